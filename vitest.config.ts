@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    reporters: process.env.CI ? ['default'] : ['default'],
+  },
+});
