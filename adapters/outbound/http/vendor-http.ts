@@ -1,0 +1,41 @@
+import axios, { type AxiosError, type AxiosInstance } from 'axios';
+import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+
+export interface VendorHttpOptions {
+  readonly vendor: string;
+  readonly baseURL: string;
+  readonly timeoutMs: number;
+  readonly headers?: Record<string, string>;
+}
+
+/**
+ * An axios instance for one vendor: JSON in and out, a time limit, and no exception for HTTP error
+ * statuses (every adapter maps statuses to domain errors itself).
+ */
+export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance =>
+  axios.create({
+    baseURL: o.baseURL,
+    timeout: o.timeoutMs,
+    headers: { Accept: 'application/json', ...(o.headers ?? {}) },
+    validateStatus: () => true,
+    maxRedirects: 0,
+  });
+
+/** A request that never got an HTTP answer: a timeout or a refused or reset connection. */
+export const transportFailure = (vendor: string, error: unknown): GatewayError => {
+  const e = error as AxiosError;
+  if (e?.code === 'ECONNABORTED' || e?.code === 'ETIMEDOUT') {
+    return upstreamFailure(vendor, `${vendor} did not answer in time. Retrying is safe for reads; for writes, check first whether the change was made.`, {
+      retryable: true,
+    });
+  }
+  return upstreamFailure(vendor, `${vendor} could not be reached (${e?.code ?? 'network error'}). Try again shortly.`, { retryable: true });
+};
+
+/** Seconds from a Retry-After header (delta seconds or HTTP date), or undefined. */
+export const retryAfterSeconds = (header: unknown, now: Date = new Date()): number | undefined => {
+  if (typeof header !== 'string' || !header.trim()) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now.getTime()) / 1000));
+};

@@ -1,0 +1,72 @@
+import { inject, injectable } from 'inversify';
+import { DEFAULT_CONTACT_PROPERTIES, type Contact, type CompanyLink } from '../../domain/crm/contact.js';
+import { invalidInput } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { ContactBook } from '../../ports/contact-book.js';
+import { d, params, PropertyValue, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { contactPayload, contactText } from './contact-text.js';
+
+export const CreateContactParams = params(
+  {
+    values: d(
+      t.record(t.string, PropertyValue),
+      'Property values by internal property name, all as strings (email, firstname, lastname, phone, company, lifecyclestage...). Enumerations take the internal value; multi-select values are joined with ";". A "company" value also creates or matches that company and links it as the primary company.',
+    ),
+  },
+  {
+    id_only: d(t.boolean, 'Return only the new id (default true); false returns the full contact.', true),
+  },
+);
+export type CreateContactParams = t.TypeOf<typeof CreateContactParams>;
+
+export interface CreateContactResult {
+  readonly contact: Contact;
+  readonly company?: CompanyLink;
+  readonly idOnly: boolean;
+}
+
+@injectable()
+export class CreateContact implements UseCase<CreateContactParams, CreateContactResult> {
+  constructor(@inject(ContactBook) private readonly contacts: ContactBook) {}
+
+  execute(p: CreateContactParams): TaskEither<GatewayError, CreateContactResult> {
+    if (Object.keys(p.values).length === 0) {
+      return TE.left(invalidInput('values is empty: give at least one property, usually "email".', 'values', 'object of property name to string'));
+    }
+    return pipe(
+      this.contacts.create(p.values, DEFAULT_CONTACT_PROPERTIES),
+      TE.map(({ contact, company }) => ({ contact, company, idOnly: p.id_only ?? true })),
+    );
+  }
+}
+
+export const createContactTool = defineTool({
+  group: 'crm',
+  name: 'createContact',
+  title: 'Create contact',
+  description:
+    'Creates a CRM contact from property values (strings keyed by internal property name). Giving "company" also creates or matches a company of that name and links it as the primary company. Use crm_getProperties to see property names and enumeration values. Fails with a conflict when a contact with the same email exists: search for it with crm_searchContacts instead.',
+  annotations: { kind: 'Write', idempotent: false },
+  params: CreateContactParams,
+  useCase: CreateContact,
+  json: (r) => ({
+    ...(r.idOnly ? { id: r.contact.id } : contactPayload(r.contact)),
+    ...(r.company ? { associated_company: r.company } : {}),
+  }),
+  text: (r) =>
+    [
+      r.idOnly ? `Created contact ${r.contact.id}.` : contactText(r.contact),
+      r.company
+        ? `Linked to ${r.company.created ? 'new' : 'existing'} company "${r.company.name}" (id ${r.company.id}) as its primary company.`
+        : '',
+      nextSteps([
+        `Read it: ${call('crm_getContact', { contact_id: r.contact.id })}`,
+        `Change it: ${call('crm_updateContact', { contact_id: r.contact.id, values: { lifecyclestage: 'lead' } })}`,
+      ]),
+    ]
+      .filter(Boolean)
+      .join('\n'),
+});

@@ -1,0 +1,39 @@
+import { inject, injectable } from 'inversify';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { ContactBook } from '../../ports/contact-book.js';
+import { d, NumericString, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+
+export const DeleteContactParams = params({ contact_id: d(NumericString, 'The contact id (numeric string).') }, {});
+export type DeleteContactParams = t.TypeOf<typeof DeleteContactParams>;
+
+export interface DeleteContactResult {
+  readonly deleted: true;
+  readonly contactId: string;
+}
+
+@injectable()
+export class DeleteContact implements UseCase<DeleteContactParams, DeleteContactResult> {
+  constructor(@inject(ContactBook) private readonly contacts: ContactBook) {}
+
+  execute(p: DeleteContactParams): TaskEither<GatewayError, DeleteContactResult> {
+    return pipe(
+      this.contacts.archive(p.contact_id),
+      TE.map(() => ({ deleted: true as const, contactId: p.contact_id })),
+    );
+  }
+}
+
+export const deleteContactTool = defineTool({
+  group: 'crm',
+  name: 'deleteContact',
+  title: 'Delete contact',
+  description:
+    'Archives a CRM contact: it moves to the recycling bin, disappears from reads and searches, and can be restored from the CRM for a limited time (90 days in HubSpot). This gateway has no restore tool.',
+  annotations: { kind: 'Destructive', idempotent: true },
+  params: DeleteContactParams,
+  useCase: DeleteContact,
+  text: (r) =>
+    `Contact ${r.contactId} archived (moved to the recycling bin). It no longer appears in crm_getContact or crm_searchContacts; a CRM user can restore it for a limited time.`,
+});

@@ -1,0 +1,70 @@
+import { inject, injectable } from 'inversify';
+import type { CrmObjectType } from '../../domain/crm/contact.js';
+import type { PropertyDefinition } from '../../domain/crm/property.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { ContactBook } from '../../ports/contact-book.js';
+import { d, oneOf, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { table } from '../runtime/markdown.js';
+
+export const GetPropertiesParams = params(
+  {},
+  { object_type: d(oneOf(['contacts', 'companies'] as const, 'ObjectType'), 'Which object\'s properties to list.', 'contacts') },
+);
+export type GetPropertiesParams = t.TypeOf<typeof GetPropertiesParams>;
+
+export interface GetPropertiesResult {
+  readonly objectType: CrmObjectType;
+  readonly properties: readonly PropertyDefinition[];
+}
+
+@injectable()
+export class GetProperties implements UseCase<GetPropertiesParams, GetPropertiesResult> {
+  constructor(@inject(ContactBook) private readonly contacts: ContactBook) {}
+
+  execute(p: GetPropertiesParams): TaskEither<GatewayError, GetPropertiesResult> {
+    const objectType = p.object_type ?? 'contacts';
+    return pipe(
+      this.contacts.properties(objectType),
+      TE.map((properties) => ({ objectType, properties: [...properties].sort((a, b) => a.name.localeCompare(b.name)) })),
+    );
+  }
+}
+
+const MAX_OPTIONS_SHOWN = 12;
+
+export const getPropertiesTool = defineTool({
+  group: 'crm',
+  name: 'getProperties',
+  title: 'List CRM properties',
+  description:
+    'Lists the properties of contacts or companies: internal name (use it in values, filters and return_properties), label, type, and for enumerations the allowed internal values. Read-only properties cannot be written.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetPropertiesParams,
+  useCase: GetProperties,
+  json: (r) => ({
+    object_type: r.objectType,
+    properties: r.properties.map((p) => ({
+      name: p.name,
+      label: p.label,
+      type: p.type,
+      field_type: p.fieldType,
+      ...(p.description ? { description: p.description } : {}),
+      ...(p.readOnly ? { read_only: true } : {}),
+      ...(p.options ? { options: p.options.map((o) => ({ value: o.value, label: o.label })) } : {}),
+    })),
+  }),
+  text: (r) => {
+    const rows = r.properties.map((p) => {
+      const opts = p.options ?? [];
+      const shown = opts.slice(0, MAX_OPTIONS_SHOWN).map((o) => (o.value === o.label ? o.value : `${o.value} (${o.label})`));
+      const more = opts.length > MAX_OPTIONS_SHOWN ? `, +${opts.length - MAX_OPTIONS_SHOWN} more (format=json lists all)` : '';
+      return [p.name, p.label, p.type + (p.readOnly ? ', read-only' : ''), shown.join(', ') + more];
+    });
+    return [
+      `## ${r.objectType === 'contacts' ? 'Contact' : 'Company'} properties (${r.properties.length})`,
+      table(['name', 'label', 'type', 'options (internal value)'], rows),
+    ].join('\n\n');
+  },
+});

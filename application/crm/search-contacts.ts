@@ -1,0 +1,116 @@
+import { inject, injectable } from 'inversify';
+import { contactDisplayName, DEFAULT_SEARCH_PROPERTIES } from '../../domain/crm/contact.js';
+import { OPERATORS, validateSearch, type ContactPage, type ContactSearch } from '../../domain/crm/search.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { ContactBook } from '../../ports/contact-book.js';
+import { d, intRange, NonEmptyString, object, oneOf, params, PropertyValue, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, table } from '../runtime/markdown.js';
+
+const FilterCodec = object(
+  'Filter',
+  {
+    propertyName: d(NonEmptyString, 'Internal property name, such as "email" or "lifecyclestage".'),
+    operator: d(oneOf(OPERATORS, 'Operator'), 'Comparison. BETWEEN uses value and highValue; IN and NOT_IN use values; HAS_PROPERTY and NOT_HAS_PROPERTY take no value.'),
+  },
+  {
+    value: d(PropertyValue, 'The value to compare with (a string; dates as YYYY-MM-DD or epoch milliseconds).'),
+    highValue: d(PropertyValue, 'Upper end for BETWEEN (inclusive).'),
+    values: d(t.array(PropertyValue), 'Values for IN and NOT_IN.'),
+  },
+);
+
+const SortCodec = object(
+  'Sort',
+  { propertyName: d(NonEmptyString, 'Property to sort by.') },
+  { direction: d(oneOf(['ASCENDING', 'DESCENDING'] as const, 'Direction'), 'Sort direction, default ASCENDING.', 'ASCENDING') },
+);
+
+export const SearchContactsParams = params(
+  {},
+  {
+    filter_groups: d(
+      t.array(object('FilterGroup', { filters: d(t.array(FilterCodec), 'Filters that must all match (AND).') }, {})),
+      'Groups of filters; a contact matches when any group matches (OR). At most 5 groups, 10 filters per group, 25 in all.',
+    ),
+    sorts: d(t.array(SortCodec), 'Sort order, for example [{"propertyName":"createdate","direction":"DESCENDING"}].'),
+    return_properties: d(t.array(NonEmptyString), 'Properties to return for each contact. Default: firstname, lastname, email.', [
+      ...DEFAULT_SEARCH_PROPERTIES,
+    ]),
+    limit: d(intRange(1, 100), 'Contacts per page, 1 to 100.', 10),
+    after: d(NonEmptyString, 'Paging cursor: the "after" value of the previous page.'),
+    query: d(t.string, 'Free text matched against name, email, phone and company.'),
+  },
+);
+export type SearchContactsParams = t.TypeOf<typeof SearchContactsParams>;
+
+export interface SearchContactsResult {
+  readonly page: ContactPage;
+  readonly properties: readonly string[];
+}
+
+export const toContactSearch = (p: SearchContactsParams): ContactSearch => ({
+  filterGroups: (p.filter_groups ?? []).map((g) => ({ filters: g.filters })),
+  sorts: (p.sorts ?? []).map((s) => ({ propertyName: s.propertyName, direction: s.direction ?? 'ASCENDING' })),
+  query: p.query?.trim() ? p.query.trim() : undefined,
+  properties: p.return_properties?.length ? p.return_properties : DEFAULT_SEARCH_PROPERTIES,
+  limit: p.limit ?? 10,
+  after: p.after,
+});
+
+@injectable()
+export class SearchContacts implements UseCase<SearchContactsParams, SearchContactsResult> {
+  constructor(@inject(ContactBook) private readonly contacts: ContactBook) {}
+
+  execute(p: SearchContactsParams): TaskEither<GatewayError, SearchContactsResult> {
+    return pipe(
+      TE.fromEither(validateSearch(toContactSearch(p))),
+      TE.chain((search) =>
+        pipe(
+          this.contacts.search(search),
+          TE.map((page) => ({ page, properties: search.properties })),
+        ),
+      ),
+    );
+  }
+}
+
+const NAME_COLUMNS = new Set(['firstname', 'lastname']);
+
+export const searchContactsTool = defineTool({
+  group: 'crm',
+  name: 'searchContacts',
+  title: 'Search contacts',
+  description:
+    'Finds CRM contacts by free text (`query`) and/or property filters. filter_groups are ORed; the filters inside a group are ANDed. Operators: EQ, NEQ, LT, LTE, GT, GTE, BETWEEN (value + highValue), IN and NOT_IN (values), HAS_PROPERTY, NOT_HAS_PROPERTY, CONTAINS_TOKEN, NOT_CONTAINS_TOKEN (a whole word, * as wildcard). Returns ids for crm_getContact, 10 per page by default; pass the returned `after` to get the next page.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: SearchContactsParams,
+  useCase: SearchContacts,
+  json: ({ page }) => ({
+    total: page.total,
+    count: page.results.length,
+    results: page.results.map((c) => ({ id: c.id, properties: c.properties })),
+    ...(page.after !== undefined ? { after: page.after } : {}),
+  }),
+  text: ({ page, properties }, p) => {
+    if (page.results.length === 0) {
+      return page.total === 0
+        ? 'No contacts match. Loosen the filters, or try a shorter `query` (it matches the start of words in name, email, phone and company).'
+        : `No contacts on this page (${page.total} match in all). Start again without "after".`;
+    }
+    const offset = /^\d+$/.test(p.after ?? '') ? Number(p.after) : 0;
+    const cols = properties.filter((name) => !NAME_COLUMNS.has(name));
+    const rows = page.results.map((c) => [c.id, contactDisplayName(c), ...cols.map((name) => c.properties[name] ?? '')]);
+    const first = offset + 1;
+    const last = offset + page.results.length;
+    return [
+      `## Contacts: ${page.total} match`,
+      `Showing ${first}-${last} of ${page.total}.`,
+      table(['id', 'name', ...cols], rows),
+      page.after !== undefined
+        ? `Next page: ${call('crm_searchContacts', { ...p, after: page.after })}`
+        : 'This is the last page.',
+    ].join('\n\n');
+  },
+});

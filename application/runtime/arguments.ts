@@ -1,0 +1,94 @@
+import type * as t from 'io-ts';
+import { describeExpected, toJsonSchema, type JsonSchema } from './json-schema.js';
+import { invalidParameter, type ToolError } from './tool-error.js';
+
+const isPlainObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
+
+const distance = (a: string, b: string): number => {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row[j]!;
+      row[j] = next;
+    }
+  }
+  return row[b.length]!;
+};
+
+const closest = (name: string, candidates: readonly string[]): string | undefined => {
+  const lower = name.toLowerCase();
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const score = distance(lower, c.toLowerCase());
+    if (score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return best !== undefined && bestScore <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+};
+
+/**
+ * Rejects members the schema does not declare, at any depth: models misspell parameters, and
+ * silently ignoring one hides the mistake.
+ */
+export const findUnknownMember = (value: unknown, schema: JsonSchema, path = ''): ToolError | undefined => {
+  if (schema.type === 'object' && schema.properties && isPlainObject(value)) {
+    const accepted = Object.keys(schema.properties);
+    for (const key of Object.keys(value)) {
+      const sub = schema.properties[key];
+      const at = path ? `${path}.${key}` : key;
+      if (!sub) {
+        const guess = closest(key, accepted);
+        const where = path ? ` in "${path}"` : '';
+        return invalidParameter(
+          `Unknown parameter "${at}"${where}.${guess ? ` Did you mean "${guess}"?` : ''} Accepted: ${accepted.join(', ')}.`,
+          at,
+          'no such parameter',
+          { accepted },
+        );
+      }
+      const nested = findUnknownMember(value[key], sub, at);
+      if (nested) return nested;
+    }
+  } else if (schema.type === 'array' && schema.items && Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const nested = findUnknownMember(item, schema.items, `${path}[${i}]`);
+      if (nested) return nested;
+    }
+  }
+  return undefined;
+};
+
+const show = (u: unknown): string => {
+  const s = JSON.stringify(u);
+  return s === undefined ? String(u) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
+};
+
+/** Turns io-ts's first error into a 400 that names the parameter and its expected type. */
+export const explainDecodeErrors = (errors: t.Errors): ToolError => {
+  const first = errors[0];
+  if (!first) return invalidParameter('Invalid parameters.', '', 'object');
+  const parts: string[] = [];
+  const ctx = first.context;
+  for (let i = 1; i < ctx.length; i++) {
+    const parent = ctx[i - 1]!.type as t.Mixed & { _tag?: string };
+    const entry = ctx[i]!;
+    if (parent._tag === 'IntersectionType' || parent._tag === 'UnionType') continue;
+    if (parent._tag === 'ArrayType' || parent._tag === 'ReadonlyArrayType') parts.push(`[${entry.key}]`);
+    else parts.push(parts.length ? `.${entry.key}` : entry.key);
+  }
+  const expectedSchema = toJsonSchema(ctx[ctx.length - 1]!.type as t.Mixed);
+  const parameter = parts.join('');
+  const expected = describeExpected(expectedSchema);
+  if (!parameter) return invalidParameter(`The body must be a JSON object of parameters.`, 'body', 'JSON object');
+  const message =
+    first.value === undefined
+      ? `Missing required parameter "${parameter}" (${expected}).`
+      : `Parameter "${parameter}" must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}; got ${show(first.value)}.`;
+  return invalidParameter(message, parameter, expected);
+};

@@ -1,0 +1,108 @@
+import * as t from 'io-ts';
+import { DescribedType, SchemaType, type JsonSchema } from './json-schema.js';
+
+export * as t from 'io-ts';
+export { d } from './json-schema.js';
+
+/** A string id made of digits (HubSpot ids). Numbers are accepted and turned into strings. */
+export const NumericString = new SchemaType<string, string, unknown>(
+  'NumericString',
+  (u): u is string => typeof u === 'string' && /^[0-9]+$/.test(u),
+  (u, c) => {
+    if (typeof u === 'string' && /^[0-9]+$/.test(u.trim())) return t.success(u.trim());
+    if (typeof u === 'number' && Number.isSafeInteger(u) && u >= 0) return t.success(String(u));
+    return t.failure(u, c);
+  },
+  (a) => a,
+  { type: 'string', pattern: '^[0-9]+$' },
+);
+
+/** A positive integer id (Podio ids). Numeric strings are accepted and turned into numbers. */
+export const NumericId = new SchemaType<number, number, unknown>(
+  'NumericId',
+  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u > 0,
+  (u, c) => {
+    const n = typeof u === 'string' && /^[0-9]+$/.test(u.trim()) ? Number(u) : u;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? t.success(n) : t.failure(u, c);
+  },
+  (a) => a,
+  { type: 'integer', minimum: 1 },
+);
+
+/** An integer within bounds; a numeric string is accepted, since models often quote numbers. */
+export const intRange = (min: number, max?: number): SchemaType<number, number, unknown> =>
+  new SchemaType<number, number, unknown>(
+    `Int(${min}..${max ?? ''})`,
+    (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && (max === undefined || u <= max),
+    (u, c) => {
+      const n = typeof u === 'string' && /^-?[0-9]+$/.test(u.trim()) ? Number(u) : u;
+      return typeof n === 'number' && Number.isInteger(n) && n >= min && (max === undefined || n <= max) ? t.success(n) : t.failure(u, c);
+    },
+    (a) => a,
+    { type: 'integer', minimum: min, ...(max !== undefined ? { maximum: max } : {}) },
+  );
+
+/** A two-letter US state code, upper-cased. */
+export const StateCode = new SchemaType<string, string, unknown>(
+  'StateCode',
+  (u): u is string => typeof u === 'string' && /^[A-Z]{2}$/.test(u),
+  (u, c) => (typeof u === 'string' && /^[A-Za-z]{2}$/.test(u.trim()) ? t.success(u.trim().toUpperCase()) : t.failure(u, c)),
+  (a) => a,
+  { type: 'string', pattern: '^[A-Za-z]{2}$' },
+);
+
+/** A string with at least one non-blank character. */
+export const NonEmptyString = new SchemaType<string, string, unknown>(
+  'NonEmptyString',
+  (u): u is string => typeof u === 'string' && u.trim().length > 0,
+  (u, c) => (typeof u === 'string' && u.trim().length > 0 ? t.success(u) : t.failure(u, c)),
+  (a) => a,
+  { type: 'string', minLength: 1 },
+);
+
+/** A property value: a string; numbers and booleans are written as strings, as the CRM stores them. */
+export const PropertyValue = new SchemaType<string, string, unknown>(
+  'PropertyValue',
+  (u): u is string => typeof u === 'string',
+  (u, c) =>
+    typeof u === 'string'
+      ? t.success(u)
+      : typeof u === 'number' && Number.isFinite(u)
+        ? t.success(String(u))
+        : typeof u === 'boolean'
+          ? t.success(String(u))
+          : t.failure(u, c),
+  (a) => a,
+  { type: 'string' },
+);
+
+/** A closed set of strings (schema `enum`). */
+export const oneOf = <const V extends readonly [string, ...string[]]>(values: V, name = 'Enum'): SchemaType<V[number], V[number], unknown> => {
+  const set = new Set<string>(values);
+  return new SchemaType<V[number], V[number], unknown>(
+    name,
+    (u): u is V[number] => typeof u === 'string' && set.has(u),
+    (u, c) => (typeof u === 'string' && set.has(u) ? t.success(u as V[number]) : t.failure(u, c)),
+    (a) => a,
+    { type: 'string', enum: values },
+  );
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Described = DescribedType<any>;
+type DescribedProps = Record<string, Described>;
+
+export type ParamsCodec<R extends DescribedProps, O extends DescribedProps> = t.ExactC<t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>>;
+
+/**
+ * A tool's parameters: required and optional members, each described for the model. The result is
+ * an exact io-ts codec; unknown members are rejected by the executor before decoding.
+ */
+export const params = <R extends DescribedProps, O extends DescribedProps>(required: R, optional: O): ParamsCodec<R, O> =>
+  t.exact(t.intersection([t.type(required), t.partial(optional)]));
+
+/** Shorthand for nested objects with required and optional members (schema: additionalProperties false). */
+export const object = <R extends t.Props, O extends t.Props>(name: string, required: R, optional: O) =>
+  t.exact(t.intersection([t.type(required), t.partial(optional)]), name);
+
+export type { JsonSchema };

@@ -1,0 +1,59 @@
+import type * as t from 'io-ts';
+import type { ServiceIdentifier } from 'inversify';
+import type { TaskEither } from '../../domain/shared/fp.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import type { Principal } from '../../ports/authenticator.js';
+
+export const GROUPS = ['files', 'records', 'workspaces', 'crm', 'skiptrace', 'web'] as const;
+export type Group = (typeof GROUPS)[number];
+
+/** Read, Write or Destructive (the spec's labels), plus Idempotent. */
+export type ToolKind = 'Read' | 'Write' | 'Destructive';
+
+export interface ToolAnnotations {
+  readonly kind: ToolKind;
+  readonly idempotent: boolean;
+  /** The tool reaches a system outside the gateway (every vendor-backed tool does). Default true. */
+  readonly openWorld?: boolean;
+}
+
+/** What a use case knows of the call besides its parameters. */
+export interface CallContext {
+  readonly principal: Principal;
+  readonly requestId: string;
+}
+
+export interface UseCase<P, R> {
+  execute(params: P, context: CallContext): TaskEither<GatewayError, R>;
+}
+
+export interface ToolDeclaration<P = any, R = any> {
+  readonly group: Group;
+  readonly name: string;
+  readonly title: string;
+  /** Written for a model: what it does, when to use it, what follows. */
+  readonly description: string;
+  readonly annotations: ToolAnnotations;
+  readonly params: t.Type<P, unknown, unknown>;
+  readonly useCase: ServiceIdentifier<UseCase<P, R>>;
+  /** The text a model reads by default. */
+  readonly text: (result: R, params: P) => string;
+  /** The structured payload for `format=json`, when it differs from the use case's result. */
+  readonly json?: (result: R, params: P) => unknown;
+}
+
+/** Declares a tool; everything else (routes, listing, schemas) is derived from this object. */
+export const defineTool = <P, R>(declaration: ToolDeclaration<P, R>): ToolDeclaration<P, R> => declaration;
+
+export const qualifiedName = (tool: Pick<ToolDeclaration, 'group' | 'name'>): string => `${tool.group}_${tool.name}`;
+
+/** The permission a tool needs: `<group>:read`, `<group>:write` or `<group>:destructive`. */
+export const requiredPermission = (tool: Pick<ToolDeclaration, 'group' | 'annotations'>): string =>
+  `${tool.group}:${tool.annotations.kind.toLowerCase()}`;
+
+export const isAllowed = (principal: Principal, permission: string): boolean => {
+  const p = principal.permissions;
+  if (p.has('*') || p.has(permission)) return true;
+  const group = permission.slice(0, permission.indexOf(':'));
+  return p.has(`${group}:*`);
+};

@@ -1,0 +1,27 @@
+// Small helpers for the text a model reads: compact markdown, no nulls, every handle visible.
+
+const escapeCell = (v: string): string => v.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+/** A markdown table; empty cells for missing values. */
+export const table = (headers: readonly string[], rows: readonly (readonly (string | number | undefined | null)[])[]): string => {
+  const head = `| ${headers.map(escapeCell).join(' | ')} |`;
+  const rule = `|${headers.map(() => '---').join('|')}|`;
+  const body = rows.map((r) => `| ${headers.map((_, i) => escapeCell(r[i] === undefined || r[i] === null ? '' : String(r[i]))).join(' | ')} |`);
+  return [head, rule, ...body].join('\n');
+};
+
+/** `**Label:** value` lines, skipping empty values. */
+export const fields = (entries: readonly (readonly [string, string | number | boolean | undefined | null])[]): string =>
+  entries
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `**${k}:** ${v}`)
+    .join('\n');
+
+/** A follow-up call written exactly as a model would send it. */
+export const call = (tool: string, args: Record<string, unknown>): string => `${tool} ${JSON.stringify(args)}`;
+
+export const nextSteps = (steps: readonly string[]): string => (steps.length ? `\nNext steps:\n${steps.map((s) => `- ${s}`).join('\n')}` : '');
+
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+export const joinBlocks = (...blocks: readonly (string | undefined | false)[]): string => blocks.filter(Boolean).join('\n\n');

@@ -1,0 +1,57 @@
+import type { GatewayError } from '../../domain/shared/errors.js';
+
+export type ErrorCode =
+  | 'INVALID_PARAMETER'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'UPSTREAM_ERROR';
+
+/** An error as every surface reports it: the envelope's code, message and details, with its HTTP status. */
+export interface ToolError {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+export const toolError = (status: number, code: ErrorCode, message: string, details: Record<string, unknown> = {}): ToolError => ({
+  status,
+  code,
+  message,
+  details,
+});
+
+export const invalidParameter = (message: string, parameter: string, expected: string, extra: Record<string, unknown> = {}): ToolError =>
+  toolError(400, 'INVALID_PARAMETER', message, { parameter, expected, ...extra });
+
+/** Maps the domain's expected failures onto the envelope. */
+export const fromGatewayError = (e: GatewayError): ToolError => {
+  switch (e._tag) {
+    case 'InvalidInput':
+      return toolError(400, 'INVALID_PARAMETER', e.message, {
+        ...(e.parameter !== undefined ? { parameter: e.parameter } : {}),
+        ...(e.expected !== undefined ? { expected: e.expected } : {}),
+        ...(e.details ?? {}),
+      });
+    case 'NotFound':
+      return toolError(404, 'NOT_FOUND', e.message, { resource: e.resource, id: e.id });
+    case 'Conflict':
+      return toolError(409, 'CONFLICT', e.message, { ...(e.details ?? {}) });
+    case 'Forbidden':
+      return toolError(403, 'FORBIDDEN', e.message, { ...(e.details ?? {}) });
+    case 'RateLimited':
+      return toolError(429, 'RATE_LIMITED', e.message, { retry_after_seconds: e.retryAfterSeconds });
+    case 'UpstreamFailure':
+      return toolError(502, 'UPSTREAM_ERROR', e.message, {
+        vendor: e.vendor,
+        retryable: e.retryable,
+        ...(e.reauthorize ? { reauthorize: true } : {}),
+        ...(e.status !== undefined ? { upstream_status: e.status } : {}),
+      });
+  }
+};

@@ -1,0 +1,3 @@
+import { skipTracePropertyTool } from './skip-trace-property.js';
+
+export const skiptraceTools = [skipTracePropertyTool] as const;

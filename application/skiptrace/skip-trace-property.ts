@@ -1,0 +1,116 @@
+import { inject, injectable } from 'inversify';
+import {
+  describeIdentity,
+  identifyProperty,
+  rankPhones,
+  type Person,
+  type PostalAddress,
+  type PropertyIdentity,
+  type SkipTraceResult,
+} from '../../domain/skiptrace/skip-trace.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { SkipTracer } from '../../ports/skip-tracer.js';
+import { d, NonEmptyString, params, StateCode, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { fields, table } from '../runtime/markdown.js';
+
+export const SkipTracePropertyParams = params(
+  {},
+  {
+    street: d(NonEmptyString, 'Street line of the property address, such as "1011 Rosegold St".'),
+    city: d(NonEmptyString, 'City of the property.'),
+    state: d(StateCode, 'Two-letter state code, such as "NY".'),
+    zip: d(NonEmptyString, 'ZIP code of the property.'),
+    apn: d(NonEmptyString, 'Assessor parcel number: an alternative to the address; needs county (with state) or county_fips_code.'),
+    county: d(NonEmptyString, 'County name, used with apn.'),
+    county_fips_code: d(NonEmptyString, 'Five-digit county FIPS code, used with apn.'),
+  },
+);
+export type SkipTracePropertyParams = t.TypeOf<typeof SkipTracePropertyParams>;
+
+export interface SkipTracePropertyResult {
+  readonly identity: PropertyIdentity;
+  readonly result: SkipTraceResult;
+}
+
+@injectable()
+export class SkipTraceProperty implements UseCase<SkipTracePropertyParams, SkipTracePropertyResult> {
+  constructor(@inject(SkipTracer) private readonly tracer: SkipTracer) {}
+
+  execute(p: SkipTracePropertyParams): TaskEither<GatewayError, SkipTracePropertyResult> {
+    return pipe(
+      TE.fromEither(identifyProperty(p)),
+      TE.chain((identity) =>
+        pipe(
+          this.tracer.trace(identity),
+          TE.map((result) => ({ identity, result })),
+        ),
+      ),
+    );
+  }
+}
+
+const address = (a: PostalAddress | undefined): string | undefined =>
+  a ? [a.street, [a.city, [a.state, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')].filter(Boolean).join(', ') || undefined : undefined;
+
+const yes = (b: boolean | undefined): string => (b ? 'yes' : 'no');
+
+const personText = (person: Person, index: number): string => {
+  const name = person.name?.full ?? [person.name?.first, person.name?.middle, person.name?.last].filter(Boolean).join(' ');
+  const flags = [
+    person.death?.deceased ? 'deceased' : '',
+    person.litigator ? 'known TCPA litigator: do not contact' : '',
+    person.dnc?.tcpa ? 'on the TCPA list' : '',
+    person.bankruptcy?.bankruptcy ? `bankruptcy${person.bankruptcy.filingDate ? ` filed ${person.bankruptcy.filingDate}` : ''}` : '',
+  ].filter(Boolean);
+  const phones = rankPhones(person.phoneNumbers ?? []);
+  return [
+    `### ${index + 1}. ${name || 'Owner (name unknown)'}`,
+    flags.length ? `**Flags:** ${flags.join('; ')}` : '**Flags:** none (not deceased, not a litigator, no bankruptcy)',
+    fields([
+      ['Mailing address', address(person.mailingAddress)],
+      ['Property', address(person.propertyAddress)],
+    ]),
+    phones.length
+      ? table(
+          ['phone', 'type', 'carrier', 'score', 'reachable', 'DNC', 'TCPA', 'last reported'],
+          phones.map((ph) => [ph.number, ph.type, ph.carrier, ph.score, yes(ph.reachable), yes(ph.dnc), yes(ph.tcpa), ph.lastReportedDate]),
+        )
+      : 'No phone numbers found.',
+    person.emails?.length ? `**Emails:** ${person.emails.map((e) => e.email + (e.tested ? ' (tested)' : '')).join(', ')}` : 'No email addresses found.',
+  ]
+    .filter(Boolean)
+    .join('\n');
+};
+
+export const skipTracePropertyTool = defineTool({
+  group: 'skiptrace',
+  name: 'skipTraceProperty',
+  title: 'Skip trace a property owner',
+  description:
+    'Finds the owner of a US property and how to reach them: phone numbers ranked best first (with type, carrier, DNC and TCPA flags), emails, mailing address, and litigator, deceased and bankruptcy flags. Identify the property by address (street with zip, or street with city and state) or by apn with county (and state) or county_fips_code. Each matched lookup is billed by the data provider; a property with no known owner returns matched: false and is not billed. Respect the DNC and TCPA flags before calling anyone.',
+  annotations: { kind: 'Write', idempotent: true },
+  params: SkipTracePropertyParams,
+  useCase: SkipTraceProperty,
+  json: (r) => r.result,
+  text: ({ identity, result }) => {
+    const matched = result.results.persons.filter((p) => p.meta.matched);
+    const where = describeIdentity(identity);
+    const counts = result.results.meta.results;
+    if (matched.length === 0) {
+      const error = result.results.persons.find((p) => p.meta.error)?.meta.errorMessage;
+      return [
+        `## Skip trace: ${where}`,
+        error ? `The lookup failed for this property: ${error}` : 'No owner found for this property (not billed).',
+        `Counts: ${counts.matchCount} matched, ${counts.noMatchCount} not matched, ${counts.errorCount} errors.`,
+        'Check the spelling of the street and the ZIP code, or look the property up by apn with county and state.',
+      ].join('\n\n');
+    }
+    return [
+      `## Skip trace: ${where}`,
+      `Found ${matched.length === 1 ? 'one owner' : `${matched.length} owners`} (request ${result.results.meta.requestId}).`,
+      ...matched.map(personText),
+    ].join('\n\n');
+  },
+});

@@ -1,0 +1,88 @@
+// Expected failures, as tagged values. Every layer returns these in an Either / TaskEither; only
+// real bugs are thrown. The inbound adapters turn them into the envelope's codes and statuses.
+
+export interface InvalidInput {
+  readonly _tag: 'InvalidInput';
+  readonly message: string;
+  /** The parameter at fault, as the caller named it (`values.email`, `filter_groups[0].filters[1].value`). */
+  readonly parameter?: string;
+  /** What the parameter should have been, in words a model understands (`string`, `array of strings`). */
+  readonly expected?: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export interface NotFound {
+  readonly _tag: 'NotFound';
+  readonly message: string;
+  readonly resource: string;
+  readonly id: string;
+}
+
+export interface Conflict {
+  readonly _tag: 'Conflict';
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export interface Forbidden {
+  readonly _tag: 'Forbidden';
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export interface RateLimited {
+  readonly _tag: 'RateLimited';
+  readonly message: string;
+  readonly retryAfterSeconds: number;
+}
+
+/** The upstream system failed or could not be reached. `retryable` says whether the same call may be repeated safely. */
+export interface UpstreamFailure {
+  readonly _tag: 'UpstreamFailure';
+  readonly message: string;
+  readonly vendor: string;
+  readonly retryable: boolean;
+  /** True when the gateway's own connection to the vendor must be re-authorised by an operator. */
+  readonly reauthorize?: boolean;
+  readonly status?: number;
+}
+
+export type GatewayError = InvalidInput | NotFound | Conflict | Forbidden | RateLimited | UpstreamFailure;
+
+export const invalidInput = (
+  message: string,
+  parameter?: string,
+  expected?: string,
+  details?: Record<string, unknown>,
+): InvalidInput => ({ _tag: 'InvalidInput', message, parameter, expected, details });
+
+export const notFound = (resource: string, id: string, message: string): NotFound => ({
+  _tag: 'NotFound',
+  resource,
+  id,
+  message,
+});
+
+export const conflict = (message: string, details?: Record<string, unknown>): Conflict => ({
+  _tag: 'Conflict',
+  message,
+  details,
+});
+
+export const forbidden = (message: string, details?: Record<string, unknown>): Forbidden => ({
+  _tag: 'Forbidden',
+  message,
+  details,
+});
+
+export const rateLimited = (message: string, retryAfterSeconds: number): RateLimited => ({
+  _tag: 'RateLimited',
+  message,
+  retryAfterSeconds,
+});
+
+export const upstreamFailure = (
+  vendor: string,
+  message: string,
+  options: { retryable: boolean; reauthorize?: boolean; status?: number },
+): UpstreamFailure => ({ _tag: 'UpstreamFailure', vendor, message, ...options });
