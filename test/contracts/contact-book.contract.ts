@@ -109,14 +109,14 @@ export const contactBookContract = (name: string, start: () => Promise<ContactBo
       const tag = uniqueTag();
       const ids: Record<string, string> = {};
       beforeAll(async () => {
-        const people = [
+        const people: Record<string, string>[] = [
           { firstname: 'Ann', lastname: `Alpha${tag}`, phone: '+1 555 0001', lifecyclestage: 'lead' },
           { firstname: 'Bob', lastname: `Bravo${tag}`, lifecyclestage: 'customer' },
           { firstname: 'Cid', lastname: `Charlie${tag}`, phone: '+1 555 0003', lifecyclestage: 'opportunity' },
         ];
         for (const p of people) {
-          const { contact } = await ok(h.book.create({ ...p, city: tag, email: `${p.firstname.toLowerCase()}.${tag}@example.com` }, []));
-          ids[p.firstname] = contact.id;
+          const { contact } = await ok(h.book.create({ ...p, city: tag, email: `${p['firstname']!.toLowerCase()}.${tag}@example.com` }, []));
+          ids[p['firstname']!] = contact.id;
         }
       });
       const inCity = { propertyName: 'city', operator: 'EQ' as const, value: tag };
