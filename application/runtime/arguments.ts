@@ -69,6 +69,18 @@ const show = (u: unknown): string => {
   return s === undefined ? String(u) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 };
 
+type Tagged = t.Mixed & { _tag?: string; type?: unknown; inner?: unknown };
+
+/** Looks through wrappers that validate with their parent's context (exact, described, refined). */
+const unwrap = (codec: Tagged): Tagged => {
+  let c = codec;
+  for (;;) {
+    if (c._tag === 'DescribedType') c = c.inner as Tagged;
+    else if (c._tag === 'ExactType' || c._tag === 'RefinementType' || c._tag === 'ReadonlyType') c = c.type as Tagged;
+    else return c;
+  }
+};
+
 /** Turns io-ts's first error into a 400 that names the parameter and its expected type. */
 export const explainDecodeErrors = (errors: t.Errors): ToolError => {
   const first = errors[0];
@@ -76,7 +88,7 @@ export const explainDecodeErrors = (errors: t.Errors): ToolError => {
   const parts: string[] = [];
   const ctx = first.context;
   for (let i = 1; i < ctx.length; i++) {
-    const parent = ctx[i - 1]!.type as t.Mixed & { _tag?: string };
+    const parent = unwrap(ctx[i - 1]!.type as Tagged);
     const entry = ctx[i]!;
     if (parent._tag === 'IntersectionType' || parent._tag === 'UnionType') continue;
     if (parent._tag === 'ArrayType' || parent._tag === 'ReadonlyArrayType') parts.push(`[${entry.key}]`);

@@ -9,7 +9,8 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'
-  | 'UPSTREAM_ERROR';
+  | 'UPSTREAM_ERROR'
+  | 'METHOD_NOT_ALLOWED';
 
 /** An error as every surface reports it: the envelope's code, message and details, with its HTTP status. */
 export interface ToolError {

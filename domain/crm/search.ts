@@ -205,7 +205,10 @@ export const matchesQuery = (props: PropertyValues, query: string | undefined): 
   if (words.length === 0) return true;
   const haystack = DEFAULT_SEARCHABLE_PROPERTIES.flatMap((name) => {
     const v = props[name];
-    return present(v) ? [v.toLowerCase(), ...tokens(v)] : [];
+    if (!present(v)) return [];
+    const lower = v.toLowerCase();
+    // Whole value, words, the parts of an email (local part pieces and domain) and plain alphanumeric runs.
+    return [lower, ...tokens(v), ...lower.split('@'), ...lower.split(/[^\p{L}\p{N}]+/u).filter(Boolean)];
   });
   return words.every((w) => haystack.some((h) => h.startsWith(w)));
 };

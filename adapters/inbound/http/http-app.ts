@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import type { Authenticator, Principal } from '../../../ports/authenticator.js';
+import { errorEnvelope, present, type Presented, type ResponseFormat } from '../../../application/runtime/envelope.js';
+import type { ToolExecutor } from '../../../application/runtime/executor.js';
+import type { RegisteredTool } from '../../../application/runtime/registry.js';
+import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
+
+export interface HttpAppDeps {
+  readonly executor: ToolExecutor;
+  readonly authenticator: Authenticator;
+  readonly maxBodyBytes: number;
+  readonly onInternalError?: (error: unknown, requestId: string) => void;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const requestIdOf = (c: Context): string => {
+  const given = c.req.header('x-request-id');
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+};
+
+const send = (c: Context, requestId: string, p: Presented, extra?: Record<string, string>): Response =>
+  new Response(JSON.stringify(p.body), {
+    status: p.status,
+    headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...extra },
+  });
+
+const retryAfter = (p: Presented): Record<string, string> | undefined => {
+  if (p.status !== 429 || p.body.success) return undefined;
+  const seconds = p.body.error.details['retry_after_seconds'];
+  return typeof seconds === 'number' ? { 'retry-after': String(Math.max(0, Math.ceil(seconds))) } : undefined;
+};
+
+const sendError = (c: Context, requestId: string, e: ToolError, extra?: Record<string, string>): Response => send(c, requestId, errorEnvelope(e), extra);
+
+type QueryOptions = { format: ResponseFormat; base64: boolean } | ToolError;
+
+const readQuery = (c: Context): QueryOptions => {
+  const format = c.req.query('format');
+  const base64 = c.req.query('base64');
+  if (format !== undefined && format !== 'json' && format !== 'text') {
+    return toolError(400, 'INVALID_PARAMETER', `Query parameter "format" must be "json" or "text"; got "${format}".`, { parameter: 'format', expected: '"json" or "text"' });
+  }
+  if (base64 !== undefined && !['true', 'false', '1', '0', ''].includes(base64)) {
+    return toolError(400, 'INVALID_PARAMETER', `Query parameter "base64" must be "true" or "false"; got "${base64}".`, { parameter: 'base64', expected: '"true" or "false"' });
+  }
+  return { format: format === 'json' ? 'json' : 'text', base64: base64 === 'true' || base64 === '1' || base64 === '' };
+};
+
+type BodyResult = { ok: true; value: unknown } | { ok: false; error: ToolError };
+
+/** Reads the JSON body: none at all is `undefined` (fine when every parameter is optional). */
+const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > limit) return { ok: false, error: tooLarge(limit) };
+  const text = await c.req.text();
+  if (Buffer.byteLength(text, 'utf8') > limit) return { ok: false, error: tooLarge(limit) };
+  if (text.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    const why = e instanceof SyntaxError ? e.message : 'invalid JSON';
+    return {
+      ok: false,
+      error: toolError(400, 'INVALID_PARAMETER', `The request body is not valid JSON (${why}). Send a JSON object of parameters.`, {
+        parameter: 'body',
+        expected: 'JSON object',
+      }),
+    };
+  }
+};
+
+const tooLarge = (limit: number): ToolError =>
+  toolError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limit}-byte limit.`, { limit_bytes: limit });
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * The HTTP surface: `POST /v1/tools/{group}/{tool}`, the tool-call form `POST /v1/tools/call`, and the
+ * tool listing. Every tool call goes through the same executor.
+ */
+export const createHttpApp = (deps: HttpAppDeps): Hono => {
+  const { executor, authenticator, maxBodyBytes } = deps;
+  const registry = executor.registry;
+  const listingBody = JSON.stringify({ success: true, data: { count: registry.tools.length, tools: registry.listing() } });
+
+  const authenticate = async (c: Context): Promise<Principal | ToolError> => {
+    const header = c.req.header('authorization');
+    const match = header ? BEARER.exec(header) : null;
+    if (!match) {
+      return toolError(401, 'UNAUTHORIZED', 'Missing bearer token. Send the header "Authorization: Bearer <token>".', {});
+    }
+    const principal = await authenticator.authenticate(match[1]!);
+    return principal ?? toolError(401, 'UNAUTHORIZED', 'The bearer token is not valid. Check the token, or ask the operator for one.', {});
+  };
+
+  const unauthorized = (c: Context, requestId: string, e: ToolError, hadToken: boolean): Response =>
+    sendError(c, requestId, e, {
+      'www-authenticate': hadToken ? 'Bearer realm="tool-gateway", error="invalid_token"' : 'Bearer realm="tool-gateway"',
+    });
+
+  /** Authenticate, read options and body, run, present: the same steps for both call forms. */
+  const handle = async (c: Context, requestId: string, resolve: (body: unknown) => { tool: RegisteredTool; args: unknown } | ToolError) => {
+    const principal = await authenticate(c);
+    if ('status' in principal) return unauthorized(c, requestId, principal, Boolean(c.req.header('authorization')));
+    const options = readQuery(c);
+    if ('status' in options) return sendError(c, requestId, options);
+    const body = await readBody(c, maxBodyBytes);
+    if (!body.ok) return sendError(c, requestId, body.error);
+    const target = resolve(body.value);
+    if ('status' in target) return sendError(c, requestId, target);
+    const result = await executor.run(target.tool, target.args, principal, requestId);
+    const presented = present(result, options.format, options.base64);
+    return send(c, requestId, presented, retryAfter(presented));
+  };
+
+  const app = new Hono();
+
+  app.get('/health', (c) => c.json({ status: 'ok' }));
+
+  app.get('/v1/tools', (c) =>
+    new Response(listingBody, { status: 200, headers: { 'content-type': JSON_TYPE, 'x-request-id': requestIdOf(c) } }),
+  );
+
+  app.post('/v1/tools/call', (c) => {
+    const requestId = requestIdOf(c);
+    return handle(c, requestId, (body) => {
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        return toolError(400, 'INVALID_PARAMETER', 'The body must be {"name": "<group>_<tool>", "arguments": {...}}.', { parameter: 'name', expected: 'string' });
+      }
+      const { name, arguments: args, ...rest } = body as Record<string, unknown>;
+      const extra = Object.keys(rest);
+      if (extra.length) {
+        return toolError(400, 'INVALID_PARAMETER', `Unknown member "${extra[0]}" in the tool call. Accepted: name, arguments.`, {
+          parameter: extra[0],
+          expected: 'no such member',
+          accepted: ['name', 'arguments'],
+        });
+      }
+      if (typeof name !== 'string' || !name) {
+        return toolError(400, 'INVALID_PARAMETER', 'Missing "name": the tool to call, such as "crm_getContact".', { parameter: 'name', expected: 'string' });
+      }
+      const tool = registry.get(name);
+      if (!tool) {
+        const cut = name.indexOf('_');
+        return executor.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined);
+      }
+      return { tool, args };
+    });
+  });
+
+  app.post('/v1/tools/:platform/:tool', (c) => {
+    const requestId = requestIdOf(c);
+    const platform = c.req.param('platform');
+    const name = c.req.param('tool');
+    const tool = registry.get(`${platform}_${name}`);
+    return handle(c, requestId, (body) => (tool ? { tool, args: body } : executor.unknownTool(platform, name)));
+  });
+
+  app.all('/v1/tools/:platform/:tool', (c) =>
+    sendError(c, requestIdOf(c), toolError(405, 'METHOD_NOT_ALLOWED', `Tools are called with POST, not ${c.req.method}.`, { allowed: ['POST'] }), {
+      allow: 'POST',
+    }),
+  );
+
+  app.notFound((c) =>
+    sendError(
+      c,
+      requestIdOf(c),
+      toolError(404, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}. Tools are called with POST /v1/tools/{group}/{tool}; GET /v1/tools lists them.`, {
+        resource: 'route',
+        id: c.req.path,
+      }),
+    ),
+  );
+
+  app.onError((error, c) => {
+    const requestId = c.res.headers.get('x-request-id') ?? requestIdOf(c);
+    deps.onInternalError?.(error, requestId);
+    return sendError(c, requestId, toolError(500, 'INTERNAL_ERROR', `The gateway failed unexpectedly. The error was logged with request id ${requestId}.`, { request_id: requestId }));
+  });
+
+  return app;
+};

@@ -1,0 +1,39 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Authenticator, Principal } from '../../../ports/authenticator.js';
+
+export interface ApiKey {
+  readonly name: string;
+  readonly permissions: readonly string[];
+  /** The token itself (local use) or, preferably, the hex SHA-256 of it. */
+  readonly token?: string;
+  readonly sha256?: string;
+}
+
+const digest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
+
+/**
+ * Bearer tokens from configuration. Only SHA-256 digests are kept in memory; a presented token is
+ * hashed, looked up by digest and confirmed with a constant-time comparison, so neither the lookup nor
+ * the comparison tells anything about a stored token.
+ */
+export class ApiKeyAuthenticator implements Authenticator {
+  private readonly keys = new Map<string, { digest: Buffer; principal: Principal }>();
+
+  constructor(keys: readonly ApiKey[]) {
+    for (const k of keys) {
+      const d = k.sha256 ? Buffer.from(k.sha256, 'hex') : digest(k.token ?? '');
+      if (d.length !== 32) throw new Error(`API key ${k.name}: a SHA-256 digest has 32 bytes`);
+      this.keys.set(d.toString('hex'), { digest: d, principal: { name: k.name, permissions: new Set(k.permissions) } });
+    }
+  }
+
+  authenticate(bearer: string): Principal | undefined {
+    if (!bearer) return undefined;
+    const d = digest(bearer);
+    const entry = this.keys.get(d.toString('hex'));
+    return entry && timingSafeEqual(entry.digest, d) ? entry.principal : undefined;
+  }
+}
+
+/** Hex SHA-256 of a token, for GATEWAY_API_KEYS. */
+export const sha256Hex = (token: string): string => digest(token).toString('hex');

@@ -1,0 +1,133 @@
+import * as t from 'io-ts';
+import { upstreamFailure, type UpstreamFailure } from '../../../domain/shared/errors.js';
+import { E, type Either } from '../../../domain/shared/fp.js';
+
+// HubSpot's answers as the gateway reads them (the anti-corruption layer). Required members are the
+// ones the documents mark required and the adapter relies on; a different shape becomes an
+// UpstreamFailure, never an exception.
+
+/** An object id: HubSpot sends strings; a number is accepted and turned into its decimal text. */
+const Id = new t.Type<string, unknown, unknown>(
+  'Id',
+  (u): u is string => typeof u === 'string',
+  (u, c) => (typeof u === 'string' && u !== '' ? t.success(u) : typeof u === 'number' && Number.isSafeInteger(u) ? t.success(String(u)) : t.failure(u, c)),
+  (a) => a,
+);
+
+/** A property value: a string, or null when unset. Numbers and booleans are read as their text. */
+const PropertyValue = new t.Type<string | null, unknown, unknown>(
+  'PropertyValue',
+  (u): u is string | null => u === null || typeof u === 'string',
+  (u, c) => {
+    if (u === null || u === undefined) return t.success(null);
+    if (typeof u === 'string') return t.success(u);
+    if (typeof u === 'number' || typeof u === 'boolean') return t.success(String(u));
+    return t.failure(u, c);
+  },
+  (a) => a,
+);
+
+/** Succeeds with undefined where the inner codec fails: for members only used to word messages. */
+const lenient = <A>(codec: t.Type<A, unknown, unknown>): t.Type<A | undefined, unknown, unknown> =>
+  new t.Type<A | undefined, unknown, unknown>(
+    `Lenient<${codec.name}>`,
+    (u): u is A | undefined => u === undefined || codec.is(u),
+    (u, c) => {
+      const r = codec.validate(u, c);
+      return E.isRight(r) ? r : t.success(undefined);
+    },
+    (a) => a,
+  );
+
+export const SimplePublicObject = t.intersection([
+  t.type({
+    id: Id,
+    properties: t.record(t.string, PropertyValue),
+    createdAt: t.string,
+    updatedAt: t.string,
+    archived: t.boolean,
+  }),
+  t.partial({ archivedAt: lenient(t.string), url: lenient(t.string) }),
+]);
+export type SimplePublicObject = t.TypeOf<typeof SimplePublicObject>;
+
+export const SearchResponse = t.intersection([
+  t.type({ total: t.number, results: t.array(SimplePublicObject) }),
+  t.partial({ paging: lenient(t.partial({ next: t.intersection([t.type({ after: t.string }), t.partial({ link: t.string })]) })) }),
+]);
+export type SearchResponse = t.TypeOf<typeof SearchResponse>;
+
+const PropertyOption = t.intersection([t.type({ label: t.string, value: t.string }), t.partial({ hidden: lenient(t.boolean) })]);
+
+export const PropertyDefinitionBody = t.intersection([
+  t.type({ name: t.string, label: t.string, type: t.string, fieldType: t.string }),
+  t.partial({
+    description: lenient(t.string),
+    groupName: lenient(t.string),
+    options: t.array(PropertyOption),
+    calculated: lenient(t.boolean),
+    modificationMetadata: lenient(t.partial({ readOnlyValue: lenient(t.boolean) })),
+  }),
+]);
+export type PropertyDefinitionBody = t.TypeOf<typeof PropertyDefinitionBody>;
+
+export const PropertiesResponse = t.type({ results: t.array(PropertyDefinitionBody) });
+
+const StringMap = t.record(t.string, t.unknown);
+
+/** HubSpot's error body (the documents' `Error` plus the live `status`, and the 429 members). */
+export const ErrorBody = t.partial({
+  status: lenient(t.string),
+  message: lenient(t.string),
+  correlationId: lenient(t.string),
+  category: lenient(t.string),
+  subCategory: lenient(t.string),
+  errorType: lenient(t.string),
+  policyName: lenient(t.string),
+  context: lenient(StringMap),
+  errors: lenient(
+    t.array(
+      t.partial({
+        message: lenient(t.string),
+        code: lenient(t.string),
+        in: lenient(t.string),
+        subCategory: lenient(t.string),
+        context: lenient(StringMap),
+      }),
+    ),
+  ),
+});
+export type ErrorBody = t.TypeOf<typeof ErrorBody>;
+
+export const TokenResponse = t.intersection([
+  t.type({ access_token: t.string, expires_in: t.number }),
+  t.partial({ refresh_token: lenient(t.string), token_type: lenient(t.string) }),
+]);
+
+const CONTAINERS = new Set(['InterfaceType', 'PartialType', 'ArrayType', 'DictionaryType', 'ReadonlyArrayType', 'StrictType', 'ExactType']);
+
+/** The dotted path of the first decoding error, e.g. `results.0.id`. */
+export const errorPath = (errors: t.Errors): string => {
+  const first = errors[0];
+  if (!first) return '';
+  const keys: string[] = [];
+  first.context.forEach((entry, i) => {
+    const parent = first.context[i - 1]?.type as { _tag?: string } | undefined;
+    if (i > 0 && parent?._tag && CONTAINERS.has(parent._tag)) keys.push(entry.key);
+  });
+  return keys.join('.');
+};
+
+export const unexpectedShape = (status: number, errors: t.Errors, expectation: string): UpstreamFailure => {
+  const where = errorPath(errors);
+  return upstreamFailure(
+    'HubSpot',
+    `HubSpot answered with an unexpected shape (HTTP ${status}${where ? `, at "${where}"` : ''}): ${expectation}. The gateway's HubSpot adapter may need updating; retrying will not help.`,
+    { retryable: false, status },
+  );
+};
+
+export const decodeOrUnexpected = <A>(codec: t.Type<A, unknown, unknown>, data: unknown, status: number, expectation: string): Either<UpstreamFailure, A> => {
+  const decoded = codec.decode(data);
+  return E.isLeft(decoded) ? E.left(unexpectedShape(status, decoded.left, expectation)) : E.right(decoded.right);
+};

@@ -1,0 +1,125 @@
+import type { AxiosInstance } from 'axios';
+import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import { E, type Either } from '../../../domain/shared/fp.js';
+import type { Clock } from '../../../ports/clock.js';
+import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
+import { decodeOrUnexpected, TokenResponse } from './hubspot-codecs.js';
+
+const VENDOR = 'HubSpot';
+
+/** Where the HubSpot adapter gets the bearer token of each request. */
+export interface AccessTokenProvider {
+  accessToken(): Promise<Either<GatewayError, string>>;
+  /** Forgets a cached token (after HubSpot rejected it), so that the next call obtains a fresh one. */
+  invalidate?(): void;
+}
+
+/** A private-app (static) access token: it does not expire. */
+export class StaticAccessToken implements AccessTokenProvider {
+  readonly #token: string;
+  constructor(token: string) {
+    this.#token = token;
+  }
+  async accessToken(): Promise<Either<GatewayError, string>> {
+    return E.right(this.#token);
+  }
+}
+
+export interface OAuthRefreshingAccessTokenOptions {
+  readonly baseUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly refreshToken: string;
+  readonly clock: Clock;
+  readonly timeoutMs: number;
+  /** Refresh this long before HubSpot's `expires_in` runs out. */
+  readonly refreshMarginSeconds?: number;
+  /** Called when HubSpot answers a refresh with a different refresh token; persist it. */
+  readonly onRefreshTokenRotated?: (newRefreshToken: string) => void;
+}
+
+interface CachedToken {
+  readonly value: string;
+  readonly refreshAt: number;
+}
+
+/**
+ * OAuth access tokens from a refresh token (`POST /oauth/v1/token`, grant_type=refresh_token).
+ * HubSpot access tokens live 30 minutes and a 401 is no reliable signal, so the token is refreshed
+ * ahead of `expires_in`; concurrent callers share one refresh.
+ */
+export class OAuthRefreshingAccessToken implements AccessTokenProvider {
+  readonly #http: AxiosInstance;
+  readonly #options: OAuthRefreshingAccessTokenOptions;
+  readonly #marginMs: number;
+  #refreshToken: string;
+  #cached: CachedToken | undefined;
+  #inFlight: Promise<Either<GatewayError, string>> | undefined;
+
+  constructor(options: OAuthRefreshingAccessTokenOptions) {
+    this.#options = options;
+    this.#refreshToken = options.refreshToken;
+    this.#marginMs = (options.refreshMarginSeconds ?? 300) * 1000;
+    this.#http = createVendorHttp({ vendor: VENDOR, baseURL: options.baseUrl, timeoutMs: options.timeoutMs });
+  }
+
+  accessToken(): Promise<Either<GatewayError, string>> {
+    const cached = this.#cached;
+    if (cached && this.#options.clock.now().getTime() < cached.refreshAt) return Promise.resolve(E.right(cached.value));
+    if (!this.#inFlight) {
+      this.#inFlight = this.#refresh().finally(() => {
+        this.#inFlight = undefined;
+      });
+    }
+    return this.#inFlight;
+  }
+
+  invalidate(): void {
+    this.#cached = undefined;
+  }
+
+  async #refresh(): Promise<Either<GatewayError, string>> {
+    const form = new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: this.#options.clientId,
+      client_secret: this.#options.clientSecret,
+      refresh_token: this.#refreshToken,
+    });
+    const startedAt = this.#options.clock.now().getTime();
+    let res;
+    try {
+      res = await this.#http.post('/oauth/v1/token', form.toString(), {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=utf-8' },
+      });
+    } catch (error) {
+      return E.left(transportFailure(VENDOR, error));
+    }
+    if (res.status === 400 || res.status === 401) {
+      this.#cached = undefined;
+      return E.left(
+        upstreamFailure(VENDOR, 'The HubSpot connection must be re-authorised: the refresh token was rejected. An operator has to connect the gateway to HubSpot again; retrying will not help.', {
+          retryable: false,
+          reauthorize: true,
+          status: res.status,
+        }),
+      );
+    }
+    if (res.status === 429 || res.status >= 500) {
+      return E.left(upstreamFailure(VENDOR, `HubSpot could not refresh the gateway's access token (HTTP ${res.status}). Try again shortly.`, { retryable: true, status: res.status }));
+    }
+    if (res.status !== 200) {
+      return E.left(upstreamFailure(VENDOR, `HubSpot answered the token refresh with HTTP ${res.status}.`, { retryable: false, status: res.status }));
+    }
+    const decoded = decodeOrUnexpected(TokenResponse, res.data, res.status, 'an OAuth token answer needs "access_token" and "expires_in"');
+    if (E.isLeft(decoded)) return decoded;
+    const body = decoded.right;
+    const lifetimeMs = body.expires_in * 1000;
+    const usableMs = lifetimeMs > this.#marginMs ? lifetimeMs - this.#marginMs : lifetimeMs / 2;
+    this.#cached = { value: body.access_token, refreshAt: startedAt + usableMs };
+    if (body.refresh_token && body.refresh_token !== this.#refreshToken) {
+      this.#refreshToken = body.refresh_token;
+      this.#options.onRefreshTokenRotated?.(body.refresh_token);
+    }
+    return E.right(body.access_token);
+  }
+}

@@ -1,0 +1,35 @@
+import type { ToolResult } from './executor.js';
+import type { ToolError } from './tool-error.js';
+
+export type ResponseFormat = 'text' | 'json';
+
+export type Envelope =
+  | { readonly success: true; readonly data: unknown; readonly encoding?: 'base64' }
+  | { readonly success: false; readonly error: { readonly code: string; readonly message: string; readonly details: Readonly<Record<string, unknown>> } };
+
+export interface Presented {
+  readonly status: number;
+  readonly body: Envelope;
+}
+
+export const errorEnvelope = (e: ToolError): Presented => ({
+  status: e.status,
+  body: { success: false, error: { code: e.code, message: e.message, details: e.details } },
+});
+
+/**
+ * The response every surface gives: text for a model by default, the structured payload with
+ * `format=json`, and either of them base64-encoded on request. Errors are never encoded.
+ */
+export const present = (result: ToolResult, format: ResponseFormat, base64: boolean): Presented => {
+  if (!result.ok) return errorEnvelope(result.error);
+  if (format === 'json') {
+    return base64
+      ? { status: 200, body: { success: true, data: Buffer.from(JSON.stringify(result.payload), 'utf8').toString('base64'), encoding: 'base64' } }
+      : { status: 200, body: { success: true, data: result.payload } };
+  }
+  const text = result.text();
+  return base64
+    ? { status: 200, body: { success: true, data: Buffer.from(text, 'utf8').toString('base64'), encoding: 'base64' } }
+    : { status: 200, body: { success: true, data: text } };
+};

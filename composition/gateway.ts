@@ -1,0 +1,102 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import type { Hono } from 'hono';
+import pino, { type Logger } from 'pino';
+import { errorEnvelope, present, type Presented, type ResponseFormat } from '../application/runtime/envelope.js';
+import { ToolExecutor } from '../application/runtime/executor.js';
+import { ToolRegistry, type ToolListing } from '../application/runtime/registry.js';
+import { allTools } from '../application/tools.js';
+import { createHttpApp } from '../adapters/inbound/http/http-app.js';
+import { E } from '../domain/shared/fp.js';
+import { Authenticator, CallGuard, type Principal } from '../ports/authenticator.js';
+import type { UseCase } from '../application/runtime/define-tool.js';
+import { loadConfig, type GatewayConfig } from './config.js';
+import { buildContainer, type ContainerOverrides } from './container.js';
+
+export interface GatewayOptions {
+  /** A decoded configuration; by default it is read from `env`. */
+  readonly config?: GatewayConfig;
+  /** Environment variables to read the configuration from (default: process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly logger?: Logger;
+  readonly overrides?: ContainerOverrides;
+}
+
+export interface CallOptions {
+  /** Who is calling; the tool's permission is checked against it. */
+  readonly principal: Principal;
+  /** `text` (default) for a model, `json` for the structured payload. */
+  readonly format?: ResponseFormat;
+  readonly base64?: boolean;
+  readonly requestId?: string;
+}
+
+export interface Gateway {
+  readonly config: GatewayConfig;
+  /** The token with every permission, when one is in force (configured or generated). */
+  readonly demoToken?: string;
+  readonly logger: Logger;
+  /** Every tool, as `GET /v1/tools` lists it. */
+  listTools(): ToolListing[];
+  /** Calls a tool by name (`crm_getContact`); the answer is exactly the HTTP surface's status and envelope. */
+  callTool(name: string, args: unknown, options: CallOptions): Promise<Presented>;
+  /** The Hono app of the HTTP surface (serve it with @hono/node-server, or call `app.request`). */
+  readonly http: Hono;
+}
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
+/** A principal for embedders: a name and its permissions (`crm:read`, `crm:*`, `*`...). */
+export const principal = (name: string, permissions: readonly string[]): Principal => ({ name, permissions: new Set(permissions) });
+
+const resolveConfig = (options: GatewayOptions): GatewayConfig => {
+  if (options.config) return options.config;
+  const loaded = loadConfig(options.env ?? process.env);
+  if (E.isLeft(loaded)) throw new ConfigurationError(loaded.left);
+  return loaded.right;
+};
+
+/** Builds the whole gateway from configuration: container, registry, executor and HTTP app. */
+export const createGateway = (options: GatewayOptions = {}): Gateway => {
+  const config = resolveConfig(options);
+  const logger = options.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+  const demoToken = config.demoToken ?? (config.apiKeys.length === 0 ? `demo-${randomBytes(18).toString('base64url')}` : undefined);
+  const container = buildContainer(config, demoToken, logger, options.overrides);
+  const registry = new ToolRegistry(allTools);
+  const onInternalError = (error: unknown, tool: string, requestId: string) =>
+    logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
+  const executor = new ToolExecutor(
+    registry,
+    (tool) => container.get(tool.declaration.useCase) as UseCase<unknown, unknown>,
+    container.get(CallGuard),
+    { onInternalError },
+  );
+  const http = createHttpApp({
+    executor,
+    authenticator: container.get(Authenticator),
+    maxBodyBytes: config.maxBodyBytes,
+    onInternalError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed unexpectedly'),
+  });
+
+  return {
+    config,
+    demoToken,
+    logger,
+    http,
+    listTools: () => registry.listing(),
+    callTool: async (name, args, o) => {
+      const requestId = o.requestId ?? crypto.randomUUID();
+      const tool = registry.get(name);
+      if (!tool) {
+        const cut = name.indexOf('_');
+        return errorEnvelope(executor.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined));
+      }
+      return present(await executor.run(tool, args, o.principal, requestId), o.format ?? 'text', o.base64 ?? false);
+    },
+  };
+};

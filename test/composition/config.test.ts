@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENV_VARIABLES, ENVIRONMENT, loadConfig } from '../../composition/config.js';
+import { E } from '../../domain/shared/fp.js';
+
+const problems = (env: Record<string, string>) => {
+  const r = loadConfig(env);
+  return E.isLeft(r) ? r.left : [];
+};
+
+describe('configuration from the environment', () => {
+  it('defaults to memory mode on port 8787', () => {
+    const r = loadConfig({});
+    expect(E.isRight(r) && r.right).toMatchObject({ port: 8787, host: '127.0.0.1', crm: { kind: 'memory' }, skiptrace: { kind: 'memory' }, demoData: true, maxBodyBytes: 1048576 });
+  });
+
+  it('names every bad variable at once', () => {
+    const p = problems({ PORT: 'eighty', CRM_BACKEND: 'salesforce', HUBSPOT_BASE_URL: 'ftp://x', LOG_LEVEL: 'loud' });
+    expect(p).toHaveLength(4);
+    expect(p.join('\n')).toContain('PORT must be a whole number from 0 to 65535; got "eighty"');
+    expect(p.join('\n')).toContain('CRM_BACKEND must be one of memory, hubspot');
+    expect(p.join('\n')).toContain('HUBSPOT_BASE_URL must be an http(s) URL');
+    expect(p.join('\n')).toContain('LOG_LEVEL');
+  });
+
+  it('requires vendor credentials for vendor backends', () => {
+    expect(problems({ CRM_BACKEND: 'hubspot' })).toEqual([
+      'HUBSPOT_CLIENT_ID is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.',
+      'HUBSPOT_CLIENT_SECRET is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.',
+      'HUBSPOT_REFRESH_TOKEN is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.',
+    ]);
+    expect(problems({ SKIPTRACE_BACKEND: 'batchdata' })).toEqual(['BATCHDATA_API_TOKEN is required when SKIPTRACE_BACKEND=batchdata.']);
+    const ok = loadConfig({ CRM_BACKEND: 'hubspot', HUBSPOT_ACCESS_TOKEN: 'pat-na1-x', HUBSPOT_API_VERSION: '2026-03' });
+    expect(E.isRight(ok) && ok.right.crm).toMatchObject({ kind: 'hubspot', objectsPath: '/crm/objects/2026-03', auth: { kind: 'private-app' } });
+  });
+
+  it('never echoes a secret value', () => {
+    const p = problems({ GATEWAY_API_KEYS: '[{"name":"x","token":"supersecretvalue"', GATEWAY_DEMO_TOKEN: 'short' });
+    expect(p.join('\n')).toContain('GATEWAY_API_KEYS must be a JSON array');
+    expect(p.join('\n')).toContain('GATEWAY_DEMO_TOKEN must be a token of at least 8 characters');
+    expect(p.join('\n')).not.toContain('supersecretvalue');
+    expect(p.join('\n')).not.toContain('short"');
+  });
+
+  it('checks API keys: a sha256 is 64 hex digits', () => {
+    expect(problems({ GATEWAY_API_KEYS: '[{"name":"ci","sha256":"abc","permissions":["crm:read"]}]' })).toHaveLength(1);
+    expect(problems({ GATEWAY_API_KEYS: `[{"name":"ci","sha256":"${'a'.repeat(64)}","permissions":["crm:read"]}]` })).toEqual([]);
+  });
+
+  it('documents every variable it reads, in code and in the README', () => {
+    const documented = ENVIRONMENT.map(([name]) => name);
+    expect([...documented].sort()).toEqual([...ENV_VARIABLES].sort());
+    const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    for (const name of ENV_VARIABLES) expect(readme, name).toContain(`\`${name}\``);
+  });
+});
