@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import type { Authenticator, Principal } from '../../../ports/authenticator.js';
 import { errorEnvelope, present, type Presented, type ResponseFormat } from '../../../application/runtime/envelope.js';
@@ -51,12 +53,35 @@ const readQuery = (c: Context): QueryOptions => {
 
 type BodyResult = { ok: true; value: unknown } | { ok: false; error: ToolError };
 
+/**
+ * On @hono/node-server the body is read straight from Node's request: asking Hono for it would first
+ * build a full WHATWG Request with a stream, which costs more than everything else a tool call does.
+ * Elsewhere (app.request in tests, other runtimes) the standard path is used.
+ */
+const readNodeBody = (incoming: IncomingMessage, limit: number): Promise<string | undefined> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    incoming.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(undefined);
+        incoming.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    incoming.on('end', () => resolve(size > limit ? undefined : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    incoming.on('error', reject);
+  });
+
 /** Reads the JSON body: none at all is `undefined` (fine when every parameter is optional). */
 const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > limit) return { ok: false, error: tooLarge(limit) };
-  const text = await c.req.text();
-  if (Buffer.byteLength(text, 'utf8') > limit) return { ok: false, error: tooLarge(limit) };
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  const text = incoming && !incoming.readableEnded ? await readNodeBody(incoming, limit) : await c.req.text();
+  if (text === undefined || Buffer.byteLength(text, 'utf8') > limit) return { ok: false, error: tooLarge(limit) };
   if (text.trim() === '') return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(text) };

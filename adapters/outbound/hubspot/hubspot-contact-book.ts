@@ -179,7 +179,8 @@ export class HubSpotContactBook implements ContactBook {
       const { res, token } = sent.right;
       if (res.status === 404) return E.left(await this.#missing(id));
       if (res.status !== 200) return E.left(this.#failure(OP.updateContact, res, token, { id, values }));
-      return E.map((o: SimplePublicObject) => projectContact(this.#toContact(o), Object.keys(values), () => false))(this.#decodeObject(res));
+      // a property HubSpot leaves out of the answer was just cleared: it reads as null, as elsewhere
+      return E.map((o: SimplePublicObject) => projectContact(this.#toContact(o), Object.keys(values)))(this.#decodeObject(res));
     };
   }
 
@@ -358,7 +359,7 @@ export class HubSpotContactBook implements ContactBook {
     const status = res.status;
     const decodedBody = ErrorBody.decode(res.data);
     const body: ErrorBody = E.isRight(decodedBody) ? decodedBody.right : {};
-    const said = body.message ? redact(clip(body.message), token) : undefined;
+    const said = body.message ? clip(redact(body.message, token)) : undefined;
     const ref = body.correlationId ? ` (HubSpot correlation id ${body.correlationId})` : '';
 
     if (status === 400 || status === 422) return this.#invalid(op, body, said, token);
@@ -389,7 +390,7 @@ export class HubSpotContactBook implements ContactBook {
     if (status === 409) {
       const existing = said?.match(/Existing ID:\s*(\d+)/i)?.[1];
       const email = ctx.values?.['email'];
-      const who = email ? `A contact with email ${email}` : 'A contact with the same unique value';
+      const who = email && op.resource === 'contact' ? `A contact with email ${email}` : `A ${op.resource} with the same unique value`;
       return conflict(
         existing ? `${who} already exists (id ${existing}). Update that contact instead.` : `${who} already exists in HubSpot${said ? `: ${said}` : '.'}`,
         { ...(existing ? { existing_id: existing } : {}), ...(body.correlationId ? { correlation_id: body.correlationId } : {}) },
@@ -419,9 +420,10 @@ export class HubSpotContactBook implements ContactBook {
       ...(body.category ? { hubspot_category: body.category } : {}),
       ...(body.correlationId ? { correlation_id: body.correlationId } : {}),
     };
-    const problem = propertyProblems(body).find((p) => p.name) ?? propertyProblems(body)[0];
+    const problems = propertyProblems(body);
+    const problem = problems.find((p) => p.name) ?? problems[0];
     const name = problem?.name;
-    const theirs = problem?.message ? redact(clip(problem.message), token) : said;
+    const theirs = problem?.message ? clip(redact(problem.message, token)) : said;
     const parameter = name && op.writesValues ? `values.${name}` : undefined;
     switch (problem?.code) {
       case 'PROPERTY_DOESNT_EXIST':
