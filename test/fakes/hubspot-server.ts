@@ -35,13 +35,13 @@ import type { Clock } from '../../ports/clock.js';
 
 // A local stand-in for HubSpot's CRM contacts API (v3 and 2026-03 paths), companies search/create,
 // property definitions and the OAuth v1 token endpoint. Every request is checked against HubSpot's
-// own OpenAPI documents (../shared/vendor-specs/hubspot, or HUBSPOT_SPECS_DIR); a departure answers 400 and is recorded
+// own OpenAPI documents (test/fixtures/hubspot-openapi, unchanged copies of shared/vendor-specs/hubspot; or HUBSPOT_SPECS_DIR); a departure answers 400 and is recorded
 // in `specViolations`. Answers of documented operations are checked against the documents too.
 
 type Json = Record<string, unknown>;
 type Schema = Json;
 
-export const SPECS_DIR = process.env['HUBSPOT_SPECS_DIR'] ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/vendor-specs/hubspot');
+export const SPECS_DIR = process.env['HUBSPOT_SPECS_DIR'] ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/hubspot-openapi');
 
 /** The private-app token the stand-in accepts unless told otherwise. */
 export const HUBSPOT_TEST_TOKEN = 'pat-na1-11111111-2222-3333-4444-555555555555';
