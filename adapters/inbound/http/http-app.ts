@@ -18,8 +18,21 @@ export interface HttpAppDeps {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * A request header. On @hono/node-server it comes from Node's parsed headers: Hono's own accessor would
+ * first build a WHATWG Headers object, a noticeable cost on every call.
+ */
+const header = (c: Context, name: string): string | undefined => {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (incoming) {
+    const v = incoming.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  }
+  return c.req.header(name);
+};
+
 const requestIdOf = (c: Context): string => {
-  const given = c.req.header('x-request-id');
+  const given = header(c, 'x-request-id');
   return given && REQUEST_ID.test(given) ? given : randomUUID();
 };
 
@@ -77,7 +90,7 @@ const readNodeBody = (incoming: IncomingMessage, limit: number): Promise<string 
 
 /** Reads the JSON body: none at all is `undefined` (fine when every parameter is optional). */
 const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
-  const declared = Number(c.req.header('content-length') ?? '0');
+  const declared = Number(header(c, 'content-length') ?? '0');
   if (declared > limit) return { ok: false, error: tooLarge(limit) };
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
   const text = incoming && !incoming.readableEnded ? await readNodeBody(incoming, limit) : await c.req.text();
@@ -112,8 +125,8 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
   const listingBody = JSON.stringify({ success: true, data: { count: registry.tools.length, tools: registry.listing() } });
 
   const authenticate = async (c: Context): Promise<Principal | ToolError> => {
-    const header = c.req.header('authorization');
-    const match = header ? BEARER.exec(header) : null;
+    const authorization = header(c, 'authorization');
+    const match = authorization ? BEARER.exec(authorization) : null;
     if (!match) {
       return toolError(401, 'UNAUTHORIZED', 'Missing bearer token. Send the header "Authorization: Bearer <token>".', {});
     }
@@ -129,7 +142,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
   /** Authenticate, read options and body, run, present: the same steps for both call forms. */
   const handle = async (c: Context, requestId: string, resolve: (body: unknown) => { tool: RegisteredTool; args: unknown } | ToolError) => {
     const principal = await authenticate(c);
-    if ('status' in principal) return unauthorized(c, requestId, principal, Boolean(c.req.header('authorization')));
+    if ('status' in principal) return unauthorized(c, requestId, principal, Boolean(header(c, 'authorization')));
     const options = readQuery(c);
     if ('status' in options) return sendError(c, requestId, options);
     const body = await readBody(c, maxBodyBytes);
@@ -176,30 +189,37 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     });
   });
 
-  app.post('/v1/tools/:platform/:tool', (c) => {
+  // One static route per registered tool, derived from the registry (no per-tool code). Every other
+  // path falls through to notFound, which explains unknown tools and wrong methods: Hono answers a
+  // path with exactly one static match far faster than one that several parameterised routes match.
+  for (const tool of registry.tools) {
+    const { group, name } = tool.declaration;
+    app.post(`/v1/tools/${group}/${name}`, (c) => handle(c, requestIdOf(c), (body) => ({ tool, args: body })));
+  }
+
+  const TOOL_PATH = /^\/v1\/tools\/([^/]+)\/([^/]+)\/?$/;
+
+  app.notFound((c) => {
     const requestId = requestIdOf(c);
-    const platform = c.req.param('platform');
-    const name = c.req.param('tool');
-    const tool = registry.get(`${platform}_${name}`);
-    return handle(c, requestId, (body) => (tool ? { tool, args: body } : executor.unknownTool(platform, name)));
-  });
-
-  app.all('/v1/tools/:platform/:tool', (c) =>
-    sendError(c, requestIdOf(c), toolError(405, 'METHOD_NOT_ALLOWED', `Tools are called with POST, not ${c.req.method}.`, { allowed: ['POST'] }), {
-      allow: 'POST',
-    }),
-  );
-
-  app.notFound((c) =>
-    sendError(
+    const m = TOOL_PATH.exec(c.req.path);
+    if (m && c.req.method !== 'POST') {
+      return sendError(c, requestId, toolError(405, 'METHOD_NOT_ALLOWED', `Tools are called with POST, not ${c.req.method}.`, { allowed: ['POST'] }), { allow: 'POST' });
+    }
+    if (m) {
+      const [, platform, name] = m as unknown as [string, string, string];
+      const tool = registry.get(`${platform}_${name}`);
+      // A registered tool reached through an odd spelling of its path (a trailing slash, an escaped character).
+      return handle(c, requestId, (body) => (tool ? { tool, args: body } : executor.unknownTool(decodeURIComponent(platform), decodeURIComponent(name))));
+    }
+    return sendError(
       c,
-      requestIdOf(c),
+      requestId,
       toolError(404, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}. Tools are called with POST /v1/tools/{group}/{tool}; GET /v1/tools lists them.`, {
         resource: 'route',
         id: c.req.path,
       }),
-    ),
-  );
+    );
+  });
 
   app.onError((error, c) => {
     const requestId = c.res.headers.get('x-request-id') ?? requestIdOf(c);
