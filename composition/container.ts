@@ -1,7 +1,6 @@
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { allTools } from '../application/tools.js';
-import { AllowAllGuard } from '../adapters/outbound/auth/allow-all-guard.js';
 import { ApiKeyAuthenticator, type ApiKey } from '../adapters/outbound/auth/api-key-authenticator.js';
 import { BatchDataSkipTracer } from '../adapters/outbound/batchdata/batchdata-skip-tracer.js';
 import { HubSpotContactBook } from '../adapters/outbound/hubspot/hubspot-contact-book.js';
@@ -72,7 +71,8 @@ export const buildContainer = (config: GatewayConfig, demoToken: string | undefi
   container.bind(ContactBook).toConstantValue(overrides.contactBook ?? contactBookFor(config, clock, logger));
   container.bind(SkipTracer).toConstantValue(overrides.skipTracer ?? skipTracerFor(config, clock));
   container.bind(Authenticator).toConstantValue(overrides.authenticator ?? new ApiKeyAuthenticator(apiKeysFor(config, demoToken)));
-  container.bind(CallGuard).toConstantValue(overrides.callGuard ?? new AllowAllGuard());
+  // No guard is bound until rate limits or idempotency are configured: the executor then skips the step.
+  if (overrides.callGuard) container.bind(CallGuard).toConstantValue(overrides.callGuard);
   for (const tool of allTools) container.bind(tool.useCase as never).toSelf();
   return container;
 };

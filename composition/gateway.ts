@@ -73,7 +73,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const executor = new ToolExecutor(
     registry,
     (tool) => container.get(tool.declaration.useCase) as UseCase<unknown, unknown>,
-    container.get(CallGuard),
+    container.isBound(CallGuard) ? container.get(CallGuard) : undefined,
     { onInternalError },
   );
   const http = createHttpApp({

@@ -15,7 +15,7 @@ const start = () => {
     throw error;
   }
   const { config, logger, demoToken } = gateway;
-  const server = serve({ fetch: gateway.http.fetch, port: config.port, hostname: config.host }, (info) => {
+  const server = serve({ fetch: gateway.http.fetch, port: config.port, hostname: config.host, autoCleanupIncoming: false }, (info) => {
     const base = config.publicBaseUrl ?? `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
     const lines = [
       '',

@@ -1,5 +1,5 @@
 import { contactDisplayName, type Contact } from '../../domain/crm/contact.js';
-import { fields, table } from '../runtime/markdown.js';
+import { table } from '../runtime/markdown.js';
 
 /** The contact as getContact's JSON payload shows it (the spec's Contact). */
 export const contactPayload = (c: Contact) => ({
@@ -15,20 +15,18 @@ const SYSTEM = new Set(['createdate', 'lastmodifieddate', 'hs_object_id']);
 
 /** A contact as markdown: heading with name and id, a property table, empties named once. */
 export const contactText = (c: Contact): string => {
-  const set = Object.entries(c.properties).filter(([k, v]) => !SYSTEM.has(k) && v !== null && v !== '');
-  const empty = Object.entries(c.properties)
-    .filter(([k, v]) => !SYSTEM.has(k) && (v === null || v === ''))
-    .map(([k]) => k);
-  return [
-    `## Contact ${contactDisplayName(c)} (id ${c.id})${c.archived ? ' (archived)' : ''}`,
-    set.length ? table(['Property', 'Value'], set) : '_No properties set._',
-    empty.length ? `Not set: ${empty.join(', ')}.` : '',
-    fields([
-      ['Created', c.createdAt],
-      ['Updated', c.updatedAt],
-      ['URL', c.url],
-    ]),
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+  const set: [string, string][] = [];
+  let empty = '';
+  for (const name in c.properties) {
+    if (SYSTEM.has(name)) continue;
+    const v = c.properties[name];
+    if (v === null || v === undefined || v === '') empty += empty ? `, ${name}` : name;
+    else set.push([name, v]);
+  }
+  let text = `## Contact ${contactDisplayName(c)} (id ${c.id})${c.archived ? ' (archived)' : ''}\n\n`;
+  text += set.length ? table(['Property', 'Value'], set) : '_No properties set._';
+  if (empty) text += `\n\nNot set: ${empty}.`;
+  text += `\n\n**Created:** ${c.createdAt}\n**Updated:** ${c.updatedAt}`;
+  if (c.url) text += `\n**URL:** ${c.url}`;
+  return text;
 };

@@ -1,13 +1,24 @@
 // Small helpers for the text a model reads: compact markdown, no nulls, every handle visible.
 
-const escapeCell = (v: string): string => v.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const escapeCell = (v: string): string =>
+  v.includes('|') || v.includes('\n') ? v.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ') : v;
+
+const cell = (v: string | number | undefined | null): string => (v === undefined || v === null ? '' : escapeCell(String(v)));
 
 /** A markdown table; empty cells for missing values. */
 export const table = (headers: readonly string[], rows: readonly (readonly (string | number | undefined | null)[])[]): string => {
-  const head = `| ${headers.map(escapeCell).join(' | ')} |`;
-  const rule = `|${headers.map(() => '---').join('|')}|`;
-  const body = rows.map((r) => `| ${headers.map((_, i) => escapeCell(r[i] === undefined || r[i] === null ? '' : String(r[i]))).join(' | ')} |`);
-  return [head, rule, ...body].join('\n');
+  let out = '|';
+  let rule = '|';
+  for (const h of headers) {
+    out += ` ${escapeCell(h)} |`;
+    rule += '---|';
+  }
+  out += `\n${rule}`;
+  for (const r of rows) {
+    out += '\n|';
+    for (let i = 0; i < headers.length; i++) out += ` ${cell(r[i])} |`;
+  }
+  return out;
 };
 
 /** `**Label:** value` lines, skipping empty values. */

@@ -71,8 +71,20 @@ type BodyResult = { ok: true; value: unknown } | { ok: false; error: ToolError }
  * build a full WHATWG Request with a stream, which costs more than everything else a tool call does.
  * Elsewhere (app.request in tests, other runtimes) the standard path is used.
  */
-const readNodeBody = (incoming: IncomingMessage, limit: number): Promise<string | undefined> =>
-  new Promise((resolve, reject) => {
+const readNodeBody = (incoming: IncomingMessage, declared: number, limit: number): Promise<string | undefined> | string => {
+  // Usually the whole body came in with the headers and already sits in the stream's buffer: when all
+  // the declared bytes are there, take them at once instead of waiting for stream events.
+  if (declared > 0 && incoming.readableFlowing === null && incoming.readableLength === declared) {
+    const buffered = incoming.read() as Buffer | null;
+    if (buffered && buffered.length === declared) {
+      // Let the stream reach its end now: @hono/node-server otherwise drains an unfinished request body
+      // with timers after the response, which costs more than the whole tool call.
+      incoming.resume();
+      return buffered.toString('utf8');
+    }
+    if (buffered) incoming.unshift(buffered);
+  }
+  return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     incoming.on('data', (chunk: Buffer) => {
@@ -87,13 +99,14 @@ const readNodeBody = (incoming: IncomingMessage, limit: number): Promise<string 
     incoming.on('end', () => resolve(size > limit ? undefined : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
     incoming.on('error', reject);
   });
+};
 
 /** Reads the JSON body: none at all is `undefined` (fine when every parameter is optional). */
 const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
   const declared = Number(header(c, 'content-length') ?? '0');
   if (declared > limit) return { ok: false, error: tooLarge(limit) };
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  const text = incoming && !incoming.readableEnded ? await readNodeBody(incoming, limit) : await c.req.text();
+  const text = incoming && !incoming.readableEnded ? await readNodeBody(incoming, declared, limit) : await c.req.text();
   if (text === undefined || Buffer.byteLength(text, 'utf8') > limit) return { ok: false, error: tooLarge(limit) };
   if (text.trim() === '') return { ok: true, value: undefined };
   try {

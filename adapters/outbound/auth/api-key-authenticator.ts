@@ -18,6 +18,12 @@ const digest = (token: string): Buffer => createHash('sha256').update(token, 'ut
  */
 export class ApiKeyAuthenticator implements Authenticator {
   private readonly keys = new Map<string, { digest: Buffer; principal: Principal }>();
+  /**
+   * Tokens already verified, so that a busy client does not pay for a SHA-256 on every call. Bounded;
+   * only accepted tokens enter it, so unknown tokens cannot grow it.
+   */
+  private readonly verified = new Map<string, Principal>();
+  private static readonly MAX_VERIFIED = 1024;
 
   constructor(keys: readonly ApiKey[]) {
     for (const k of keys) {
@@ -29,9 +35,14 @@ export class ApiKeyAuthenticator implements Authenticator {
 
   authenticate(bearer: string): Principal | undefined {
     if (!bearer) return undefined;
+    const known = this.verified.get(bearer);
+    if (known) return known;
     const d = digest(bearer);
     const entry = this.keys.get(d.toString('hex'));
-    return entry && timingSafeEqual(entry.digest, d) ? entry.principal : undefined;
+    if (!entry || !timingSafeEqual(entry.digest, d)) return undefined;
+    if (this.verified.size >= ApiKeyAuthenticator.MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(bearer, entry.principal);
+    return entry.principal;
   }
 }
 

@@ -77,10 +77,8 @@ export class InMemoryContactBook implements ContactBook {
   }
 
   get(id: ContactId, properties: readonly string[]): TaskEither<GatewayError, Contact> {
-    return pipe(
-      TE.fromEither(this.active(id)),
-      TE.map((c) => this.project(c, properties)),
-    );
+    const found = this.active(id);
+    return () => Promise.resolve(E.isRight(found) ? E.right(this.project(found.right, properties)) : found);
   }
 
   update(id: ContactId, values: PropertyValues): TaskEither<GatewayError, Contact> {
