@@ -19,16 +19,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * A request header. On @hono/node-server it comes from Node's parsed headers: Hono's own accessor would
- * first build a WHATWG Headers object, a noticeable cost on every call.
+ * A request header (name in lower case). On @hono/node-server it comes from Node's request: Hono's own
+ * accessor would first build a WHATWG Headers object, a noticeable cost on every call.
  */
 const header = (c: Context, name: string): string | undefined => {
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  if (incoming) {
-    const v = incoming.headers[name];
-    return Array.isArray(v) ? v[0] : v;
+  if (!incoming) return c.req.header(name);
+  // rawHeaders is the parser's own list; reading it avoids building Node's lazy headers object too.
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length === name.length && key.toLowerCase() === name) return raw[i + 1];
   }
-  return c.req.header(name);
+  return undefined;
 };
 
 const requestIdOf = (c: Context): string => {
