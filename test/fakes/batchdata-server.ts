@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { listenOnLoopback, loopbackUrl } from './listen.js';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { demoProperties, type DemoProperty } from '../../adapters/outbound/memory/demo/skiptrace.js';
 import { normaliseStreet, normaliseZip, US_STATES } from '../../domain/skiptrace/address.js';
 
@@ -121,16 +121,12 @@ export class BatchDataServer {
     const server = createServer();
     const fake = new BatchDataServer(server, options);
     server.on('request', (req, res) => fake.#handle(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
+    await listenOnLoopback(server);
     return fake;
   }
 
   get baseUrl(): string {
-    const { port } = this.#server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    return loopbackUrl(this.#server);
   }
 
   /** The next request gets this answer instead (a string body is sent as is, as text/html unless headers say otherwise). */

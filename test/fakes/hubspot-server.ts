@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { listenOnLoopback, loopbackUrl } from './listen.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -417,16 +417,12 @@ export class HubSpotServer {
     const server = createServer();
     const fake = new HubSpotServer(server, options);
     server.on('request', (req, res) => fake.#receive(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
+    await listenOnLoopback(server);
     return fake;
   }
 
   get baseUrl(): string {
-    const { port } = this.#server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    return loopbackUrl(this.#server);
   }
 
   /** The next request that passes the document check gets this answer instead (a string body is sent as it is). */

@@ -1,21 +1,11 @@
 import * as t from 'io-ts';
+import { lenient } from '../http/vendor-codecs.js';
 import { E } from '../../../domain/shared/fp.js';
 
 // BatchData V1 property skip-trace, as read by the gateway. Only `status` and `results.persons` are
 // relied on; everything else is optional, and a field of an unexpected type is dropped rather than
 // failing the whole answer (no verbatim matched V1 response was available to check field names against).
 
-/** Succeeds with undefined where the inner codec fails: for optional or unverified fields. */
-const lenient = <A>(codec: t.Type<A, unknown, unknown>): t.Type<A | undefined, unknown, unknown> =>
-  new t.Type<A | undefined, unknown, unknown>(
-    `Lenient<${codec.name}>`,
-    (u): u is A | undefined => u === undefined || codec.is(u),
-    (u, c) => {
-      const r = codec.validate(u, c);
-      return E.isRight(r) ? r : t.success(undefined);
-    },
-    (a) => a,
-  );
 
 /** A string; a number is accepted as its decimal text (zips, phone numbers). */
 const Text = new t.Type<string, unknown, unknown>(

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { lenient } from '../http/vendor-codecs.js';
 import { upstreamFailure, type UpstreamFailure } from '../../../domain/shared/errors.js';
 import { E, type Either } from '../../../domain/shared/fp.js';
 
@@ -27,17 +28,6 @@ const PropertyValue = new t.Type<string | null, unknown, unknown>(
   (a) => a,
 );
 
-/** Succeeds with undefined where the inner codec fails: for members only used to word messages. */
-const lenient = <A>(codec: t.Type<A, unknown, unknown>): t.Type<A | undefined, unknown, unknown> =>
-  new t.Type<A | undefined, unknown, unknown>(
-    `Lenient<${codec.name}>`,
-    (u): u is A | undefined => u === undefined || codec.is(u),
-    (u, c) => {
-      const r = codec.validate(u, c);
-      return E.isRight(r) ? r : t.success(undefined);
-    },
-    (a) => a,
-  );
 
 export const SimplePublicObject = t.intersection([
   t.type({
