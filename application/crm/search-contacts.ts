@@ -100,14 +100,15 @@ export const searchContactsTool = defineTool({
         : `No contacts on this page (${page.total} match in all). Start again without "after".`;
     }
     const offset = /^\d+$/.test(p.after ?? '') ? Number(p.after) : 0;
-    const cols = properties.filter((name) => !NAME_COLUMNS.has(name));
-    const rows = page.results.map((c) => [c.id, contactDisplayName(c), ...cols.map((name) => c.properties[name] ?? '')]);
+    const withName = properties.some((name) => NAME_COLUMNS.has(name));
+    const cols = withName ? properties.filter((name) => !NAME_COLUMNS.has(name)) : [...properties];
+    const rows = page.results.map((c) => [c.id, ...(withName ? [contactDisplayName(c)] : []), ...cols.map((name) => c.properties[name] ?? '')]);
     const first = offset + 1;
     const last = offset + page.results.length;
     return [
       `## Contacts: ${page.total} match`,
       `Showing ${first}-${last} of ${page.total}.`,
-      table(['id', 'name', ...cols], rows),
+      table(['id', ...(withName ? ['name'] : []), ...cols], rows),
       page.after !== undefined
         ? `Next page: ${call('crm_searchContacts', { ...p, after: page.after })}`
         : 'This is the last page.',

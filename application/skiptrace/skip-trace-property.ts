@@ -81,7 +81,7 @@ const personText = (person: Person, index: number): string => {
     person.emails?.length ? `**Emails:** ${person.emails.map((e) => e.email + (e.tested ? ' (tested)' : '')).join(', ')}` : 'No email addresses found.',
   ]
     .filter(Boolean)
-    .join('\n');
+    .join('\n\n');
 };
 
 export const skipTracePropertyTool = defineTool({
