@@ -12,6 +12,9 @@ import { Authenticator, CallGuard, type Principal } from '../ports/authenticator
 import type { UseCase } from '../application/runtime/define-tool.js';
 import { loadConfig, type GatewayConfig } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
+import type { SharedServices } from './group-module.js';
+import { groupModules } from './groups/index.js';
+import { SystemClock } from '../adapters/outbound/system-clock.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -36,6 +39,8 @@ export interface Gateway {
   /** The token with every permission, when one is in force (configured or generated). */
   readonly demoToken?: string;
   readonly logger: Logger;
+  /** The backend of each group, as printed at start ("crm: memory"). */
+  readonly backends: Readonly<Record<string, string>>;
   /** Every tool, as `GET /v1/tools` lists it. */
   listTools(): ToolListing[];
   /** Calls a tool by name (`crm_getContact`); the answer is exactly the HTTP surface's status and envelope. */
@@ -66,7 +71,14 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const config = resolveConfig(options);
   const logger = options.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
   const demoToken = config.demoToken ?? (config.apiKeys.length === 0 ? `demo-${randomBytes(18).toString('base64url')}` : undefined);
-  const container = buildContainer(config, demoToken, logger, options.overrides);
+  const shared: SharedServices = {
+    clock: options.overrides?.clock ?? new SystemClock(),
+    logger,
+    demoData: config.demoData,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
+  };
+  const container = buildContainer(config, demoToken, shared, options.overrides);
   const registry = new ToolRegistry(allTools);
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
     logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
@@ -81,6 +93,9 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     authenticator: container.get(Authenticator),
     maxBodyBytes: config.maxBodyBytes,
     onInternalError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed unexpectedly'),
+    mount: (app) => {
+      for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);
+    },
   });
 
   return {
@@ -88,6 +103,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     demoToken,
     logger,
     http,
+    backends: Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])])),
     listTools: () => registry.listing(),
     callTool: async (name, args, o) => {
       const requestId = o.requestId ?? crypto.randomUUID();

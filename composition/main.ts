@@ -20,7 +20,7 @@ const start = () => {
     const lines = [
       '',
       `Tool Gateway listening on ${base}`,
-      `  crm: ${config.crm.kind}   skiptrace: ${config.skiptrace.kind}   tools: ${gateway.listTools().length}`,
+      `  ${Object.entries(gateway.backends).map(([g, b]) => `${g}: ${b}`).join('   ')}   tools: ${gateway.listTools().length}`,
     ];
     if (demoToken) {
       lines.push(

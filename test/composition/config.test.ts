@@ -12,7 +12,7 @@ const problems = (env: Record<string, string>) => {
 describe('configuration from the environment', () => {
   it('defaults to memory mode on port 8787', () => {
     const r = loadConfig({});
-    expect(E.isRight(r) && r.right).toMatchObject({ port: 8787, host: '127.0.0.1', crm: { kind: 'memory' }, skiptrace: { kind: 'memory' }, demoData: true, maxBodyBytes: 1048576 });
+    expect(E.isRight(r) && r.right).toMatchObject({ port: 8787, host: '127.0.0.1', groups: { crm: { kind: 'memory' }, skiptrace: { kind: 'memory' } }, demoData: true, maxBodyBytes: 1048576 });
   });
 
   it('names every bad variable at once', () => {
@@ -32,7 +32,7 @@ describe('configuration from the environment', () => {
     ]);
     expect(problems({ SKIPTRACE_BACKEND: 'batchdata' })).toEqual(['BATCHDATA_API_TOKEN is required when SKIPTRACE_BACKEND=batchdata.']);
     const ok = loadConfig({ CRM_BACKEND: 'hubspot', HUBSPOT_ACCESS_TOKEN: 'pat-na1-x', HUBSPOT_API_VERSION: '2026-03' });
-    expect(E.isRight(ok) && ok.right.crm).toMatchObject({ kind: 'hubspot', objectsPath: '/crm/objects/2026-03', auth: { kind: 'private-app' } });
+    expect(E.isRight(ok) && ok.right.groups['crm']).toMatchObject({ kind: 'hubspot', objectsPath: '/crm/objects/2026-03', auth: { kind: 'private-app' } });
   });
 
   it('never echoes a secret value', () => {

@@ -13,6 +13,8 @@ export interface HttpAppDeps {
   readonly authenticator: Authenticator;
   readonly maxBodyBytes: number;
   readonly onInternalError?: (error: unknown, requestId: string) => void;
+  /** Mounts extra routes (the groups' data planes) before the catch-all. */
+  readonly mount?: (app: Hono) => void;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -212,6 +214,8 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     const { group, name } = tool.declaration;
     app.post(`/v1/tools/${group}/${name}`, (c) => handle(c, requestIdOf(c), (body) => ({ tool, args: body })));
   }
+
+  deps.mount?.(app);
 
   const TOOL_PATH = /^\/v1\/tools\/([^/]+)\/([^/]+)\/?$/;
 

@@ -1,0 +1,46 @@
+import type * as t from 'io-ts';
+import type { Container, ServiceIdentifier } from 'inversify';
+import type { Hono } from 'hono';
+import type { Logger } from 'pino';
+import type { Clock } from '../ports/clock.js';
+
+/** What every group's wiring may use. */
+export interface SharedServices {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Seed the in-memory backends with demo data. */
+  readonly demoData: boolean;
+  readonly upstreamTimeoutMs: number;
+  /** The gateway's own public base URL (for addresses it hands out, such as signed upload links). */
+  readonly publicBaseUrl: string;
+}
+
+/** One environment variable as the README documents it: name, default, meaning. */
+export type EnvironmentRow = readonly [name: string, fallback: string, meaning: string];
+
+/**
+ * The wiring of one tool group: its environment variables, how they become the group's configuration,
+ * which adapters bind its ports, and any HTTP routes of its own (a data plane). Adding a group means
+ * adding one of these to composition/groups/index.ts.
+ */
+export interface GroupModule<C = unknown> {
+  readonly name: string;
+  readonly environment: readonly EnvironmentRow[];
+  /** io-ts codecs by variable name (see composition/env.ts). */
+  readonly env: t.Props;
+  /** The group's configuration from its decoded variables; cross-variable rules push to `problems`. */
+  readonly configure: (vars: Readonly<Record<string, unknown>>, problems: string[]) => C;
+  /** Binds the group's ports. Ports bound already (test or embedder overrides) must be left alone: use bindOnce. */
+  readonly bind: (container: Container, config: C, shared: SharedServices) => void;
+  /** Mounts the group's own HTTP routes, before the gateway's catch-all. */
+  readonly routes?: (app: Hono, container: Container, config: C, shared: SharedServices) => void;
+  /** A one-word description of the backend in use, printed at start ("memory", "hubspot"). */
+  readonly describe: (config: C) => string;
+}
+
+/** Binds a port unless something (an override) is bound to it already. */
+export const bindOnce = <T>(container: Container, id: ServiceIdentifier<T>, make: () => T): void => {
+  if (!container.isBound(id)) container.bind(id).toConstantValue(make());
+};
+
+export const defineGroup = <C>(module: GroupModule<C>): GroupModule<C> => module;

@@ -1,0 +1,84 @@
+import { HubSpotContactBook } from '../../adapters/outbound/hubspot/hubspot-contact-book.js';
+import { OAuthRefreshingAccessToken, StaticAccessToken } from '../../adapters/outbound/hubspot/hubspot-tokens.js';
+import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
+import { ContactBook } from '../../ports/contact-book.js';
+import { EnvVar, enumVar, optionalString, urlVar } from '../env.js';
+import { bindOnce, defineGroup } from '../group-module.js';
+
+export type CrmConfig =
+  | { readonly kind: 'memory' }
+  | {
+      readonly kind: 'hubspot';
+      readonly baseUrl: string;
+      readonly objectsPath: string;
+      readonly portalId?: string;
+      readonly auth:
+        | { readonly kind: 'private-app'; readonly accessToken: string }
+        | { readonly kind: 'oauth'; readonly clientId: string; readonly clientSecret: string; readonly refreshToken: string };
+    };
+
+const hubspotVersionVar = new EnvVar<string>('version', 'v3 or a date version such as 2026-03', (raw) =>
+  raw === undefined ? { ok: true, value: 'v3' } : raw === 'v3' || /^\d{4}-\d{2}$/.test(raw) ? { ok: true, value: raw } : { ok: false },
+);
+
+export const crmGroup = defineGroup<CrmConfig>({
+  name: 'crm',
+  environment: [
+    ['CRM_BACKEND', 'memory', 'crm tools: memory or hubspot.'],
+    ['HUBSPOT_ACCESS_TOKEN', '(none)', 'HubSpot private-app (static) token. Or use the three OAuth variables below.'],
+    ['HUBSPOT_CLIENT_ID', '(none)', 'HubSpot OAuth app client id (with HUBSPOT_CLIENT_SECRET and HUBSPOT_REFRESH_TOKEN).'],
+    ['HUBSPOT_CLIENT_SECRET', '(none)', 'HubSpot OAuth app client secret.'],
+    ['HUBSPOT_REFRESH_TOKEN', '(none)', 'HubSpot OAuth refresh token; access tokens are refreshed before they expire.'],
+    ['HUBSPOT_BASE_URL', 'https://api.hubapi.com', 'HubSpot API base URL.'],
+    ['HUBSPOT_API_VERSION', 'v3', 'v3 (/crm/v3/objects) or a date version such as 2026-03 (/crm/objects/2026-03).'],
+    ['HUBSPOT_PORTAL_ID', '(none)', 'HubSpot account id, used to build contact web links when HubSpot returns none.'],
+  ],
+  env: {
+    CRM_BACKEND: enumVar(['memory', 'hubspot'], 'memory'),
+    HUBSPOT_ACCESS_TOKEN: optionalString,
+    HUBSPOT_CLIENT_ID: optionalString,
+    HUBSPOT_CLIENT_SECRET: optionalString,
+    HUBSPOT_REFRESH_TOKEN: optionalString,
+    HUBSPOT_BASE_URL: urlVar('https://api.hubapi.com'),
+    HUBSPOT_API_VERSION: hubspotVersionVar,
+    HUBSPOT_PORTAL_ID: optionalString,
+  },
+  configure: (v, problems) => {
+    if (v['CRM_BACKEND'] !== 'hubspot') return { kind: 'memory' };
+    const str = (name: string) => v[name] as string | undefined;
+    const required = (name: string): string => {
+      const value = str(name);
+      if (!value) problems.push(`${name} is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.`);
+      return value ?? '';
+    };
+    const version = str('HUBSPOT_API_VERSION')!;
+    const accessToken = str('HUBSPOT_ACCESS_TOKEN');
+    return {
+      kind: 'hubspot',
+      baseUrl: str('HUBSPOT_BASE_URL')!,
+      objectsPath: version === 'v3' ? '/crm/v3/objects' : `/crm/objects/${version}`,
+      portalId: str('HUBSPOT_PORTAL_ID'),
+      auth: accessToken
+        ? { kind: 'private-app', accessToken }
+        : { kind: 'oauth', clientId: required('HUBSPOT_CLIENT_ID'), clientSecret: required('HUBSPOT_CLIENT_SECRET'), refreshToken: required('HUBSPOT_REFRESH_TOKEN') },
+    };
+  },
+  bind: (container, config, { clock, logger, demoData, upstreamTimeoutMs }) =>
+    bindOnce(container, ContactBook, () => {
+      if (config.kind === 'memory') return demoData ? InMemoryContactBook.withDemoData({ clock }) : new InMemoryContactBook({ clock });
+      const tokens =
+        config.auth.kind === 'private-app'
+          ? new StaticAccessToken(config.auth.accessToken)
+          : new OAuthRefreshingAccessToken({
+              baseUrl: config.baseUrl,
+              clientId: config.auth.clientId,
+              clientSecret: config.auth.clientSecret,
+              refreshToken: config.auth.refreshToken,
+              clock,
+              timeoutMs: upstreamTimeoutMs,
+              onRefreshTokenRotated: () => logger.warn('HubSpot rotated the refresh token; the new one is kept in memory until a token store is configured.'),
+            });
+      return new HubSpotContactBook({ baseUrl: config.baseUrl, objectsPath: config.objectsPath, tokens, timeoutMs: upstreamTimeoutMs, portalId: config.portalId });
+    }),
+  describe: (config) => config.kind,
+});
