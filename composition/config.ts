@@ -22,6 +22,12 @@ export interface GatewayConfig {
   readonly upstreamTimeoutMs: number;
   readonly maxBodyBytes: number;
   readonly logLevel: string;
+  readonly requestTimeoutMs: number;
+  readonly jwt?: { readonly secret?: string; readonly jwksUrl?: string; readonly issuer?: string; readonly audience?: string };
+  readonly rateLimits: { readonly perMinute: number; readonly perGroup: Readonly<Record<string, number>> };
+  readonly idempotencyTtlSeconds: number;
+  /** Shared store for rate limits, idempotency records and upstream tokens; in-process stores without it. */
+  readonly redisUrl?: string;
   /** Each group's own configuration, by group name (see composition/groups/). */
   readonly groups: Readonly<Record<string, unknown>>;
 }
@@ -36,6 +42,15 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   ['GATEWAY_MAX_BODY_BYTES', '1048576', 'Largest tool-call body accepted; larger ones get 413.'],
   ['UPSTREAM_TIMEOUT_MS', '15000', 'Time limit of one call to a vendor API.'],
   ['LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace or silent.'],
+  ['GATEWAY_REQUEST_TIMEOUT_MS', '30000', 'Longest a tool call may run before the caller gets 504 TIMEOUT.'],
+  ['JWT_SECRET', '(none)', 'Shared secret: accept HS256 JWT access tokens signed with it.'],
+  ['JWT_JWKS_URL', '(none)', 'JWKS address: accept RS256, ES256 and EdDSA JWTs signed by its keys (cached, refetched for an unknown kid).'],
+  ['JWT_ISSUER', '(none)', 'When set, a JWT\'s iss must equal it.'],
+  ['JWT_AUDIENCE', '(none)', 'When set, a JWT\'s aud must contain it.'],
+  ['RATE_LIMIT_PER_MINUTE', '600', 'Tool calls per minute per principal and tool group.'],
+  ['RATE_LIMIT_GROUPS', '(none)', 'Per-group limits as JSON, e.g. {"skiptrace": 60}; other groups use RATE_LIMIT_PER_MINUTE.'],
+  ['IDEMPOTENCY_TTL_SECONDS', '86400', 'How long the outcome of a write with an Idempotency-Key is replayed.'],
+  ['REDIS_URL', '(none)', 'Redis for rate limits, idempotency keys and upstream tokens shared by several instances, e.g. redis://127.0.0.1:6379.'],
 ];
 
 /** Every environment variable the gateway reads, with its default and meaning (the README's table). */
@@ -63,6 +78,21 @@ const apiKeysVar = new EnvVar<ApiKeyConfig[]>(
   },
 );
 
+const rateLimitGroupsVar = new EnvVar<Record<string, number>>('rateGroups', 'a JSON object of group name to calls per minute, e.g. {"skiptrace": 60}', (raw) => {
+  if (raw === undefined) return { ok: true, value: {} };
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    const ok =
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      !Array.isArray(parsed) &&
+      Object.values(parsed).every((n) => typeof n === 'number' && Number.isInteger(n) && n > 0);
+    return ok ? { ok: true, value: parsed as Record<string, number> } : { ok: false };
+  } catch {
+    return { ok: false };
+  }
+});
+
 /** The environment, variable by variable: the core's and every group's. */
 const EnvCodec = t.type({
   PORT: intVar(0, 65535, 8787),
@@ -74,6 +104,19 @@ const EnvCodec = t.type({
   GATEWAY_MAX_BODY_BYTES: intVar(1024, 1_073_741_824, 1_048_576),
   UPSTREAM_TIMEOUT_MS: intVar(100, 600_000, 15_000),
   LOG_LEVEL: enumVar(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  GATEWAY_REQUEST_TIMEOUT_MS: intVar(100, 3_600_000, 30_000),
+  JWT_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
+    raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },
+  ),
+  JWT_JWKS_URL: urlVar(),
+  JWT_ISSUER: optionalString,
+  JWT_AUDIENCE: optionalString,
+  RATE_LIMIT_PER_MINUTE: intVar(1, 1_000_000, 600),
+  RATE_LIMIT_GROUPS: rateLimitGroupsVar,
+  IDEMPOTENCY_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400),
+  REDIS_URL: new EnvVar<string | undefined>('redis', 'a redis:// or rediss:// URL', (raw) =>
+    raw === undefined || /^rediss?:\/\//.test(raw) ? { ok: true, value: raw } : { ok: false },
+  ),
   ...Object.assign({}, ...groupModules.map((g) => g.env)),
 });
 
@@ -111,6 +154,19 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     upstreamTimeoutMs: v['UPSTREAM_TIMEOUT_MS'] as number,
     maxBodyBytes: v['GATEWAY_MAX_BODY_BYTES'] as number,
     logLevel: v['LOG_LEVEL'] as string,
+    requestTimeoutMs: v['GATEWAY_REQUEST_TIMEOUT_MS'] as number,
+    jwt:
+      v['JWT_SECRET'] || v['JWT_JWKS_URL']
+        ? {
+            secret: v['JWT_SECRET'] as string | undefined,
+            jwksUrl: v['JWT_JWKS_URL'] as string | undefined,
+            issuer: v['JWT_ISSUER'] as string | undefined,
+            audience: v['JWT_AUDIENCE'] as string | undefined,
+          }
+        : undefined,
+    rateLimits: { perMinute: v['RATE_LIMIT_PER_MINUTE'] as number, perGroup: v['RATE_LIMIT_GROUPS'] as Record<string, number> },
+    idempotencyTtlSeconds: v['IDEMPOTENCY_TTL_SECONDS'] as number,
+    redisUrl: v['REDIS_URL'] as string | undefined,
     groups,
   });
 };

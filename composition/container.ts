@@ -1,12 +1,24 @@
 import { Container, type ServiceIdentifier } from 'inversify';
+import type { Redis } from 'ioredis';
 import { allTools } from '../application/tools.js';
 import { ApiKeyAuthenticator, type ApiKey } from '../adapters/outbound/auth/api-key-authenticator.js';
-import { Authenticator, CallGuard } from '../ports/authenticator.js';
+import { CompositeAuthenticator } from '../adapters/outbound/auth/composite-authenticator.js';
+import { JwtAuthenticator } from '../adapters/outbound/auth/jwt-authenticator.js';
+import { InMemoryIdempotencyStore } from '../adapters/outbound/memory/in-memory-idempotency-store.js';
+import { InMemoryRateLimiter } from '../adapters/outbound/memory/in-memory-rate-limiter.js';
+import { InMemoryTokenStore } from '../adapters/outbound/memory/in-memory-token-store.js';
+import { RedisIdempotencyStore } from '../adapters/outbound/redis/redis-idempotency-store.js';
+import { RedisRateLimiter } from '../adapters/outbound/redis/redis-rate-limiter.js';
+import { RedisTokenStore } from '../adapters/outbound/redis/redis-token-store.js';
+import { Authenticator } from '../ports/authenticator.js';
 import { Clock } from '../ports/clock.js';
 import { ContactBook } from '../ports/contact-book.js';
+import { IdempotencyStore } from '../ports/idempotency-store.js';
+import { RateLimiter } from '../ports/rate-limiter.js';
 import { SkipTracer } from '../ports/skip-tracer.js';
+import { TokenStore } from '../ports/token-store.js';
 import type { GatewayConfig } from './config.js';
-import type { SharedServices } from './group-module.js';
+import { bindOnce, type SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 
 /** Replacements for tests and embedders: any port bound here wins over what the configuration says. */
@@ -15,7 +27,6 @@ export interface ContainerOverrides {
   readonly contactBook?: ContactBook;
   readonly skipTracer?: SkipTracer;
   readonly authenticator?: Authenticator;
-  readonly callGuard?: CallGuard;
   /** Any other port: [its token, the adapter to use]. */
   readonly ports?: readonly (readonly [ServiceIdentifier<any>, unknown])[];
 }
@@ -27,18 +38,29 @@ export const apiKeysFor = (config: GatewayConfig, demoToken: string | undefined)
 ];
 
 /**
- * Wires one set of adapters into an Inversify container: overrides first, then each group binds the
- * adapters its configuration names to the ports still unbound, and every tool's use case is bound.
+ * Wires one set of adapters into an Inversify container: overrides first; then the trust ports (in
+ * process, or shared through Redis when it is configured); then each group binds the adapters its
+ * configuration names to the ports still unbound; then every tool's use case.
  */
-export const buildContainer = (config: GatewayConfig, demoToken: string | undefined, shared: SharedServices, overrides: ContainerOverrides = {}): Container => {
+export const buildContainer = (
+  config: GatewayConfig,
+  demoToken: string | undefined,
+  shared: SharedServices,
+  overrides: ContainerOverrides = {},
+  redis?: Redis,
+): Container => {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(Clock).toConstantValue(shared.clock);
   if (overrides.contactBook) container.bind(ContactBook).toConstantValue(overrides.contactBook);
   if (overrides.skipTracer) container.bind(SkipTracer).toConstantValue(overrides.skipTracer);
+  if (overrides.authenticator) container.bind(Authenticator).toConstantValue(overrides.authenticator);
   for (const [id, value] of overrides.ports ?? []) container.bind(id).toConstantValue(value);
-  container.bind(Authenticator).toConstantValue(overrides.authenticator ?? new ApiKeyAuthenticator(apiKeysFor(config, demoToken)));
-  // No guard is bound until rate limits or idempotency are configured: the executor then skips the step.
-  if (overrides.callGuard) container.bind(CallGuard).toConstantValue(overrides.callGuard);
+
+  bindOnce(container, Authenticator, () => new CompositeAuthenticator(new ApiKeyAuthenticator(apiKeysFor(config, demoToken)), config.jwt ? new JwtAuthenticator(config.jwt) : undefined));
+  bindOnce(container, RateLimiter, () => (redis ? new RedisRateLimiter(redis) : new InMemoryRateLimiter(shared.clock)));
+  bindOnce(container, IdempotencyStore, () => (redis ? new RedisIdempotencyStore(redis) : new InMemoryIdempotencyStore(shared.clock)));
+  bindOnce(container, TokenStore, () => (redis ? new RedisTokenStore(redis) : new InMemoryTokenStore()));
+
   for (const group of groupModules) group.bind(container, config.groups[group.name], shared);
   for (const tool of allTools) container.bind(tool.useCase as never).toSelf();
   return container;

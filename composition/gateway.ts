@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
+import type { Container } from 'inversify';
 import pino, { type Logger } from 'pino';
 import { errorEnvelope, present, type Presented, type ResponseFormat } from '../application/runtime/envelope.js';
 import { ToolExecutor } from '../application/runtime/executor.js';
@@ -8,7 +9,10 @@ import { ToolRegistry, type ToolListing } from '../application/runtime/registry.
 import { allTools } from '../application/tools.js';
 import { createHttpApp } from '../adapters/inbound/http/http-app.js';
 import { E } from '../domain/shared/fp.js';
-import { Authenticator, CallGuard, type Principal } from '../ports/authenticator.js';
+import { Redis } from 'ioredis';
+import { Authenticator, type Principal } from '../ports/authenticator.js';
+import { IdempotencyStore } from '../ports/idempotency-store.js';
+import { RateLimiter } from '../ports/rate-limiter.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import { loadConfig, type GatewayConfig } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
@@ -32,6 +36,8 @@ export interface CallOptions {
   readonly format?: ResponseFormat;
   readonly base64?: boolean;
   readonly requestId?: string;
+  /** For Write and Destructive tools: a retry with the same key replays the first outcome. */
+  readonly idempotencyKey?: string;
 }
 
 export interface Gateway {
@@ -47,6 +53,12 @@ export interface Gateway {
   callTool(name: string, args: unknown, options: CallOptions): Promise<Presented>;
   /** The Hono app of the HTTP surface (serve it with @hono/node-server, or call `app.request`). */
   readonly http: Hono;
+  /** The executor every surface shares (for other inbound adapters such as MCP). */
+  readonly executor: ToolExecutor;
+  /** The Inversify container with every port's adapter (for tests and embedders that need an adapter). */
+  readonly container: Container;
+  /** Closes connections (Redis); call on shutdown. */
+  close(): Promise<void>;
 }
 
 export class ConfigurationError extends Error {
@@ -78,15 +90,21 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
   };
-  const container = buildContainer(config, demoToken, shared, options.overrides);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  redis?.on('error', (error) => logger.warn({ err: { message: error.message } }, 'redis connection problem'));
+  const container = buildContainer(config, demoToken, shared, options.overrides, redis);
   const registry = new ToolRegistry(allTools);
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
     logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
   const executor = new ToolExecutor(
     registry,
     (tool) => container.get(tool.declaration.useCase) as UseCase<unknown, unknown>,
-    container.isBound(CallGuard) ? container.get(CallGuard) : undefined,
-    { onInternalError },
+    {
+      onInternalError,
+      rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
+      idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
+      timeoutMs: config.requestTimeoutMs,
+    },
   );
   const http = createHttpApp({
     executor,
@@ -112,7 +130,12 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         const cut = name.indexOf('_');
         return errorEnvelope(executor.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined));
       }
-      return present(await executor.run(tool, args, o.principal, requestId), o.format ?? 'text', o.base64 ?? false);
+      return present(await executor.run(tool, args, o.principal, requestId, { idempotencyKey: o.idempotencyKey }), o.format ?? 'text', o.base64 ?? false);
+    },
+    executor,
+    container,
+    close: async () => {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };
 };

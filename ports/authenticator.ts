@@ -6,22 +6,19 @@ export interface Principal {
   readonly permissions: ReadonlySet<string>;
 }
 
+/** Why a credential was refused, in words for the 401 message (never the credential itself). */
+export interface AuthFailure {
+  readonly reason: string;
+}
+
+export const isAuthFailure = (x: Principal | AuthFailure): x is AuthFailure => 'reason' in x;
+
 /**
- * Turns a bearer credential into a principal, or undefined when it is unknown. Configured API keys
- * today; JWT verification plugs in here later without touching the surfaces.
+ * Turns a bearer credential into a principal, or says why it cannot: configured API keys, JWTs, or
+ * both behind one composite.
  */
 export interface Authenticator {
-  authenticate(bearer: string): Principal | undefined | Promise<Principal | undefined>;
+  authenticate(bearer: string): Principal | AuthFailure | Promise<Principal | AuthFailure>;
 }
 
 export const Authenticator = Symbol.for('Authenticator') as ServiceIdentifier<Authenticator>;
-
-/**
- * Called after authentication and before a tool runs, for limits that span requests (rate limits and
- * idempotency arrive here in a later issue). The default guard lets every call through.
- */
-export interface CallGuard {
-  admit(principal: Principal, toolName: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number; readonly message: string }>;
-}
-
-export const CallGuard = Symbol.for('CallGuard') as ServiceIdentifier<CallGuard>;

@@ -10,7 +10,9 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'
   | 'UPSTREAM_ERROR'
-  | 'METHOD_NOT_ALLOWED';
+  | 'METHOD_NOT_ALLOWED'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'TIMEOUT';
 
 /** An error as every surface reports it: the envelope's code, message and details, with its HTTP status. */
 export interface ToolError {

@@ -2,6 +2,7 @@ import { HubSpotContactBook } from '../../adapters/outbound/hubspot/hubspot-cont
 import { OAuthRefreshingAccessToken, StaticAccessToken } from '../../adapters/outbound/hubspot/hubspot-tokens.js';
 import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
 import { ContactBook } from '../../ports/contact-book.js';
+import { TokenStore } from '../../ports/token-store.js';
 import { EnvVar, enumVar, optionalString, urlVar } from '../env.js';
 import { bindOnce, defineGroup } from '../group-module.js';
 
@@ -76,7 +77,8 @@ export const crmGroup = defineGroup<CrmConfig>({
               refreshToken: config.auth.refreshToken,
               clock,
               timeoutMs: upstreamTimeoutMs,
-              onRefreshTokenRotated: () => logger.warn('HubSpot rotated the refresh token; the new one is kept in memory until a token store is configured.'),
+              store: container.isBound(TokenStore) ? container.get(TokenStore) : undefined,
+              onRefreshTokenRotated: () => logger.info('HubSpot rotated the refresh token; the new one is kept in the token store.'),
             });
       return new HubSpotContactBook({ baseUrl: config.baseUrl, objectsPath: config.objectsPath, tokens, timeoutMs: upstreamTimeoutMs, portalId: config.portalId });
     }),

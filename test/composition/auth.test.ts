@@ -9,11 +9,11 @@ describe('API keys', () => {
     { name: 'hashed', sha256: sha256Hex('hashed-token-456'), permissions: ['*'] },
   ]);
   it('accepts a configured token or the token behind a configured hash', () => {
-    expect(auth.authenticate('plain-token-123')?.name).toBe('plain');
-    expect(auth.authenticate('hashed-token-456')?.name).toBe('hashed');
+    expect(auth.find('plain-token-123')?.name).toBe('plain');
+    expect(auth.find('hashed-token-456')?.name).toBe('hashed');
   });
   it('refuses anything else', () => {
-    for (const t of ['', 'plain-token-12', 'plain-token-1234', sha256Hex('hashed-token-456')]) expect(auth.authenticate(t)).toBeUndefined();
+    for (const t of ['', 'plain-token-12', 'plain-token-1234', sha256Hex('hashed-token-456')]) expect(auth.authenticate(t)).toEqual({ reason: 'the token is not a known API key' });
   });
 });
 

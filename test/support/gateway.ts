@@ -13,8 +13,8 @@ export const NOW = new Date('2026-11-21T10:00:00.000Z');
 export const everyone = principal('test', ['*']);
 
 /** A gateway in memory mode with demo data, a fixed clock and known tokens. */
-export const testGateway = (overrides: ContainerOverrides = {}): Gateway & { clock: FixedClock } => {
-  const clock = new FixedClock(NOW);
+export const testGateway = (overrides: ContainerOverrides = {}, env: Record<string, string> = {}): Gateway & { clock: FixedClock } => {
+  const clock = overrides.clock instanceof FixedClock ? overrides.clock : new FixedClock(NOW);
   const gateway = createGateway({
     env: {
       GATEWAY_DEMO_TOKEN: DEMO_TOKEN,
@@ -22,6 +22,7 @@ export const testGateway = (overrides: ContainerOverrides = {}): Gateway & { clo
         { name: 'reader', token: READER_TOKEN, permissions: ['crm:read', 'skiptrace:read'] },
         { name: 'crm-all', token: CRM_ALL_TOKEN, permissions: ['crm:*'] },
       ]),
+      ...env,
     },
     logger: pino({ level: 'silent' }),
     overrides: {

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
-import type { Authenticator, Principal } from '../../../ports/authenticator.js';
+import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
+import { isAllowed } from '../../../application/runtime/define-tool.js';
 import { errorEnvelope, present, type Presented, type ResponseFormat } from '../../../application/runtime/envelope.js';
-import type { ToolExecutor } from '../../../application/runtime/executor.js';
+import type { CallMeta, ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool } from '../../../application/runtime/registry.js';
 import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
 
@@ -47,10 +48,27 @@ const send = (c: Context, requestId: string, p: Presented, extra?: Record<string
     headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...extra },
   });
 
-const retryAfter = (p: Presented): Record<string, string> | undefined => {
-  if (p.status !== 429 || p.body.success) return undefined;
-  const seconds = p.body.error.details['retry_after_seconds'];
-  return typeof seconds === 'number' ? { 'retry-after': String(Math.max(0, Math.ceil(seconds))) } : undefined;
+interface Target {
+  readonly tool: RegisteredTool;
+  readonly args: unknown;
+  readonly idempotencyKey?: string;
+}
+
+/** Rate-limit headers on every tool answer, Retry-After on a 429, and the replay marker. */
+const callHeaders = (meta: CallMeta | undefined, p: Presented): Record<string, string> | undefined => {
+  const headers: Record<string, string> = {};
+  const rl = meta?.rateLimit;
+  if (rl) {
+    headers['ratelimit-limit'] = String(rl.limit);
+    headers['ratelimit-remaining'] = String(rl.remaining);
+    headers['ratelimit-reset'] = String(rl.resetSeconds);
+  }
+  if (p.status === 429 && !p.body.success) {
+    const seconds = p.body.error.details['retry_after_seconds'];
+    if (typeof seconds === 'number') headers['retry-after'] = String(Math.max(0, Math.ceil(seconds)));
+  }
+  if (meta?.replayed) headers['idempotent-replayed'] = 'true';
+  return rl || meta?.replayed || p.status === 429 ? headers : undefined;
 };
 
 const sendError = (c: Context, requestId: string, e: ToolError, extra?: Record<string, string>): Response => send(c, requestId, errorEnvelope(e), extra);
@@ -148,17 +166,19 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     if (!match) {
       return toolError(401, 'UNAUTHORIZED', 'Missing bearer token. Send the header "Authorization: Bearer <token>".', {});
     }
-    const principal = await authenticator.authenticate(match[1]!);
-    return principal ?? toolError(401, 'UNAUTHORIZED', 'The bearer token is not valid. Check the token, or ask the operator for one.', {});
+    const outcome = await authenticator.authenticate(match[1]!);
+    return isAuthFailure(outcome)
+      ? toolError(401, 'UNAUTHORIZED', `The bearer token was refused: ${outcome.reason}. Check the token, or ask the operator for a new one.`, {})
+      : outcome;
   };
 
   const unauthorized = (c: Context, requestId: string, e: ToolError, hadToken: boolean): Response =>
     sendError(c, requestId, e, {
-      'www-authenticate': hadToken ? 'Bearer realm="tool-gateway", error="invalid_token"' : 'Bearer realm="tool-gateway"',
+      'www-authenticate': hadToken ? `Bearer realm="tool-gateway", error="invalid_token"` : 'Bearer realm="tool-gateway"',
     });
 
   /** Authenticate, read options and body, run, present: the same steps for both call forms. */
-  const handle = async (c: Context, requestId: string, resolve: (body: unknown) => { tool: RegisteredTool; args: unknown } | ToolError) => {
+  const handle = async (c: Context, requestId: string, resolve: (body: unknown) => Target | ToolError) => {
     const principal = await authenticate(c);
     if ('status' in principal) return unauthorized(c, requestId, principal, Boolean(header(c, 'authorization')));
     const options = readQuery(c);
@@ -167,18 +187,28 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     if (!body.ok) return sendError(c, requestId, body.error);
     const target = resolve(body.value);
     if ('status' in target) return sendError(c, requestId, target);
-    const result = await executor.run(target.tool, target.args, principal, requestId);
+    const idempotencyKey = target.idempotencyKey ?? header(c, 'idempotency-key');
+    const result = await executor.run(target.tool, target.args, principal, requestId, { idempotencyKey });
     const presented = present(result, options.format, options.base64);
-    return send(c, requestId, presented, retryAfter(presented));
+    return send(c, requestId, presented, callHeaders(result.meta, presented));
   };
 
   const app = new Hono();
 
   app.get('/health', (c) => c.json({ status: 'ok' }));
 
-  app.get('/v1/tools', (c) =>
-    new Response(listingBody, { status: 200, headers: { 'content-type': JSON_TYPE, 'x-request-id': requestIdOf(c) } }),
-  );
+  app.get('/v1/tools', async (c) => {
+    const requestId = requestIdOf(c);
+    const callable = c.req.query('callable');
+    if (callable !== 'true' && callable !== '1') {
+      return new Response(listingBody, { status: 200, headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId } });
+    }
+    // Only what this caller may call: the listing a model should be given.
+    const principal = await authenticate(c);
+    if ('status' in principal) return unauthorized(c, requestId, principal, Boolean(header(c, 'authorization')));
+    const tools = registry.listing().filter((t) => isAllowed(principal, t.permission));
+    return send(c, requestId, { status: 200, body: { success: true, data: { count: tools.length, tools } } });
+  });
 
   app.post('/v1/tools/call', (c) => {
     const requestId = requestIdOf(c);
@@ -186,14 +216,17 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         return toolError(400, 'INVALID_PARAMETER', 'The body must be {"name": "<group>_<tool>", "arguments": {...}}.', { parameter: 'name', expected: 'string' });
       }
-      const { name, arguments: args, ...rest } = body as Record<string, unknown>;
+      const { name, arguments: args, idempotency_key: idempotencyKey, ...rest } = body as Record<string, unknown>;
       const extra = Object.keys(rest);
       if (extra.length) {
-        return toolError(400, 'INVALID_PARAMETER', `Unknown member "${extra[0]}" in the tool call. Accepted: name, arguments.`, {
+        return toolError(400, 'INVALID_PARAMETER', `Unknown member "${extra[0]}" in the tool call. Accepted: name, arguments, idempotency_key.`, {
           parameter: extra[0],
           expected: 'no such member',
-          accepted: ['name', 'arguments'],
+          accepted: ['name', 'arguments', 'idempotency_key'],
         });
+      }
+      if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
+        return toolError(400, 'INVALID_PARAMETER', '"idempotency_key" must be a string.', { parameter: 'idempotency_key', expected: 'string' });
       }
       if (typeof name !== 'string' || !name) {
         return toolError(400, 'INVALID_PARAMETER', 'Missing "name": the tool to call, such as "crm_getContact".', { parameter: 'name', expected: 'string' });
@@ -203,7 +236,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
         const cut = name.indexOf('_');
         return executor.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined);
       }
-      return { tool, args };
+      return { tool, args, idempotencyKey };
     });
   });
 

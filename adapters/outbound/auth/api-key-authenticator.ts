@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Authenticator, Principal } from '../../../ports/authenticator.js';
+import type { AuthFailure, Authenticator, Principal } from '../../../ports/authenticator.js';
 
 export interface ApiKey {
   readonly name: string;
@@ -8,6 +8,8 @@ export interface ApiKey {
   readonly token?: string;
   readonly sha256?: string;
 }
+
+const UNKNOWN: AuthFailure = { reason: 'the token is not a known API key' };
 
 const digest = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
@@ -33,7 +35,12 @@ export class ApiKeyAuthenticator implements Authenticator {
     }
   }
 
-  authenticate(bearer: string): Principal | undefined {
+  authenticate(bearer: string): Principal | AuthFailure {
+    return this.find(bearer) ?? UNKNOWN;
+  }
+
+  /** The principal of a configured key, or undefined. */
+  find(bearer: string): Principal | undefined {
     if (!bearer) return undefined;
     const known = this.verified.get(bearer);
     if (known) return known;

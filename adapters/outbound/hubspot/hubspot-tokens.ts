@@ -2,6 +2,7 @@ import type { AxiosInstance } from 'axios';
 import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, type Either } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { StoredTokens, TokenStore } from '../../../ports/token-store.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { decodeOrUnexpected, TokenResponse } from './hubspot-codecs.js';
 
@@ -34,8 +35,15 @@ export interface OAuthRefreshingAccessTokenOptions {
   readonly timeoutMs: number;
   /** Refresh this long before HubSpot's `expires_in` runs out. */
   readonly refreshMarginSeconds?: number;
-  /** Called when HubSpot answers a refresh with a different refresh token; persist it. */
+  /** Called when HubSpot answers a refresh with a different refresh token. */
   readonly onRefreshTokenRotated?: (newRefreshToken: string) => void;
+  /**
+   * Where the tokens are kept between instances. With a shared store (Redis) one instance refreshes
+   * under the store's lock and the others read its result; a rotated refresh token is saved there.
+   */
+  readonly store?: TokenStore;
+  /** The store's name for this connection. */
+  readonly connection?: string;
 }
 
 interface CachedToken {
@@ -67,7 +75,7 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
     const cached = this.#cached;
     if (cached && this.#options.clock.now().getTime() < cached.refreshAt) return Promise.resolve(E.right(cached.value));
     if (!this.#inFlight) {
-      this.#inFlight = this.#refresh().finally(() => {
+      this.#inFlight = (this.#options.store ? this.#viaStore(this.#options.store) : this.#refresh()).finally(() => {
         this.#inFlight = undefined;
       });
     }
@@ -76,6 +84,45 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
 
   invalidate(): void {
     this.#cached = undefined;
+  }
+
+  get #connection(): string {
+    return this.#options.connection ?? `hubspot:${this.#options.clientId}`;
+  }
+
+  #usable(tokens: StoredTokens | undefined): StoredTokens | undefined {
+    return tokens !== undefined && this.#options.clock.now().getTime() < tokens.expiresAt - this.#marginMs ? tokens : undefined;
+  }
+
+  #adopt(tokens: StoredTokens): Either<GatewayError, string> {
+    this.#refreshToken = tokens.refreshToken;
+    this.#cached = { value: tokens.accessToken, refreshAt: tokens.expiresAt - this.#marginMs };
+    return E.right(tokens.accessToken);
+  }
+
+  /** Reads the shared token; refreshes under the store's lock only when nobody else has just done so. */
+  async #viaStore(store: TokenStore): Promise<Either<GatewayError, string>> {
+    const stored = this.#usable(await store.get(this.#connection));
+    if (stored) return this.#adopt(stored);
+    const outcome = await store.withLock(this.#connection, this.#options.timeoutMs, async () => {
+      const latest = await store.get(this.#connection);
+      const fresh = this.#usable(latest);
+      if (fresh) return this.#adopt(fresh);
+      if (latest) this.#refreshToken = latest.refreshToken;
+      const refreshed = await this.#refresh();
+      if (E.isRight(refreshed) && this.#cached) {
+        await store.put(this.#connection, {
+          accessToken: refreshed.right,
+          expiresAt: this.#cached.refreshAt + this.#marginMs,
+          refreshToken: this.#refreshToken,
+        });
+      }
+      return refreshed;
+    });
+    return (
+      outcome ??
+      E.left(upstreamFailure(VENDOR, 'Another gateway instance is refreshing the HubSpot token and did not finish in time. Try again shortly.', { retryable: true }))
+    );
   }
 
   async #refresh(): Promise<Either<GatewayError, string>> {

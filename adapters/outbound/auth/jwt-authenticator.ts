@@ -1,0 +1,101 @@
+import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { AuthFailure, Authenticator, Principal } from '../../../ports/authenticator.js';
+
+export interface JwtOptions {
+  /** Shared secret for HS256. */
+  readonly secret?: string;
+  /** JWKS address for RS256, ES256 and EdDSA; keys are cached and fetched again for an unknown `kid`. */
+  readonly jwksUrl?: string;
+  readonly issuer?: string;
+  readonly audience?: string;
+  /** Allowed clock difference for exp and nbf. */
+  readonly leewaySeconds?: number;
+  /** Least time between two JWKS fetches for unknown key ids (default 30 s). */
+  readonly jwksCooldownMs?: number;
+}
+
+const HMAC = ['HS256'];
+const ASYMMETRIC = ['RS256', 'ES256', 'EdDSA'];
+
+const looksLikeJwt = (token: string): boolean => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
+
+/** jose's errors in words for the 401 message (never echoing the token). */
+const reasonOf = (e: unknown): string => {
+  if (e instanceof errors.JWTExpired) return 'the token has expired';
+  if (e instanceof errors.JWTClaimValidationFailed) {
+    if (e.claim === 'aud') return 'the token is for another audience';
+    if (e.claim === 'iss') return 'the token comes from another issuer';
+    if (e.claim === 'nbf') return 'the token is not valid yet';
+    return `the token's "${e.claim}" claim is not valid`;
+  }
+  if (e instanceof errors.JWSSignatureVerificationFailed) return 'the token signature is not valid';
+  if (e instanceof errors.JOSEAlgNotAllowed) return 'the token is signed with an algorithm that is not allowed';
+  if (e instanceof errors.JWKSNoMatchingKey) return 'the token is signed with an unknown key';
+  if (e instanceof errors.JWKSTimeout || e instanceof errors.JOSEError) return 'the token could not be verified';
+  return 'the token could not be verified';
+};
+
+const permissionsOf = (payload: JWTPayload): string[] => {
+  const fromScope = typeof payload['scope'] === 'string' ? (payload['scope'] as string).split(' ').filter(Boolean) : [];
+  const list = payload['permissions'];
+  const fromList = Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
+  return [...fromScope, ...fromList];
+};
+
+/**
+ * Verifies JWT access tokens with jose. HS256 tokens are checked only against the shared secret and
+ * asymmetric ones only against the JWKS, so an HMAC token can never be checked with a public key; `none`
+ * is never allowed. Verified tokens are remembered until they expire, so a busy client pays once.
+ */
+export class JwtAuthenticator implements Authenticator {
+  private readonly secret?: Uint8Array;
+  private readonly jwks?: JWTVerifyGetKey;
+  private readonly verified = new Map<string, { principal: Principal; expiresAt: number }>();
+
+  constructor(private readonly options: JwtOptions) {
+    if (options.secret) this.secret = new TextEncoder().encode(options.secret);
+    if (options.jwksUrl) this.jwks = createRemoteJWKSet(new URL(options.jwksUrl), { cacheMaxAge: 10 * 60_000, cooldownDuration: options.jwksCooldownMs ?? 30_000 });
+  }
+
+  static handles(token: string): boolean {
+    return looksLikeJwt(token);
+  }
+
+  async authenticate(token: string): Promise<Principal | AuthFailure> {
+    const cached = this.verified.get(token);
+    if (cached && cached.expiresAt > Date.now()) return cached.principal;
+    let alg: string | undefined;
+    try {
+      alg = decodeProtectedHeader(token).alg;
+    } catch {
+      return { reason: 'the token is not a well-formed JWT' };
+    }
+    const common = {
+      issuer: this.options.issuer,
+      audience: this.options.audience,
+      clockTolerance: this.options.leewaySeconds ?? 30,
+      requiredClaims: ['exp'],
+    };
+    try {
+      let payload: JWTPayload;
+      if (alg && HMAC.includes(alg)) {
+        if (!this.secret) return { reason: 'HS256 tokens are not accepted here' };
+        payload = (await jwtVerify(token, this.secret, { ...common, algorithms: HMAC })).payload;
+      } else if (alg && ASYMMETRIC.includes(alg)) {
+        if (!this.jwks) return { reason: `${alg} tokens are not accepted here` };
+        payload = (await jwtVerify(token, this.jwks, { ...common, algorithms: ASYMMETRIC })).payload;
+      } else {
+        return { reason: `the token algorithm "${alg ?? 'none'}" is not allowed` };
+      }
+      const principal: Principal = {
+        name: String(payload.sub ?? payload['client_id'] ?? 'jwt'),
+        permissions: new Set(permissionsOf(payload)),
+      };
+      if (this.verified.size > 10_000) this.verified.clear();
+      this.verified.set(token, { principal, expiresAt: (payload.exp ?? 0) * 1000 });
+      return principal;
+    } catch (e) {
+      return { reason: reasonOf(e) };
+    }
+  }
+}

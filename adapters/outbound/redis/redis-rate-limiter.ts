@@ -1,0 +1,45 @@
+import type { Redis } from 'ioredis';
+import type { RateDecision, RateLimiter } from '../../../ports/rate-limiter.js';
+
+// The GCRA of domain/shared/rate-limit.ts as one atomic script, timed by the Redis server's clock so
+// that instances with skewed clocks still agree. Returns {allowed, remaining, resetMs, retryAfterMs}.
+const GCRA = `
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local interval = window / limit
+local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+if tat < now then tat = now end
+local nextTat = tat + interval
+if nextTat - now > window then
+  return {0, 0, math.ceil(tat - now), math.ceil(nextTat - window - now)}
+end
+redis.call('SET', KEYS[1], tostring(nextTat), 'PX', math.ceil(nextTat - now))
+return {1, math.floor((window - (nextTat - now)) / interval), math.ceil(nextTat - now), 0}
+`;
+
+/** Rate limits shared by every instance through Redis: one script call per decision. */
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'tg:rl:',
+  ) {
+    redis.defineCommand('tgGcra', { numberOfKeys: 1, lua: GCRA });
+  }
+
+  async take(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+    const [allowed, remaining, resetMs, retryAfterMs] = (await (this.redis as unknown as { tgGcra: (...a: unknown[]) => Promise<number[]> }).tgGcra(
+      this.prefix + key,
+      limit,
+      windowSeconds * 1000,
+    )) as [number, number, number, number];
+    return {
+      allowed: allowed === 1,
+      limit,
+      remaining,
+      resetSeconds: Math.ceil(resetMs / 1000),
+      retryAfterSeconds: Math.ceil(retryAfterMs / 1000),
+    };
+  }
+}
