@@ -19,6 +19,11 @@ import { buildContainer, type ContainerOverrides } from './container.js';
 import type { SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
+import type { SurfaceDeps } from '../adapters/inbound/http/surface-deps.js';
+import { mountMcp } from '../adapters/inbound/mcp/mcp-endpoint.js';
+import { mountOpenApi } from '../adapters/inbound/openapi/openapi-routes.js';
+import { mountDocs } from '../adapters/inbound/docs/docs-routes.js';
+import { VERSION } from './version.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -112,6 +117,10 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     maxBodyBytes: config.maxBodyBytes,
     onInternalError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed unexpectedly'),
     mount: (app) => {
+      const surface: SurfaceDeps = { executor, authenticator: container.get(Authenticator), publicBaseUrl: shared.publicBaseUrl, version: VERSION };
+      mountMcp(app, surface);
+      mountOpenApi(app, surface);
+      mountDocs(app, surface);
       for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);
     },
   });

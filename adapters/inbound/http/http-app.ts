@@ -4,6 +4,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
+import { DIALECTS, toDialect, type Dialect } from '../dialects/tool-dialects.js';
 import { errorEnvelope, present, type Presented, type ResponseFormat } from '../../../application/runtime/envelope.js';
 import type { CallMeta, ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool } from '../../../application/runtime/registry.js';
@@ -200,14 +201,22 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
   app.get('/v1/tools', async (c) => {
     const requestId = requestIdOf(c);
     const callable = c.req.query('callable');
-    if (callable !== 'true' && callable !== '1') {
+    const dialect = c.req.query('dialect');
+    if (dialect !== undefined && !(DIALECTS as readonly string[]).includes(dialect)) {
+      return sendError(c, requestId, toolError(400, 'INVALID_PARAMETER', `Query parameter "dialect" must be one of ${DIALECTS.join(', ')}; got "${dialect}".`, { parameter: 'dialect', expected: DIALECTS.join(' | ') }));
+    }
+    if (callable !== 'true' && callable !== '1' && dialect === undefined) {
       return new Response(listingBody, { status: 200, headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId } });
     }
-    // Only what this caller may call: the listing a model should be given.
-    const principal = await authenticate(c);
-    if ('status' in principal) return unauthorized(c, requestId, principal, Boolean(header(c, 'authorization')));
-    const tools = registry.listing().filter((t) => isAllowed(principal, t.permission));
-    return send(c, requestId, { status: 200, body: { success: true, data: { count: tools.length, tools } } });
+    let tools = registry.listing();
+    if (callable === 'true' || callable === '1') {
+      // Only what this caller may call: the listing a model should be given.
+      const principal = await authenticate(c);
+      if ('status' in principal) return unauthorized(c, requestId, principal, Boolean(header(c, 'authorization')));
+      tools = tools.filter((t) => isAllowed(principal, t.permission));
+    }
+    const data = dialect === undefined ? tools : toDialect(tools, dialect as Dialect);
+    return send(c, requestId, { status: 200, body: { success: true, data: { count: data.length, ...(dialect ? { dialect } : {}), tools: data } } });
   });
 
   app.post('/v1/tools/call', (c) => {

@@ -1,0 +1,12 @@
+import type { Authenticator } from '../../../ports/authenticator.js';
+import type { ToolExecutor } from '../../../application/runtime/executor.js';
+
+/** What every inbound surface (HTTP tools, MCP, OpenAPI, the reference page) is built from. */
+export interface SurfaceDeps {
+  readonly executor: ToolExecutor;
+  readonly authenticator: Authenticator;
+  /** The gateway's public base URL, for documents that name it (OpenAPI servers, OAuth metadata). */
+  readonly publicBaseUrl: string;
+  /** The package version, for documents and the MCP server info. */
+  readonly version: string;
+}
