@@ -23,6 +23,8 @@ export interface GatewayConfig {
   readonly maxBodyBytes: number;
   readonly logLevel: string;
   readonly requestTimeoutMs: number;
+  /** Most characters a text result may have; `max_chars` lowers it per call. */
+  readonly outputBudgetChars: number;
   readonly jwt?: { readonly secret?: string; readonly jwksUrl?: string; readonly issuer?: string; readonly audience?: string };
   readonly rateLimits: { readonly perMinute: number; readonly perGroup: Readonly<Record<string, number>> };
   readonly idempotencyTtlSeconds: number;
@@ -42,6 +44,7 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   ['GATEWAY_MAX_BODY_BYTES', '1048576', 'Largest tool-call body accepted; larger ones get 413.'],
   ['UPSTREAM_TIMEOUT_MS', '15000', 'Time limit of one call to a vendor API.'],
   ['LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace or silent.'],
+  ['GATEWAY_OUTPUT_BUDGET_CHARS', '12000', 'Most characters in a text result; longer lists are cut at a row with the call that fetches the rest. The max_chars query parameter lowers it per call.'],
   ['GATEWAY_REQUEST_TIMEOUT_MS', '30000', 'Longest a tool call may run before the caller gets 504 TIMEOUT.'],
   ['JWT_SECRET', '(none)', 'Shared secret: accept HS256 JWT access tokens signed with it.'],
   ['JWT_JWKS_URL', '(none)', 'JWKS address: accept RS256, ES256 and EdDSA JWTs signed by its keys (cached, refetched for an unknown kid).'],
@@ -105,6 +108,7 @@ const EnvCodec = t.type({
   UPSTREAM_TIMEOUT_MS: intVar(100, 600_000, 15_000),
   LOG_LEVEL: enumVar(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   GATEWAY_REQUEST_TIMEOUT_MS: intVar(100, 3_600_000, 30_000),
+  GATEWAY_OUTPUT_BUDGET_CHARS: intVar(500, 10_000_000, 12_000),
   JWT_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
     raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },
   ),
@@ -155,6 +159,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     maxBodyBytes: v['GATEWAY_MAX_BODY_BYTES'] as number,
     logLevel: v['LOG_LEVEL'] as string,
     requestTimeoutMs: v['GATEWAY_REQUEST_TIMEOUT_MS'] as number,
+    outputBudgetChars: v['GATEWAY_OUTPUT_BUDGET_CHARS'] as number,
     jwt:
       v['JWT_SECRET'] || v['JWT_JWKS_URL']
         ? {

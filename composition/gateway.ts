@@ -43,6 +43,8 @@ export interface CallOptions {
   readonly requestId?: string;
   /** For Write and Destructive tools: a retry with the same key replays the first outcome. */
   readonly idempotencyKey?: string;
+  /** Lowers the output budget of a text result for this call. */
+  readonly maxChars?: number;
 }
 
 export interface Gateway {
@@ -115,6 +117,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     executor,
     authenticator: container.get(Authenticator),
     maxBodyBytes: config.maxBodyBytes,
+    outputBudget: config.outputBudgetChars,
     onInternalError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed unexpectedly'),
     mount: (app) => {
       const surface: SurfaceDeps = { executor, authenticator: container.get(Authenticator), publicBaseUrl: shared.publicBaseUrl, version: VERSION };
@@ -139,7 +142,8 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         const cut = name.indexOf('_');
         return errorEnvelope(executor.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined));
       }
-      return present(await executor.run(tool, args, o.principal, requestId, { idempotencyKey: o.idempotencyKey }), o.format ?? 'text', o.base64 ?? false);
+      const budget = Math.min(config.outputBudgetChars, o.maxChars ?? Infinity);
+      return present(await executor.run(tool, args, o.principal, requestId, { idempotencyKey: o.idempotencyKey }), o.format ?? 'text', o.base64 ?? false, budget);
     },
     executor,
     container,

@@ -93,6 +93,11 @@ export const searchContactsTool = defineTool({
     results: page.results.map((c) => ({ id: c.id, properties: c.properties })),
     ...(page.after !== undefined ? { after: page.after } : {}),
   }),
+  continuation: (p, { page }, shown) => {
+    const offset = /^\d+$/.test(p.after ?? '0') ? Number(p.after ?? '0') : undefined;
+    if (offset === undefined || (shown >= page.results.length && page.after === undefined)) return undefined;
+    return { ...p, after: String(offset + shown) };
+  },
   text: ({ page, properties }, p) => {
     if (page.results.length === 0) {
       return page.total === 0

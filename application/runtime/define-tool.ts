@@ -40,6 +40,11 @@ export interface ToolDeclaration<P = any, R = any> {
   readonly text: (result: R, params: P) => string;
   /** The structured payload for `format=json`, when it differs from the use case's result. */
   readonly json?: (result: R, params: P) => unknown;
+  /**
+   * For list tools: the arguments of the call that fetches the rows after the first `shownRows` of this
+   * answer, used when the output budget cuts the text table.
+   */
+  readonly continuation?: (params: P, result: R, shownRows: number) => Record<string, unknown> | undefined;
 }
 
 /** Declares a tool; everything else (routes, listing, schemas) is derived from this object. */

@@ -1,4 +1,8 @@
+import { fitToBudget } from './budget.js';
 import type { ToolResult } from './executor.js';
+
+/** Characters a text result may have unless configured otherwise (GATEWAY_OUTPUT_BUDGET_CHARS). */
+export const DEFAULT_OUTPUT_BUDGET = 12_000;
 import type { ToolError } from './tool-error.js';
 
 export type ResponseFormat = 'text' | 'json';
@@ -18,17 +22,18 @@ export const errorEnvelope = (e: ToolError): Presented => ({
 });
 
 /**
- * The response every surface gives: text for a model by default, the structured payload with
- * `format=json`, and either of them base64-encoded on request. Errors are never encoded.
+ * The response every surface gives: text for a model by default (within the output budget), the
+ * structured payload with `format=json` (never cut), and either of them base64-encoded on request.
+ * Errors are never encoded.
  */
-export const present = (result: ToolResult, format: ResponseFormat, base64: boolean): Presented => {
+export const present = (result: ToolResult, format: ResponseFormat, base64: boolean, budget = DEFAULT_OUTPUT_BUDGET): Presented => {
   if (!result.ok) return errorEnvelope(result.error);
   if (format === 'json') {
     return base64
       ? { status: 200, body: { success: true, data: Buffer.from(JSON.stringify(result.payload), 'utf8').toString('base64'), encoding: 'base64' } }
       : { status: 200, body: { success: true, data: result.payload } };
   }
-  const text = result.text();
+  const text = fitToBudget(result.text(), budget, result.next);
   return base64
     ? { status: 200, body: { success: true, data: Buffer.from(text, 'utf8').toString('base64'), encoding: 'base64' } }
     : { status: 200, body: { success: true, data: text } };

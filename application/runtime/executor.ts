@@ -14,7 +14,15 @@ export interface CallMeta {
 }
 
 export type ToolResult =
-  | { readonly ok: true; readonly tool: RegisteredTool; readonly payload: unknown; readonly text: () => string; readonly meta?: CallMeta }
+  | {
+      readonly ok: true;
+      readonly tool: RegisteredTool;
+      readonly payload: unknown;
+      readonly text: () => string;
+      /** The call that fetches the rows after the first `shownRows` (for output budgets). */
+      readonly next?: (shownRows: number) => string | undefined;
+      readonly meta?: CallMeta;
+    }
   | { readonly ok: false; readonly error: ToolError; readonly meta?: CallMeta };
 
 export type UseCaseResolver = (tool: RegisteredTool) => UseCase<unknown, unknown>;
@@ -230,6 +238,12 @@ export class ToolExecutor {
               return JSON.stringify(result, null, 1);
             }
           },
+          next: declaration.continuation
+            ? (shown: number) => {
+                const args = declaration.continuation!(params, result, shown);
+                return args ? `${tool.name} ${JSON.stringify(args)}` : undefined;
+              }
+            : undefined,
           meta,
         };
       } catch (error) {

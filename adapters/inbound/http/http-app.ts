@@ -5,7 +5,7 @@ import { Hono, type Context } from 'hono';
 import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import { DIALECTS, toDialect, type Dialect } from '../dialects/tool-dialects.js';
-import { errorEnvelope, present, type Presented, type ResponseFormat } from '../../../application/runtime/envelope.js';
+import { DEFAULT_OUTPUT_BUDGET, errorEnvelope, present, type Presented, type ResponseFormat } from '../../../application/runtime/envelope.js';
 import type { CallMeta, ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool } from '../../../application/runtime/registry.js';
 import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
@@ -14,6 +14,8 @@ export interface HttpAppDeps {
   readonly executor: ToolExecutor;
   readonly authenticator: Authenticator;
   readonly maxBodyBytes: number;
+  /** Most characters in a text result (a `max_chars` query parameter may lower it). */
+  readonly outputBudget?: number;
   readonly onInternalError?: (error: unknown, requestId: string) => void;
   /** Mounts extra routes (the groups' data planes) before the catch-all. */
   readonly mount?: (app: Hono) => void;
@@ -74,18 +76,31 @@ const callHeaders = (meta: CallMeta | undefined, p: Presented): Record<string, s
 
 const sendError = (c: Context, requestId: string, e: ToolError, extra?: Record<string, string>): Response => send(c, requestId, errorEnvelope(e), extra);
 
-type QueryOptions = { format: ResponseFormat; base64: boolean } | ToolError;
+type QueryOptions = { format: ResponseFormat; base64: boolean; maxChars?: number } | ToolError;
+
+const MIN_MAX_CHARS = 200;
 
 const readQuery = (c: Context): QueryOptions => {
   const format = c.req.query('format');
   const base64 = c.req.query('base64');
+  const maxChars = c.req.query('max_chars');
+  if (maxChars !== undefined && (!/^\d+$/.test(maxChars) || Number(maxChars) < MIN_MAX_CHARS)) {
+    return toolError(400, 'INVALID_PARAMETER', `Query parameter "max_chars" must be a whole number of at least ${MIN_MAX_CHARS}; got "${maxChars}".`, {
+      parameter: 'max_chars',
+      expected: `integer of at least ${MIN_MAX_CHARS}`,
+    });
+  }
   if (format !== undefined && format !== 'json' && format !== 'text') {
     return toolError(400, 'INVALID_PARAMETER', `Query parameter "format" must be "json" or "text"; got "${format}".`, { parameter: 'format', expected: '"json" or "text"' });
   }
   if (base64 !== undefined && !['true', 'false', '1', '0', ''].includes(base64)) {
     return toolError(400, 'INVALID_PARAMETER', `Query parameter "base64" must be "true" or "false"; got "${base64}".`, { parameter: 'base64', expected: '"true" or "false"' });
   }
-  return { format: format === 'json' ? 'json' : 'text', base64: base64 === 'true' || base64 === '1' || base64 === '' };
+  return {
+    format: format === 'json' ? 'json' : 'text',
+    base64: base64 === 'true' || base64 === '1' || base64 === '',
+    ...(maxChars !== undefined ? { maxChars: Number(maxChars) } : {}),
+  };
 };
 
 type BodyResult = { ok: true; value: unknown } | { ok: false; error: ToolError };
@@ -158,6 +173,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  */
 export const createHttpApp = (deps: HttpAppDeps): Hono => {
   const { executor, authenticator, maxBodyBytes } = deps;
+  const outputBudget = deps.outputBudget ?? DEFAULT_OUTPUT_BUDGET;
   const registry = executor.registry;
   const listingBody = JSON.stringify({ success: true, data: { count: registry.tools.length, tools: registry.listing() } });
 
@@ -190,7 +206,8 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     if ('status' in target) return sendError(c, requestId, target);
     const idempotencyKey = target.idempotencyKey ?? header(c, 'idempotency-key');
     const result = await executor.run(target.tool, target.args, principal, requestId, { idempotencyKey });
-    const presented = present(result, options.format, options.base64);
+    const budget = Math.min(outputBudget, options.maxChars ?? Infinity);
+    const presented = present(result, options.format, options.base64, budget);
     return send(c, requestId, presented, callHeaders(result.meta, presented));
   };
 

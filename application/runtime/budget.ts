@@ -1,0 +1,55 @@
+// Output budgets: no text result exceeds a fixed number of characters. A result that would is cut at a
+// table row, says how many rows it shows and how to get the rest; a single huge value is cut with a
+// visible marker. Truncation is always visible and recoverable.
+
+const isRow = (line: string): boolean => line.startsWith('|');
+const isRule = (line: string): boolean => /^\|(\s*:?-{3,}:?\s*\|)+\s*$/.test(line);
+
+/** Where the largest markdown table sits: its header, rule and body lines. */
+const largestTable = (lines: readonly string[]): { start: number; bodyStart: number; end: number } | undefined => {
+  let best: { start: number; bodyStart: number; end: number } | undefined;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!isRow(lines[i]!) || !isRule(lines[i + 1]!)) continue;
+    let end = i + 2;
+    while (end < lines.length && isRow(lines[end]!)) end++;
+    if (!best || end - i > best.end - best.start) best = { start: i, bodyStart: i + 2, end };
+    i = end - 1;
+  }
+  return best;
+};
+
+const cutValue = (text: string, budget: number): string => {
+  const marker = (n: number) => `\n\n[... cut: ${n} more characters. Ask with format=json for the full value.]`;
+  const keep = Math.max(0, budget - marker(text.length).length - 8);
+  return text.slice(0, keep) + marker(text.length - keep);
+};
+
+/**
+ * Fits `text` into `budget` characters. `next(shownRows)` names the call that fetches what a cut table
+ * left out (rows after the first `shownRows` of this answer).
+ */
+export const fitToBudget = (text: string, budget: number, next?: (shownRows: number) => string | undefined): string => {
+  if (text.length <= budget) return text;
+  const lines = text.split('\n');
+  const table = largestTable(lines);
+  if (table) {
+    const before = lines.slice(0, table.bodyStart).filter((l) => !/^Showing \d/.test(l));
+    const rows = lines.slice(table.bodyStart, table.end);
+    const after = lines.slice(table.end).filter((l) => !/^(Next page|This is the last page|Showing )/.test(l));
+    const note = (shown: number) => {
+      const rest = next?.(shown);
+      return `\n[Output budget of ${budget} characters reached: showing ${shown} of ${rows.length} rows of this answer.${rest ? ` The rest: ${rest}` : ' Ask for a smaller page, narrow the request, or use format=json for all of it.'}]`;
+    };
+    let size = before.join('\n').length + note(rows.length).length + 2;
+    const kept: string[] = [];
+    for (const row of rows) {
+      if (size + row.length + 1 > budget - 400) break;
+      kept.push(row);
+      size += row.length + 1;
+    }
+    const tail = after.join('\n');
+    const assembled = [...before, ...kept].join('\n') + note(kept.length) + (size + tail.length + 1 <= budget ? `\n${tail}` : '');
+    return assembled.length <= budget ? assembled : cutValue(assembled, budget);
+  }
+  return cutValue(text, budget);
+};

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { fitToBudget } from '../../application/runtime/budget.js';
+import { table } from '../../application/runtime/markdown.js';
+import { post, request, testGateway } from '../support/gateway.js';
+
+const rows = (n: number) => Array.from({ length: n }, (_, i) => [String(i + 1), `name ${i + 1}`, 'x'.repeat(40)]);
+
+describe('fitToBudget', () => {
+  it('leaves a short text alone', () => {
+    expect(fitToBudget('short', 100)).toBe('short');
+  });
+
+  it('cuts the table at a row boundary and names the call for the rest', () => {
+    const text = `## Things\n\nShowing 1-200 of 200.\n\n${table(['id', 'name', 'pad'], rows(200))}\n\nThis is the last page.`;
+    const out = fitToBudget(text, 2000, (shown) => `things_list {"skip":${shown}}`);
+    expect(out.length).toBeLessThanOrEqual(2000);
+    const kept = out.split('\n').filter((l) => /^\| \d+ \|/.test(l));
+    expect(kept.length).toBeGreaterThan(5);
+    expect(out).toContain(`showing ${kept.length} of 200 rows`);
+    expect(out).toContain(`The rest: things_list {"skip":${kept.length}}`);
+    expect(out).not.toContain('Showing 1-200 of 200.');
+    expect(kept.at(-1)).toMatch(/\|$/);
+  });
+
+  it('says how to get everything when the tool cannot page', () => {
+    const out = fitToBudget(table(['id', 'name', 'pad'], rows(100)), 1500);
+    expect(out).toContain('use format=json for all of it');
+  });
+
+  it('cuts a single huge value with a visible marker', () => {
+    const out = fitToBudget(`## One\n\n${'y'.repeat(50_000)}`, 1000);
+    expect(out.length).toBeLessThanOrEqual(1000);
+    expect(out).toMatch(/\[\.\.\. cut: \d+ more characters/);
+  });
+});
+
+describe('budgets over HTTP', () => {
+  const g = testGateway();
+
+  it('applies max_chars to text, with the exact next call, and never cuts JSON', async () => {
+    const full = await post(g, '/v1/tools/crm/searchContacts', { limit: 12 });
+    expect(full.body.data).toContain('Showing 1-12 of 12.');
+    const cut = await post(g, '/v1/tools/crm/searchContacts?max_chars=600', { limit: 12 });
+    const text: string = cut.body.data;
+    expect(text.length).toBeLessThanOrEqual(600);
+    const shown = text.split('\n').filter((l) => /^\| 1\d\d \|/.test(l)).length;
+    expect(text).toContain(`The rest: crm_searchContacts {"limit":12,"after":"${shown}"}`);
+    const rest = await post(g, '/v1/tools/crm/searchContacts?format=json', { limit: 12, after: String(shown) });
+    expect(rest.body.data.results[0].id).toBe(String(101 + shown));
+    const json = await post(g, '/v1/tools/crm/searchContacts?format=json&max_chars=600', { limit: 12 });
+    expect(json.body.data.results).toHaveLength(12);
+  });
+
+  it('refuses a max_chars that is not a number of at least 200', async () => {
+    const r = await request(g, 'POST', '/v1/tools/crm/searchContacts?max_chars=10', { body: {} });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details.parameter).toBe('max_chars');
+  });
+});
