@@ -33,22 +33,27 @@ export const fitToBudget = (text: string, budget: number, next?: (shownRows: num
   const lines = text.split('\n');
   const table = largestTable(lines);
   if (table) {
-    const before = lines.slice(0, table.bodyStart).filter((l) => !/^Showing \d/.test(l));
+    const before = lines
+      .slice(0, table.bodyStart)
+      .filter((l) => !/^Showing \d/.test(l))
+      .filter((l, i, all) => !(l === '' && all[i - 1] === ''));
     const rows = lines.slice(table.bodyStart, table.end);
     const after = lines.slice(table.end).filter((l) => !/^(Next page|This is the last page|Showing )/.test(l));
     const note = (shown: number) => {
       const rest = next?.(shown);
-      return `\n[Output budget of ${budget} characters reached: showing ${shown} of ${rows.length} rows of this answer.${rest ? ` The rest: ${rest}` : ' Ask for a smaller page, narrow the request, or use format=json for all of it.'}]`;
+      return `\n\n[Output budget of ${budget} characters reached: showing ${shown} of ${rows.length} rows of this answer.${rest ? ` The rest: ${rest}` : ' Ask for a smaller page, narrow the request, or use format=json for all of it.'}]`;
     };
     let size = before.join('\n').length + note(rows.length).length + 2;
     const kept: string[] = [];
     for (const row of rows) {
-      if (size + row.length + 1 > budget - 400) break;
+      if (size + row.length + 1 > budget) break;
       kept.push(row);
       size += row.length + 1;
     }
     const tail = after.join('\n');
-    const assembled = [...before, ...kept].join('\n') + note(kept.length) + (size + tail.length + 1 <= budget ? `\n${tail}` : '');
+    const noteText = note(kept.length);
+    const body = [...before, ...kept].join('\n') + noteText;
+    const assembled = tail && body.length + tail.length + 1 <= budget ? `${body}\n${tail}` : body;
     return assembled.length <= budget ? assembled : cutValue(assembled, budget);
   }
   return cutValue(text, budget);

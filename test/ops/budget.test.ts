@@ -44,6 +44,8 @@ describe('budgets over HTTP', () => {
     const text: string = cut.body.data;
     expect(text.length).toBeLessThanOrEqual(600);
     const shown = text.split('\n').filter((l) => /^\| 1\d\d \|/.test(l)).length;
+    expect(shown).toBeGreaterThan(2);
+    expect(shown).toBeLessThan(12);
     expect(text).toContain(`The rest: crm_searchContacts {"limit":12,"after":"${shown}"}`);
     const rest = await post(g, '/v1/tools/crm/searchContacts?format=json', { limit: 12, after: String(shown) });
     expect(rest.body.data.results[0].id).toBe(String(101 + shown));
