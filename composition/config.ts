@@ -23,6 +23,11 @@ export interface GatewayConfig {
   readonly maxBodyBytes: number;
   readonly logLevel: string;
   readonly requestTimeoutMs: number;
+  /** Extra delay added to every tool call (demos and shutdown tests of the in-memory mode). */
+  readonly simulatedLatencyMs: number;
+  readonly metricsToken?: string;
+  /** How long shutdown waits for in-flight requests. */
+  readonly shutdownGraceMs: number;
   /** Most characters a text result may have; `max_chars` lowers it per call. */
   readonly outputBudgetChars: number;
   readonly jwt?: { readonly secret?: string; readonly jwksUrl?: string; readonly issuer?: string; readonly audience?: string };
@@ -45,6 +50,9 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   ['UPSTREAM_TIMEOUT_MS', '15000', 'Time limit of one call to a vendor API.'],
   ['LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace or silent.'],
   ['GATEWAY_OUTPUT_BUDGET_CHARS', '12000', 'Most characters in a text result; longer lists are cut at a row with the call that fetches the rest. The max_chars query parameter lowers it per call.'],
+  ['GATEWAY_SHUTDOWN_GRACE_MS', '10000', 'On SIGTERM or SIGINT, how long in-flight requests may take to finish before connections are closed.'],
+  ['GATEWAY_SIMULATED_LATENCY_MS', '0', 'Adds this delay to every tool call: for demos and tests of the in-memory mode, never for production.'],
+  ['METRICS_TOKEN', '(none)', 'When set, GET /metrics needs it as a bearer token; otherwise /metrics is open (keep it on an internal network).'],
   ['GATEWAY_REQUEST_TIMEOUT_MS', '30000', 'Longest a tool call may run before the caller gets 504 TIMEOUT.'],
   ['JWT_SECRET', '(none)', 'Shared secret: accept HS256 JWT access tokens signed with it.'],
   ['JWT_JWKS_URL', '(none)', 'JWKS address: accept RS256, ES256 and EdDSA JWTs signed by its keys (cached, refetched for an unknown kid).'],
@@ -109,6 +117,9 @@ const EnvCodec = t.type({
   LOG_LEVEL: enumVar(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   GATEWAY_REQUEST_TIMEOUT_MS: intVar(100, 3_600_000, 30_000),
   GATEWAY_OUTPUT_BUDGET_CHARS: intVar(500, 10_000_000, 12_000),
+  GATEWAY_SHUTDOWN_GRACE_MS: intVar(0, 600_000, 10_000),
+  GATEWAY_SIMULATED_LATENCY_MS: intVar(0, 600_000, 0),
+  METRICS_TOKEN: tokenVar,
   JWT_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
     raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },
   ),
@@ -160,6 +171,9 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     logLevel: v['LOG_LEVEL'] as string,
     requestTimeoutMs: v['GATEWAY_REQUEST_TIMEOUT_MS'] as number,
     outputBudgetChars: v['GATEWAY_OUTPUT_BUDGET_CHARS'] as number,
+    shutdownGraceMs: v['GATEWAY_SHUTDOWN_GRACE_MS'] as number,
+    simulatedLatencyMs: v['GATEWAY_SIMULATED_LATENCY_MS'] as number,
+    metricsToken: v['METRICS_TOKEN'] as string | undefined,
     jwt:
       v['JWT_SECRET'] || v['JWT_JWKS_URL']
         ? {

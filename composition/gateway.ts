@@ -24,6 +24,8 @@ import { mountMcp } from '../adapters/inbound/mcp/mcp-endpoint.js';
 import { mountOpenApi } from '../adapters/inbound/openapi/openapi-routes.js';
 import { mountDocs } from '../adapters/inbound/docs/docs-routes.js';
 import { VERSION } from './version.js';
+import { GatewayMetrics } from '../adapters/outbound/observability/gateway-metrics.js';
+import { LoggingCallObserver } from '../adapters/outbound/observability/logging-call-observer.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -64,6 +66,8 @@ export interface Gateway {
   readonly executor: ToolExecutor;
   /** The Inversify container with every port's adapter (for tests and embedders that need an adapter). */
   readonly container: Container;
+  /** Marks the gateway as shutting down: /readyz answers 503 so load balancers stop sending traffic. */
+  drain(): void;
   /** Closes connections (Redis); call on shutdown. */
   close(): Promise<void>;
 }
@@ -97,12 +101,14 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
   };
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 5000 }) : undefined;
   redis?.on('error', (error) => logger.warn({ err: { message: error.message } }, 'redis connection problem'));
   const container = buildContainer(config, demoToken, shared, options.overrides, redis);
   const registry = new ToolRegistry(allTools);
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
     logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
+  const metrics = new GatewayMetrics();
+  let draining = false;
   const executor = new ToolExecutor(
     registry,
     (tool) => container.get(tool.declaration.useCase) as UseCase<unknown, unknown>,
@@ -111,6 +117,8 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
       idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
       timeoutMs: config.requestTimeoutMs,
+      observer: new LoggingCallObserver(logger, metrics),
+      simulatedLatencyMs: config.simulatedLatencyMs,
     },
   );
   const http = createHttpApp({
@@ -118,6 +126,12 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     authenticator: container.get(Authenticator),
     maxBodyBytes: config.maxBodyBytes,
     outputBudget: config.outputBudgetChars,
+    metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+    metricsToken: config.metricsToken,
+    readiness: async () => ({
+      accepting: !draining,
+      ...(redis ? { redis: await redis.ping().then((p) => p === 'PONG', () => false) } : {}),
+    }),
     onInternalError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed unexpectedly'),
     mount: (app) => {
       const surface: SurfaceDeps = { executor, authenticator: container.get(Authenticator), publicBaseUrl: shared.publicBaseUrl, version: VERSION };
@@ -147,6 +161,9 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     },
     executor,
     container,
+    drain: () => {
+      draining = true;
+    },
     close: async () => {
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

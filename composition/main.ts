@@ -36,10 +36,31 @@ const start = () => {
     logger.info({ port: info.port, host: info.address }, 'listening');
   });
 
+  // serve() creates a node:http server unless told otherwise.
+  const http1 = server as import('node:http').Server;
+
+  // Graceful shutdown: stop accepting, report not-ready, let in-flight requests finish within the grace
+  // period (closing keep-alive connections as they fall idle), then close Redis and exit 0.
+  let stopping = false;
   const stop = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5000).unref();
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    gateway.drain();
+    const idle = setInterval(() => http1.closeIdleConnections(), 100);
+    const force = setTimeout(() => {
+      logger.warn('grace period over: closing the remaining connections');
+      http1.closeAllConnections();
+    }, config.shutdownGraceMs);
+    http1.close(() => {
+      clearInterval(idle);
+      clearTimeout(force);
+      void gateway.close().finally(() => {
+        logger.info('stopped');
+        process.exit(0);
+      });
+    });
+    http1.closeIdleConnections();
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../../ports/authenticator.js';
+import type { CallObserver } from '../../ports/call-observer.js';
 import type { IdempotencyStore, StoredOutcome } from '../../ports/idempotency-store.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
 import { GROUPS, isAllowed, type CallContext, type Group, type UseCase } from './define-tool.js';
@@ -47,6 +48,10 @@ export interface ExecutorOptions {
   readonly idempotency?: IdempotencyPolicy;
   /** Longest a tool may run before the caller gets a 504 (the work itself is not cancelled). */
   readonly timeoutMs?: number;
+  /** Logs and measures every call. */
+  readonly observer?: CallObserver;
+  /** Delay added to every tool run (demos and tests of the in-memory mode). */
+  readonly simulatedLatencyMs?: number;
 }
 
 export interface RunOptions {
@@ -113,7 +118,15 @@ export class ToolExecutor {
     return this.run(tool, args, principal, requestId, options);
   }
 
-  async run(tool: RegisteredTool, args: unknown, principal: Principal, requestId: string, options: RunOptions = {}): Promise<ToolResult> {
+  run(tool: RegisteredTool, args: unknown, principal: Principal, requestId: string, options: RunOptions = {}): Promise<ToolResult> {
+    const observer = this.options.observer;
+    if (!observer) return this.runObserved(tool, args, principal, requestId, options);
+    return observer.observe({ tool: tool.name, group: tool.declaration.group, principal: principal.name, requestId }, () =>
+      this.runObserved(tool, args, principal, requestId, options),
+    );
+  }
+
+  private async runObserved(tool: RegisteredTool, args: unknown, principal: Principal, requestId: string, options: RunOptions): Promise<ToolResult> {
     if (!isAllowed(principal, tool.permission)) {
       return fail(
         toolError(403, 'FORBIDDEN', `This token lacks the "${tool.permission}" permission that ${tool.name} needs.`, {
@@ -222,6 +235,7 @@ export class ToolExecutor {
     const { declaration } = tool;
     const settled: Promise<ToolResult> = (async (): Promise<ToolResult> => {
       try {
+        if (this.options.simulatedLatencyMs) await new Promise((r) => setTimeout(r, this.options.simulatedLatencyMs));
         const outcome = await this.useCases.get(tool.name)!.execute(params, context)();
         if (outcome._tag === 'Left') return fail(fromGatewayError(outcome.left), meta);
         const result = outcome.right;

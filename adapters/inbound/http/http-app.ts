@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
@@ -19,6 +19,12 @@ export interface HttpAppDeps {
   readonly onInternalError?: (error: unknown, requestId: string) => void;
   /** Mounts extra routes (the groups' data planes) before the catch-all. */
   readonly mount?: (app: Hono) => void;
+  /** Prometheus exposition for GET /metrics. */
+  readonly metrics?: () => Promise<{ readonly contentType: string; readonly body: string }>;
+  /** When set, GET /metrics needs `Authorization: Bearer <this token>`. */
+  readonly metricsToken?: string;
+  /** Readiness checks for GET /readyz (configuration is loaded once this app exists). */
+  readonly readiness?: () => Promise<Readonly<Record<string, boolean | string>>>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -213,7 +219,29 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
 
   const app = new Hono();
 
-  app.get('/health', (c) => c.json({ status: 'ok' }));
+  const alive = (c: Context) => c.json({ status: 'ok' });
+  app.get('/health', alive);
+  app.get('/healthz', alive);
+  app.get('/readyz', async (c) => {
+    const checks = { configuration: true, ...(deps.readiness ? await deps.readiness() : {}) };
+    const ready = Object.values(checks).every((v) => v === true);
+    return c.json({ status: ready ? 'ready' : 'not ready', checks }, ready ? 200 : 503);
+  });
+  app.get('/metrics', async (c) => {
+    if (!deps.metrics) return sendError(c, requestIdOf(c), toolError(404, 'NOT_FOUND', 'Metrics are not enabled.', { resource: 'route', id: '/metrics' }));
+    if (deps.metricsToken) {
+      const given = BEARER.exec(header(c, 'authorization') ?? '')?.[1];
+      const a = Buffer.from(given ?? '');
+      const b = Buffer.from(deps.metricsToken);
+      if (a.length !== b.length || !timingSafeEqual(a, b)) {
+        return sendError(c, requestIdOf(c), toolError(401, 'UNAUTHORIZED', 'GET /metrics needs the metrics token as a bearer token.', {}), {
+          'www-authenticate': 'Bearer realm="tool-gateway-metrics"',
+        });
+      }
+    }
+    const { contentType, body } = await deps.metrics();
+    return c.body(body, 200, { 'content-type': contentType });
+  });
 
   app.get('/v1/tools', async (c) => {
     const requestId = requestIdOf(c);

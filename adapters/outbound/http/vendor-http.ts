@@ -1,5 +1,6 @@
 import axios, { type AxiosError, type AxiosInstance } from 'axios';
 import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import { recordUpstreamCall } from './upstream-calls.js';
 
 export interface VendorHttpOptions {
   readonly vendor: string;
@@ -12,14 +13,39 @@ export interface VendorHttpOptions {
  * An axios instance for one vendor: JSON in and out, a time limit, and no exception for HTTP error
  * statuses (every adapter maps statuses to domain errors itself).
  */
-export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance =>
-  axios.create({
+export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
+  const http = axios.create({
     baseURL: o.baseURL,
     timeout: o.timeoutMs,
     headers: { Accept: 'application/json', ...(o.headers ?? {}) },
     validateStatus: () => true,
     maxRedirects: 0,
   });
+  // Every vendor call is recorded for the request's log line and the upstream metrics.
+  const started = new WeakMap<object, number>();
+  http.interceptors.request.use((config) => {
+    started.set(config, performance.now());
+    return config;
+  });
+  const record = (config: { method?: string } | undefined, status: number) =>
+    recordUpstreamCall({
+      vendor: o.vendor,
+      method: (config?.method ?? 'get').toUpperCase(),
+      status,
+      ms: config && started.has(config) ? Math.round(performance.now() - started.get(config)!) : 0,
+    });
+  http.interceptors.response.use(
+    (response) => {
+      record(response.config, response.status);
+      return response;
+    },
+    (error: AxiosError) => {
+      record(error.config, error.response?.status ?? 0);
+      return Promise.reject(error);
+    },
+  );
+  return http;
+};
 
 /** A request that never got an HTTP answer: a timeout or a refused or reset connection. */
 export const transportFailure = (vendor: string, error: unknown): GatewayError => {

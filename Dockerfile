@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+# Build: docker build -t tool-gateway .
+# Run:   docker run -p 8787:8787 -e GATEWAY_API_KEYS='[...]' -e REDIS_URL=redis://redis:6379 tool-gateway
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY domain ./domain
+COPY ports ./ports
+COPY application ./application
+COPY adapters ./adapters
+COPY composition ./composition
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8787
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 8787
+HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8787)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# SIGTERM from the orchestrator starts a graceful shutdown (GATEWAY_SHUTDOWN_GRACE_MS).
+CMD ["node", "dist/composition/main.js"]

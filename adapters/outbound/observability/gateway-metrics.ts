@@ -1,0 +1,33 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The gateway's Prometheus metrics, in a registry of its own (several gateways may share a process). */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly toolCalls = new Counter({ name: 'gateway_tool_calls_total', help: 'Tool calls by tool and status', labelNames: ['tool', 'status'], registers: [this.registry] });
+  readonly toolDuration = new Histogram({
+    name: 'gateway_tool_call_duration_seconds',
+    help: 'Tool call duration by tool and status',
+    labelNames: ['tool', 'status'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly upstreamCalls = new Counter({ name: 'gateway_upstream_calls_total', help: 'Calls to vendor APIs by vendor and status', labelNames: ['vendor', 'status'], registers: [this.registry] });
+  readonly upstreamErrors = new Counter({
+    name: 'gateway_upstream_errors_total',
+    help: 'Vendor calls that failed (no answer, 429 or 5xx) by vendor',
+    labelNames: ['vendor'],
+    registers: [this.registry],
+  });
+  readonly upstreamDuration = new Histogram({
+    name: 'gateway_upstream_call_duration_seconds',
+    help: 'Vendor call duration by vendor',
+    labelNames: ['vendor'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly rateLimited = new Counter({ name: 'gateway_rate_limit_refusals_total', help: 'Calls refused by the rate limit, by tool group', labelNames: ['group'], registers: [this.registry] });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
+  }
+}
