@@ -1,6 +1,9 @@
 import type { GroupModule } from '../group-module.js';
 import { crmGroup } from './crm.js';
+import { filesGroup } from './files.js';
+import { recordsGroup } from './records.js';
 import { skiptraceGroup } from './skiptrace.js';
+import { workspacesGroup } from './workspaces.js';
 
 /** Every tool group's wiring, in the order the groups are listed. */
-export const groupModules: readonly GroupModule<any>[] = [crmGroup, skiptraceGroup];
+export const groupModules: readonly GroupModule<any>[] = [filesGroup, crmGroup, skiptraceGroup, workspacesGroup, recordsGroup];

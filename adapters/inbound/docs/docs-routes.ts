@@ -1,5 +1,67 @@
+import { createHash } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { SurfaceDeps } from '../http/surface-deps.js';
+import { docsPage } from './assets/docs-page.js';
+import { DOCS_SCRIPT } from './assets/docs-script.js';
+import { DOCS_STYLE } from './assets/docs-style.js';
 
-/** Mounts the interactive reference page at /docs and its local assets. */
-export const mountDocs = (_app: Hono, _deps: SurfaceDeps): void => {};
+/** Only the page's own files: no inline script or style, no other origin, no framing. */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const COMMON_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+interface Asset {
+  readonly path: string;
+  readonly body: string;
+  readonly type: string;
+}
+
+/** An asset named by its content hash, so browsers may keep it for good. */
+const asset = (name: string, ext: string, body: string, type: string): Asset => ({
+  path: `/docs/assets/${name}.${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${ext}`,
+  body,
+  type,
+});
+
+/** Mounts the interactive reference page at /docs and its local assets (embedded: nothing is fetched from elsewhere). */
+export const mountDocs = (app: Hono, deps: SurfaceDeps): void => {
+  const script = asset('docs', 'js', DOCS_SCRIPT, 'text/javascript; charset=utf-8');
+  const style = asset('docs', 'css', DOCS_STYLE, 'text/css; charset=utf-8');
+  // Relative to /docs, so a gateway behind a path prefix still finds its assets and API.
+  const html = docsPage({ script: script.path.slice(1), style: style.path.slice(1), version: deps.version });
+
+  app.get('/docs', () =>
+    new Response(html, {
+      status: 200,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': DOCS_CSP,
+        'x-frame-options': 'DENY',
+        'cache-control': 'no-cache',
+        ...COMMON_HEADERS,
+      },
+    }),
+  );
+  app.get('/docs/', () => new Response(null, { status: 308, headers: { location: '../docs' } }));
+
+  for (const a of [script, style]) {
+    app.get(a.path, () =>
+      new Response(a.body, {
+        status: 200,
+        headers: { 'content-type': a.type, 'cache-control': 'public, max-age=31536000, immutable', ...COMMON_HEADERS },
+      }),
+    );
+  }
+};

@@ -1,5 +1,158 @@
-import type { Hono } from 'hono';
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isAuthFailure, type Principal } from '../../../ports/authenticator.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
+import { callTool, mcpToolList } from './mcp-tools.js';
+import { handleModern, isModernRequest, type Answer } from './modern-revision.js';
+import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from './protected-resource.js';
 
-/** Mounts the MCP endpoint (Streamable HTTP) at /mcp. */
-export const mountMcp = (_app: Hono, _deps: SurfaceDeps): void => {};
+export interface McpDeps extends SurfaceDeps {
+  /** Issuers of the JWT access tokens the gateway accepts, named in the protected resource metadata. */
+  readonly authorizationServers?: readonly string[];
+  /** Largest JSON-RPC body accepted (default 4 MiB). */
+  readonly maxBodyBytes?: number;
+}
+
+const INSTRUCTIONS =
+  'Task-oriented tools over file storage, record databases, workspaces, a CRM and property-owner lookup. ' +
+  'Tool names are <group>_<tool>. Results are markdown with the ids that follow-up calls need; list results say how to fetch the next page. ' +
+  'A failed call returns isError with a message that says what to change.';
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+  });
+
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}): Response =>
+  json(status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
+
+/**
+ * Browsers send Origin; a page on another site must not reach the gateway through a user's browser (DNS
+ * rebinding). Allowed: no Origin (not a browser), the gateway's public origin, and a loopback origin that is
+ * the very host the request was sent to.
+ */
+const originAllowed = (origin: string | undefined, host: string | undefined, ownOrigin: string): boolean => {
+  if (origin === undefined) return true;
+  if (origin === ownOrigin) return true;
+  try {
+    const url = new URL(origin);
+    return LOOPBACK.has(url.hostname) && host !== undefined && url.host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+};
+
+/** Mounts the MCP endpoint (Streamable HTTP, stateless) at /mcp and the protected resource metadata. */
+export const mountMcp = (app: Hono, deps: McpDeps): void => {
+  const { executor, authenticator } = deps;
+  const base = deps.publicBaseUrl.replace(/\/+$/, '');
+  const ownOrigin = new URL(base).origin;
+  const maxBodyBytes = deps.maxBodyBytes ?? 4 * 1024 * 1024;
+  const metadataUrl = `${base}${PROTECTED_RESOURCE_PATH}`;
+  const tools = mcpToolList(executor);
+  const serverInfo = { name: 'tool-gateway', title: 'Tool Gateway', version: deps.version };
+
+  const rootMetadata = JSON.stringify(protectedResourceMetadata(executor.registry, base, base, deps.authorizationServers));
+  const mcpMetadata = JSON.stringify(protectedResourceMetadata(executor.registry, `${base}/mcp`, base, deps.authorizationServers));
+  const metadataResponse = (body: string) => () =>
+    new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' } });
+  app.get(PROTECTED_RESOURCE_PATH, metadataResponse(rootMetadata));
+  app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, metadataResponse(mcpMetadata));
+
+  const challenge = (error?: string) => `Bearer resource_metadata="${metadataUrl}"${error ? `, error="${error}"` : ''}`;
+
+  const authenticate = async (c: Context): Promise<Principal | Response> => {
+    const authorization = c.req.header('authorization');
+    const match = authorization ? BEARER.exec(authorization) : null;
+    if (!match) {
+      return rpcError(401, -32001, 'Missing bearer token. Send the header "Authorization: Bearer <token>".', { 'www-authenticate': challenge() });
+    }
+    const outcome = await authenticator.authenticate(match[1]!);
+    if (isAuthFailure(outcome)) {
+      return rpcError(401, -32001, `The bearer token was refused: ${outcome.reason}. Check the token, or ask the operator for a new one.`, {
+        'www-authenticate': challenge('invalid_token'),
+      });
+    }
+    return outcome;
+  };
+
+  /** One JSON-RPC exchange through a fresh SDK server (stateless: nothing outlives the request). */
+  const viaSdk = async (request: Request, body: unknown, principal: Principal, requestId: string): Promise<Response> => {
+    const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    const idempotencyKey = request.headers.get('idempotency-key') ?? undefined;
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, (req) => callTool(executor, req.params, principal, requestId, idempotencyKey));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      await server.close();
+    }
+  };
+
+  const readBody = async (c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> => {
+    if (Number(c.req.header('content-length') ?? '0') > maxBodyBytes) {
+      return { ok: false, response: rpcError(413, -32600, `The request body is larger than the ${maxBodyBytes}-byte limit.`) };
+    }
+    const text = await c.req.text();
+    if (Buffer.byteLength(text, 'utf8') > maxBodyBytes) {
+      return { ok: false, response: rpcError(413, -32600, `The request body is larger than the ${maxBodyBytes}-byte limit.`) };
+    }
+    try {
+      return { ok: true, value: JSON.parse(text) };
+    } catch {
+      return { ok: false, response: rpcError(400, -32700, 'Parse error: the body is not valid JSON.') };
+    }
+  };
+
+  app.all('/mcp', async (c) => {
+    const given = c.req.header('x-request-id');
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    const withId = (res: Response): Response => {
+      res.headers.set('x-request-id', requestId);
+      return res;
+    };
+    if (!originAllowed(c.req.header('origin'), c.req.header('host'), ownOrigin)) {
+      return withId(rpcError(403, -32000, `Forbidden: Origin ${c.req.header('origin')} may not use this MCP endpoint.`));
+    }
+    if (c.req.method !== 'POST') {
+      // Stateless: no server-initiated stream to GET and no session to DELETE.
+      return withId(rpcError(405, -32000, `Method not allowed: this stateless MCP endpoint takes POST only.`, { allow: 'POST' }));
+    }
+    const principal = await authenticate(c);
+    if (principal instanceof Response) return withId(principal);
+    const body = await readBody(c);
+    if (!body.ok) return withId(body.response);
+
+    const headerVersion = c.req.header('mcp-protocol-version');
+    if (!isModernRequest(headerVersion, body.value)) return withId(await viaSdk(c.req.raw, body.value, principal, requestId));
+
+    const answer: Answer = await handleModern(
+      body.value,
+      { version: headerVersion, method: c.req.header('mcp-method'), name: c.req.header('mcp-name') },
+      {
+        serverInfo,
+        instructions: INSTRUCTIONS,
+        forward: async (message) => {
+          const headers = new Headers(c.req.raw.headers);
+          headers.set('mcp-protocol-version', LATEST_PROTOCOL_VERSION);
+          headers.set('accept', 'application/json, text/event-stream');
+          headers.set('content-type', 'application/json');
+          const res = await viaSdk(new Request(c.req.url, { method: 'POST', headers }), message, principal, requestId);
+          const text = await res.text();
+          return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+        },
+      },
+    );
+    return withId(json(answer.status, answer.body));
+  });
+};

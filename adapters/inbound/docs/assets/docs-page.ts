@@ -1,0 +1,53 @@
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export interface PageAssets {
+  /** Paths relative to the page (served at /docs), so the page also works behind a path prefix. */
+  readonly script: string;
+  readonly style: string;
+  readonly version: string;
+}
+
+/** The page shell; the script fills in the tool list and the tool details from GET /v1/tools. */
+export const docsPage = ({ script, style, version }: PageAssets): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Tool Gateway API reference</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${escapeHtml(style)}">
+<script src="${escapeHtml(script)}" defer></script>
+</head>
+<body>
+<header class="top">
+  <div class="brand"><h1>Tool Gateway</h1><span class="muted">API reference · version ${escapeHtml(version)}</span></div>
+  <nav aria-label="Machine-readable documents"><a href="v1/tools">Tool listing (JSON)</a><a href="openapi.json">OpenAPI</a></nav>
+</header>
+<div class="layout">
+  <aside class="sidebar">
+    <section id="signin" class="signin" aria-labelledby="signin-title">
+      <h2 id="signin-title">Sign in</h2>
+      <form id="signin-form" autocomplete="off">
+        <label for="token">Bearer token</label>
+        <input id="token" name="token" type="password" spellcheck="false" autocomplete="off" aria-describedby="signin-error">
+        <button id="signin-button" type="submit" class="primary">Sign in</button>
+      </form>
+      <div id="signed-in" hidden>
+        <p id="signin-status" role="status"></p>
+        <button id="signout-button" type="button">Sign out</button>
+      </div>
+      <p id="signin-error" class="error" role="alert" hidden></p>
+    </section>
+    <label for="filter" class="visually-hidden">Filter tools</label>
+    <input id="filter" type="search" placeholder="Filter tools" autocomplete="off">
+    <nav id="tool-list" aria-label="Tools"><p class="muted">Loading the tools…</p></nav>
+  </aside>
+  <main id="tool-detail" tabindex="-1">
+    <noscript><p>This page needs JavaScript. The tools are listed at <a href="v1/tools">/v1/tools</a> and described in <a href="openapi.json">/openapi.json</a>.</p></noscript>
+  </main>
+</div>
+</body>
+</html>
+`;

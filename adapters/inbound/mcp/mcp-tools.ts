@@ -1,0 +1,63 @@
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../../../ports/authenticator.js';
+import { present } from '../../../application/runtime/envelope.js';
+import type { ToolExecutor, ToolResult } from '../../../application/runtime/executor.js';
+import type { ToolError } from '../../../application/runtime/tool-error.js';
+import { mcpTool } from '../dialects/tool-dialects.js';
+
+/** Every tool as tools/list gives it, in the registry's order (the same shape as `GET /v1/tools?dialect=mcp`). */
+export const mcpToolList = (executor: ToolExecutor): Tool[] => executor.registry.listing().map((t) => mcpTool(t) as unknown as Tool);
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A failure as a model reads it in a tool result. */
+export const errorText = (e: ToolError): string => `Error ${e.status} ${e.code}: ${e.message}`;
+
+/**
+ * The executor's answer as an MCP tool result: the text a model reads, the JSON payload as
+ * structuredContent (when it is an object, as MCP requires), and failures as `isError` results so that the
+ * model can act on the message.
+ */
+export const toCallToolResult = (result: ToolResult): CallToolResult => {
+  if (!result.ok) {
+    const { code, message, details } = result.error;
+    return {
+      content: [{ type: 'text', text: errorText(result.error) }],
+      structuredContent: { error: { code, message, details } },
+      isError: true,
+    };
+  }
+  const presented = present(result, 'text', false);
+  const text = presented.body.success ? String(presented.body.data) : '';
+  return {
+    content: [{ type: 'text', text }],
+    ...(isPlainObject(result.payload) ? { structuredContent: result.payload } : {}),
+  };
+};
+
+export interface CallRequest {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+  readonly _meta?: Record<string, unknown>;
+}
+
+/** tools/call: the same executor, permissions and idempotency as the REST surface. */
+export const callTool = async (
+  executor: ToolExecutor,
+  params: CallRequest,
+  principal: Principal,
+  requestId: string,
+  headerIdempotencyKey: string | undefined,
+): Promise<CallToolResult> => {
+  const tool = executor.registry.get(params.name);
+  if (!tool) {
+    const cut = params.name.indexOf('_');
+    const e = executor.unknownTool(cut > 0 ? params.name.slice(0, cut) : params.name, cut > 0 ? params.name.slice(cut + 1) : undefined);
+    // MCP reports an unknown tool as a protocol error (-32602), with the gateway's actionable message.
+    throw new McpError(ErrorCode.InvalidParams, e.message, e.details);
+  }
+  const metaKey = params._meta?.['idempotency_key'];
+  const idempotencyKey = typeof metaKey === 'string' ? metaKey : headerIdempotencyKey;
+  const result = await executor.run(tool, params.arguments ?? {}, principal, requestId, { idempotencyKey });
+  return toCallToolResult(result);
+};

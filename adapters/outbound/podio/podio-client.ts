@@ -1,0 +1,178 @@
+/**
+ * The one HTTP client every Podio adapter (records, workspaces) goes through.
+ *
+ *   const podio = new PodioClient({ baseUrl, auth, timeoutMs, clock });
+ *   const r = await podio.request('GET', `/space/${id}`, { codec: PodioSpace });          // Either<GatewayError, PodioSpace>
+ *   await podio.request('PUT', `/space/${id}`, { body: { name }, codec: t.unknown });      // 204: decodes `undefined`
+ *   await podio.request('POST', `/item/app/${appId}/`, { query: { hook: true, silent: false }, body, codec: Created });
+ *
+ * - Sends `Authorization: OAuth2 <access token>` from `auth` and JSON bodies; `query` values that are
+ *   undefined are left out, booleans and numbers are written as text.
+ * - A 2xx answer is decoded with `codec`; an empty body (204, or a 200 with nothing in it) is decoded
+ *   as `undefined`, so pass `t.unknown`, `t.undefined` or `t.void` for such calls. A shape the codec
+ *   rejects is an UpstreamFailure (not retryable) naming where it failed.
+ * - Errors, from Podio's body `{error, error_description, error_detail, error_parameters, ...}`:
+ *   400 InvalidInput (Podio's description; `details.podio_error`, `details.error_parameters`),
+ *   401 invalid_token / expired_token: the token is invalidated and the call repeated once, any other
+ *   401 (or a second one) UpstreamFailure with `reauthorize`, 403 Forbidden with Podio's message
+ *   (e.g. a space's user limit), 404 NotFound, 409 Conflict, 410 NotFound saying the object was deleted,
+ *   420 (Podio's rate limit) and 429 RateLimited with `rateLimitWaitSeconds` (default 300: Podio counts
+ *   per hour and tells nobody when the counter resets; a 429's Retry-After wins), 5xx retryable
+ *   UpstreamFailure, no answer at all via `transportFailure`. Messages never contain the token.
+ * - `options.resource` names the object for NotFound messages (`{ kind: 'space', id: 42 }`); without it
+ *   the first path segment and the first number in the path are used.
+ */
+import type { AxiosInstance, AxiosResponse } from 'axios';
+import type * as t from 'io-ts';
+import { conflict, forbidden, invalidInput, notFound, rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import { E, type Either } from '../../../domain/shared/fp.js';
+import type { Clock } from '../../../ports/clock.js';
+import { createVendorHttp, retryAfterSeconds, transportFailure } from '../http/vendor-http.js';
+import type { PodioAuth } from './podio-auth.js';
+import { decodePodio, PODIO, PodioErrorBody } from './podio-codecs.js';
+
+export const PODIO_BASE_URL = 'https://api.podio.com';
+
+export type PodioMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export type PodioQuery = Record<string, string | number | boolean | undefined>;
+
+export interface PodioRequestOptions<A> {
+  readonly query?: PodioQuery;
+  readonly body?: unknown;
+  readonly codec: t.Type<A, unknown, unknown>;
+  /** The object the path addresses, for NotFound messages and `resource`/`id` of the error. */
+  readonly resource?: { readonly kind: string; readonly id: string | number };
+}
+
+export interface PodioClientOptions {
+  readonly baseUrl?: string;
+  readonly auth: PodioAuth;
+  readonly timeoutMs: number;
+  readonly clock: Clock;
+  /** The retry hint of a 420 (Podio's rate limit carries no reset time). Default 300 seconds. */
+  readonly rateLimitWaitSeconds?: number;
+}
+
+const clip = (text: string, max = 500): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+const isEmpty = (data: unknown): boolean => data === undefined || data === null || (typeof data === 'string' && data.trim() === '');
+
+const queryParams = (query: PodioQuery | undefined): URLSearchParams | undefined => {
+  if (!query) return undefined;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
+  return params;
+};
+
+const resourceOf = (path: string): { kind: string; id: string } => {
+  const segments = path.split('?')[0]!.split('/').filter(Boolean);
+  return { kind: segments[0] ?? 'object', id: segments.find((s) => /^\d+$/.test(s)) ?? path };
+};
+
+export class PodioClient {
+  readonly #http: AxiosInstance;
+  readonly #auth: PodioAuth;
+  readonly #clock: Clock;
+  readonly #rateLimitWait: number;
+
+  constructor(options: PodioClientOptions) {
+    this.#http = createVendorHttp({
+      vendor: PODIO,
+      baseURL: options.baseUrl ?? PODIO_BASE_URL,
+      timeoutMs: options.timeoutMs,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    this.#auth = options.auth;
+    this.#clock = options.clock;
+    this.#rateLimitWait = options.rateLimitWaitSeconds ?? 300;
+  }
+
+  async request<A>(method: PodioMethod, path: string, options: PodioRequestOptions<A>): Promise<Either<GatewayError, A>> {
+    for (let attempt = 0; ; attempt++) {
+      const token = await this.#auth.accessToken();
+      if (E.isLeft(token)) return token;
+      let res: AxiosResponse;
+      try {
+        res = await this.#http.request({
+          method,
+          url: path,
+          params: queryParams(options.query),
+          data: options.body === undefined ? undefined : JSON.stringify(options.body),
+          headers: { Authorization: `OAuth2 ${token.right}` },
+          responseType: 'text',
+          transformResponse: (raw: unknown) => raw,
+        });
+      } catch (error) {
+        return E.left(transportFailure(PODIO, error));
+      }
+      const data = parseJson(res.data);
+      if (res.status >= 200 && res.status < 300) {
+        if (isEmpty(res.data)) return decodePodio(options.codec, undefined, res.status, `${method} ${path}`);
+        if (data === NOT_JSON) return E.left(upstreamFailure(PODIO, `Podio answered ${method} ${path} with something other than JSON (HTTP ${res.status}). Retrying will not help.`, { retryable: false, status: res.status }));
+        return decodePodio(options.codec, data, res.status, `${method} ${path}`);
+      }
+      const body = PodioErrorBody.decode(data === NOT_JSON ? {} : data);
+      const error = E.isRight(body) ? body.right : {};
+      if (res.status === 401 && attempt === 0 && (error.error === 'invalid_token' || error.error_description === 'expired_token')) {
+        this.#auth.invalidate();
+        continue;
+      }
+      return E.left(this.#failure(method, path, res, error, token.right, options.resource));
+    }
+  }
+
+  #failure(method: PodioMethod, path: string, res: AxiosResponse, error: PodioErrorBody, token: string, resource: PodioRequestOptions<unknown>['resource']): GatewayError {
+    const redact = (text: string) => (token ? text.split(token).join('[redacted]') : text);
+    const said = error.error_description ? clip(redact(error.error_description)) : undefined;
+    const status = res.status;
+    const what = resource ? { kind: resource.kind, id: String(resource.id) } : resourceOf(path);
+    switch (true) {
+      case status === 400:
+        return invalidInput(said ? `Podio rejected the request: ${said}` : `Podio rejected ${method} ${path} as invalid.`, undefined, undefined, {
+          ...(error.error ? { podio_error: error.error } : {}),
+          ...(error.error_parameters && Object.keys(error.error_parameters).length ? { error_parameters: error.error_parameters } : {}),
+        });
+      case status === 401:
+        return upstreamFailure(
+          PODIO,
+          `Podio refused the gateway's access token${said ? ` (${said})` : ''}. An operator has to check the Podio credentials (PODIO_* variables); retrying will not help.`,
+          { retryable: false, reauthorize: true, status },
+        );
+      case status === 403:
+        return forbidden(said ? `Podio refused: ${said}` : `Podio does not allow the gateway's Podio user to ${method} ${path}.`, error.error ? { podio_error: error.error } : undefined);
+      case status === 404:
+        return notFound(what.kind, what.id, `Podio has no ${what.kind} ${what.id}, or the gateway's Podio user cannot see it.${said ? ` Podio said: ${said}` : ''}`);
+      case status === 409:
+        return conflict(said ? `Podio reported a conflict: ${said}` : `Podio reported a conflict with the current state of ${what.kind} ${what.id}.`, error.error ? { podio_error: error.error } : undefined);
+      case status === 410:
+        return notFound(what.kind, what.id, `${what.kind} ${what.id} was deleted in Podio and can no longer be used.`);
+      case status === 420 || status === 429: {
+        const seconds = (status === 429 ? retryAfterSeconds(res.headers['retry-after'], this.#clock.now()) : undefined) ?? this.#rateLimitWait;
+        return rateLimited(
+          `Podio's rate limit was reached (Podio allows about 1,000 calls an hour, 250 for heavy calls, and does not say when the counter resets). Wait about ${Math.ceil(seconds / 60)} minutes before calling Podio again.`,
+          seconds,
+        );
+      }
+      case status >= 500:
+        return upstreamFailure(PODIO, `Podio failed to answer ${method} ${path} (HTTP ${status}). Try again shortly; for writes, check first whether the change was made.`, {
+          retryable: true,
+          status,
+        });
+      default:
+        return upstreamFailure(PODIO, `Podio answered ${method} ${path} with HTTP ${status}${said ? `: ${said}` : ''}.`, { retryable: false, status });
+    }
+  }
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+const parseJson = (raw: unknown): unknown => {
+  if (typeof raw !== 'string') return raw;
+  if (raw.trim() === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+};

@@ -1,0 +1,118 @@
+import type { AxiosResponse } from 'axios';
+import type { NewShare, Share, ShareChanges, SharePage, ShareType } from '../../../domain/files/share.js';
+import type { GatewayError } from '../../../domain/shared/errors.js';
+import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
+import type { ShareListQuery, ShareStore } from '../../../ports/share-store.js';
+import type { ShareNotification, ShareNotifier } from '../../../ports/share-notifier.js';
+import { decodeShareFile, SfFeed, SfShare } from './sharefile-codecs.js';
+import { sharePath, type ShareFileClient, type SfRequest } from './sharefile-client.js';
+import { toItem } from './sharefile-item-store.js';
+
+export const toShare = (s: SfShare): Share => ({
+  Id: s.Id,
+  ShareType: (s.ShareType === 'Request' ? 'Request' : 'Send') as ShareType,
+  Title: s.Title ?? '',
+  CreationDate: s.CreationDate ?? '',
+  ...(s.ExpirationDate ? { ExpirationDate: s.ExpirationDate } : {}),
+  MaxDownloads: s.MaxDownloads ?? -1,
+  TotalDownloads: s.TotalDownloads ?? 0,
+  RequireLogin: s.RequireLogin ?? false,
+  RequireUserInfo: s.RequireUserInfo ?? false,
+  IsViewOnly: s.IsViewOnly ?? false,
+  IsArchived: s.IsArchived ?? false,
+  HasSentMessage: s.HasSentMessage ?? false,
+  UsesStreamIDs: s.UsesStreamIDs ?? false,
+  ...(s.ShareAccessLevel ? { ShareAccessLevel: s.ShareAccessLevel } : {}),
+  ...(s.ShareSubType ? { ShareSubType: s.ShareSubType } : {}),
+  Uri: s.Uri ?? '',
+  url: s.url ?? '',
+  ItemIds: (s.Items ?? []).map((i) => i.Id),
+  ...(s.Parent?.Id ? { ParentId: s.Parent.Id } : {}),
+  ...(s.Items ? { Items: s.Items.map(toItem) } : {}),
+  ...(s.Recipients ? { Recipients: s.Recipients.flatMap((r) => (r.User?.Email ? [{ email: r.User.Email, ...(r.User.FullName ? { name: r.User.FullName } : {}) }] : [])) } : {}),
+});
+
+/** Shares over ShareFile v3: Shares(id), Shares feed, POST/PATCH/DELETE (vendors.md section 1.2). */
+export class ShareFileShareStore implements ShareStore {
+  constructor(private readonly client: ShareFileClient) {}
+
+  private call<A>(r: SfRequest, decode: (res: AxiosResponse) => Either<GatewayError, A>): TaskEither<GatewayError, A> {
+    return pipe(() => this.client.send(r), TE.chain((res) => TE.fromEither(decode(res))));
+  }
+
+  private share(r: SfRequest, what: string, o?: { includeItems: boolean; includeRecipients: boolean }): TaskEither<GatewayError, Share> {
+    return this.call(r, (res) =>
+      pipe(
+        decodeShareFile(SfShare, res.data, what),
+        E.map(toShare),
+        E.map((s) => (o && !o.includeItems ? { ...s, Items: undefined } : s)),
+        E.map((s) => (o && !o.includeRecipients ? { ...s, Recipients: undefined } : s)),
+      ),
+    );
+  }
+
+  get(id: string, o: { includeItems: boolean; includeRecipients: boolean }): TaskEither<GatewayError, Share> {
+    const expand = [...(o.includeItems ? ['Items'] : []), ...(o.includeRecipients ? ['Recipients'] : [])].join(',');
+    return this.share({ method: 'GET', path: sharePath(id), query: { includeExpired: true, ...(expand ? { $expand: expand } : {}) }, subject: ['share', id] }, 'the share', o);
+  }
+
+  list(q: ShareListQuery): TaskEither<GatewayError, SharePage> {
+    return this.call(
+      { method: 'GET', path: '/Shares', query: { includeExpired: q.includeExpired, $top: q.top, $skip: q.skip, ...(q.shareType ? { $filter: `ShareType eq '${q.shareType}'` } : {}) } },
+      (res) =>
+        pipe(
+          decodeShareFile(SfFeed(SfShare), res.data, 'the share list'),
+          E.map((f) => ({ totalCount: f['odata.count'] ?? q.skip + f.value.length, shares: f.value.map(toShare).map((s) => ({ ...s, Items: undefined })) })),
+        ),
+    );
+  }
+
+  create(n: NewShare): TaskEither<GatewayError, Share> {
+    const body = {
+      ShareType: n.shareType,
+      ...(n.title ? { Title: n.title } : {}),
+      ...(n.shareType === 'Send' ? { Items: n.itemIds.map((Id) => ({ Id })), MaxDownloads: n.maxDownloads, UsesStreamIDs: false } : { Parent: { Id: n.parentId ?? 'home' } }),
+      ...(n.expirationDate ? { ExpirationDate: n.expirationDate } : {}),
+      RequireLogin: n.requireLogin,
+      RequireUserInfo: n.requireUserInfo,
+      ...(n.shareType === 'Send' && n.isViewOnly ? { IsViewOnly: true } : {}),
+    };
+    return this.share({ method: 'POST', path: '/Shares', query: { notify: false, direct: false }, body }, 'the new share', { includeItems: false, includeRecipients: false });
+  }
+
+  update(id: string, c: ShareChanges): TaskEither<GatewayError, Share> {
+    const body = {
+      ...(c.title !== undefined ? { Title: c.title } : {}),
+      ...(c.expirationDate !== undefined ? { ExpirationDate: c.expirationDate } : {}),
+      ...(c.maxDownloads !== undefined ? { MaxDownloads: c.maxDownloads } : {}),
+      ...(c.requireLogin !== undefined ? { RequireLogin: c.requireLogin } : {}),
+      ...(c.requireUserInfo !== undefined ? { RequireUserInfo: c.requireUserInfo } : {}),
+      ...(c.isViewOnly !== undefined ? { IsViewOnly: c.isViewOnly } : {}),
+    };
+    return this.share({ method: 'PATCH', path: sharePath(id), body, subject: ['share', id] }, 'the updated share', { includeItems: false, includeRecipients: false });
+  }
+
+  delete(id: string): TaskEither<GatewayError, void> {
+    return this.call({ method: 'DELETE', path: sharePath(id), subject: ['share', id] }, () => E.right(undefined));
+  }
+}
+
+/** Share e-mails through ShareFile: `POST /Shares/Resend` (ShareFile sends them). */
+export class ShareFileShareNotifier implements ShareNotifier {
+  constructor(private readonly client: ShareFileClient) {}
+
+  notify(n: ShareNotification): TaskEither<GatewayError, { readonly recipients: readonly string[] }> {
+    const body = {
+      ShareId: n.share.Id,
+      Recipients: [...n.recipients],
+      Subject: n.share.Title,
+      Body: n.personalMessage ?? '',
+      CcSender: n.ccSender,
+      NotifyOnUse: n.share.ShareType === 'Send' ? (n.share.NotifyOnDownload ?? false) : (n.share.NotifyOnUpload ?? false),
+    };
+    return pipe(
+      () => this.client.send({ method: 'POST', path: '/Shares/Resend', body, subject: ['share', n.share.Id] }),
+      TE.map(() => ({ recipients: [...n.recipients] })),
+    );
+  }
+}

@@ -1,0 +1,28 @@
+import { inject, injectable } from 'inversify';
+import type { TransferOutcome } from '../../domain/files/item.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import type { TaskEither } from '../../domain/shared/fp.js';
+import { ItemStore } from '../../ports/item-store.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { TransferItemParams, transferJson, transferText } from './transfer-item.js';
+
+@injectable()
+export class CopyItem implements UseCase<TransferItemParams, TransferOutcome> {
+  constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  execute(p: TransferItemParams): TaskEither<GatewayError, TransferOutcome> {
+    return this.items.copy(p.item_id.trim(), p.target_folder_id.trim(), p.overwrite ?? false);
+  }
+}
+
+export const copyItemTool = defineTool({
+  group: 'files',
+  name: 'copyItem',
+  title: 'Copy file or folder',
+  description:
+    'Copies a file or a folder with everything inside it into another folder; the copy gets a new id. A same-named item in the destination is a conflict unless overwrite is true. A folder cannot be copied into itself.',
+  annotations: { kind: 'Write', idempotent: false },
+  params: TransferItemParams,
+  useCase: CopyItem,
+  json: transferJson,
+  text: (o) => transferText(o, 'Copied'),
+});

@@ -1,0 +1,46 @@
+import { inject, injectable } from 'inversify';
+import type { Item } from '../../domain/files/item.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import type { TaskEither } from '../../domain/shared/fp.js';
+import { ItemStore } from '../../ports/item-store.js';
+import { d, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { flag, ItemIdParam, itemJson, itemText } from './files-text.js';
+
+export const CreateFolderParams = params(
+  {
+    parent_id: ItemIdParam('Where to create it: a folder id, "home" (personal) or "allshared" (a new top-level shared folder).'),
+    name: d(NonEmptyString, 'Name of the new folder.'),
+  },
+  {
+    description: d(t.string, 'Description of the folder.'),
+    overwrite: flag('Replace a folder of the same name (the old one goes to the recycle bin). Default false: a name clash fails.', false),
+  },
+);
+export type CreateFolderParams = t.TypeOf<typeof CreateFolderParams>;
+
+@injectable()
+export class CreateFolder implements UseCase<CreateFolderParams, Item> {
+  constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  execute(p: CreateFolderParams): TaskEither<GatewayError, Item> {
+    return this.items.createFolder(p.parent_id.trim(), { name: p.name, ...(p.description !== undefined ? { description: p.description } : {}), overwrite: p.overwrite ?? false });
+  }
+}
+
+export const createFolderTool = defineTool({
+  group: 'files',
+  name: 'createFolder',
+  title: 'Create folder',
+  description:
+    'Creates a folder inside a folder, in "home", or as a top-level shared folder with parent_id "allshared". A folder of the same name is a conflict unless overwrite is true. Returns the folder with its new id.',
+  annotations: { kind: 'Write', idempotent: false },
+  params: CreateFolderParams,
+  useCase: CreateFolder,
+  json: itemJson,
+  text: (i) =>
+    [
+      itemText(i).replace(/^## /, '## Created '),
+      nextSteps([`Upload a file into it: ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`, `Share it: ${call('files_createShare', { share_type: 'Send', items: [i.Id] })}`]),
+    ].join('\n'),
+});

@@ -1,0 +1,57 @@
+import { inject, injectable } from 'inversify';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { ItemStore } from '../../ports/item-store.js';
+import { params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { flag, ItemIdParam } from './files-text.js';
+
+export const DeleteItemParams = params(
+  { item_id: ItemIdParam('Id of the file or folder.') },
+  {
+    single_version: flag('Delete only the current version of a file that has version history; the previous version becomes current.', false),
+    force_sync: flag('Wait until the deletion is complete instead of letting the storage finish it in the background.', false),
+  },
+);
+export type DeleteItemParams = t.TypeOf<typeof DeleteItemParams>;
+
+export interface DeleteItemResult {
+  readonly message: string;
+  readonly single_version: boolean;
+}
+
+@injectable()
+export class DeleteItem implements UseCase<DeleteItemParams, DeleteItemResult> {
+  constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  execute(p: DeleteItemParams): TaskEither<GatewayError, DeleteItemResult> {
+    const single = p.single_version ?? false;
+    const id = p.item_id.trim();
+    return pipe(
+      this.items.delete(id, { singleVersion: single, forceSync: p.force_sync ?? false }),
+      TE.map(() => ({
+        message: single
+          ? `The current version of ${id} was deleted; the previous version is now current.`
+          : `Item ${id} was moved to the recycle bin. It is hidden from listings and searches; files_getItem or files_listChildren with include_deleted=true still show it.`,
+        single_version: single,
+      })),
+    );
+  }
+}
+
+export const deleteItemTool = defineTool({
+  group: 'files',
+  name: 'deleteItem',
+  title: 'Delete file or folder',
+  description:
+    'Moves a file or folder (with its contents) to the recycle bin; it is not destroyed, and include_deleted=true on files_getItem or files_listChildren still shows it. With single_version=true only the current version of a file with version history is removed and the previous one becomes current.',
+  annotations: { kind: 'Destructive', idempotent: false },
+  params: DeleteItemParams,
+  useCase: DeleteItem,
+  text: (r, p) =>
+    [
+      `## ${r.single_version ? 'Version deleted' : 'Moved to the recycle bin'} (id ${p.item_id.trim()})`,
+      r.message,
+      nextSteps(r.single_version ? [`See the file now: ${call('files_getItem', { item_id: p.item_id.trim() })}`] : [`See it in the bin: ${call('files_getItem', { item_id: p.item_id.trim(), include_deleted: true })}`]),
+    ].join('\n\n'),
+});

@@ -1,0 +1,33 @@
+import { inject, injectable } from 'inversify';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { ShareStore } from '../../ports/share-store.js';
+import { params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { ShareIdParam } from './get-share.js';
+
+export const DeleteShareParams = params({ share_id: ShareIdParam }, {});
+export type DeleteShareParams = t.TypeOf<typeof DeleteShareParams>;
+
+@injectable()
+export class DeleteShare implements UseCase<DeleteShareParams, { readonly message: string }> {
+  constructor(@inject(ShareStore) private readonly shares: ShareStore) {}
+  execute(p: DeleteShareParams): TaskEither<GatewayError, { readonly message: string }> {
+    const id = p.share_id.trim();
+    return pipe(
+      this.shares.delete(id),
+      TE.map(() => ({ message: `Share ${id} was deleted. Its link and upload address stopped working for every recipient; the shared files themselves are unchanged.` })),
+    );
+  }
+}
+
+export const deleteShareTool = defineTool({
+  group: 'files',
+  name: 'deleteShare',
+  title: 'Delete share',
+  description: 'Deletes a share and revokes all access at once: the link stops working for every recipient (downloads and uploads). The shared files and folders are not touched. Cannot be undone; create a new share instead.',
+  annotations: { kind: 'Destructive', idempotent: false },
+  params: DeleteShareParams,
+  useCase: DeleteShare,
+  text: (r, p) => `## Share ${p.share_id.trim()} deleted\n\n${r.message}`,
+});

@@ -1,0 +1,177 @@
+import type { Item } from '../../domain/files/item.js';
+import type { Share } from '../../domain/files/share.js';
+import { d, NonEmptyString, t } from '../runtime/codecs.js';
+import { fields, table } from '../runtime/markdown.js';
+
+// The files group's payloads (the spec's shapes, with `odata.type`) and the text a model reads.
+
+export const TYPE_PREFIX = 'Files.Api.Models.';
+
+export const ItemIdParam = (what: string) => d(NonEmptyString, what);
+export const flag = (description: string, fallback?: boolean) => d(t.boolean, description, fallback);
+
+const defined = <T extends Record<string, unknown>>(o: T): T => {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out as T;
+};
+
+export const itemJson = (i: Item): Record<string, unknown> =>
+  defined({
+    'odata.type': TYPE_PREFIX + i.type,
+    Id: i.Id,
+    Name: i.Name,
+    FileName: i.FileName,
+    url: i.url,
+    Parent: i.Parent ? defined({ 'odata.type': `${TYPE_PREFIX}Item`, Id: i.Parent.Id, url: i.Parent.url }) : undefined,
+    CreationDate: i.CreationDate,
+    ProgenyEditDate: i.ProgenyEditDate,
+    Description: i.Description,
+    ExpirationDate: i.ExpirationDate,
+    Path: i.Path,
+    CreatorFirstName: i.CreatorFirstName,
+    CreatorLastName: i.CreatorLastName,
+    FileSizeBytes: i.FileSizeBytes,
+    FileCount: i.FileCount,
+    State: i.State,
+    StreamID: i.StreamID,
+    MD5: i.MD5,
+    VersionCount: i.VersionCount,
+    IsDeleted: i.IsDeleted,
+    Info: i.Info ? { 'odata.type': `${TYPE_PREFIX}ItemInfo`, ...i.Info } : undefined,
+    Children: i.Children?.map(itemJson),
+  });
+
+export const itemSummaryJson = (i: Item, withProgeny = false): Record<string, unknown> =>
+  defined({
+    Id: i.Id,
+    Name: i.Name,
+    'odata.type': TYPE_PREFIX + i.type,
+    FileSizeBytes: i.FileSizeBytes,
+    CreationDate: i.CreationDate,
+    ProgenyEditDate: withProgeny ? i.ProgenyEditDate : undefined,
+    IsDeleted: i.IsDeleted,
+  });
+
+export const size = (bytes: number): string => {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = bytes / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+};
+
+const date = (iso: string | undefined): string | undefined => (iso ? iso.replace(/\.\d{3}Z$/, 'Z').replace('T', ' ').replace('Z', ' UTC') : undefined);
+
+export const kindWord = (i: Item): string => (i.type === 'Folder' ? 'Folder' : 'File');
+
+export const itemHeading = (i: Item): string => `## ${kindWord(i)} "${i.Name}" (id ${i.Id})`;
+
+export const itemsTable = (items: readonly Item[]): string =>
+  table(
+    ['id', 'name', 'type', 'size', 'created', ...(items.some((i) => i.IsDeleted) ? ['deleted'] : [])],
+    items.map((i) => [i.Id, i.Name, i.type === 'Folder' ? `folder (${i.FileCount} files)` : 'file', size(i.FileSizeBytes), date(i.CreationDate), ...(i.IsDeleted ? ['in recycle bin'] : [])]),
+  );
+
+export const itemText = (i: Item): string =>
+  [
+    itemHeading(i),
+    fields([
+      ['Path', i.Path],
+      ['Parent', i.Parent?.Id],
+      ['Size', `${size(i.FileSizeBytes)} (${i.FileSizeBytes} bytes)`],
+      ['Files inside', i.type === 'Folder' ? i.FileCount : undefined],
+      ['Versions', i.VersionCount !== undefined && i.VersionCount > 1 ? i.VersionCount : undefined],
+      ['MD5', i.MD5],
+      ['Created', date(i.CreationDate)],
+      ['Last change inside', date(i.ProgenyEditDate)],
+      ['Creator', [i.CreatorFirstName, i.CreatorLastName].filter(Boolean).join(' ') || undefined],
+      ['Description', i.Description],
+      ['Expires', date(i.ExpirationDate)],
+      ['Status', i.IsDeleted ? 'in the recycle bin' : undefined],
+      ['url', i.url],
+    ]),
+    i.Children ? (i.Children.length ? `### Contents (${i.Children.length})\n\n${itemsTable(i.Children)}` : '### Contents\n\nThe folder is empty.') : undefined,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+
+export const shareJson = (s: Share, itemJsonOf: (i: Item) => unknown = itemJson): Record<string, unknown> =>
+  defined({
+    'odata.type': `${TYPE_PREFIX}Share`,
+    Id: s.Id,
+    AliasID: s.Id,
+    ShareType: s.ShareType,
+    Title: s.Title,
+    HasSentMessage: s.HasSentMessage,
+    RequireLogin: s.RequireLogin,
+    RequireUserInfo: s.RequireUserInfo,
+    IsViewOnly: s.IsViewOnly,
+    IsArchived: s.IsArchived,
+    UsesStreamIDs: s.UsesStreamIDs,
+    ShareAccessLevel: s.ShareAccessLevel,
+    ShareSubType: s.ShareSubType,
+    CreationDate: s.CreationDate,
+    ExpirationDate: s.ExpirationDate,
+    MaxDownloads: s.MaxDownloads,
+    TotalDownloads: s.TotalDownloads,
+    Uri: s.Uri,
+    ShareAccessRight: {
+      'odata.type': `${TYPE_PREFIX}ShareAccessRight`,
+      DisplayText: s.IsViewOnly ? 'View Only' : 'Full Control',
+      AccessRightType: s.IsViewOnly ? 'ViewOnly' : 'FullControl',
+      IsWatermarked: false,
+      IsViewOnly: s.IsViewOnly,
+    },
+    Parent: s.ParentId ? { 'odata.type': `${TYPE_PREFIX}Item`, Id: s.ParentId } : undefined,
+    Items: s.Items?.map(itemJsonOf),
+    Recipients: s.Recipients?.map((r) => defined({ Email: r.email, Name: r.name })),
+    url: s.url,
+  });
+
+export const shareSummaryJson = (s: Share, extra: 'get' | 'list'): Record<string, unknown> =>
+  defined({
+    Id: s.Id,
+    ShareType: s.ShareType,
+    Title: s.Title,
+    Uri: s.Uri,
+    ExpirationDate: s.ExpirationDate,
+    TotalDownloads: s.TotalDownloads,
+    ...(extra === 'get' ? { MaxDownloads: s.MaxDownloads } : { CreationDate: s.CreationDate }),
+  });
+
+export const downloadsText = (s: Share): string => `${s.TotalDownloads} of ${s.MaxDownloads < 0 ? 'unlimited' : s.MaxDownloads}`;
+
+export const expiryText = (s: Share, now?: Date): string | undefined => {
+  if (!s.ExpirationDate) return 'never';
+  if (s.ExpirationDate.startsWith('9999')) return 'never';
+  const expired = now ? Date.parse(s.ExpirationDate) <= now.getTime() : false;
+  return `${date(s.ExpirationDate)}${expired ? ' (expired)' : ''}`;
+};
+
+export const shareText = (s: Share, heading = `## ${s.ShareType} share "${s.Title}" (id ${s.Id})`): string =>
+  [
+    heading,
+    fields([
+      ['Link', s.Uri],
+      ['Type', s.ShareType === 'Send' ? 'Send (recipients download the shared files)' : 'Request (recipients upload files into the folder)'],
+      ['Destination folder', s.ParentId],
+      ['Downloads', s.ShareType === 'Send' ? downloadsText(s) : undefined],
+      ['Expires', expiryText(s)],
+      ['Created', date(s.CreationDate)],
+      ['View only', s.IsViewOnly ? 'yes (no downloads)' : undefined],
+      ['Sign-in required', s.RequireLogin ? 'yes' : undefined],
+      ['Asks visitors for name and e-mail', s.RequireUserInfo ? 'yes' : undefined],
+      ['Notification sent', s.HasSentMessage ? 'yes' : undefined],
+    ]),
+    s.Items ? (s.Items.length ? `### Items (${s.Items.length})\n\n${itemsTable(s.Items)}` : '### Items\n\nNo shared items remain (they may have been deleted).') : undefined,
+    s.Recipients ? (s.Recipients.length ? `### Recipients\n\n${s.Recipients.map((r) => `- ${r.email}`).join('\n')}` : '### Recipients\n\nNone yet.') : undefined,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+
+export { date as displayDate };

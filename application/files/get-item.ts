@@ -1,0 +1,48 @@
+import { inject, injectable } from 'inversify';
+import type { Item } from '../../domain/files/item.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import type { TaskEither } from '../../domain/shared/fp.js';
+import { ItemStore } from '../../ports/item-store.js';
+import { params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { flag, ItemIdParam, itemJson, itemSummaryJson, itemText } from './files-text.js';
+
+export const GetItemParams = params(
+  { item_id: ItemIdParam('Item id, or an alias: home, allshared, favorites, top, box, connectors.') },
+  {
+    include_children: flag('Also list the items inside a folder.', false),
+    include_deleted: flag('Also return an item that is in the recycle bin.', false),
+    summary_only: flag('Only Id, Name, type, size, creation date and last change.', false),
+  },
+);
+export type GetItemParams = t.TypeOf<typeof GetItemParams>;
+
+@injectable()
+export class GetItem implements UseCase<GetItemParams, Item> {
+  constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  execute(p: GetItemParams): TaskEither<GatewayError, Item> {
+    return this.items.get(p.item_id.trim(), { includeDeleted: p.include_deleted ?? false, includeChildren: p.include_children ?? false });
+  }
+}
+
+export const getItemTool = defineTool({
+  group: 'files',
+  name: 'getItem',
+  title: 'Get file or folder',
+  description:
+    'Reads one file or folder by id or alias (home = your personal folders, allshared = shared folders, favorites, top = all containers, box, connectors): name, path, parent, size, file count, dates, MD5 of files. include_children lists a folder\'s contents; include_deleted also finds items in the recycle bin.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetItemParams,
+  useCase: GetItem,
+  json: (i, p) => (p.summary_only ? { ...itemSummaryJson(i, true), ...(i.Children ? { Children: i.Children.map((c) => itemSummaryJson(c)) } : {}) } : itemJson(i)),
+  text: (i, p) =>
+    [
+      itemText(p.summary_only ? { ...i, Description: undefined, Info: undefined } : i),
+      nextSteps(
+        i.type === 'Folder'
+          ? [`List the contents page by page: ${call('files_listChildren', { folder_id: i.Id })}`, `Upload into it: ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`]
+          : [`Download it: ${call('files_getDownloadUrl', { item_id: i.Id })}`],
+      ),
+    ].join('\n'),
+});

@@ -1,0 +1,41 @@
+import { inject, injectable } from 'inversify';
+import type { Share } from '../../domain/files/share.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import type { TaskEither } from '../../domain/shared/fp.js';
+import { ShareStore } from '../../ports/share-store.js';
+import { d, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { flag, shareJson, shareSummaryJson, shareText } from './files-text.js';
+
+export const ShareIdParam = d(NonEmptyString, 'The share id (files_listShares finds ids).');
+
+export const GetShareParams = params(
+  { share_id: ShareIdParam },
+  {
+    include_items: flag('Also return the shared items.', false),
+    include_recipients: flag('Also return the recipients.', false),
+    summary_only: flag('Only Id, ShareType, Title, Uri, ExpirationDate, TotalDownloads and MaxDownloads.', false),
+  },
+);
+export type GetShareParams = t.TypeOf<typeof GetShareParams>;
+
+@injectable()
+export class GetShare implements UseCase<GetShareParams, Share> {
+  constructor(@inject(ShareStore) private readonly shares: ShareStore) {}
+  execute(p: GetShareParams): TaskEither<GatewayError, Share> {
+    return this.shares.get(p.share_id.trim(), { includeItems: p.include_items ?? false, includeRecipients: p.include_recipients ?? false });
+  }
+}
+
+export const getShareTool = defineTool({
+  group: 'files',
+  name: 'getShare',
+  title: 'Get share',
+  description: 'Reads one share: its public link (Uri), type, downloads used of the maximum, expiry and options; include_items and include_recipients add the shared items and who received the link.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetShareParams,
+  useCase: GetShare,
+  json: (s, p) => (p.summary_only ? shareSummaryJson(s, 'get') : shareJson(s)),
+  text: (s) => [shareText(s), nextSteps([`E-mail the link: ${call('files_sendShareNotification', { share_id: s.Id, recipients: ['<email>'] })}`, `Change it: ${call('files_updateShare', { share_id: s.Id })}`])].join('\n'),
+});

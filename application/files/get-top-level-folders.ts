@@ -1,0 +1,52 @@
+import { inject, injectable } from 'inversify';
+import type { Item } from '../../domain/files/item.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { ItemStore } from '../../ports/item-store.js';
+import { params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps, table } from '../runtime/markdown.js';
+import { flag, itemJson, TYPE_PREFIX } from './files-text.js';
+
+export const GetTopLevelFoldersParams = params({}, { summary_only: flag('Only Id, Name and type of each container.', false) });
+export type GetTopLevelFoldersParams = t.TypeOf<typeof GetTopLevelFoldersParams>;
+
+export interface TopLevelFoldersResult {
+  readonly description: string;
+  readonly folders: readonly Item[];
+}
+
+const DESCRIPTION = 'The top-level containers: Home (your personal folders), Favorites, Shared Folders (id allshared) and Connectors.';
+
+@injectable()
+export class GetTopLevelFolders implements UseCase<GetTopLevelFoldersParams, TopLevelFoldersResult> {
+  constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  execute(): TaskEither<GatewayError, TopLevelFoldersResult> {
+    return pipe(
+      this.items.topLevel(),
+      TE.map((folders) => ({ description: DESCRIPTION, folders })),
+    );
+  }
+}
+
+export const getTopLevelFoldersTool = defineTool({
+  group: 'files',
+  name: 'getTopLevelFolders',
+  title: 'Get top-level folders',
+  description: 'Lists the containers at the top of the file storage: Home (your personal folders), Favorites, Shared Folders (id "allshared") and Connectors, with their ids. Start here to browse; then files_listChildren.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetTopLevelFoldersParams,
+  useCase: GetTopLevelFolders,
+  json: (r, p) => ({
+    description: r.description,
+    count: r.folders.length,
+    folders: r.folders.map((f) => (p.summary_only ? { Id: f.Id, Name: f.Name, 'odata.type': TYPE_PREFIX + f.type } : itemJson(f))),
+  }),
+  text: (r) =>
+    [
+      `## Top-level folders (${r.folders.length})`,
+      r.description,
+      table(['id', 'name', 'files inside'], r.folders.map((f) => [f.Id, f.Name, f.FileCount])),
+      nextSteps([`Browse one: ${call('files_listChildren', { folder_id: 'home' })}`, `Search everything: ${call('files_searchItems', { query: '<words>' })}`]),
+    ].join('\n\n'),
+});

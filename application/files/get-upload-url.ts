@@ -1,0 +1,100 @@
+import { inject, injectable } from 'inversify';
+import type { UploadSpecification } from '../../domain/files/transfer.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import type { TaskEither } from '../../domain/shared/fp.js';
+import { ItemStore } from '../../ports/item-store.js';
+import { d, intRange, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { fields } from '../runtime/markdown.js';
+import { displayDate, flag, ItemIdParam, size, TYPE_PREFIX } from './files-text.js';
+
+export const GetUploadUrlParams = params(
+  {
+    folder_id: ItemIdParam('Destination folder id, or "home".'),
+    file_name: d(NonEmptyString, 'Name of the file to create.'),
+  },
+  {
+    file_size: d(intRange(0, Number.MAX_SAFE_INTEGER), 'Size in bytes; recommended (large files get a threaded, resumable upload, and oversized ones are refused up front).'),
+    batch_id: d(NonEmptyString, 'Groups the files of a multi-file upload.'),
+    batch_last: flag('This is the last file of the batch.'),
+    can_resume: flag('Resume an unfinished upload of the same name into the same folder. Default true.', true),
+    start_over: flag('Start a new upload even if an unfinished one exists.', false),
+    overwrite: flag('If a file of that name exists, the upload becomes its new version. Default false: the upload gets a numbered name ("name (1).ext").', false),
+    title: d(t.string, 'Display title; defaults to file_name.'),
+    details: d(t.string, 'Description of the file.'),
+    notify: flag('Send notification e-mails when the upload completes.', false),
+  },
+);
+export type GetUploadUrlParams = t.TypeOf<typeof GetUploadUrlParams>;
+
+@injectable()
+export class GetUploadUrl implements UseCase<GetUploadUrlParams, UploadSpecification> {
+  constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  execute(p: GetUploadUrlParams): TaskEither<GatewayError, UploadSpecification> {
+    return this.items.uploadLink(p.folder_id.trim(), {
+      fileName: p.file_name.trim(),
+      ...(p.file_size !== undefined ? { fileSize: p.file_size } : {}),
+      ...(p.batch_id ? { batchId: p.batch_id } : {}),
+      ...(p.batch_last !== undefined ? { batchLast: p.batch_last } : {}),
+      canResume: p.can_resume ?? true,
+      startOver: p.start_over ?? false,
+      overwrite: p.overwrite ?? false,
+      ...(p.title ? { title: p.title } : {}),
+      ...(p.details ? { details: p.details } : {}),
+      notify: p.notify ?? false,
+    });
+  }
+}
+
+export const uploadInstructions = (s: UploadSpecification): string => {
+  if (s.Method === 'Standard') {
+    return 'Send the whole file in one request: `POST <ChunkUri>` with the raw bytes as the body (or multipart with the field "Filedata"). No Authorization header is needed. The answer names the new file and its id.';
+  }
+  const chunk = s.ChunkSizeBytes ? ` of about ${size(s.ChunkSizeBytes)}` : '';
+  return [
+    `Send the file in chunks${chunk}: \`POST <ChunkUri>&index=<n>&byteOffset=<offset>\` with each chunk's raw bytes (index from 0, byteOffset = position of the chunk's first byte), at most ${s.MaxNumberOfThreads} at a time.`,
+    s.IsResume ? `This resumes an unfinished upload: the first ${s.ResumeOffset} bytes (${s.ResumeIndex} chunks) are already stored, so continue at index ${s.ResumeIndex}, byteOffset ${s.ResumeOffset}.` : '',
+    'Then `POST <FinishUri>` (optionally with `&filehash=<md5 hex>` to have the bytes checked). No Authorization header is needed.',
+  ]
+    .filter(Boolean)
+    .join(' ');
+};
+
+export const getUploadUrlTool = defineTool({
+  group: 'files',
+  name: 'getUploadUrl',
+  title: 'Get upload address',
+  description:
+    'Prepares an upload into a folder and returns an UploadSpecification: signed addresses that accept the bytes without a bearer token. Standard (small files): one POST of the bytes to ChunkUri. Threaded (large files): POST chunks to ChunkUri with &index=N&byteOffset=O (up to MaxNumberOfThreads in parallel), then POST FinishUri. An unfinished upload of the same name resumes (IsResume, ResumeIndex, ResumeOffset) unless start_over; overwrite makes the upload a new version of an existing file.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetUploadUrlParams,
+  useCase: GetUploadUrl,
+  json: (s) => ({
+    'odata.metadata': 'Files.Api.Models.UploadSpecification',
+    'odata.type': `${TYPE_PREFIX}UploadSpecification`,
+    Method: s.Method,
+    ChunkUri: s.ChunkUri,
+    ...(s.FinishUri ? { FinishUri: s.FinishUri } : {}),
+    IsResume: s.IsResume,
+    ResumeIndex: s.ResumeIndex,
+    ResumeOffset: s.ResumeOffset,
+    ...(s.ResumeFileHash ? { ResumeFileHash: s.ResumeFileHash } : {}),
+    MaxNumberOfThreads: s.MaxNumberOfThreads,
+    ...(s.ExpiresAt ? { ExpiresAt: s.ExpiresAt } : {}),
+    ...(s.ChunkSizeBytes ? { ChunkSizeBytes: s.ChunkSizeBytes } : {}),
+  }),
+  text: (s, p) =>
+    [
+      `## Upload address for "${p.file_name.trim()}" into ${p.folder_id.trim()} (${s.Method}${s.IsResume ? ', resuming' : ''})`,
+      fields([
+        ['ChunkUri', s.ChunkUri],
+        ['FinishUri', s.Method === 'Standard' ? undefined : s.FinishUri],
+        ['MaxNumberOfThreads', s.Method === 'Standard' ? undefined : s.MaxNumberOfThreads],
+        ['ResumeIndex', s.IsResume ? s.ResumeIndex : undefined],
+        ['ResumeOffset', s.IsResume ? s.ResumeOffset : undefined],
+        ['ResumeFileHash', s.ResumeFileHash],
+        ['Valid until', displayDate(s.ExpiresAt)],
+      ]),
+      uploadInstructions(s),
+    ].join('\n\n'),
+});

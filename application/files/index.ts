@@ -1,0 +1,38 @@
+import { copyItemTool } from './copy-item.js';
+import { createFolderTool } from './create-folder.js';
+import { createShareTool } from './create-share.js';
+import { deleteItemTool } from './delete-item.js';
+import { deleteShareTool } from './delete-share.js';
+import { getDownloadUrlTool } from './get-download-url.js';
+import { getItemTool } from './get-item.js';
+import { getShareTool } from './get-share.js';
+import { getTopLevelFoldersTool } from './get-top-level-folders.js';
+import { getUploadUrlTool } from './get-upload-url.js';
+import { listChildrenTool } from './list-children.js';
+import { listSharesTool } from './list-shares.js';
+import { moveItemTool } from './move-item.js';
+import { searchItemsTool } from './search-items.js';
+import { sendShareNotificationTool } from './send-share-notification.js';
+import { updateItemTool } from './update-item.js';
+import { updateShareTool } from './update-share.js';
+
+/** The files group, in the spec's order: items, then shares. */
+export const filesTools = [
+  getItemTool,
+  getTopLevelFoldersTool,
+  listChildrenTool,
+  createFolderTool,
+  updateItemTool,
+  deleteItemTool,
+  copyItemTool,
+  moveItemTool,
+  searchItemsTool,
+  getDownloadUrlTool,
+  getUploadUrlTool,
+  getShareTool,
+  listSharesTool,
+  createShareTool,
+  updateShareTool,
+  deleteShareTool,
+  sendShareNotificationTool,
+] as const;

@@ -1,0 +1,88 @@
+import { inject, injectable } from 'inversify';
+import { LISTABLE_ALIASES, isAlias, type Item } from '../../domain/files/item.js';
+import { parseFilter, parseOrderBy } from '../../domain/files/query.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
+import { E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { ItemStore } from '../../ports/item-store.js';
+import { d, intRange, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { flag, itemJson, itemSummaryJson, itemsTable } from './files-text.js';
+
+export const ListChildrenParams = params(
+  {},
+  {
+    folder_id: d(NonEmptyString, 'Folder id or alias (home, allshared, favorites, top). Default home.', 'home'),
+    top: d(intRange(1, 1000), 'Items per page, 1 to 1000.', 100),
+    skip: d(intRange(0, 1_000_000), 'Items to skip (paging).', 0),
+    include_deleted: flag('Also list items in the recycle bin.', false),
+    filter: d(
+      t.string,
+      "OData filter: eq, ne, gt, ge, lt, le on Name, FileName, FileSizeBytes, CreationDate, ProgenyEditDate; startswith(Name,'x'), endswith(Name,'x'), substringof('x',Name); isof('Files.Api.Models.File') or isof('Files.Api.Models.Folder'); and, or, not, parentheses. Example: isof('Files.Api.Models.File') and FileSizeBytes gt 1000",
+    ),
+    orderby: d(t.string, 'OData orderby: Name, FileName, CreationDate, ProgenyEditDate or FileSizeBytes, each with asc or desc, comma-separated. Example: "CreationDate desc". Default: folders first, then by name.'),
+    summary_only: flag('Only Id, Name, type, size and creation date of each item.', false),
+  },
+);
+export type ListChildrenParams = t.TypeOf<typeof ListChildrenParams>;
+
+export interface ListChildrenResult {
+  readonly folderId: string;
+  readonly totalCount: number;
+  readonly skip: number;
+  readonly items: readonly Item[];
+}
+
+@injectable()
+export class ListChildren implements UseCase<ListChildrenParams, ListChildrenResult> {
+  constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  execute(p: ListChildrenParams): TaskEither<GatewayError, ListChildrenResult> {
+    const folderId = (p.folder_id ?? 'home').trim();
+    if (isAlias(folderId) && !(LISTABLE_ALIASES as readonly string[]).includes(folderId)) {
+      return TE.left(invalidInput(`"${folderId}" cannot be listed. Aliases listChildren accepts: ${LISTABLE_ALIASES.join(', ')}; files_getItem reads "${folderId}".`, 'folder_id', 'folder id or home, allshared, favorites, top'));
+    }
+    const filter = p.filter?.trim() ? parseFilter(p.filter) : E.right(undefined);
+    if (E.isLeft(filter)) return TE.left(filter.left);
+    const orderBy = p.orderby?.trim() ? parseOrderBy(p.orderby) : E.right([]);
+    if (E.isLeft(orderBy)) return TE.left(orderBy.left);
+    const skip = p.skip ?? 0;
+    return pipe(
+      this.items.children(folderId, { top: p.top ?? 100, skip, includeDeleted: p.include_deleted ?? false, orderBy: orderBy.right, ...(filter.right ? { filter: filter.right } : {}) }),
+      TE.map((page) => ({ folderId, totalCount: page.totalCount, skip, items: page.items })),
+    );
+  }
+}
+
+export const listChildrenTool = defineTool({
+  group: 'files',
+  name: 'listChildren',
+  title: 'List folder contents',
+  description:
+    'Lists the files and folders inside a folder (default: home), 100 per page, with ids, sizes and dates. Narrow with an OData `filter` (for example "isof(\'Files.Api.Models.File\') and startswith(Name,\'inv\')"), sort with `orderby` ("FileSizeBytes desc"), page with top/skip; include_deleted also shows the recycle bin.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: ListChildrenParams,
+  useCase: ListChildren,
+  json: (r, p) => ({
+    folder_id: r.folderId,
+    total_count: r.totalCount,
+    returned_count: r.items.length,
+    has_more: r.skip + r.items.length < r.totalCount,
+    items: r.items.map((i) => (p.summary_only ? itemSummaryJson(i) : itemJson(i))),
+    ...(p.summary_only ? { summary_only: true } : {}),
+  }),
+  text: (r, p) => {
+    const heading = `## Contents of ${r.folderId} (${r.totalCount} item${r.totalCount === 1 ? '' : 's'}${p.filter ? ' matching the filter' : ''})`;
+    if (r.items.length === 0) {
+      return [heading, r.totalCount === 0 ? (p.filter ? 'Nothing matches the filter.' : 'The folder is empty.') : `No items on this page; there are ${r.totalCount}. Start again with skip 0.`].join('\n\n');
+    }
+    const hasMore = r.skip + r.items.length < r.totalCount;
+    const next = { ...p, folder_id: r.folderId, skip: r.skip + r.items.length };
+    return [
+      heading,
+      `Showing ${r.skip + 1}-${r.skip + r.items.length} of ${r.totalCount}.`,
+      itemsTable(r.items),
+      hasMore ? `Next page: ${call('files_listChildren', next)}` : 'This is the last page.',
+      nextSteps([`Open a folder: ${call('files_listChildren', { folder_id: '<id>' })}`, `Download a file: ${call('files_getDownloadUrl', { item_id: '<id>' })}`]),
+    ].join('\n\n');
+  },
+});

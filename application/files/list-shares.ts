@@ -1,0 +1,76 @@
+import { inject, injectable } from 'inversify';
+import type { SharePage } from '../../domain/files/share.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { Clock } from '../../ports/clock.js';
+import { ShareStore } from '../../ports/share-store.js';
+import { d, intRange, oneOf, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps, table } from '../runtime/markdown.js';
+import { downloadsText, expiryText, flag, shareJson, shareSummaryJson } from './files-text.js';
+
+export const ListSharesParams = params(
+  {},
+  {
+    share_type: d(oneOf(['Send', 'Request'] as const, 'ShareType'), 'Only Send or only Request shares.'),
+    top: d(intRange(1, 500), 'Shares per page, 1 to 500.', 50),
+    skip: d(intRange(0, 1_000_000), 'Shares to skip (paging).', 0),
+    include_expired: flag('Also list expired shares.', false),
+    summary_only: flag('Only Id, ShareType, Title, Uri, ExpirationDate, TotalDownloads and CreationDate.', false),
+  },
+);
+export type ListSharesParams = t.TypeOf<typeof ListSharesParams>;
+
+export interface ListSharesResult extends SharePage {
+  readonly skip: number;
+  readonly now: Date;
+}
+
+@injectable()
+export class ListShares implements UseCase<ListSharesParams, ListSharesResult> {
+  constructor(
+    @inject(ShareStore) private readonly shares: ShareStore,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
+  execute(p: ListSharesParams): TaskEither<GatewayError, ListSharesResult> {
+    const skip = p.skip ?? 0;
+    return pipe(
+      this.shares.list({ ...(p.share_type ? { shareType: p.share_type } : {}), top: p.top ?? 50, skip, includeExpired: p.include_expired ?? false }),
+      TE.map((page) => ({ ...page, skip, now: this.clock.now() })),
+    );
+  }
+}
+
+export const listSharesTool = defineTool({
+  group: 'files',
+  name: 'listShares',
+  title: 'List shares',
+  description: 'Lists the shares you created, newest first, 50 per page: id, type, title, public link, downloads and expiry. Expired shares are hidden unless include_expired is true.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: ListSharesParams,
+  useCase: ListShares,
+  json: (r, p) => ({
+    total_count: r.totalCount,
+    returned_count: r.shares.length,
+    has_more: r.skip + r.shares.length < r.totalCount,
+    shares: r.shares.map((s) => (p.summary_only ? shareSummaryJson(s, 'list') : shareJson(s))),
+    ...(p.summary_only ? { summary_only: true } : {}),
+  }),
+  text: (r, p) => {
+    const heading = `## Shares: ${r.totalCount}${p.share_type ? ` ${p.share_type}` : ''}${p.include_expired ? ' (expired included)' : ''}`;
+    if (!r.shares.length) {
+      return [heading, r.totalCount ? `No shares on this page; there are ${r.totalCount}. Start again with skip 0.` : `No shares${p.include_expired ? '' : ' that are still active; include_expired=true also lists expired ones'}.`].join('\n\n');
+    }
+    const hasMore = r.skip + r.shares.length < r.totalCount;
+    return [
+      heading,
+      `Showing ${r.skip + 1}-${r.skip + r.shares.length} of ${r.totalCount}.`,
+      table(
+        ['id', 'type', 'title', 'downloads', 'expires', 'link'],
+        r.shares.map((s) => [s.Id, s.ShareType, s.Title, s.ShareType === 'Send' ? downloadsText(s) : '', expiryText(s, r.now), s.Uri]),
+      ),
+      hasMore ? `Next page: ${call('files_listShares', { ...p, skip: r.skip + r.shares.length })}` : 'This is the last page.',
+      nextSteps([`Details of one: ${call('files_getShare', { share_id: r.shares[0]!.Id, include_items: true })}`]),
+    ].join('\n\n');
+  },
+});

@@ -1,0 +1,28 @@
+import { inject, injectable } from 'inversify';
+import type { TransferOutcome } from '../../domain/files/item.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import type { TaskEither } from '../../domain/shared/fp.js';
+import { ItemStore } from '../../ports/item-store.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { TransferItemParams, transferJson, transferText } from './transfer-item.js';
+
+@injectable()
+export class MoveItem implements UseCase<TransferItemParams, TransferOutcome> {
+  constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  execute(p: TransferItemParams): TaskEither<GatewayError, TransferOutcome> {
+    return this.items.move(p.item_id.trim(), p.target_folder_id.trim(), p.overwrite ?? false);
+  }
+}
+
+export const moveItemTool = defineTool({
+  group: 'files',
+  name: 'moveItem',
+  title: 'Move file or folder',
+  description:
+    'Moves a file or folder (with its contents) into another folder; its id stays the same and its parent changes. A same-named item in the destination is a conflict unless overwrite is true. A folder cannot move into itself or its subfolders.',
+  annotations: { kind: 'Write', idempotent: true },
+  params: TransferItemParams,
+  useCase: MoveItem,
+  json: transferJson,
+  text: (o) => transferText(o, 'Moved'),
+});

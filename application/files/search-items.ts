@@ -1,0 +1,104 @@
+import { inject, injectable } from 'inversify';
+import type { ItemType } from '../../domain/files/item.js';
+import { searchTerms, type SearchResults, type SearchScope } from '../../domain/files/search.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { ItemStore } from '../../ports/item-store.js';
+import { d, intRange, NonEmptyString, oneOf, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps, table } from '../runtime/markdown.js';
+import { flag, size, TYPE_PREFIX } from './files-text.js';
+import { isoDate } from './update-item.js';
+
+export const SearchItemsParams = params(
+  { query: d(NonEmptyString, 'Words to find in names and in the text of files.') },
+  {
+    search_scope: d(oneOf(['all', 'personal', 'shared'] as const, 'SearchScope'), 'all (default), personal (home folder) or shared (shared folders).', 'all'),
+    folder_id: d(NonEmptyString, 'Search only this folder and its subfolders; overrides search_scope.'),
+    item_types: d(t.array(oneOf(['File', 'Folder'] as const, 'ItemType')), 'Only these kinds: File, Folder or both.'),
+    creator_id: d(NonEmptyString, 'Only items created by this user id.'),
+    create_start_date: d(NonEmptyString, 'Only items created on or after this ISO 8601 date.'),
+    create_end_date: d(NonEmptyString, 'Only items created on or before this ISO 8601 date.'),
+    item_name_only: flag('Match names only, not file contents.', false),
+    top: d(intRange(1, 500), 'Maximum results, 1 to 500.', 50),
+    summary_only: flag('Only Id, Name, type, size, date and path of each result.', false),
+  },
+);
+export type SearchItemsParams = t.TypeOf<typeof SearchItemsParams>;
+
+export interface SearchItemsResult extends SearchResults {
+  readonly query: string;
+  readonly scope: SearchScope;
+}
+
+@injectable()
+export class SearchItems implements UseCase<SearchItemsParams, SearchItemsResult> {
+  constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  execute(p: SearchItemsParams): TaskEither<GatewayError, SearchItemsResult> {
+    const query = p.query.trim();
+    if (!searchTerms(query).length) return TE.left(invalidInput('The query has no letters or digits to search for.', 'query', 'words'));
+    for (const [name, value] of [['create_start_date', p.create_start_date], ['create_end_date', p.create_end_date]] as const) {
+      const bad = value !== undefined ? isoDate(value, name) : undefined;
+      if (bad) return TE.left(bad);
+    }
+    const endOfDay = (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v.trim()) ? `${v.trim()}T23:59:59.999Z` : v.trim());
+    const scope = p.search_scope ?? 'all';
+    return pipe(
+      this.items.search({
+        query,
+        scope,
+        ...(p.folder_id ? { folderId: p.folder_id.trim() } : {}),
+        ...(p.item_types?.length ? { itemTypes: p.item_types as ItemType[] } : {}),
+        ...(p.creator_id ? { creatorId: p.creator_id.trim() } : {}),
+        ...(p.create_start_date ? { createdFrom: new Date(Date.parse(p.create_start_date.trim())).toISOString() } : {}),
+        ...(p.create_end_date ? { createdTo: new Date(Date.parse(endOfDay(p.create_end_date))).toISOString() } : {}),
+        namesOnly: p.item_name_only ?? false,
+        top: p.top ?? 50,
+      }),
+      TE.map((r) => ({ ...r, query, scope })),
+    );
+  }
+}
+
+export const searchItemsTool = defineTool({
+  group: 'files',
+  name: 'searchItems',
+  title: 'Search files and folders',
+  description:
+    'Finds files and folders whose name or text content contains all the query words, best match first (Rank, Score). Limit with search_scope (personal, shared), folder_id (a folder and its subfolders), item_types, creator_id, a creation date range, or item_name_only. Returns ids for files_getItem and files_getDownloadUrl.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: SearchItemsParams,
+  useCase: SearchItems,
+  json: (r, p) => ({
+    query: r.query,
+    search_scope: p.folder_id ? 'folder' : r.scope,
+    total_count: r.totalCount,
+    returned_count: r.results.length,
+    partial_results: r.partialResults,
+    timed_out: r.timedOut,
+    results: r.results.map((x) =>
+      p.summary_only
+        ? { Id: x.Id, Name: x.Name, ItemType: x.ItemType, Size: x.Size, CreationDate: x.CreationDate, Path: x.Path }
+        : { ...x, ItemID: x.Id, 'odata.type': `${TYPE_PREFIX}SearchResult` },
+    ),
+    ...(p.summary_only ? { summary_only: true } : {}),
+  }),
+  text: (r, p) => {
+    const where = p.folder_id ? `in folder ${p.folder_id}` : r.scope === 'all' ? 'everywhere' : `in ${r.scope} folders`;
+    const heading = `## Search "${r.query}" ${where}: ${r.totalCount} match${r.totalCount === 1 ? '' : 'es'}`;
+    const notes = [r.partialResults ? 'The storage returned partial results.' : '', r.timedOut ? 'The search timed out; results may be incomplete.' : ''].filter(Boolean).join(' ');
+    if (!r.results.length) return [heading, notes, 'Nothing matches. Try fewer or shorter words, another scope, or item_name_only=false to search contents.'].filter(Boolean).join('\n\n');
+    return [
+      heading,
+      notes,
+      `Showing 1-${r.results.length} of ${r.totalCount}.${r.results.length < r.totalCount ? ` Raise top (now ${p.top ?? 50}) to see more: ${call('files_searchItems', { ...p, top: Math.min(500, r.totalCount) })}` : ''}`,
+      table(
+        ['rank', 'id', 'name', 'type', 'size', 'folder', 'score', ...(r.results.some((x) => x.MatchedIn) ? ['matched in'] : [])],
+        r.results.map((x) => [x.Rank, x.Id, x.Name, x.ItemType, size(x.Size), x.ParentSemanticPath ?? x.ParentName, x.Score, ...(x.MatchedIn ? [x.MatchedIn.join(' + ')] : [])]),
+      ),
+      nextSteps([`Download a file: ${call('files_getDownloadUrl', { item_id: r.results[0]!.Id })}`, `Read its details: ${call('files_getItem', { item_id: r.results[0]!.Id })}`]),
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+  },
+});

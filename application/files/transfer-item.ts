@@ -1,0 +1,45 @@
+import type { Item, TransferOutcome } from '../../domain/files/item.js';
+import { NonEmptyString, d, params, t } from '../runtime/codecs.js';
+import { call, fields, nextSteps } from '../runtime/markdown.js';
+import { flag, ItemIdParam, itemJson, itemText } from './files-text.js';
+
+// What copyItem and moveItem share: parameters and how an outcome (done or asynchronous) is shown.
+
+export const TransferItemParams = params(
+  {
+    item_id: ItemIdParam('Id of the file or folder.'),
+    target_folder_id: d(NonEmptyString, 'Destination folder id, "home", or "allshared" (folders only: becomes a top-level shared folder).'),
+  },
+  { overwrite: flag('Replace an item of the same name in the destination (it goes to the recycle bin). Default false: a name clash fails.', false) },
+);
+export type TransferItemParams = t.TypeOf<typeof TransferItemParams>;
+
+export const transferJson = (o: TransferOutcome): unknown =>
+  o.kind === 'done'
+    ? itemJson(o.item)
+    : {
+        async: true,
+        message: 'The storage accepted the operation and runs it in the background (the destination is in another storage zone).',
+        operation_id: o.operationId,
+        state: o.state,
+        item_id: o.itemId,
+        target_folder_id: o.targetId,
+      };
+
+export const transferText = (o: TransferOutcome, verb: 'Copied' | 'Moved'): string => {
+  if (o.kind === 'async') {
+    return [
+      `## ${verb === 'Copied' ? 'Copy' : 'Move'} of ${o.itemId} started (runs in the background)`,
+      'The destination is in another storage zone, so the storage runs this as an asynchronous operation. It is not finished yet; the item will appear in the destination when it is.',
+      fields([
+        ['Operation', o.operationId],
+        ['State', o.state],
+      ]),
+      nextSteps([`Check the destination later: ${call('files_listChildren', { folder_id: o.targetId })}`]),
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+  }
+  const i: Item = o.item;
+  return [itemText(i).replace(/^## /, `## ${verb} `), nextSteps([`Open the destination: ${call('files_listChildren', { folder_id: i.Parent?.Id ?? 'home' })}`])].join('\n');
+};

@@ -1,0 +1,109 @@
+import { inject, injectable } from 'inversify';
+import { aggregate, INTERVALS, planAggregation, type AggregateResult, type AggregationResults } from '../../domain/records/aggregate.js';
+import type { App } from '../../domain/records/app.js';
+import { resolveFilters } from '../../domain/records/filters.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { Clock } from '../../ports/clock.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { d, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { table } from '../runtime/markdown.js';
+import { FieldKey, FilterCodec, RecordsSettings, todayIn } from './common.js';
+
+const AggregationCodec = object(
+  'Aggregation',
+  { operation: d(oneOf(['sum', 'avg', 'min', 'max', 'count'] as const, 'Operation'), 'sum, avg, min, max on numbers, money and calculations; min, max, count on dates; count on every field.') },
+  {
+    field_id: d(FieldKey, 'The field to aggregate (a real field_id or external_id of the app).'),
+    metric: d(oneOf(['date_diff'] as const, 'Metric'), 'date_diff: the operation over (field_b minus field_a) for records with both dates.'),
+    field_a_id: d(FieldKey, 'date_diff: the earlier date field.'),
+    field_b_id: d(FieldKey, 'date_diff: the later date field.'),
+    unit: d(oneOf(['seconds', 'minutes', 'hours', 'days', 'weeks'] as const, 'Unit'), 'date_diff unit (default days).', 'days'),
+  },
+);
+
+const GroupByCodec = object(
+  'GroupBy',
+  { field_id: d(FieldKey, 'A date, category, status, relation or user field to group by.') },
+  { interval: d(oneOf(INTERVALS, 'Interval'), 'Date fields only: day, week (ISO, 2026-W47), month (default), quarter (2026-Q4) or year.', 'month') },
+);
+
+export const AggregateRecordsParams = params(
+  { app_id: d(NumericId, 'The app to aggregate.') },
+  {
+    filters: d(t.array(FilterCodec), 'Filters as records_filterRecords takes them; only matching records count.'),
+    aggregations: d(t.array(AggregationCodec), 'Up to 5 aggregations: {field_id, operation} or {metric: "date_diff", field_a_id, field_b_id, unit, operation}. None: just the number of matching records.'),
+    group_by: d(GroupByCodec, 'One grouping: {field_id, interval} (interval for date fields).'),
+  },
+);
+export type AggregateRecordsParams = t.TypeOf<typeof AggregateRecordsParams>;
+
+export interface AggregateOutcome {
+  readonly app: App;
+  readonly result: AggregateResult;
+}
+
+@injectable()
+export class AggregateRecords implements UseCase<AggregateRecordsParams, AggregateOutcome> {
+  constructor(
+    @inject(RecordStore) private readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+    @inject(RecordsSettings) private readonly settings: RecordsSettings,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  execute(p: AggregateRecordsParams): TaskEither<GatewayError, AggregateOutcome> {
+    const filters = p.filters ?? [];
+    return pipe(
+      this.apps.getApp(p.app_id),
+      TE.bindTo('app'),
+      TE.bindW('plan', ({ app }) => TE.fromEither(planAggregation(app, p.aggregations ?? [], p.group_by))),
+      TE.bindW('activeProfileId', () => (filters.some((f) => f.include_active_user) ? this.settings.activeProfileId() : TE.right(0))),
+      TE.bindW('resolved', ({ app, activeProfileId }) => TE.fromEither(resolveFilters(app, filters, { today: todayIn(this.clock, this.settings.timeZone), activeProfileId }))),
+      TE.bindW('records', ({ app, resolved }) => this.store.matchAll(app, resolved)),
+      TE.map(({ app, plan, records }) => ({ app, result: aggregate(plan, records) })),
+    );
+  }
+}
+
+const show = (v: number | string | null | undefined) => (v === null || v === undefined ? '-' : typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 4 }) : v);
+
+const columnsOf = (app: App, aggs: AggregationResults): { key: string; op: string; label: string }[] =>
+  Object.entries(aggs).flatMap(([key, ops]) =>
+    Object.keys(ops).map((op) => {
+      const m = /^date_diff_(\d+)_(\d+)$/.exec(key);
+      const name = m ? `${app.fields.find((f) => f.field_id === Number(m[2]))?.label} - ${app.fields.find((f) => f.field_id === Number(m[1]))?.label}` : (app.fields.find((f) => String(f.field_id) === key)?.label ?? key);
+      return { key, op, label: `${op} ${name} (${key})` };
+    }),
+  );
+
+export const aggregateRecordsTool = defineTool({
+  group: 'records',
+  name: 'aggregateRecords',
+  title: 'Aggregate records',
+  description:
+    'Counts, sums, averages, minimums and maximums over the records of an app that match optional filters, optionally grouped by one date (day/week/month/quarter/year), category, status, relation or user field. Also date_diff between two date fields. Field ids must be real ones (records_getApp). Without aggregations it returns the matching count.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: AggregateRecordsParams,
+  useCase: AggregateRecords,
+  json: ({ result }) => result,
+  text: ({ app, result }) => {
+    const head = `## ${app.name} (app ${app.app_id}): ${result.total_items} matching record${result.total_items === 1 ? '' : 's'}`;
+    if (result.groups) {
+      const cols = columnsOf(app, result.totals ?? {});
+      return [
+        head,
+        table(
+          ['group', 'key', 'count', ...cols.map((c) => c.label)],
+          [...result.groups.map((g) => [g.group, g.key ?? '', g.count, ...cols.map((c) => show(g.aggregations[c.key]?.[c.op]))]), ['**total**', '', result.total_items, ...cols.map((c) => show(result.totals?.[c.key]?.[c.op]))]],
+        ),
+        'Records with several values in the grouping field count in each of their groups; the total row counts each record once.',
+      ].join('\n\n');
+    }
+    if (!result.aggregations) return head;
+    const cols = columnsOf(app, result.aggregations);
+    return [head, table(['aggregation', 'value'], cols.map((c) => [c.label, show(result.aggregations![c.key]?.[c.op])]))].join('\n\n');
+  },
+});

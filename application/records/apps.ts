@@ -1,0 +1,139 @@
+import { inject, injectable } from 'inversify';
+import { valueTypeOf, type App, type AppSummary, type AppView } from '../../domain/records/app.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps, table } from '../runtime/markdown.js';
+
+export const ListAppsParams = params({}, { workspace_id: d(NumericId, 'The workspace (space) whose apps to list. Leave out for the apps of every workspace.') });
+export type ListAppsParams = t.TypeOf<typeof ListAppsParams>;
+
+@injectable()
+export class ListApps implements UseCase<ListAppsParams, readonly AppSummary[]> {
+  constructor(@inject(RecordApps) private readonly apps: RecordApps) {}
+  execute(p: ListAppsParams): TaskEither<GatewayError, readonly AppSummary[]> {
+    return this.apps.listApps(p.workspace_id);
+  }
+}
+
+export const listAppsTool = defineTool({
+  group: 'records',
+  name: 'listApps',
+  title: 'List apps',
+  description: 'The apps (record databases) of a workspace, or of every workspace: id, name, description. Next: records_getApp for an app\'s fields.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: ListAppsParams,
+  useCase: ListApps,
+  json: (apps) => ({ apps: apps.map((a) => ({ id: a.id, name: a.name, description: a.description, workspace_id: a.workspace_id, item_name: a.item_name })) }),
+  text: (apps, p) =>
+    apps.length === 0
+      ? `## No apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}`
+      : [
+          `## Apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}: ${apps.length}`,
+          table(['id', 'name', 'workspace_id', 'description'], apps.map((a) => [a.id, a.name, a.workspace_id, a.description])),
+          nextSteps([`Fields of an app: ${call('records_getApp', { app_id: apps[0]!.id })}`]),
+        ].join('\n\n'),
+});
+
+export const GetAppParams = params({ app_id: d(NumericId, 'The app id (records_listApps).') }, {});
+export type GetAppParams = t.TypeOf<typeof GetAppParams>;
+
+@injectable()
+export class GetApp implements UseCase<GetAppParams, App> {
+  constructor(@inject(RecordApps) private readonly apps: RecordApps) {}
+  execute(p: GetAppParams): TaskEither<GatewayError, App> {
+    return this.apps.getApp(p.app_id);
+  }
+}
+
+export const appJson = (a: App) => ({
+  app_id: a.app_id,
+  name: a.name,
+  item_name: a.item_name,
+  description: a.description,
+  workspace_id: a.space_id,
+  fields: a.fields.map((f) => ({
+    field_id: f.field_id,
+    external_id: f.external_id,
+    label: f.label,
+    field_type: f.field_type,
+    type: valueTypeOf(f.field_type),
+    required: f.required,
+    ...(f.description ? { description: f.description } : {}),
+    ...(f.options ? { options: f.options } : {}),
+    ...(f.referenced_app_ids ? { referenced_app_ids: f.referenced_app_ids } : {}),
+    ...(f.currencies ? { currencies: f.currencies } : {}),
+  })),
+});
+
+export const getAppTool = defineTool({
+  group: 'records',
+  name: 'getApp',
+  title: 'Get an app and its fields',
+  description:
+    'An app with its field definitions: field_id, external_id, label, field_type, required, category options (id and text), referenced apps of relation fields, money currencies. Use these ids in records_createRecord, records_filterRecords and records_aggregateRecords.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetAppParams,
+  useCase: GetApp,
+  json: appJson,
+  text: (a) =>
+    [
+      `## App "${a.name}" (${a.app_id}) in workspace ${a.space_id}`,
+      a.description,
+      table(
+        ['field_id', 'external_id', 'label', 'field_type', 'required', 'options / references'],
+        a.fields.map((f) => [
+          f.field_id,
+          f.external_id,
+          f.label,
+          f.field_type,
+          f.required ? 'yes' : '',
+          f.options
+            ? f.options.map((o) => `${o.id} ${o.text}${o.means_completed ? ' (done)' : ''}`).join(', ')
+            : f.referenced_app_ids
+              ? `apps ${f.referenced_app_ids.join(', ')}`
+              : f.currencies
+                ? f.currencies.join(', ')
+                : f.description ?? '',
+        ]),
+      ),
+      nextSteps([`Records: ${call('records_listRecords', { app_id: a.app_id })}`, `Saved views: ${call('records_getAppViews', { app_id: a.app_id })}`]),
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+});
+
+export const GetAppViewsParams = params({ app_id: d(NumericId, 'The app id.') }, {});
+export type GetAppViewsParams = t.TypeOf<typeof GetAppViewsParams>;
+
+@injectable()
+export class GetAppViews implements UseCase<GetAppViewsParams, { app_id: number; views: readonly AppView[] }> {
+  constructor(@inject(RecordApps) private readonly apps: RecordApps) {}
+  execute(p: GetAppViewsParams): TaskEither<GatewayError, { app_id: number; views: readonly AppView[] }> {
+    return pipe(
+      this.apps.getViews(p.app_id),
+      TE.map((views) => ({ app_id: p.app_id, views })),
+    );
+  }
+}
+
+export const getAppViewsTool = defineTool({
+  group: 'records',
+  name: 'getAppViews',
+  title: 'Get the saved views of an app',
+  description: 'The saved views of an app: view_id, name, filters and sort. records_listRecords with view_id lists a view\'s records.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetAppViewsParams,
+  useCase: GetAppViews,
+  json: (r) => ({ views: r.views.map((v) => ({ view_id: v.view_id, name: v.name, filters: v.filters, sort_by: v.sort_by ?? null, sort_desc: v.sort_desc ?? false })) }),
+  text: (r) =>
+    r.views.length === 0
+      ? `## App ${r.app_id} has no saved views`
+      : [
+          `## Saved views of app ${r.app_id}: ${r.views.length}`,
+          table(['view_id', 'name', 'filters', 'sort'], r.views.map((v) => [v.view_id, v.name, v.filters.length, v.sort_by ? `${v.sort_by}${v.sort_desc ? ' desc' : ''}` : ''])),
+          nextSteps([`Records of a view: ${call('records_listRecords', { view_id: r.views[0]!.view_id })}`]),
+        ].join('\n\n'),
+});

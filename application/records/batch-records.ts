@@ -1,0 +1,202 @@
+import { inject, injectable } from 'inversify';
+import type { App } from '../../domain/records/app.js';
+import { validateFields, type ValidatedFields } from '../../domain/records/field-input.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
+import { E, pipe, TE, type Either, type TaskEither } from '../../domain/shared/fp.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { UrlFetcher } from '../../ports/url-fetcher.js';
+import { d, NumericId, object, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { table } from '../runtime/markdown.js';
+import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, resolveAttachments } from './common.js';
+
+/** Records written per chunk: in parallel inside a chunk, chunks one after another (spec Limits). */
+export const CHUNK_SIZE = 50;
+
+/** Runs `work` over the items in chunks: all of a chunk at once, the next chunk when the previous one is done. */
+export const runInChunks = async <I, R>(items: readonly I[], size: number, work: (item: I, index: number) => Promise<R>): Promise<R[]> => {
+  const out: R[] = [];
+  for (let start = 0; start < items.length; start += size) {
+    const chunk = items.slice(start, start + size);
+    out.push(...(await Promise.all(chunk.map((item, i) => work(item, start + i)))));
+  }
+  return out;
+};
+
+export interface BatchItem {
+  readonly index: number;
+  readonly success: boolean;
+  readonly record_id?: number;
+  readonly record_url?: string;
+  readonly error?: string;
+}
+
+export interface BatchResult {
+  readonly total: number;
+  readonly successful: number;
+  readonly failed: number;
+  readonly items: readonly BatchItem[];
+}
+
+interface BadInput {
+  readonly index: number;
+  readonly parameter?: string;
+  readonly message: string;
+}
+
+/** Validates every input first: one bad input means nothing is written, and the 400 names each bad index. */
+const validateAll = <I>(items: readonly I[], validate: (item: I, index: number) => Either<GatewayError, ValidatedFields>, what: string): Either<GatewayError, ValidatedFields[]> => {
+  const bad: BadInput[] = [];
+  const good: ValidatedFields[] = [];
+  items.forEach((item, index) => {
+    const r = validate(item, index);
+    if (r._tag === 'Left') bad.push({ index, parameter: r.left._tag === 'InvalidInput' ? r.left.parameter : undefined, message: r.left.message });
+    else good.push(r.right);
+  });
+  if (bad.length === 0) return E.right(good);
+  return E.left(
+    invalidInput(
+      `${bad.length} of ${items.length} ${what} failed validation, so nothing was written. Fix them and send the batch again. ${bad
+        .slice(0, 20)
+        .map((b) => `[${b.index}] ${b.message}`)
+        .join(' ')}${bad.length > 20 ? ` ...and ${bad.length - 20} more (see details.errors).` : ''}`,
+      what,
+      'valid inputs',
+      { errors: bad },
+    ),
+  );
+};
+
+const summarise = (items: BatchItem[]): BatchResult => ({
+  total: items.length,
+  successful: items.filter((i) => i.success).length,
+  failed: items.filter((i) => !i.success).length,
+  items,
+});
+
+const batchText = (r: BatchResult, verb: string): string =>
+  [
+    `## ${verb} ${r.successful} of ${r.total} record${r.total === 1 ? '' : 's'}${r.failed ? ` (${r.failed} failed)` : ''}`,
+    table(
+      ['index', 'success', 'record_id', 'error'],
+      r.items.map((i) => [i.index, i.success ? 'yes' : 'no', i.record_id, i.error]),
+    ),
+  ].join('\n\n');
+
+export const BatchCreateRecordsParams = params(
+  {
+    app_id: d(NumericId, 'The app every record goes to.'),
+    inputs: d(t.array(object('BatchInput', { fields: d(FieldsObject, FIELDS_DESCRIPTION) }, {})), 'The records to create, each {fields}. Any count; written in chunks of 50.'),
+  },
+  flagParams,
+);
+export type BatchCreateRecordsParams = t.TypeOf<typeof BatchCreateRecordsParams>;
+
+@injectable()
+export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, BatchResult> {
+  constructor(
+    @inject(RecordStore) private readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+    @inject(UrlFetcher) private readonly fetcher: UrlFetcher,
+  ) {}
+
+  execute(p: BatchCreateRecordsParams): TaskEither<GatewayError, BatchResult> {
+    const flags = flagsOf(p);
+    return pipe(
+      this.apps.getApp(p.app_id),
+      TE.chain((app) =>
+        pipe(
+          TE.fromEither(validateAll(p.inputs, (input, i) => validateFields(app, input.fields, 'create', `inputs[${i}].fields`), 'inputs')),
+          TE.chain((valid) =>
+            TE.fromTask(() =>
+              runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
+                const r = await pipe(
+                  resolveAttachments(fields, this.fetcher, this.store),
+                  TE.chain((f) => this.store.create(app, f, flags)),
+                )();
+                return r._tag === 'Right' ? { index, success: true, record_id: r.right.record_id, record_url: r.right.record_url } : { index, success: false, error: r.left.message };
+              }),
+            ),
+          ),
+          TE.map(summarise),
+        ),
+      ),
+    );
+  }
+}
+
+export const batchCreateRecordsTool = defineTool({
+  group: 'records',
+  name: 'batchCreateRecords',
+  title: 'Create records in bulk',
+  description:
+    'Creates many records in one app. Every input is validated first: if any is invalid nothing is created and the error lists each bad index and why. Then records are written in chunks of 50; the answer counts successful and failed and marks each item.',
+  annotations: { kind: 'Write', idempotent: false },
+  params: BatchCreateRecordsParams,
+  useCase: BatchCreateRecords,
+  text: (r) => batchText(r, 'Created'),
+});
+
+export const BatchUpdateRecordsParams = params(
+  {
+    app_id: d(NumericId, 'The app all the records belong to.'),
+    updates: d(
+      t.array(object('BatchUpdate', { record_id: d(NumericId, 'The record to change.'), fields: d(FieldsObject, 'Only the fields to change (formats as records_createRecord).') }, {})),
+      'The changes, each {record_id, fields}. Any count; written in chunks of 50.',
+    ),
+  },
+  flagParams,
+);
+export type BatchUpdateRecordsParams = t.TypeOf<typeof BatchUpdateRecordsParams>;
+
+@injectable()
+export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, BatchResult> {
+  constructor(
+    @inject(RecordStore) private readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+    @inject(UrlFetcher) private readonly fetcher: UrlFetcher,
+  ) {}
+
+  execute(p: BatchUpdateRecordsParams): TaskEither<GatewayError, BatchResult> {
+    const flags = flagsOf(p);
+    const validate = (app: App) => (u: { record_id: number; fields: Record<string, unknown> }, i: number) => {
+      const first = p.updates.findIndex((x) => x.record_id === u.record_id);
+      if (first !== i) return E.left(invalidInput(`record ${u.record_id} is also updated at index ${first}; merge the two updates.`, `updates[${i}].record_id`, 'each record once'));
+      return validateFields(app, u.fields, 'update', `updates[${i}].fields`);
+    };
+    return pipe(
+      this.apps.getApp(p.app_id),
+      TE.chain((app) =>
+        pipe(
+          TE.fromEither(validateAll(p.updates, validate(app), 'updates')),
+          TE.chain((valid) =>
+            TE.fromTask(() =>
+              runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
+                const recordId = p.updates[index]!.record_id;
+                const r = await pipe(
+                  resolveAttachments(fields, this.fetcher, this.store),
+                  TE.chain((f) => this.store.update(app, recordId, f, flags)),
+                )();
+                return r._tag === 'Right' ? { index, success: true, record_id: recordId } : { index, success: false, record_id: recordId, error: r.left.message };
+              }),
+            ),
+          ),
+          TE.map(summarise),
+        ),
+      ),
+    );
+  }
+}
+
+export const batchUpdateRecordsTool = defineTool({
+  group: 'records',
+  name: 'batchUpdateRecords',
+  title: 'Update records in bulk',
+  description:
+    'Changes many records of one app, each {record_id, fields} with only the fields to change. Every update is validated first: if any is invalid none is applied and the error lists each bad index and why. Then chunks of 50; the answer counts successful and failed and marks each item.',
+  annotations: { kind: 'Write', idempotent: true },
+  params: BatchUpdateRecordsParams,
+  useCase: BatchUpdateRecords,
+  text: (r) => batchText(r, 'Updated'),
+});

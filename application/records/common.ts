@@ -1,0 +1,176 @@
+import type { ServiceIdentifier } from 'inversify';
+import * as t from 'io-ts';
+import { findField, type App, type FieldDefinition } from '../../domain/records/app.js';
+import type { AttachmentInput, ValidatedField, ValidatedFields } from '../../domain/records/field-input.js';
+import { compactRecord, formatValue, fullRecord, selectFields, unknownFieldKeys, valueOf, type CompactRecord, type FieldSelection, type RecordData } from '../../domain/records/record.js';
+import { DEFAULT_FLAGS, type WriteFlags } from '../../domain/records/revision.js';
+import { formatInZone, isEmptyValue } from '../../domain/records/values.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
+import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import type { Clock } from '../../ports/clock.js';
+import type { RecordStore } from '../../ports/record-store.js';
+import type { UrlFetcher } from '../../ports/url-fetcher.js';
+import { d, NonEmptyString, object, oneOf } from '../runtime/codecs.js';
+import { SchemaType } from '../runtime/json-schema.js';
+import { table } from '../runtime/markdown.js';
+
+/** Settings of the records group (RECORDS_* variables) the use cases need. */
+export interface RecordsSettings {
+  /** IANA time zone that relative date tokens (-30d, +0d) are resolved in. */
+  readonly timeZone: string;
+  /** The profile id of the user the gateway acts as (include_active_user). */
+  readonly activeProfileId: () => TaskEither<GatewayError, number>;
+}
+export const RecordsSettings = Symbol.for('RecordsSettings') as ServiceIdentifier<RecordsSettings>;
+
+export const FieldKey = new SchemaType<string | number, string | number, unknown>(
+  'FieldKey',
+  (u): u is string | number => typeof u === 'string' || typeof u === 'number',
+  (u, c) => (typeof u === 'number' && Number.isSafeInteger(u) && u >= 0 ? t.success(u) : typeof u === 'string' && u.trim() ? t.success(u.trim()) : t.failure(u, c)),
+  (a) => a,
+  { anyOf: [{ type: 'integer' }, { type: 'string' }] },
+);
+
+/** Any JSON value (a field value; its shape is checked per field type). */
+export const AnyValue = new SchemaType<unknown, unknown, unknown>('Value', (u): u is unknown => u !== undefined, (u, c) => (u === undefined ? t.failure(u, c) : t.success(u)), (a) => a, {});
+
+/** A `fields` object keyed by field_id or external_id. */
+export const FieldsObject = new SchemaType<Record<string, unknown>, Record<string, unknown>, unknown>(
+  'Fields',
+  (u): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u),
+  (u, c) => (typeof u === 'object' && u !== null && !Array.isArray(u) ? t.success(u as Record<string, unknown>) : t.failure(u, c)),
+  (a) => a,
+  { type: 'object', additionalProperties: true },
+);
+
+export const FIELDS_DESCRIPTION =
+  "Values keyed by field_id or external_id (records_getApp lists them). Formats: text: string; number: number; category/status: array of option ids or option texts; single_date: 'YYYY-MM-DD HH:MM:SS' (use 00:00:00 for a date only; not an object); range_date: {start, end}; money: {value: '1250.00', currency: 'USD'}; relations: array of record ids; users: array of profile ids; attachment: array of file ids or URLs; multi_email: [{type: work|home|other, email}]; multi_phone: [{type: work|mobile|home|other, phone}]; multi_link: [{url, title}]; checklist: [{title, completed}] with optional description, due, assignee (user id) and id (keep an existing item); single_location: address string. null clears a field.";
+
+export const selectionParams = {
+  field_ids: d(t.array(FieldKey), 'Only these fields (field_id or external_id). Default: all fields.'),
+  field_types: d(oneOf(['all', 'basic', 'calculation'] as const, 'FieldTypes'), 'all (default), basic (no calculations) or calculation (only calculations).', 'all'),
+  verbose: d(t.boolean, 'Every field with field_type and raw values, plus revision and modification times. Large; rarely needed.', false),
+};
+
+export const flagParams = {
+  silent: d(t.boolean, 'true suppresses notifications to followers.', false),
+  hook: d(t.boolean, 'false prevents webhooks from running.', true),
+  workflow: d(t.boolean, 'false prevents workflows (automations) from triggering.', true),
+};
+
+export const flagsOf = (p: { silent?: boolean; hook?: boolean; workflow?: boolean }): WriteFlags => ({
+  silent: p.silent ?? DEFAULT_FLAGS.silent,
+  hook: p.hook ?? DEFAULT_FLAGS.hook,
+  workflow: p.workflow ?? DEFAULT_FLAGS.workflow,
+});
+
+export const FilterValueCodec = object('FilterValue', { value: d(AnyValue, "The value: text, a number, an option id, a record id, a profile id, or a date 'YYYY-MM-DD HH:MM:SS' / relative token like '-30d'.") }, {});
+
+export const FilterCodec = object(
+  'Filter',
+  {
+    match_type: d(
+      NonEmptyString,
+      'text: contains, equal, not_equal, not_contains, empty, not_empty; category/relation/user: equal, not_equal (single fields only), any, none, empty, not_empty; status adds completed, incomplete; number/money: equal, smaller, larger, smaller_or_equal, larger_or_equal, empty, not_empty; date: equal, before, after, on_or_before, on_or_after, empty, not_empty; email/phone add fully_includes.',
+    ),
+  },
+  {
+    field_id: d(FieldKey, 'field_id or external_id of the field. Leave out only for the system dates created_on / last_modified_on (then give field_type).'),
+    field_label: d(t.string, 'The field label instead of field_id (case-insensitive exact match; an ambiguous or unknown label is rejected with the matching ids).'),
+    field_type: d(t.string, 'The field_type, e.g. single_text, multi_category, status, single_date, created_on. Optional with field_id.'),
+    type: d(t.string, 'Optional; derived from field_type (text, number, category, status, date, app, contact, email, phone, embed, location, file).'),
+    values: d(t.array(FilterValueCodec), 'Values as [{"value": ...}]; several values mean any of them (equal/any) or none of them (none/not_equal). Not used by empty, not_empty, completed, incomplete.'),
+    include_active_user: d(t.boolean, 'User fields: also match the calling user. Not combinable with empty/not_empty.'),
+  },
+);
+
+export type FilterParam = t.TypeOf<typeof FilterCodec>;
+
+/** Rejects field_ids that name no field, listing the fields. */
+export const checkSelection = (app: App, selection: FieldSelection): TaskEither<GatewayError, readonly FieldDefinition[]> => {
+  const unknown = unknownFieldKeys(app, selection.field_ids);
+  if (unknown.length)
+    return TE.left(
+      invalidInput(
+        `App "${app.name}" (${app.app_id}) has no field ${unknown.map((k) => JSON.stringify(k)).join(', ')}. Fields: ${app.fields.map((f) => `${f.external_id} (${f.field_id})`).join(', ')}.`,
+        'field_ids',
+        'field_id or external_id of the app',
+      ),
+    );
+  return TE.right(selectFields(app, selection));
+};
+
+export const recordPayload = (app: App, r: RecordData, fields: readonly FieldDefinition[], verbose: boolean | undefined): CompactRecord | ReturnType<typeof fullRecord> =>
+  verbose ? fullRecord(app, r, fields) : compactRecord(app, r, fields);
+
+export const todayIn = (clock: Clock, timeZone: string): string => formatInZone(clock.now(), timeZone).slice(0, 10);
+
+/** Uploads URL attachments (through the fetch guard) and replaces them with file ids. */
+export const resolveAttachments = (fields: ValidatedFields, fetcher: UrlFetcher, store: RecordStore): TaskEither<GatewayError, ValidatedFields> =>
+  pipe(
+    fields as ValidatedField[],
+    A.map((vf): TaskEither<GatewayError, ValidatedField> => {
+      if (vf.input.kind !== 'attachment' || !vf.input.files.some((f) => 'url' in f)) return TE.right(vf);
+      return pipe(
+        vf.input.files as AttachmentInput[],
+        A.map((f): TaskEither<GatewayError, AttachmentInput> =>
+          'url' in f
+            ? pipe(
+                fetcher.fetch(f.url),
+                TE.mapLeft((e) => (e._tag === 'InvalidInput' ? { ...e, parameter: `fields.${vf.field.external_id}` } : e)),
+                TE.chain((file) => store.uploadFile(file)),
+                TE.map((uploaded) => ({ file_id: uploaded.file_id })),
+              )
+            : TE.right(f),
+        ),
+        TE.sequenceSeqArray,
+        TE.map((files) => ({ field: vf.field, input: { kind: 'attachment' as const, files } })),
+      );
+    }),
+    TE.sequenceSeqArray,
+  );
+
+// --- text ---
+
+const TEXT_BUDGET = 12_000;
+
+/** Rows cut at a row boundary so the text stays under the budget; says so when it cuts. */
+export const budgetRows = <R>(rows: readonly R[], render: (rows: readonly R[]) => string, budget = TEXT_BUDGET): { text: string; shown: number } => {
+  let n = rows.length;
+  let text = render(rows);
+  while (text.length > budget && n > 1) {
+    n = Math.max(1, Math.floor(n * 0.8));
+    text = render(rows.slice(0, n));
+  }
+  return { text, shown: n };
+};
+
+export const recordText = (app: App, r: RecordData, fields: readonly FieldDefinition[]): string => {
+  const rows = fields.flatMap((f) => {
+    const v = valueOf(r, f);
+    return v === undefined || isEmptyValue(v) ? [] : [[f.label, `${f.external_id} (${f.field_id})`, formatValue(f, v)]];
+  });
+  return [
+    `## ${app.item_name} "${r.title}" (record ${r.record_id})`,
+    `**App:** ${app.name} (${app.app_id}), record #${r.app_record_id}\n**Created:** ${r.created_on} by ${r.created_by.name}\n**URL:** ${r.record_url}`,
+    rows.length ? table(['field', 'key', 'value'], rows) : 'No field has a value.',
+  ].join('\n\n');
+};
+
+/** A table of records: record_id, title, and up to six field columns. */
+export const recordsTable = (app: App, records: readonly RecordData[], fields: readonly FieldDefinition[]): string => {
+  const columns = fields.filter((f) => records.some((r) => !isEmptyValue(valueOf(r, f)))).filter((f) => f.field_type !== 'single_text' || f !== app.fields.find((x) => x.field_type === 'single_text')).slice(0, 6);
+  return table(
+    ['record_id', 'title', ...columns.map((c) => c.label)],
+    records.map((r) => [
+      r.record_id,
+      r.title,
+      ...columns.map((c) => {
+        const v = valueOf(r, c);
+        return v === undefined || isEmptyValue(v) ? '' : formatValue(c, v);
+      }),
+    ]),
+  );
+};
+
+export const fieldByKey = (app: App, key: string | number): FieldDefinition | undefined => findField(app, key);

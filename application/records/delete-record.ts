@@ -1,0 +1,72 @@
+import { inject, injectable } from 'inversify';
+import type { FullRecord } from '../../domain/records/record.js';
+import { fullRecord } from '../../domain/records/record.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { flagParams, flagsOf } from './common.js';
+
+export const DeleteRecordParams = params({ record_id: d(NumericId, 'The record to delete.') }, flagParams);
+export type DeleteRecordParams = t.TypeOf<typeof DeleteRecordParams>;
+
+@injectable()
+export class DeleteRecord implements UseCase<DeleteRecordParams, { deleted: true; record_id: number }> {
+  constructor(@inject(RecordStore) private readonly store: RecordStore) {}
+
+  execute(p: DeleteRecordParams): TaskEither<GatewayError, { deleted: true; record_id: number }> {
+    return pipe(
+      this.store.delete(p.record_id, flagsOf(p)),
+      TE.map(() => ({ deleted: true as const, record_id: p.record_id })),
+    );
+  }
+}
+
+export const deleteRecordTool = defineTool({
+  group: 'records',
+  name: 'deleteRecord',
+  title: 'Delete a record',
+  description: 'Moves a record to the trash (soft delete): it disappears from gets, lists and filters until records_restoreRecord brings it back with every value intact.',
+  annotations: { kind: 'Destructive', idempotent: true },
+  params: DeleteRecordParams,
+  useCase: DeleteRecord,
+  text: (r) => [`## Record ${r.record_id} moved to the trash`, nextSteps([`Undo: ${call('records_restoreRecord', { record_id: r.record_id })}`])].join('\n'),
+});
+
+export const RestoreRecordParams = params({ record_id: d(NumericId, 'The deleted record to bring back.') }, {});
+export type RestoreRecordParams = t.TypeOf<typeof RestoreRecordParams>;
+
+@injectable()
+export class RestoreRecord implements UseCase<RestoreRecordParams, FullRecord> {
+  constructor(
+    @inject(RecordStore) private readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+  ) {}
+
+  execute(p: RestoreRecordParams): TaskEither<GatewayError, FullRecord> {
+    return pipe(
+      this.store.restore(p.record_id),
+      TE.chain((record) => pipe(this.apps.getApp(record.app_id), TE.map((app) => fullRecord(app, record)))),
+    );
+  }
+}
+
+export const restoreRecordTool = defineTool({
+  group: 'records',
+  name: 'restoreRecord',
+  title: 'Restore a deleted record',
+  description: 'Brings a record back from the trash with all its field values; returns the full restored record (deleted_on null).',
+  annotations: { kind: 'Write', idempotent: true },
+  params: RestoreRecordParams,
+  useCase: RestoreRecord,
+  text: (r) =>
+    [
+      `## Restored record ${r.record_id} "${r.title}" in ${r.app.name} (app ${r.app_id})`,
+      r.fields.map((f) => `- **${f.label}:** ${f.values.map((v) => (typeof v.value === 'object' && v.value !== null ? JSON.stringify(v.value) : String(v.value))).join(', ')}`).join('\n'),
+      nextSteps([`Read it: ${call('records_getRecord', { record_id: r.record_id })}`]),
+    ].join('\n\n'),
+});
+

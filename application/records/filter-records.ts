@@ -1,0 +1,148 @@
+import { inject, injectable } from 'inversify';
+import type { App, FieldDefinition } from '../../domain/records/app.js';
+import { decodeCursor, encodeCursor, resolveFilters, resolveSort, type FilterInput } from '../../domain/records/filters.js';
+import type { RecordData } from '../../domain/records/record.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { Clock } from '../../ports/clock.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { d, NonEmptyString, NumericId, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { budgetRows, checkSelection, FilterCodec, recordPayload, recordsTable, RecordsSettings, selectionParams, todayIn } from './common.js';
+
+export const MAX_LIMIT = 500;
+export const DEFAULT_LIMIT = 100;
+
+export const pageParams = {
+  limit: d(NumericId, `Records per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, DEFAULT_LIMIT),
+  cursor: d(NonEmptyString, 'The cursor of the previous response, for the next page.'),
+  count_only: d(t.boolean, 'Only the number of matching records.', false),
+};
+
+export const FilterRecordsParams = params(
+  {
+    app_id: d(NumericId, 'The app to search (records_listApps gives app ids).'),
+    filters: d(t.array(FilterCodec), 'Filter objects, all of which must match (AND). [] lists every record.'),
+  },
+  {
+    ...pageParams,
+    sort_by: d(NonEmptyString, 'external_id of an app field to sort by (system properties such as created_on are not supported).'),
+    sort_desc: d(t.boolean, 'Sort descending.', false),
+    ...selectionParams,
+  },
+);
+export type FilterRecordsParams = t.TypeOf<typeof FilterRecordsParams>;
+
+export interface RecordListResult {
+  readonly app: App;
+  readonly total: number;
+  readonly offset: number;
+  readonly records: readonly RecordData[];
+  readonly fields: readonly FieldDefinition[];
+  readonly cursor?: string;
+  readonly countOnly: boolean;
+}
+
+export const checkLimit = (limit: number | undefined): TaskEither<GatewayError, number> =>
+  limit !== undefined && limit > MAX_LIMIT
+    ? TE.left(invalidInput(`limit is at most ${MAX_LIMIT}; page through larger results with cursor.`, 'limit', `integer from 1 to ${MAX_LIMIT}`))
+    : TE.right(limit ?? DEFAULT_LIMIT);
+
+export interface QuerySpec {
+  readonly filters: readonly FilterInput[];
+  readonly sort_by?: string;
+  readonly sort_desc?: boolean;
+  readonly limit?: number;
+  readonly cursor?: string;
+  readonly count_only?: boolean;
+  readonly field_ids?: readonly (string | number)[];
+  readonly field_types?: 'all' | 'basic' | 'calculation';
+}
+
+/** Shared by filterRecords and listRecords (a view's filters). */
+export const runQuery = (
+  app: App,
+  spec: QuerySpec,
+  deps: { store: RecordStore; settings: RecordsSettings; clock: Clock },
+  filterPrefix = 'filters',
+): TaskEither<GatewayError, RecordListResult> =>
+  pipe(
+    TE.Do,
+    TE.bindW('limit', () => checkLimit(spec.limit)),
+    TE.bindW('offset', () => TE.fromEither(decodeCursor(spec.cursor))),
+    TE.bindW('fields', () => checkSelection(app, spec)),
+    TE.bindW('activeProfileId', () => (spec.filters.some((f) => f.include_active_user) ? deps.settings.activeProfileId() : TE.right(0))),
+    TE.bindW('resolved', ({ activeProfileId }) =>
+      TE.fromEither(resolveFilters(app, spec.filters, { today: todayIn(deps.clock, deps.settings.timeZone), activeProfileId }, filterPrefix)),
+    ),
+    TE.bindW('sort', () => TE.fromEither(resolveSort(app, spec.sort_by))),
+    TE.bindW('page', ({ limit, offset, resolved, sort }) =>
+      deps.store.query(app, { filters: resolved, sort, sortDesc: spec.sort_desc ?? false, offset, limit, countOnly: spec.count_only ?? false }),
+    ),
+    TE.map(({ page, offset, fields, limit }) => ({
+      app,
+      total: page.total,
+      offset,
+      records: page.records,
+      fields,
+      countOnly: spec.count_only ?? false,
+      ...(!spec.count_only && offset + limit < page.total ? { cursor: encodeCursor(offset + limit) } : {}),
+    })),
+  );
+
+@injectable()
+export class FilterRecords implements UseCase<FilterRecordsParams, RecordListResult> {
+  constructor(
+    @inject(RecordStore) readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+    @inject(RecordsSettings) readonly settings: RecordsSettings,
+    @inject(Clock) readonly clock: Clock,
+  ) {}
+
+  execute(p: FilterRecordsParams): TaskEither<GatewayError, RecordListResult> {
+    return pipe(
+      this.apps.getApp(p.app_id),
+      TE.chain((app) => runQuery(app, p, this)),
+    );
+  }
+}
+
+export const listJson = (r: RecordListResult, verbose: boolean | undefined): unknown =>
+  r.countOnly
+    ? { total: r.total, count_only: true }
+    : { total: r.total, cursor: r.cursor ?? null, records: r.records.map((rec) => recordPayload(r.app, rec, r.fields, verbose)) };
+
+export const listText = (r: RecordListResult, tool: string, p: Record<string, unknown>): string => {
+  if (r.countOnly) return `## ${r.app.name} (app ${r.app.app_id}): ${r.total} matching record${r.total === 1 ? '' : 's'}`;
+  if (r.records.length === 0)
+    return r.total === 0
+      ? `## ${r.app.name} (app ${r.app.app_id}): no matching records\n\nLoosen the filters, or check field ids and option ids with ${call('records_getApp', { app_id: r.app.app_id })}.`
+      : `No records on this page (${r.total} match in all). Start again without cursor.`;
+  const { text, shown } = budgetRows(r.records, (rows) => recordsTable(r.app, rows, r.fields));
+  const last = r.offset + shown;
+  const next = shown < r.records.length ? encodeCursorFor(r.offset + shown) : r.cursor;
+  return [
+    `## ${r.app.name} (app ${r.app.app_id}): ${r.total} record${r.total === 1 ? '' : 's'}`,
+    `Showing ${r.offset + 1}-${last} of ${r.total}.${shown < r.records.length ? ` The page was cut at ${shown} rows to stay short.` : ''}`,
+    text,
+    next ? `Next page: ${call(tool, { ...p, cursor: next })}` : 'This is the last page.',
+    nextSteps([`One record in full: ${call('records_getRecord', { record_id: r.records[0]!.record_id })}`]),
+  ].join('\n\n');
+};
+
+const encodeCursorFor = (offset: number): string => Buffer.from(`o:${offset}`, 'utf8').toString('base64url');
+
+export const filterRecordsTool = defineTool({
+  group: 'records',
+  name: 'filterRecords',
+  title: 'Filter records',
+  description:
+    "Finds records of an app whose fields match filter objects (ANDed): {field_id (or field_label), match_type, values: [{value}]}. Text: contains/equal/not_equal/not_contains; categories, relations and users: equal/any/none (multi fields: any = at least one, equal = exactly these, none) by option id, record id or profile id; numbers: smaller/larger/...; dates: before/after/on_or_before/on_or_after/equal with 'YYYY-MM-DD HH:MM:SS' or relative tokens -30d, +0d (today), -1w, +1m, -1y; status: completed/incomplete; empty/not_empty everywhere. created_on/last_modified_on work without field_id (give field_type). Sort with sort_by (external_id). Default 100 per page, max 500; pass cursor for the next page; count_only for a count.",
+  annotations: { kind: 'Read', idempotent: true },
+  params: FilterRecordsParams,
+  useCase: FilterRecords,
+  json: (r, p) => listJson(r, p.verbose),
+  text: (r, p) => listText(r, 'records_filterRecords', p as unknown as Record<string, unknown>),
+});

@@ -1,0 +1,63 @@
+import { inject, injectable } from 'inversify';
+import type { FilterInput } from '../../domain/records/filters.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { Clock } from '../../ports/clock.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { RecordsSettings, selectionParams } from './common.js';
+import { listJson, listText, pageParams, runQuery, type RecordListResult } from './filter-records.js';
+
+export const ListRecordsParams = params(
+  {},
+  {
+    app_id: d(NumericId, 'The app whose records to list (records_listApps gives app ids).'),
+    view_id: d(NumericId, "A saved view (records_getAppViews); its filters and sort apply. Takes precedence over app_id's plain listing."),
+    ...pageParams,
+    ...selectionParams,
+  },
+);
+export type ListRecordsParams = t.TypeOf<typeof ListRecordsParams>;
+
+@injectable()
+export class ListRecords implements UseCase<ListRecordsParams, RecordListResult> {
+  constructor(
+    @inject(RecordStore) readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+    @inject(RecordsSettings) readonly settings: RecordsSettings,
+    @inject(Clock) readonly clock: Clock,
+  ) {}
+
+  execute(p: ListRecordsParams): TaskEither<GatewayError, RecordListResult> {
+    if (p.view_id !== undefined)
+      return pipe(
+        this.apps.getView(p.view_id, p.app_id),
+        TE.chain(({ app_id, view }) =>
+          pipe(
+            this.apps.getApp(app_id),
+            TE.chain((app) => runQuery(app, { ...p, filters: view.filters as FilterInput[], sort_by: view.sort_by, sort_desc: view.sort_desc }, this, `view ${view.view_id} filters`)),
+          ),
+        ),
+      );
+    if (p.app_id === undefined) return TE.left(invalidInput('Give app_id (records_listApps lists the apps) or view_id (records_getAppViews lists the views).', 'app_id', 'app id'));
+    return pipe(
+      this.apps.getApp(p.app_id),
+      TE.chain((app) => runQuery(app, { ...p, filters: [] }, this)),
+    );
+  }
+}
+
+export const listRecordsTool = defineTool({
+  group: 'records',
+  name: 'listRecords',
+  title: 'List records',
+  description:
+    'Lists the records of an app (app_id) or of a saved view (view_id, with its filters and sort), 100 per page by default (max 500); pass the returned cursor for the next page, count_only for just the total. To search by field values use records_filterRecords.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: ListRecordsParams,
+  useCase: ListRecords,
+  json: (r, p) => listJson(r, p.verbose),
+  text: (r, p) => listText(r, 'records_listRecords', p as unknown as Record<string, unknown>),
+});

@@ -1,0 +1,165 @@
+import { inject, injectable } from 'inversify';
+import { valueTypeOf, type App, type FieldDefinition } from '../../domain/records/app.js';
+import { relatedRecord, type RecordData, type RelatedRecord } from '../../domain/records/record.js';
+import type { RelationValue } from '../../domain/records/values.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
+import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { d, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { table } from '../runtime/markdown.js';
+import { checkSelection, FieldKey } from './common.js';
+
+export const GetRelatedRecordsParams = params(
+  {
+    app_id: d(NumericId, 'The app of the given records.'),
+    related_app_id: d(NumericId, 'The app whose related records you want.'),
+    record_ids: d(t.array(NumericId), 'Records of app_id to start from.'),
+  },
+  {
+    direction: d(oneOf(['forward', 'reverse', 'both'] as const, 'Direction'), 'forward: records these records reference; reverse: records that reference these; both (default).', 'both'),
+    field_ids: d(t.array(FieldKey), 'Fields of the related app to show (default all).'),
+    verbose: d(t.boolean, 'Include every field of the related records.', false),
+  },
+);
+export type GetRelatedRecordsParams = t.TypeOf<typeof GetRelatedRecordsParams>;
+
+export interface RelatedResult {
+  readonly app: App;
+  readonly records: readonly RelatedRecord[];
+}
+
+const unique = (records: readonly RecordData[]): RecordData[] => {
+  const seen = new Set<number>();
+  return records.filter((r) => (seen.has(r.record_id) ? false : (seen.add(r.record_id), true)));
+};
+
+@injectable()
+export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, RelatedResult> {
+  constructor(
+    @inject(RecordStore) private readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+  ) {}
+
+  execute(p: GetRelatedRecordsParams): TaskEither<GatewayError, RelatedResult> {
+    const direction = p.direction ?? 'both';
+    const forward = (source: App) =>
+      pipe(
+        p.record_ids,
+        A.map((id) => this.store.get(id)),
+        TE.sequenceSeqArray,
+        TE.chain((records) => {
+          const bad = records.find((r) => r.app_id !== source.app_id);
+          if (bad) return TE.left(invalidInput(`Record ${bad.record_id} belongs to app ${bad.app_id}, not app ${source.app_id}.`, 'record_ids', `records of app ${source.app_id}`));
+          const fields = source.fields.filter((f) => valueTypeOf(f.field_type) === 'app');
+          const ids = [...new Set(records.flatMap((r) => fields.flatMap((f) => ((r.values[f.field_id] as readonly RelationValue[] | undefined) ?? []).filter((v) => v.app_id === p.related_app_id).map((v) => v.record_id))))];
+          return pipe(
+            ids,
+            A.map((id) => pipe(this.store.get(id), TE.map((r): RecordData[] => [r]), TE.orElse(() => TE.right<GatewayError, RecordData[]>([])))),
+            TE.sequenceSeqArray,
+            TE.map((xs) => xs.flat()),
+          );
+        }),
+      );
+    const reverse = () =>
+      pipe(
+        p.record_ids,
+        A.map((id) => this.store.referencing(id, p.related_app_id)),
+        TE.sequenceSeqArray,
+        TE.map((xs) => xs.flat()),
+      );
+    return pipe(
+      TE.Do,
+      TE.bind('source', () => this.apps.getApp(p.app_id)),
+      TE.bind('related', () => this.apps.getApp(p.related_app_id)),
+      TE.bind('fields', ({ related }) => (p.verbose ? TE.right(related.fields as readonly FieldDefinition[]) : checkSelection(related, { field_ids: p.field_ids }))),
+      TE.bind('forward', ({ source }) => (direction === 'reverse' ? TE.right([] as RecordData[]) : forward(source))),
+      TE.bind('reverse', () => (direction === 'forward' ? TE.right([] as RecordData[]) : reverse())),
+      TE.map(({ related, fields, forward: f, reverse: r }) => ({ app: related, records: unique([...f, ...r]).map((x) => relatedRecord(related, x, fields, true)) })),
+    );
+  }
+}
+
+const relatedText = (r: { records: readonly RelatedRecord[] }, heading: string): string =>
+  r.records.length === 0
+    ? `${heading}: none.`
+    : [
+        `${heading}: ${r.records.length}`,
+        table(
+          ['record_id', 'title', 'created', 'fields'],
+          r.records.map((x) => [x.record_id, x.title, x.created_on.slice(0, 10), Object.entries(x.fields).slice(0, 4).map(([k, v]) => `${k}: ${v}`).join('; ')]),
+        ),
+      ].join('\n\n');
+
+export const getRelatedRecordsTool = defineTool({
+  group: 'records',
+  name: 'getRelatedRecords',
+  title: 'Get related records',
+  description:
+    'Records of related_app_id linked to the given records of app_id through relation fields: forward (the given records point at them), reverse (they point at the given records) or both.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetRelatedRecordsParams,
+  useCase: GetRelatedRecords,
+  json: (r) => ({ total: r.records.length, records: r.records }),
+  text: (r) => relatedText(r, `## Related ${r.app.name} (app ${r.app.app_id})`),
+});
+
+export const FindRelatableRecordsParams = params(
+  {
+    field_id: d(NumericId, 'A relation field (records_getApp shows field_type single_relation or multi_relation).'),
+    text: d(NonEmptyString, 'Text the record titles contain.'),
+  },
+  {
+    field_ids: d(t.array(FieldKey), 'Fields of the found records to show (default all).'),
+    verbose: d(t.boolean, 'Include every field.', false),
+  },
+);
+export type FindRelatableRecordsParams = t.TypeOf<typeof FindRelatableRecordsParams>;
+
+@injectable()
+export class FindRelatableRecords implements UseCase<FindRelatableRecordsParams, { records: readonly RelatedRecord[] }> {
+  constructor(
+    @inject(RecordStore) private readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+  ) {}
+
+  execute(p: FindRelatableRecordsParams): TaskEither<GatewayError, { records: readonly RelatedRecord[] }> {
+    return pipe(
+      this.store.findRelatable(p.field_id, p.text, 50),
+      TE.chain((records) =>
+        pipe(
+          [...new Set(records.map((r) => r.app_id))],
+          A.map((id) => this.apps.getApp(id)),
+          TE.sequenceSeqArray,
+          TE.map((apps) =>
+            records.map((r) => {
+              const app = apps.find((a) => a.app_id === r.app_id)!;
+              const fields = p.verbose || !p.field_ids ? app.fields : app.fields.filter((f) => p.field_ids!.some((k) => String(k) === String(f.field_id) || k === f.external_id));
+              return relatedRecord(app, r, fields, false);
+            }),
+          ),
+        ),
+      ),
+      TE.map((records) => ({ records })),
+    );
+  }
+}
+
+export const findRelatableRecordsTool = defineTool({
+  group: 'records',
+  name: 'findRelatableRecords',
+  title: 'Find records a relation field can reference',
+  description: 'Finds records whose title contains text among the apps a relation field may reference: use the record_id as the relation value in records_createRecord or records_updateRecord.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: FindRelatableRecordsParams,
+  useCase: FindRelatableRecords,
+  json: (r) => ({ total: r.records.length, records: r.records }),
+  text: (r, p) =>
+    [
+      relatedText(r, `## Records field ${p.field_id} can reference, title containing "${p.text}"`),
+      r.records[0] ? `Use one as the value of field ${p.field_id}: [${r.records[0].record_id}] in records_createRecord or records_updateRecord.` : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+});

@@ -1,0 +1,83 @@
+import { inject, injectable } from 'inversify';
+import { formatByType } from '../../domain/records/record.js';
+import type { FieldDelta, Revision, RevisionDelta } from '../../domain/records/revision.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { d, intRange, NumericId, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps, table } from '../runtime/markdown.js';
+
+export const GetRecordRevisionsParams = params({ record_id: d(NumericId, 'The record whose history to show.') }, {});
+export type GetRecordRevisionsParams = t.TypeOf<typeof GetRecordRevisionsParams>;
+
+@injectable()
+export class GetRecordRevisions implements UseCase<GetRecordRevisionsParams, { record_id: number; revisions: readonly Revision[] }> {
+  constructor(@inject(RecordStore) private readonly store: RecordStore) {}
+  execute(p: GetRecordRevisionsParams): TaskEither<GatewayError, { record_id: number; revisions: readonly Revision[] }> {
+    return pipe(
+      this.store.revisions(p.record_id),
+      TE.map((revisions) => ({ record_id: p.record_id, revisions })),
+    );
+  }
+}
+
+export const getRecordRevisionsTool = defineTool({
+  group: 'records',
+  name: 'getRecordRevisions',
+  title: 'Get the revisions of a record',
+  description: 'Every change of a record, oldest first: revision number (0 is the creation), type, who, when and which fields changed. records_getRecordRevisionDelta shows the values before and after.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetRecordRevisionsParams,
+  useCase: GetRecordRevisions,
+  json: (r) => ({ revisions: r.revisions }),
+  text: (r) =>
+    [
+      `## Revisions of record ${r.record_id}: ${r.revisions.length}`,
+      table(['revision', 'type', 'by', 'on', 'fields changed'], r.revisions.map((x) => [x.revision, x.type, `${x.created_by.name} (user ${x.created_by.user_id})`, x.created_on, x.changes.map((c) => c.label).join(', ')])),
+      r.revisions.length > 1 ? nextSteps([`Values before and after the last change: ${call('records_getRecordRevisionDelta', { record_id: r.record_id, revision_from: r.revisions.at(-2)!.revision, revision_to: r.revisions.at(-1)!.revision })}`]) : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+});
+
+export const GetRecordRevisionDeltaParams = params(
+  {
+    record_id: d(NumericId, 'The record.'),
+    revision_from: d(intRange(0), 'The earlier revision (0 is the creation).'),
+    revision_to: d(intRange(0), 'The later revision.'),
+  },
+  {},
+);
+export type GetRecordRevisionDeltaParams = t.TypeOf<typeof GetRecordRevisionDeltaParams>;
+
+@injectable()
+export class GetRecordRevisionDelta implements UseCase<GetRecordRevisionDeltaParams, RevisionDelta> {
+  constructor(@inject(RecordStore) private readonly store: RecordStore) {}
+  execute(p: GetRecordRevisionDeltaParams): TaskEither<GatewayError, RevisionDelta> {
+    const [from, to] = p.revision_from <= p.revision_to ? [p.revision_from, p.revision_to] : [p.revision_to, p.revision_from];
+    return pipe(
+      this.store.revisionDelta(p.record_id, from, to),
+      TE.map((changes) => ({ record_id: p.record_id, revision_from: from, revision_to: to, changes })),
+    );
+  }
+}
+
+const show = (d: FieldDelta, v: FieldDelta['from']): string => (v === null ? '(empty)' : formatByType(d.type, v));
+
+export const getRecordRevisionDeltaTool = defineTool({
+  group: 'records',
+  name: 'getRecordRevisionDelta',
+  title: 'Compare two revisions of a record',
+  description: 'Field by field, the values of a record at revision_from and at revision_to (only fields that differ). Revision numbers come from records_getRecordRevisions.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetRecordRevisionDeltaParams,
+  useCase: GetRecordRevisionDelta,
+  text: (r) =>
+    r.changes.length === 0
+      ? `## Record ${r.record_id}: no field differs between revisions ${r.revision_from} and ${r.revision_to}`
+      : [
+          `## Record ${r.record_id}: ${r.changes.length} field${r.changes.length === 1 ? '' : 's'} changed from revision ${r.revision_from} to ${r.revision_to}`,
+          table(['field', 'before', 'after'], r.changes.map((c) => [`${c.label} (${c.field_id})`, show(c, c.from), show(c, c.to)])),
+        ].join('\n\n'),
+});

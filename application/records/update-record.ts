@@ -1,0 +1,65 @@
+import { inject, injectable } from 'inversify';
+import { validateFields } from '../../domain/records/field-input.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { UrlFetcher } from '../../ports/url-fetcher.js';
+import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText, resolveAttachments } from './common.js';
+import type { WrittenRecord } from './create-record.js';
+
+export const UpdateRecordParams = params(
+  {
+    record_id: d(NumericId, 'The record to change.'),
+    fields: d(FieldsObject, `Only the fields to change. ${FIELDS_DESCRIPTION} Checklists: items with their id are kept (and updated), items without id are added, existing items left out are deleted.`),
+  },
+  {
+    id_only: d(t.boolean, 'true (default): return record_id only; false: the full record.', true),
+    ...flagParams,
+  },
+);
+export type UpdateRecordParams = t.TypeOf<typeof UpdateRecordParams>;
+
+@injectable()
+export class UpdateRecord implements UseCase<UpdateRecordParams, WrittenRecord> {
+  constructor(
+    @inject(RecordStore) private readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+    @inject(UrlFetcher) private readonly fetcher: UrlFetcher,
+  ) {}
+
+  execute(p: UpdateRecordParams): TaskEither<GatewayError, WrittenRecord> {
+    return pipe(
+      this.store.get(p.record_id),
+      TE.chain((current) => this.apps.getApp(current.app_id)),
+      TE.chain((app) =>
+        pipe(
+          TE.fromEither(validateFields(app, p.fields, 'update')),
+          TE.chain((fields) => resolveAttachments(fields, this.fetcher, this.store)),
+          TE.chain((fields) => this.store.update(app, p.record_id, fields, flagsOf(p))),
+          TE.map((record) => ({ app, record })),
+        ),
+      ),
+    );
+  }
+}
+
+export const updateRecordTool = defineTool({
+  group: 'records',
+  name: 'updateRecord',
+  title: 'Update a record',
+  description:
+    'Changes only the given fields of a record (keyed by field_id or external_id, same formats as records_createRecord; null clears a field). Every change is kept as a revision (records_getRecordRevisions).',
+  annotations: { kind: 'Write', idempotent: true },
+  params: UpdateRecordParams,
+  useCase: UpdateRecord,
+  json: ({ app, record }, p) => (p.id_only === false ? recordPayload(app, record, app.fields, false) : { record_id: record.record_id }),
+  text: ({ app, record }, p) =>
+    [
+      p.id_only === false ? recordText(app, record, app.fields) : `## Updated ${app.item_name.toLowerCase()} "${record.title}" (record ${record.record_id}), now at revision ${record.revision}`,
+      nextSteps([`See what changed: ${call('records_getRecordRevisions', { record_id: record.record_id })}`]),
+    ].join('\n'),
+});

@@ -1,0 +1,65 @@
+import { inject, injectable } from 'inversify';
+import type { FileValue } from '../../domain/records/values.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
+import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { UrlFetcher } from '../../ports/url-fetcher.js';
+import { d, NonEmptyString, object, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { table } from '../runtime/markdown.js';
+
+const FileCodec = object(
+  'UploadFile',
+  {},
+  {
+    url: d(NonEmptyString, 'An http(s) address to fetch the file from (public addresses only; size and time limited).'),
+    content_base64: d(NonEmptyString, 'The file content, base64-encoded (instead of url).'),
+    name: d(NonEmptyString, 'File name (default: the last part of the URL).'),
+    mimetype: d(NonEmptyString, 'MIME type (default: from the download, else application/octet-stream).'),
+  },
+);
+
+export const UploadFilesParams = params({ files: d(t.array(FileCodec), 'Files to upload, each {url} or {content_base64, name}. At most 10.') }, {});
+export type UploadFilesParams = t.TypeOf<typeof UploadFilesParams>;
+
+@injectable()
+export class UploadFiles implements UseCase<UploadFilesParams, readonly FileValue[]> {
+  constructor(
+    @inject(RecordStore) private readonly store: RecordStore,
+    @inject(UrlFetcher) private readonly fetcher: UrlFetcher,
+  ) {}
+
+  execute(p: UploadFilesParams): TaskEither<GatewayError, readonly FileValue[]> {
+    if (p.files.length === 0 || p.files.length > 10) return TE.left(invalidInput('Give 1 to 10 files.', 'files', 'array of 1 to 10 files'));
+    return pipe(
+      p.files.map((f, i) => {
+        const at = `files[${i}]`;
+        if ((f.url === undefined) === (f.content_base64 === undefined)) return TE.left(invalidInput(`${at}: give either url or content_base64.`, at, '{url} or {content_base64, name}'));
+        if (f.content_base64 !== undefined) {
+          if (!f.name) return TE.left(invalidInput(`${at}: name is required with content_base64.`, `${at}.name`, 'file name'));
+          if (!/^[A-Za-z0-9+/=\s]+$/.test(f.content_base64)) return TE.left(invalidInput(`${at}: content_base64 is not base64.`, `${at}.content_base64`, 'base64 text'));
+          return this.store.uploadFile({ name: f.name, mimetype: f.mimetype ?? 'application/octet-stream', content: Buffer.from(f.content_base64, 'base64') });
+        }
+        return pipe(
+          this.fetcher.fetch(f.url!),
+          TE.mapLeft((e) => (e._tag === 'InvalidInput' ? { ...e, parameter: `${at}.url` } : e)),
+          TE.chain((file) => this.store.uploadFile({ ...file, name: f.name ?? file.name, mimetype: f.mimetype ?? file.mimetype })),
+        );
+      }),
+      A.sequence(TE.ApplicativeSeq),
+    );
+  }
+}
+
+export const uploadFilesTool = defineTool({
+  group: 'records',
+  name: 'uploadFiles',
+  title: 'Upload files',
+  description:
+    'Uploads files from public http(s) URLs or base64 content and returns their file ids, for attachment fields of records_createRecord / records_updateRecord and for file_ids of records_createRecordComment. (Attachment fields also take URLs directly.)',
+  annotations: { kind: 'Write', idempotent: false },
+  params: UploadFilesParams,
+  useCase: UploadFiles,
+  json: (files) => ({ files }),
+  text: (files) => [`## Uploaded ${files.length} file${files.length === 1 ? '' : 's'}`, table(['file_id', 'name', 'mimetype', 'size'], files.map((f) => [f.file_id, f.name, f.mimetype, f.size]))].join('\n\n'),
+});

@@ -1,0 +1,86 @@
+import { inject, injectable } from 'inversify';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { SPACE_ROLES, validateInvitation, type InvitationOutcome, type SpaceRole } from '../../domain/workspaces/space.js';
+import { SpaceDirectory } from '../../ports/space-directory.js';
+import { d, NonEmptyString, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps, table } from '../runtime/markdown.js';
+
+const ExternalContact = object(
+  'ExternalContact',
+  { mail: d(NonEmptyString, 'Email address the invitation goes to.') },
+  { name: d(t.string, 'The person\'s name, shown in the invitation.') },
+);
+
+export const AddMemberToSpaceParams = params(
+  {
+    space_id: d(NumericId, 'The space to add people to.'),
+    role: d(oneOf(SPACE_ROLES, 'SpaceRole'), 'Role of everyone added: admin (manages the space and its members), regular (works with apps and items), light (reads and comments).'),
+  },
+  {
+    users: d(t.array(NumericId), 'User ids of people who already have a Podio account (the user_id column of workspaces_getSpaceMembers).'),
+    profiles: d(t.array(NumericId), 'Profile ids of people (the profile_id column of workspaces_getSpaceMembers; the ids contact fields of records use).'),
+    mails: d(t.array(NonEmptyString), 'Email addresses; someone without an account gets a pending invitation.'),
+    message: d(t.string, 'A personal note in the invitation.'),
+    external_contacts: d(t.array(ExternalContact), 'Outside contacts to invite, each with a mail and optional name.'),
+  },
+);
+export type AddMemberToSpaceParams = t.TypeOf<typeof AddMemberToSpaceParams>;
+
+export interface AddMemberToSpaceResult {
+  readonly space_id: number;
+  readonly role: SpaceRole;
+  readonly people: readonly InvitationOutcome[];
+}
+
+@injectable()
+export class AddMemberToSpace implements UseCase<AddMemberToSpaceParams, AddMemberToSpaceResult> {
+  constructor(@inject(SpaceDirectory) private readonly directory: SpaceDirectory) {}
+
+  execute(p: AddMemberToSpaceParams): TaskEither<GatewayError, AddMemberToSpaceResult> {
+    return pipe(
+      TE.fromEither(
+        validateInvitation({
+          role: p.role,
+          users: p.users ?? [],
+          profiles: p.profiles ?? [],
+          mails: p.mails ?? [],
+          message: p.message,
+          external_contacts: p.external_contacts,
+        }),
+      ),
+      TE.chain((invitation) => this.directory.addMembers(p.space_id, invitation)),
+      TE.map((people) => ({ space_id: p.space_id, role: p.role, people })),
+    );
+  }
+}
+
+const STATUS: Record<InvitationOutcome['status'], string> = {
+  added: 'added (active)',
+  invited: 'invited (pending)',
+  already_member: 'already a member (unchanged)',
+  requested: 'sent to Podio',
+};
+
+export const addMemberToSpaceTool = defineTool({
+  group: 'workspaces',
+  name: 'addMemberToSpace',
+  title: 'Add members to space',
+  description:
+    'Adds people to a space with one role, by user ids, profile ids or email addresses (an address without a Podio account becomes a pending invitation). Fails with FORBIDDEN when the space\'s user limit (set per organization; active members and pending invitations count) would be passed. See the result with workspaces_getSpaceMembers.',
+  annotations: { kind: 'Write', idempotent: false },
+  params: AddMemberToSpaceParams,
+  useCase: AddMemberToSpace,
+  text: (r) => {
+    const rows = r.people.map((o) => [o.user_id, o.profile_id, o.name, o.mail, STATUS[o.status]]);
+    return [
+      `## Space ${r.space_id}: ${r.people.length} ${r.people.length === 1 ? 'person' : 'people'} handled, role ${r.role}`,
+      table(['user_id', 'profile_id', 'name', 'mail', 'result'], rows),
+      nextSteps([
+        `See everyone: ${call('workspaces_getSpaceMembers', { space_id: r.space_id })}`,
+        'Cancel a pending invitation with workspaces_endSpaceMemberships (by user_id).',
+      ]),
+    ].join('\n\n');
+  },
+});

@@ -1,0 +1,72 @@
+import { inject, injectable } from 'inversify';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { PRIVACIES, validateNewSpace } from '../../domain/workspaces/space.js';
+import { SpaceDirectory } from '../../ports/space-directory.js';
+import { d, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+
+export const CreateSpaceParams = params(
+  {
+    org_id: d(NumericId, 'The organization to create the space in; workspaces_getOrganizations lists org_id values.'),
+    name: d(NonEmptyString, 'Name of the new space.'),
+  },
+  {
+    privacy: d(oneOf(PRIVACIES, 'Privacy'), 'open: every employee of the organization can find and join it; closed: members only.', 'closed'),
+    auto_join: d(t.boolean, 'Employees of the organization join the space automatically (open spaces).', false),
+    post_on_new_app: d(t.boolean, 'Post to the space stream when an app is added.', true),
+    post_on_new_member: d(t.boolean, 'Post to the space stream when a member joins.', true),
+  },
+);
+export type CreateSpaceParams = t.TypeOf<typeof CreateSpaceParams>;
+
+export interface CreateSpaceResult {
+  readonly space_id: number;
+  readonly url: string;
+  readonly full_url: string;
+}
+
+const PODIO_WEB = 'https://podio.com';
+
+@injectable()
+export class CreateSpace implements UseCase<CreateSpaceParams, CreateSpaceResult> {
+  constructor(@inject(SpaceDirectory) private readonly directory: SpaceDirectory) {}
+
+  execute(p: CreateSpaceParams): TaskEither<GatewayError, CreateSpaceResult> {
+    return pipe(
+      TE.fromEither(
+        validateNewSpace({
+          org_id: p.org_id,
+          name: p.name,
+          privacy: p.privacy ?? 'closed',
+          auto_join: p.auto_join ?? false,
+          post_on_new_app: p.post_on_new_app ?? true,
+          post_on_new_member: p.post_on_new_member ?? true,
+        }),
+      ),
+      TE.chain((space) => this.directory.createSpace(space)),
+      TE.map((c) => ({ space_id: c.space_id, url: c.url, full_url: /^https?:\/\//.test(c.url) ? c.url : `${PODIO_WEB}/${c.url.replace(/^\/+/, '')}` })),
+    );
+  }
+}
+
+export const createSpaceTool = defineTool({
+  group: 'workspaces',
+  name: 'createSpace',
+  title: 'Create space',
+  description:
+    'Creates a space (workspace) in an organization; the gateway\'s Podio user becomes its first admin. Privacy defaults to closed. Get org_id from workspaces_getOrganizations; then add people with workspaces_addMemberToSpace.',
+  annotations: { kind: 'Write', idempotent: false },
+  params: CreateSpaceParams,
+  useCase: CreateSpace,
+  text: (r, p) =>
+    [
+      `## Space "${p.name.trim()}" created (space_id ${r.space_id})`,
+      `**URL:** ${r.full_url}`,
+      nextSteps([
+        `Add people: ${call('workspaces_addMemberToSpace', { space_id: r.space_id, role: 'regular', mails: ['name@example.com'] })}`,
+        `Read it: ${call('workspaces_getSpace', { space_id: r.space_id })}`,
+      ]),
+    ].join('\n\n'),
+});

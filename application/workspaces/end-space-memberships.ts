@@ -1,0 +1,44 @@
+import { inject, injectable } from 'inversify';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { SpaceDirectory } from '../../ports/space-directory.js';
+import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { keepsAnAdmin } from './membership-guard.js';
+import type { MembershipStatus } from './update-space-memberships.js';
+
+export const EndSpaceMembershipsParams = params(
+  {
+    space_id: d(NumericId, 'The space.'),
+    user_ids: d(t.array(NumericId), 'User ids of the members to remove or of the pending invitations to cancel (the user_id column of workspaces_getSpaceMembers).'),
+  },
+  {},
+);
+export type EndSpaceMembershipsParams = t.TypeOf<typeof EndSpaceMembershipsParams>;
+
+@injectable()
+export class EndSpaceMemberships implements UseCase<EndSpaceMembershipsParams, MembershipStatus> {
+  constructor(@inject(SpaceDirectory) private readonly directory: SpaceDirectory) {}
+
+  execute(p: EndSpaceMembershipsParams): TaskEither<GatewayError, MembershipStatus> {
+    const ids = [...new Set(p.user_ids)];
+    return pipe(
+      keepsAnAdmin(this.directory, p.space_id, ids),
+      TE.chain(() => this.directory.endMemberships(p.space_id, ids)),
+      TE.map(() => ({ status: 'ok' as const })),
+    );
+  }
+}
+
+export const endSpaceMembershipsTool = defineTool({
+  group: 'workspaces',
+  name: 'endSpaceMemberships',
+  title: 'Remove members from space',
+  description:
+    'Ends the memberships of the given users in a space, and cancels pending invitations the same way (by user_id). They lose access to the space at once; adding them again needs workspaces_addMemberToSpace. The last admin cannot be removed.',
+  annotations: { kind: 'Destructive', idempotent: false },
+  params: EndSpaceMembershipsParams,
+  useCase: EndSpaceMemberships,
+  text: (_r, p) =>
+    `Ended the membership or cancelled the invitation of user ${[...new Set(p.user_ids)].join(', ')} in space ${p.space_id}. They no longer have access to it.`,
+});

@@ -1,0 +1,81 @@
+import { inject, injectable } from 'inversify';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { MEMBER_TYPES, type MemberPage, type SpaceMember } from '../../domain/workspaces/space.js';
+import { SpaceDirectory } from '../../ports/space-directory.js';
+import { d, intRange, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { memberTable } from './workspace-text.js';
+
+export const GetSpaceMembersParams = params(
+  { space_id: d(NumericId, 'The space whose members to list.') },
+  {
+    member_type: d(
+      oneOf(MEMBER_TYPES, 'MemberType'),
+      'Only these members: employee (of the organization), external, admin, regular, light (by role), or guest (pending invitations).',
+    ),
+    query: d(t.string, 'Only members whose name contains this text (or whose email starts with it).'),
+    limit: d(intRange(1, 500), 'Members per page, 1 to 500.', 100),
+    offset: d(intRange(0), 'Members to skip (for the next page).', 0),
+  },
+);
+export type GetSpaceMembersParams = t.TypeOf<typeof GetSpaceMembersParams>;
+
+export interface GetSpaceMembersResult {
+  readonly space_id: number;
+  readonly page: MemberPage;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+@injectable()
+export class GetSpaceMembers implements UseCase<GetSpaceMembersParams, GetSpaceMembersResult> {
+  constructor(@inject(SpaceDirectory) private readonly directory: SpaceDirectory) {}
+
+  execute(p: GetSpaceMembersParams): TaskEither<GatewayError, GetSpaceMembersResult> {
+    const limit = p.limit ?? 100;
+    const offset = p.offset ?? 0;
+    return pipe(
+      this.directory.members(p.space_id, { member_type: p.member_type, query: p.query?.trim() || undefined, limit, offset }),
+      TE.map((page) => ({ space_id: p.space_id, page, limit, offset })),
+    );
+  }
+}
+
+const memberJson = (m: SpaceMember) => ({ role: m.role, employee: m.employee, is_partner: m.is_partner, grants: m.grants, status: m.status, profile: m.profile });
+
+export const getSpaceMembersTool = defineTool({
+  group: 'workspaces',
+  name: 'getSpaceMembers',
+  title: 'List space members',
+  description:
+    'Lists the members of a space with user_id, profile_id, name, role, employee or external, and whether they are active or still invited. Filter by member_type or a name query; 100 per page by default. user_id is what the membership tools take; profile_id is what contact fields of the records tools take.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetSpaceMembersParams,
+  useCase: GetSpaceMembers,
+  json: (r) => r.page.members.map(memberJson),
+  text: (r, p) => {
+    const { members, total } = r.page;
+    const filtered = p.member_type !== undefined || (p.query?.trim() ?? '') !== '';
+    if (members.length === 0) {
+      return r.offset > 0 && (total ?? 1) > 0
+        ? `No members on this page of space ${r.space_id} (offset ${r.offset}). Start again with offset 0.`
+        : `No members of space ${r.space_id}${filtered ? ' match the filter. Try without member_type or query' : ''}.`;
+    }
+    const first = r.offset + 1;
+    const last = r.offset + members.length;
+    const more = total !== undefined ? last < total : members.length === r.limit;
+    return [
+      `## Members of space ${r.space_id}${filtered ? ' (filtered)' : ''}`,
+      total !== undefined ? `Showing ${first}-${last} of ${total}.` : `Showing ${first}-${last}.`,
+      memberTable(members),
+      more ? `Next page: ${call('workspaces_getSpaceMembers', { ...p, offset: last })}` : '',
+      nextSteps([
+        'Change roles with workspaces_updateSpaceMemberships; remove members or cancel invitations with workspaces_endSpaceMemberships (both take user_id).',
+      ]),
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+  },
+});

@@ -1,0 +1,56 @@
+import { inject, injectable } from 'inversify';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import type { Space, SpaceDetails } from '../../domain/workspaces/space.js';
+import { SpaceDirectory } from '../../ports/space-directory.js';
+import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { call, nextSteps } from '../runtime/markdown.js';
+import { spaceText } from './workspace-text.js';
+
+export const GetSpaceParams = params(
+  { space_id: d(NumericId, 'The space id; workspaces_getOrganizations lists them.') },
+  { verbose: d(t.boolean, 'Also return when and by whom it was created, the organization name, and your role and rights in it.', false) },
+);
+export type GetSpaceParams = t.TypeOf<typeof GetSpaceParams>;
+
+const essentials = (s: SpaceDetails): Space => ({
+  space_id: s.space_id,
+  name: s.name,
+  org_id: s.org_id,
+  url: s.url,
+  url_label: s.url_label,
+  privacy: s.privacy,
+  type: s.type,
+  auto_join: s.auto_join,
+  post_on_new_app: s.post_on_new_app,
+  post_on_new_member: s.post_on_new_member,
+});
+
+@injectable()
+export class GetSpace implements UseCase<GetSpaceParams, SpaceDetails> {
+  constructor(@inject(SpaceDirectory) private readonly directory: SpaceDirectory) {}
+
+  execute(p: GetSpaceParams): TaskEither<GatewayError, SpaceDetails> {
+    return pipe(
+      this.directory.getSpace(p.space_id),
+      TE.map((s) => (p.verbose ? s : essentials(s))),
+    );
+  }
+}
+
+export const getSpaceTool = defineTool({
+  group: 'workspaces',
+  name: 'getSpace',
+  title: 'Get space',
+  description:
+    'Reads one space: name, org_id, url, url_label, privacy, type and its posting and auto-join settings. verbose adds creation date and creator, the organization name and your role and rights.',
+  annotations: { kind: 'Read', idempotent: true },
+  params: GetSpaceParams,
+  useCase: GetSpace,
+  text: (s, p) =>
+    [
+      spaceText(s, p.verbose === true),
+      nextSteps([`Members: ${call('workspaces_getSpaceMembers', { space_id: s.space_id })}`, 'Change settings with workspaces_updateSpace.']),
+    ].join('\n\n'),
+});

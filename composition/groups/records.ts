@@ -1,0 +1,87 @@
+import type { Container, ServiceIdentifier } from 'inversify';
+import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
+import { seedDemoRecords } from '../../adapters/outbound/memory/demo/records.js';
+import { InMemoryRecords } from '../../adapters/outbound/memory/in-memory-records.js';
+import { PodioRecords } from '../../adapters/outbound/podio/podio-record-store.js';
+import { RecordsSettings } from '../../application/records/common.js';
+import { isTimeZone } from '../../domain/records/values.js';
+import { TE } from '../../domain/shared/fp.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { RecordComments } from '../../ports/record-comments.js';
+import { RecordStore } from '../../ports/record-store.js';
+import { UrlFetcher } from '../../ports/url-fetcher.js';
+import { boolVar, enumVar, EnvVar, intVar } from '../env.js';
+import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';
+import { inMemoryPodioAccount } from '../podio-account.js';
+import { podioClient, podioConfigFrom, type PodioConfig } from '../podio.js';
+
+export interface RecordsConfig {
+  readonly backend: { readonly kind: 'memory' } | { readonly kind: 'podio'; readonly podio: PodioConfig };
+  readonly timeZone: string;
+  readonly fetch: { readonly maxBytes: number; readonly timeoutMs: number; readonly allowPrivate: boolean };
+}
+
+export const InMemoryRecordsToken = Symbol.for('InMemoryRecords') as ServiceIdentifier<InMemoryRecords>;
+
+const timeZoneVar = new EnvVar<string>('timezone', 'an IANA time zone such as UTC or America/New_York', (raw) =>
+  raw === undefined ? { ok: true, value: 'UTC' } : isTimeZone(raw) ? { ok: true, value: raw } : { ok: false },
+);
+
+/** The in-memory records backend of the shared in-memory Podio account (demo apps when demo data is on). */
+export const inMemoryRecords = (container: Container, shared: SharedServices, timeZone: string): InMemoryRecords => {
+  bindOnce(container, InMemoryRecordsToken, () => {
+    const store = new InMemoryRecords({ clock: shared.clock, account: inMemoryPodioAccount(container, shared.demoData), timeZone });
+    if (shared.demoData) seedDemoRecords(store);
+    return store;
+  });
+  return container.get(InMemoryRecordsToken);
+};
+
+export const recordsGroup = defineGroup<RecordsConfig>({
+  name: 'records',
+  environment: [
+    ['RECORDS_BACKEND', 'memory', 'records tools: memory or podio (uses the PODIO_* variables).'],
+    ['RECORDS_TIMEZONE', 'UTC', 'IANA time zone of record timestamps in memory mode and of relative date filters (-30d, +0d).'],
+    ['RECORDS_FETCH_MAX_BYTES', '26214400', 'Largest file the gateway downloads for an attachment URL.'],
+    ['RECORDS_FETCH_TIMEOUT_MS', '15000', 'Time limit of downloading an attachment URL.'],
+    ['RECORDS_FETCH_ALLOW_PRIVATE', 'false', 'Allow attachment URLs on loopback, private and link-local addresses (local development only).'],
+  ],
+  env: {
+    RECORDS_BACKEND: enumVar(['memory', 'podio'], 'memory'),
+    RECORDS_TIMEZONE: timeZoneVar,
+    RECORDS_FETCH_MAX_BYTES: intVar(1, 1073741824, 26214400),
+    RECORDS_FETCH_TIMEOUT_MS: intVar(100, 600000, 15000),
+    RECORDS_FETCH_ALLOW_PRIVATE: boolVar(false),
+  },
+  configure: (v, problems) => ({
+    backend: v['RECORDS_BACKEND'] === 'podio' ? { kind: 'podio', podio: podioConfigFrom(v, problems, 'RECORDS_BACKEND=podio') } : { kind: 'memory' },
+    timeZone: v['RECORDS_TIMEZONE'] as string,
+    fetch: { maxBytes: v['RECORDS_FETCH_MAX_BYTES'] as number, timeoutMs: v['RECORDS_FETCH_TIMEOUT_MS'] as number, allowPrivate: v['RECORDS_FETCH_ALLOW_PRIVATE'] as boolean },
+  }),
+  bind: (container, config, shared) => {
+    bindOnce(container, UrlFetcher, () => new UrlFetchGuard(config.fetch));
+    if (config.backend.kind === 'memory') {
+      const memory = () => inMemoryRecords(container, shared, config.timeZone);
+      bindOnce(container, RecordApps, memory);
+      bindOnce(container, RecordStore, memory);
+      bindOnce(container, RecordComments, () => memory().commentsPort());
+      bindOnce(container, RecordsSettings, () => {
+        const account = inMemoryPodioAccount(container, shared.demoData);
+        return { timeZone: config.timeZone, activeProfileId: () => TE.right(account.actingUser().profile_id) };
+      });
+      return;
+    }
+    const podio = config.backend.podio;
+    const make = () => {
+      bindOnce(container, PodioRecordsToken, () => new PodioRecords(podioClient(container, podio, shared), { timeZone: config.timeZone }));
+      return container.get(PodioRecordsToken);
+    };
+    bindOnce(container, RecordApps, make);
+    bindOnce(container, RecordStore, make);
+    bindOnce(container, RecordComments, () => make().commentsPort());
+    bindOnce(container, RecordsSettings, () => ({ timeZone: config.timeZone, activeProfileId: () => make().activeProfileId() }));
+  },
+  describe: (config) => config.backend.kind,
+});
+
+const PodioRecordsToken = Symbol.for('PodioRecords') as ServiceIdentifier<PodioRecords>;

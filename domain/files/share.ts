@@ -1,0 +1,87 @@
+import type { Item } from './item.js';
+
+export type ShareType = 'Send' | 'Request';
+
+export interface ShareRecipient {
+  readonly email: string;
+  readonly name?: string;
+}
+
+export interface Share {
+  readonly Id: string;
+  readonly ShareType: ShareType;
+  readonly Title: string;
+  readonly CreationDate: string;
+  readonly ExpirationDate?: string;
+  readonly MaxDownloads: number;
+  readonly TotalDownloads: number;
+  readonly RequireLogin: boolean;
+  readonly RequireUserInfo: boolean;
+  readonly IsViewOnly: boolean;
+  readonly IsArchived: boolean;
+  readonly HasSentMessage: boolean;
+  readonly UsesStreamIDs: boolean;
+  readonly ShareAccessLevel?: string;
+  readonly ShareSubType?: string;
+  readonly Uri: string;
+  readonly url: string;
+  /** The items shared (Send) or none. */
+  readonly ItemIds: readonly string[];
+  /** The destination folder of a Request share. */
+  readonly ParentId?: string;
+  readonly Items?: readonly Item[];
+  readonly Recipients?: readonly ShareRecipient[];
+  readonly NotifyOnDownload?: boolean;
+  readonly NotifyOnUpload?: boolean;
+}
+
+export interface NewShare {
+  readonly shareType: ShareType;
+  readonly itemIds: readonly string[];
+  readonly parentId?: string;
+  readonly title?: string;
+  readonly expirationDate?: string;
+  readonly maxDownloads: number;
+  readonly requireLogin: boolean;
+  readonly requireUserInfo: boolean;
+  readonly isViewOnly: boolean;
+  readonly notifyOnDownload: boolean;
+  readonly notifyOnUpload: boolean;
+  readonly recipients: readonly string[];
+}
+
+export interface ShareChanges {
+  readonly title?: string;
+  readonly expirationDate?: string;
+  readonly maxDownloads?: number;
+  readonly requireLogin?: boolean;
+  readonly requireUserInfo?: boolean;
+  readonly isViewOnly?: boolean;
+}
+
+export interface SharePage {
+  readonly totalCount: number;
+  readonly shares: readonly Share[];
+}
+
+/** Days until a share expires when the caller does not say (ShareFile's documented default). */
+export const DEFAULT_SHARE_DAYS = 30;
+
+export const isExpired = (share: Pick<Share, 'ExpirationDate'>, now: Date): boolean =>
+  share.ExpirationDate !== undefined && Date.parse(share.ExpirationDate) <= now.getTime();
+
+export const downloadsLeft = (share: Pick<Share, 'MaxDownloads' | 'TotalDownloads'>): number =>
+  share.MaxDownloads < 0 ? Number.POSITIVE_INFINITY : Math.max(0, share.MaxDownloads - share.TotalDownloads);
+
+export type ShareRefusal = 'expired' | 'view-only' | 'download-limit' | 'wrong-type';
+
+/** Why a download through a share is refused, if it is. */
+export const downloadRefusal = (share: Share, now: Date): ShareRefusal | undefined => {
+  if (isExpired(share, now)) return 'expired';
+  if (share.ShareType !== 'Send') return 'wrong-type';
+  if (share.IsViewOnly) return 'view-only';
+  if (downloadsLeft(share) <= 0) return 'download-limit';
+  return undefined;
+};
+
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

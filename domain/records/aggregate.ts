@@ -1,0 +1,266 @@
+// aggregateRecords: operations by field type, date differences, and one group_by.
+import { invalidInput, type InvalidInput } from '../shared/errors.js';
+import { E, type Either } from '../shared/fp.js';
+import { describeFields, findField, isDateField, valueTypeOf, type App, type FieldDefinition } from './app.js';
+import { valueOf, type RecordData } from './record.js';
+import { isEmptyValue, secondsBetween, type CategoryValue, type ContactValue, type DateValue, type FieldValue, type MoneyValue, type RelationValue } from './values.js';
+
+export const OPERATIONS = ['sum', 'avg', 'min', 'max', 'count'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+export const INTERVALS = ['day', 'week', 'month', 'quarter', 'year'] as const;
+export type Interval = (typeof INTERVALS)[number];
+export const DIFF_UNITS = ['seconds', 'minutes', 'hours', 'days', 'weeks'] as const;
+export type DiffUnit = (typeof DIFF_UNITS)[number];
+export const MAX_AGGREGATIONS = 5;
+
+export interface AggregationInput {
+  readonly field_id?: string | number;
+  readonly operation: string;
+  readonly metric?: string;
+  readonly field_a_id?: string | number;
+  readonly field_b_id?: string | number;
+  readonly unit?: string;
+}
+
+export interface GroupByInput {
+  readonly field_id: string | number;
+  readonly interval?: string;
+}
+
+export type ResolvedAggregation =
+  | { readonly kind: 'field'; readonly key: string; readonly field: FieldDefinition; readonly operation: Operation }
+  | { readonly kind: 'date_diff'; readonly key: string; readonly a: FieldDefinition; readonly b: FieldDefinition; readonly unit: DiffUnit; readonly operation: Operation };
+
+export interface ResolvedGroupBy {
+  readonly field: FieldDefinition;
+  readonly interval?: Interval;
+}
+
+export interface AggregationPlan {
+  readonly aggregations: readonly ResolvedAggregation[];
+  readonly groupBy?: ResolvedGroupBy;
+}
+
+export type AggregateValue = number | string | null;
+export type AggregationResults = Record<string, Record<string, AggregateValue>>;
+
+export interface AggregateGroup {
+  /** The group's label: a period (`2026-11`, `2026-W47`, `2026-Q4`), an option text, a record title or a user name. */
+  readonly group: string;
+  /** The group's id: the period, the option id, the record id or the profile id; null for records without a value. */
+  readonly key: string | number | null;
+  readonly count: number;
+  readonly aggregations: AggregationResults;
+}
+
+export interface AggregateResult {
+  readonly total_items: number;
+  readonly aggregations?: AggregationResults;
+  readonly totals?: AggregationResults;
+  readonly groups?: readonly AggregateGroup[];
+}
+
+/** Operations a field type allows (rule 2). */
+export const operationsFor = (f: FieldDefinition): readonly Operation[] => {
+  const t = valueTypeOf(f.field_type);
+  if (t === 'number' || t === 'calculation' || t === 'money') return OPERATIONS;
+  if (isDateField(f.field_type)) return ['min', 'max', 'count'];
+  return ['count'];
+};
+
+const realField = (app: App, key: string | number | undefined, param: string): Either<InvalidInput, FieldDefinition> => {
+  const field = key === undefined || String(key).trim() === '' || String(key).trim() === '0' ? undefined : findField(app, key);
+  return field
+    ? E.right(field)
+    : E.left(
+        invalidInput(
+          `${key === undefined ? 'A field_id is required' : `${JSON.stringify(key)} is not a field of app ${app.app_id}`}. Use a real field_id from the app definition (records_getApp): ${describeFields(app)}.`,
+          param,
+          'field_id of the app',
+        ),
+      );
+};
+
+const asOperation = (op: string, allowed: readonly Operation[], param: string, what: string): Either<InvalidInput, Operation> =>
+  (allowed as readonly string[]).includes(op)
+    ? E.right(op as Operation)
+    : E.left(invalidInput(`operation "${op}" does not apply to ${what}; allowed: ${allowed.join(', ')}.`, param, `one of ${allowed.join(', ')}`));
+
+export const planAggregation = (app: App, aggregations: readonly AggregationInput[], groupBy: GroupByInput | undefined): Either<InvalidInput, AggregationPlan> => {
+  if (aggregations.length > MAX_AGGREGATIONS)
+    return E.left(invalidInput(`At most ${MAX_AGGREGATIONS} aggregations per request; ${aggregations.length} were given. Split them over several calls.`, 'aggregations', `array of at most ${MAX_AGGREGATIONS}`));
+  const out: ResolvedAggregation[] = [];
+  for (let i = 0; i < aggregations.length; i++) {
+    const a = aggregations[i]!;
+    const param = `aggregations[${i}]`;
+    if (a.metric !== undefined) {
+      if (a.metric !== 'date_diff') return E.left(invalidInput(`Unknown metric "${a.metric}"; the one metric is date_diff.`, `${param}.metric`, '"date_diff"'));
+      const fa = realField(app, a.field_a_id, `${param}.field_a_id`);
+      if (fa._tag === 'Left') return fa;
+      const fb = realField(app, a.field_b_id, `${param}.field_b_id`);
+      if (fb._tag === 'Left') return fb;
+      for (const [f, p] of [[fa.right, 'field_a_id'], [fb.right, 'field_b_id']] as const)
+        if (!isDateField(f.field_type))
+          return E.left(invalidInput(`date_diff needs two date fields; ${f.external_id} (${f.field_id}) is ${f.field_type}. Date fields: ${describeFields(app, (x) => isDateField(x.field_type))}.`, `${param}.${p}`, 'field_id of a date field'));
+      const unit = a.unit ?? 'days';
+      if (!(DIFF_UNITS as readonly string[]).includes(unit)) return E.left(invalidInput(`unit must be one of ${DIFF_UNITS.join(', ')}.`, `${param}.unit`, `one of ${DIFF_UNITS.join(', ')}`));
+      const op = asOperation(a.operation, OPERATIONS, `${param}.operation`, 'date_diff');
+      if (op._tag === 'Left') return op;
+      out.push({ kind: 'date_diff', key: `date_diff_${fa.right.field_id}_${fb.right.field_id}`, a: fa.right, b: fb.right, unit: unit as DiffUnit, operation: op.right });
+      continue;
+    }
+    const f = realField(app, a.field_id, `${param}.field_id`);
+    if (f._tag === 'Left') return f;
+    const op = asOperation(a.operation, operationsFor(f.right), `${param}.operation`, `${f.right.external_id} (${f.right.field_type})`);
+    if (op._tag === 'Left') return op;
+    out.push({ kind: 'field', key: String(f.right.field_id), field: f.right, operation: op.right });
+  }
+  if (!groupBy) return E.right({ aggregations: out });
+  const g = realField(app, groupBy.field_id, 'group_by.field_id');
+  if (g._tag === 'Left') return g;
+  const t = valueTypeOf(g.right.field_type);
+  if (isDateField(g.right.field_type)) {
+    const interval = groupBy.interval ?? 'month';
+    if (!(INTERVALS as readonly string[]).includes(interval)) return E.left(invalidInput(`interval must be one of ${INTERVALS.join(', ')}.`, 'group_by.interval', `one of ${INTERVALS.join(', ')}`));
+    return E.right({ aggregations: out, groupBy: { field: g.right, interval: interval as Interval } });
+  }
+  if (t === 'category' || t === 'status' || t === 'app' || t === 'contact') {
+    if (groupBy.interval !== undefined) return E.left(invalidInput('interval applies to date fields only; leave it out.', 'group_by.interval', 'nothing'));
+    return E.right({ aggregations: out, groupBy: { field: g.right } });
+  }
+  return E.left(
+    invalidInput(
+      `group_by works on date, category, status, relation and user fields; ${g.right.external_id} is ${g.right.field_type}. Groupable fields: ${describeFields(app, (x) => ['date', 'category', 'status', 'app', 'contact'].includes(valueTypeOf(x.field_type)))}.`,
+      'group_by.field_id',
+      'field_id of a date, category, status, relation or user field',
+    ),
+  );
+};
+
+const UNIT_SECONDS: Record<DiffUnit, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400, weeks: 604800 };
+
+const round = (n: number): number => Math.round(n * 10000) / 10000;
+
+interface Acc {
+  count: number;
+  sum: number;
+  min: number | string | undefined;
+  max: number | string | undefined;
+}
+
+const numeric = (f: FieldDefinition, v: FieldValue): number | string | undefined => {
+  const t = valueTypeOf(f.field_type);
+  if (t === 'money') return Number((v as MoneyValue).value);
+  if (t === 'number' || t === 'calculation') return v as number;
+  if (t === 'date') return (v as DateValue).start;
+  return undefined;
+};
+
+const sampleOf = (a: ResolvedAggregation, r: RecordData): number | string | undefined | null => {
+  if (a.kind === 'date_diff') {
+    const va = valueOf(r, a.a) as DateValue | undefined;
+    const vb = valueOf(r, a.b) as DateValue | undefined;
+    if (!va || !vb) return null;
+    return secondsBetween(va.start, vb.start) / UNIT_SECONDS[a.unit];
+  }
+  const v = valueOf(r, a.field);
+  if (v === undefined || isEmptyValue(v)) return null;
+  return numeric(a.field, v);
+};
+
+const compute = (aggs: readonly ResolvedAggregation[], records: readonly RecordData[]): AggregationResults => {
+  const out: AggregationResults = {};
+  for (const a of aggs) {
+    const acc: Acc = { count: 0, sum: 0, min: undefined, max: undefined };
+    for (const r of records) {
+      const s = sampleOf(a, r);
+      if (s === null) continue;
+      acc.count++;
+      if (s === undefined) continue;
+      if (typeof s === 'number') acc.sum += s;
+      if (acc.min === undefined || s < acc.min) acc.min = s;
+      if (acc.max === undefined || s > acc.max) acc.max = s;
+    }
+    const value: AggregateValue =
+      a.operation === 'count'
+        ? acc.count
+        : a.operation === 'sum'
+          ? round(acc.sum)
+          : a.operation === 'avg'
+            ? acc.count
+              ? round(acc.sum / acc.count)
+              : null
+            : a.operation === 'min'
+              ? (typeof acc.min === 'number' ? round(acc.min) : (acc.min ?? null))
+              : typeof acc.max === 'number'
+                ? round(acc.max)
+                : (acc.max ?? null);
+    (out[a.key] ??= {})[a.operation] = value;
+  }
+  return out;
+};
+
+const isoWeek = (day: string): string => {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  const dow = date.getUTCDay() || 7;
+  date.setUTCDate(date.getUTCDate() + 4 - dow);
+  const yearStart = Date.UTC(date.getUTCFullYear(), 0, 1);
+  const week = Math.ceil(((date.getTime() - yearStart) / 86400000 + 1) / 7);
+  return `${date.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+};
+
+export const periodOf = (start: string, interval: Interval): string => {
+  const day = start.slice(0, 10);
+  switch (interval) {
+    case 'day':
+      return day;
+    case 'week':
+      return isoWeek(day);
+    case 'month':
+      return day.slice(0, 7);
+    case 'quarter':
+      return `${day.slice(0, 4)}-Q${Math.floor((Number(day.slice(5, 7)) - 1) / 3) + 1}`;
+    case 'year':
+      return day.slice(0, 4);
+  }
+};
+
+const groupsOf = (g: ResolvedGroupBy, r: RecordData): { group: string; key: string | number | null }[] => {
+  const v = valueOf(r, g.field);
+  if (v === undefined || isEmptyValue(v)) return [{ group: '(no value)', key: null }];
+  switch (valueTypeOf(g.field.field_type)) {
+    case 'date': {
+      const p = periodOf((v as DateValue).start, g.interval ?? 'month');
+      return [{ group: p, key: p }];
+    }
+    case 'app':
+      return (v as readonly RelationValue[]).map((x) => ({ group: x.title, key: x.record_id }));
+    case 'contact':
+      return (v as readonly ContactValue[]).map((x) => ({ group: x.name, key: x.profile_id }));
+    default:
+      return (v as readonly CategoryValue[]).map((x) => ({ group: x.text, key: x.id }));
+  }
+};
+
+/** Runs a plan over the records a filter matched. With no aggregations and no group_by: `{total_items}`. */
+export const aggregate = (plan: AggregationPlan, records: readonly RecordData[]): AggregateResult => {
+  if (!plan.groupBy) return plan.aggregations.length === 0 ? { total_items: records.length } : { total_items: records.length, aggregations: compute(plan.aggregations, records) };
+  const buckets = new Map<string, { group: string; key: string | number | null; records: RecordData[] }>();
+  for (const r of records) {
+    for (const g of groupsOf(plan.groupBy, r)) {
+      const id = `${g.key}`;
+      let b = buckets.get(id);
+      if (!b) buckets.set(id, (b = { ...g, records: [] }));
+      b.records.push(r);
+    }
+  }
+  const isDate = isDateField(plan.groupBy.field.field_type);
+  const groups = [...buckets.values()]
+    .sort((a, b) => {
+      if (a.key === null || b.key === null) return a.key === null ? 1 : -1;
+      return isDate ? String(a.key).localeCompare(String(b.key)) : b.records.length - a.records.length || a.group.localeCompare(b.group);
+    })
+    .map((b) => ({ group: b.group, key: b.key, count: b.records.length, aggregations: compute(plan.aggregations, b.records) }));
+  return { total_items: records.length, totals: compute(plan.aggregations, records), groups };
+};

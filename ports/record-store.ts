@@ -1,0 +1,58 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { App, FieldDefinition } from '../domain/records/app.js';
+import type { ValidatedFields } from '../domain/records/field-input.js';
+import type { ResolvedFilter } from '../domain/records/filters.js';
+import type { RecordData } from '../domain/records/record.js';
+import type { FieldDelta, Revision, WriteFlags } from '../domain/records/revision.js';
+import type { FileValue } from '../domain/records/values.js';
+import type { GatewayError } from '../domain/shared/errors.js';
+import type { TaskEither } from '../domain/shared/fp.js';
+
+export interface RecordQuery {
+  readonly filters: readonly ResolvedFilter[];
+  readonly sort?: FieldDefinition;
+  readonly sortDesc: boolean;
+  readonly offset: number;
+  readonly limit: number;
+  /** Only `total` is needed. */
+  readonly countOnly: boolean;
+}
+
+export interface RecordPage {
+  readonly total: number;
+  readonly records: readonly RecordData[];
+}
+
+export interface NewFile {
+  readonly name: string;
+  readonly mimetype: string;
+  readonly content: Uint8Array;
+}
+
+/**
+ * Records of apps: reads, writes with revisions, soft delete, relations, files. Values arrive validated
+ * (domain/records/field-input.ts) with attachments as file ids; the store checks what only it can know
+ * (referenced records and people exist, checklist item ids belong to the record).
+ * Contract: test/contracts/record-store.contract.ts.
+ */
+export interface RecordStore {
+  /** An active record; one in the trash is NotFound saying so and naming records_restoreRecord. */
+  get(recordId: number): TaskEither<GatewayError, RecordData>;
+  query(app: App, query: RecordQuery): TaskEither<GatewayError, RecordPage>;
+  /** Every active record the filters match (aggregations). */
+  matchAll(app: App, filters: readonly ResolvedFilter[]): TaskEither<GatewayError, readonly RecordData[]>;
+  create(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData>;
+  /** Changes only the given fields; writes a revision when anything changed. */
+  update(app: App, recordId: number, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData>;
+  delete(recordId: number, flags: WriteFlags): TaskEither<GatewayError, void>;
+  restore(recordId: number): TaskEither<GatewayError, RecordData>;
+  revisions(recordId: number): TaskEither<GatewayError, readonly Revision[]>;
+  revisionDelta(recordId: number, from: number, to: number): TaskEither<GatewayError, readonly FieldDelta[]>;
+  /** Active records of `appId` whose relation fields reference the record. */
+  referencing(recordId: number, appId: number): TaskEither<GatewayError, readonly RecordData[]>;
+  /** Records a relation field may reference whose title contains the text (InvalidInput when the field is no relation field). */
+  findRelatable(fieldId: number, text: string, limit: number): TaskEither<GatewayError, readonly RecordData[]>;
+  uploadFile(file: NewFile): TaskEither<GatewayError, FileValue>;
+}
+
+export const RecordStore = Symbol.for('RecordStore') as ServiceIdentifier<RecordStore>;

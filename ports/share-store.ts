@@ -1,0 +1,25 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { GatewayError } from '../domain/shared/errors.js';
+import type { TaskEither } from '../domain/shared/fp.js';
+import type { NewShare, Share, ShareChanges, SharePage, ShareType } from '../domain/files/share.js';
+
+export interface ShareListQuery {
+  readonly shareType?: ShareType;
+  readonly top: number;
+  readonly skip: number;
+  readonly includeExpired: boolean;
+}
+
+/** The caller's shares (ShareFile or in memory). Both adapters honour test/contracts/share-store.contract.ts. */
+export interface ShareStore {
+  /** A share; an expired one is still returned to its creator (ShareFile's rule), a deleted one is NotFound. */
+  get(id: string, options: { readonly includeItems: boolean; readonly includeRecipients: boolean }): TaskEither<GatewayError, Share>;
+  /** Newest first; expired shares only with includeExpired. */
+  list(query: ShareListQuery): TaskEither<GatewayError, SharePage>;
+  create(share: NewShare): TaskEither<GatewayError, Share>;
+  update(id: string, changes: ShareChanges): TaskEither<GatewayError, Share>;
+  /** Revokes the share at once: its Uri and upload link stop working. */
+  delete(id: string): TaskEither<GatewayError, void>;
+}
+
+export const ShareStore = Symbol.for('ShareStore') as ServiceIdentifier<ShareStore>;

@@ -1,0 +1,53 @@
+import { expect } from 'vitest';
+import { ShareFileClient } from '../../adapters/outbound/sharefile/sharefile-client.js';
+import { ShareFileItemStore } from '../../adapters/outbound/sharefile/sharefile-item-store.js';
+import { ShareFileShareStore } from '../../adapters/outbound/sharefile/sharefile-share-store.js';
+import { ShareFileOAuthToken } from '../../adapters/outbound/sharefile/sharefile-tokens.js';
+import { FixedClock } from '../../adapters/outbound/system-clock.js';
+import { E } from '../../domain/shared/fp.js';
+import { SHAREFILE_TEST_CLIENT, startShareFileServer, type ShareFileStandIn } from '../fakes/sharefile-server.js';
+import { itemStoreContract } from './item-store.contract.js';
+import { shareStoreContract } from './share-store.contract.js';
+
+const NOW = new Date('2026-11-21T10:00:00.000Z');
+
+export const shareFileAdapters = async (clock: FixedClock) => {
+  const fake = await startShareFileServer({ clock });
+  const client = new ShareFileClient({
+    apiBaseUrl: fake.apiBaseUrl,
+    timeoutMs: 5000,
+    tokens: new ShareFileOAuthToken({ oauthBaseUrl: fake.url, ...SHAREFILE_TEST_CLIENT, clock, timeoutMs: 5000 }),
+  });
+  const seedFile = (folderId: string, name: string, text: string, overwrite = false) => {
+    const r = fake.items.addFile(folderId, name, new TextEncoder().encode(text), { overwrite });
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    return r.right.item.Id;
+  };
+  return { fake, client, items: new ShareFileItemStore({ client, maxUploadBytes: 100 * 1024 * 1024 }), shares: new ShareFileShareStore(client), seedFile };
+};
+
+const noViolations = (fake: ShareFileStandIn) => expect(fake.violations).toEqual([]);
+
+let itemFake: ShareFileStandIn | undefined;
+itemStoreContract(
+  'ShareFile (local stand-in)',
+  async () => {
+    const clock = new FixedClock(NOW);
+    const a = await shareFileAdapters(clock);
+    itemFake = a.fake;
+    return { store: a.items, clock, seedFile: a.seedFile, close: () => a.fake.close() };
+  },
+  () => noViolations(itemFake!),
+);
+
+let shareFake: ShareFileStandIn | undefined;
+shareStoreContract(
+  'ShareFile (local stand-in)',
+  async () => {
+    const clock = new FixedClock(NOW);
+    const a = await shareFileAdapters(clock);
+    shareFake = a.fake;
+    return { shares: a.shares, clock, seedFile: (name) => a.seedFile('home', name, 'shared bytes'), close: () => a.fake.close() };
+  },
+  () => noViolations(shareFake!),
+);

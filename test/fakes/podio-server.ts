@@ -1,0 +1,299 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { SystemClock } from '../../adapters/outbound/system-clock.js';
+import type { Clock } from '../../ports/clock.js';
+import { listenOnLoopback, loopbackUrl } from './listen.js';
+
+// A local stand-in for Podio's API: the OAuth token endpoint (POST /oauth/token/v2, JSON body, the app,
+// password and refresh_token grants), `Authorization: OAuth2 <token>` on every other call (401
+// invalid_token / expired_token as Podio sends them), Podio's error body, and routes that tests (or
+// the stand-ins of the records and workspaces endpoints) register with `route`. Requests the stand-in
+// cannot place, or that break Podio's conventions, are recorded in `violations`; tests assert it empty.
+
+type Json = Record<string, unknown>;
+
+export interface PodioLoggedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: unknown;
+  status: number;
+}
+
+export interface PodioIssuedToken {
+  readonly accessToken: string;
+  readonly refreshToken: string;
+  readonly grantType: string;
+  readonly ref: { readonly type: 'user' | 'app'; readonly id: number };
+  readonly expiresAt: number;
+}
+
+export interface PodioRouteRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  /** Who the access token belongs to. */
+  readonly as: PodioIssuedToken['ref'];
+}
+
+export interface PodioReply {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+export type PodioRouteHandler = (request: PodioRouteRequest) => PodioReply | Promise<PodioReply>;
+
+export interface PodioServerOptions {
+  readonly clock?: Clock;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** Seconds an access token lives (Podio: 28800). */
+  readonly expiresIn?: number;
+  /** Answer each refresh with a new refresh token and forget the old one. */
+  readonly rotateRefreshToken?: boolean;
+  /** Users the password grant accepts. */
+  readonly users?: readonly { readonly username: string; readonly password: string; readonly userId: number }[];
+  /** Apps the app grant accepts. */
+  readonly apps?: readonly { readonly appId: number; readonly appToken: string }[];
+  /** Refresh tokens accepted from the start, each for a user. */
+  readonly refreshTokens?: readonly { readonly refreshToken: string; readonly userId: number }[];
+}
+
+/** Podio's error body, as in shared/vendor-specs/podio/examples/error.not_found.example.json. */
+export const podioError = (error: string, description: string, request: { method: string; path: string } = { method: 'GET', path: '/' }, parameters: Json = {}): Json => ({
+  error_parameters: parameters,
+  error_detail: null,
+  error_propagate: false,
+  request: { url: `http://api.podio.com${request.path}`, query_string: '', method: request.method },
+  error_description: description,
+  error,
+});
+
+interface Route {
+  readonly method: string;
+  readonly template: string;
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+  readonly handler: PodioRouteHandler;
+}
+
+interface Canned extends PodioReply {
+  readonly tokenEndpoint: boolean;
+}
+
+const TOKEN_PATH = '/oauth/token/v2';
+const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
+const token = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
+
+export class PodioServer {
+  readonly requests: PodioLoggedRequest[] = [];
+  readonly violations: string[] = [];
+  readonly issuedTokens: PodioIssuedToken[] = [];
+  readonly clientId: string;
+  readonly clientSecret: string;
+
+  readonly #server: Server;
+  readonly #clock: Clock;
+  readonly #options: PodioServerOptions;
+  readonly #routes: Route[] = [];
+  readonly #access = new Map<string, PodioIssuedToken>();
+  readonly #refresh = new Map<string, PodioIssuedToken['ref']>();
+  #canned: Canned[] = [];
+  expiresIn: number;
+  rotateRefreshToken: boolean;
+
+  private constructor(server: Server, options: PodioServerOptions) {
+    this.#server = server;
+    this.#options = options;
+    this.#clock = options.clock ?? new SystemClock();
+    this.clientId = options.clientId ?? 'gateway-local';
+    this.clientSecret = options.clientSecret ?? 'local-client-secret-123';
+    this.expiresIn = options.expiresIn ?? 28_800;
+    this.rotateRefreshToken = options.rotateRefreshToken ?? false;
+    for (const r of options.refreshTokens ?? []) this.#refresh.set(r.refreshToken, { type: 'user', id: r.userId });
+  }
+
+  static async start(options: PodioServerOptions = {}): Promise<PodioServer> {
+    const server = createServer();
+    const fake = new PodioServer(server, options);
+    server.on('request', (req, res) => fake.#receive(req, res));
+    await listenOnLoopback(server);
+    return fake;
+  }
+
+  get baseUrl(): string {
+    return loopbackUrl(this.#server);
+  }
+
+  /** Answers `method` on a path template (`/space/:space_id/member/`); the trailing slash counts, as Podio documents the paths. */
+  route(method: string, template: string, handler: PodioRouteHandler): this {
+    const names: string[] = [];
+    const source = template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-z_]+)/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    this.#routes.push({ method, template, pattern: new RegExp(`^${source}$`), names, handler });
+    return this;
+  }
+
+  /** The next API call (not the token endpoint) is answered with this instead; a string body is sent as it is. */
+  failNext(status: number, body?: unknown, headers: Record<string, string> = {}): void {
+    this.#canned.push({ status, body, headers, tokenEndpoint: false });
+  }
+
+  /** The next token request is answered with this instead. */
+  failNextToken(status: number, body?: unknown, headers: Record<string, string> = {}): void {
+    this.#canned.push({ status, body, headers, tokenEndpoint: true });
+  }
+
+  /** Every access token issued so far expires now (the next call gets 401 invalid_token / expired_token). */
+  expireAccessTokens(): void {
+    const now = this.#clock.now().getTime();
+    for (const [k, v] of this.#access) this.#access.set(k, { ...v, expiresAt: now });
+  }
+
+  revokeRefreshToken(refreshToken: string): void {
+    this.#refresh.delete(refreshToken);
+  }
+
+  /** An access token for a user, without the token endpoint (for adapter tests that use a static token). */
+  issueToken(userId: number): string {
+    return this.#issue('test', { type: 'user', id: userId }, undefined).access_token as string;
+  }
+
+  tokenRequests(): PodioLoggedRequest[] {
+    return this.requests.filter((r) => r.path === TOKEN_PATH);
+  }
+
+  apiRequests(): PodioLoggedRequest[] {
+    return this.requests.filter((r) => r.path !== TOKEN_PATH);
+  }
+
+  async close(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => this.#server.close((e) => (e ? reject(e) : resolve())));
+  }
+
+  #receive(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const query = Object.fromEntries(url.searchParams);
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const entry: PodioLoggedRequest = { method: req.method ?? 'GET', path: url.pathname, query, headers: req.headers, body: raw, status: 0 };
+      this.requests.push(entry);
+      let reply: PodioReply;
+      try {
+        reply = await this.#answer(entry, raw);
+      } catch (error) {
+        this.violations.push(`${entry.method} ${entry.path}: the stand-in threw ${String(error)}`);
+        reply = { status: 500, body: podioError('server_error', 'The stand-in failed', entry) };
+      }
+      entry.status = reply.status;
+      const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+      let payload = '';
+      if (reply.body !== undefined && reply.status !== 204) {
+        payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+        headers['content-type'] ??= typeof reply.body === 'string' ? 'text/html' : 'application/json; charset=utf-8';
+      }
+      res.writeHead(reply.status, headers);
+      res.end(payload);
+    });
+  }
+
+  #answer(entry: PodioLoggedRequest, raw: string): PodioReply | Promise<PodioReply> {
+    let body: unknown;
+    if (raw !== '') {
+      if (!String(entry.headers['content-type'] ?? '').includes('application/json')) this.violations.push(`${entry.method} ${entry.path}: a body without Content-Type application/json`);
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        this.violations.push(`${entry.method} ${entry.path}: a body that is not JSON`);
+        return { status: 400, body: podioError('invalid_value', 'The body is not valid JSON', entry) };
+      }
+    }
+    (entry as { body: unknown }).body = body;
+    if (entry.path === TOKEN_PATH && entry.method === 'POST') {
+      const canned = this.#takeCanned(true);
+      return canned ?? this.#token(body);
+    }
+
+    const auth = String(entry.headers['authorization'] ?? '');
+    const m = /^OAuth2 (\S+)$/.exec(auth);
+    if (!m) {
+      this.violations.push(`${entry.method} ${entry.path}: Authorization must be "OAuth2 <token>", got "${auth.split(' ')[0] ?? ''}"`);
+      return { status: 401, body: podioError('unauthorized', 'No authentication provided', entry) };
+    }
+    const issued = this.#access.get(m[1]!);
+    if (!issued) return { status: 401, body: podioError('invalid_token', 'invalid_token', entry) };
+    if (this.#clock.now().getTime() >= issued.expiresAt) return { status: 401, body: podioError('invalid_token', 'expired_token', entry) };
+
+    const route = this.#routes.find((r) => r.method === entry.method && r.pattern.test(entry.path));
+    if (!route) {
+      this.violations.push(`${entry.method} ${entry.path}: no such operation in the stand-in`);
+      return { status: 404, body: podioError('not_found', 'No matching operation could be found.', entry) };
+    }
+    const canned = this.#takeCanned(false);
+    if (canned) return canned;
+    const match = route.pattern.exec(entry.path)!;
+    const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(match[i + 1] ?? '')]));
+    return route.handler({ method: entry.method, path: entry.path, params, query: entry.query, body, as: issued.ref });
+  }
+
+  #takeCanned(tokenEndpoint: boolean): PodioReply | undefined {
+    const i = this.#canned.findIndex((c) => c.tokenEndpoint === tokenEndpoint);
+    if (i < 0) return undefined;
+    const [c] = this.#canned.splice(i, 1);
+    return { status: c!.status, body: c!.body, headers: c!.headers };
+  }
+
+  #token(body: unknown): PodioReply {
+    const req = { method: 'POST', path: TOKEN_PATH };
+    if (!isObject(body)) {
+      this.violations.push('token request without a JSON object body');
+      return { status: 400, body: podioError('invalid_request', 'The request body must be a JSON object', req) };
+    }
+    if (body['client_id'] !== this.clientId || body['client_secret'] !== this.clientSecret) {
+      return { status: 401, body: podioError('invalid_client', 'Invalid client_id or client_secret', req) };
+    }
+    const grant = body['grant_type'];
+    if (grant === 'refresh_token') {
+      const rt = String(body['refresh_token'] ?? '');
+      const ref = this.#refresh.get(rt);
+      if (!ref) return { status: 400, body: podioError('invalid_grant', 'Invalid refresh_token', req) };
+      if (this.rotateRefreshToken) this.#refresh.delete(rt);
+      return { status: 200, body: this.#issue('refresh_token', ref, this.rotateRefreshToken ? undefined : rt) };
+    }
+    if (grant === 'password') {
+      const user = (this.#options.users ?? []).find((u) => u.username === body['username'] && u.password === body['password']);
+      if (!user) return { status: 400, body: podioError('invalid_grant', 'Invalid user credentials', req) };
+      return { status: 200, body: this.#issue('password', { type: 'user', id: user.userId }, undefined) };
+    }
+    if (grant === 'app') {
+      const app = (this.#options.apps ?? []).find((a) => String(a.appId) === String(body['app_id']) && a.appToken === body['app_token']);
+      if (!app) return { status: 400, body: podioError('invalid_grant', 'Invalid app credentials', req) };
+      return { status: 200, body: this.#issue('app', { type: 'app', id: app.appId }, undefined) };
+    }
+    this.violations.push(`token request with grant_type ${String(grant)}`);
+    return { status: 400, body: podioError('unsupported_grant_type', 'Unsupported grant type', req) };
+  }
+
+  #issue(grantType: string, ref: PodioIssuedToken['ref'], keepRefresh: string | undefined): Json {
+    const issued: PodioIssuedToken = {
+      accessToken: token('podio-at-'),
+      refreshToken: keepRefresh ?? token('podio-rt-'),
+      grantType,
+      ref,
+      expiresAt: this.#clock.now().getTime() + this.expiresIn * 1000,
+    };
+    this.#access.set(issued.accessToken, issued);
+    this.#refresh.set(issued.refreshToken, ref);
+    this.issuedTokens.push(issued);
+    return { access_token: issued.accessToken, token_type: 'bearer', expires_in: this.expiresIn, refresh_token: issued.refreshToken, ref, scope: 'global:all' };
+  }
+}
