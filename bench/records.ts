@@ -1,6 +1,7 @@
 // filterRecords and aggregateRecords over 100,000 in-memory records, through the use cases.
 // Run: npx tsx bench/records.ts
 import 'reflect-metadata';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { InMemoryPodioAccount } from '../adapters/outbound/memory/in-memory-podio-account.js';
 import { LEADS_APP, seedDemoRecords } from '../adapters/outbound/memory/demo/records.js';
@@ -14,6 +15,7 @@ const clock = new FixedClock(new Date('2026-11-21T10:00:00Z'));
 const store = new InMemoryRecords({ clock, account: InMemoryPodioAccount.withDemoData() });
 const t0 = performance.now();
 seedDemoRecords(store, { properties: 500, leads: 100_000, deals: 200 });
+console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} before seeding`);
 console.log(`seeded ${store.countActive(LEADS_APP)} leads in ${Math.round(performance.now() - t0)} ms`);
 const settings = { timeZone: 'UTC', activeProfileId: () => TE.right(9101) };
 const filter = new FilterRecords(store, store, settings, clock);
@@ -40,3 +42,4 @@ for (const [name, run] of cases) {
   times.sort((a, b) => a - b);
   console.log(`${name.padEnd(56)} median ${times[10]!.toFixed(1)} ms   p95 ${times[18]!.toFixed(1)} ms`);
 }
+console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} after the runs`);

@@ -134,8 +134,14 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     }),
     onInternalError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed unexpectedly'),
     mount: (app) => {
-      const surface: SurfaceDeps = { executor, authenticator: container.get(Authenticator), publicBaseUrl: shared.publicBaseUrl, version: VERSION };
-      mountMcp(app, surface);
+      const surface: SurfaceDeps = {
+        executor,
+        authenticator: container.get(Authenticator),
+        publicBaseUrl: shared.publicBaseUrl,
+        version: VERSION,
+        outputBudget: config.outputBudgetChars,
+      };
+      mountMcp(app, { ...surface, authorizationServers: config.jwt?.issuer ? [config.jwt.issuer] : undefined, maxBodyBytes: config.maxBodyBytes });
       mountOpenApi(app, surface);
       mountDocs(app, surface);
       for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);

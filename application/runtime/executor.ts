@@ -4,7 +4,7 @@ import type { CallObserver } from '../../ports/call-observer.js';
 import type { IdempotencyStore, StoredOutcome } from '../../ports/idempotency-store.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
 import { GROUPS, isAllowed, type CallContext, type Group, type UseCase } from './define-tool.js';
-import { explainDecodeErrors, findUnknownMember } from './arguments.js';
+import { dropNullOptionals, explainDecodeErrors, findUnknownMember } from './arguments.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { fromGatewayError, toolError, type ToolError } from './tool-error.js';
 
@@ -155,7 +155,9 @@ export class ToolExecutor {
       }
     }
 
-    const input = args === undefined ? {} : args;
+    // A null for an optional parameter means "not given" (OpenAI's strict mode sends one for every
+    // parameter it leaves out); nulls inside free-form values (a record field set to null) are kept.
+    const input = args === undefined ? {} : dropNullOptionals(tool.inputSchema, args);
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return fail(toolError(400, 'INVALID_PARAMETER', 'The parameters must be a JSON object.', { parameter: 'body', expected: 'JSON object' }), meta);
     }

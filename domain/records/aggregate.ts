@@ -148,39 +148,51 @@ interface Acc {
   max: number | string | undefined;
 }
 
-const numeric = (f: FieldDefinition, v: FieldValue): number | string | undefined => {
-  const t = valueTypeOf(f.field_type);
-  if (t === 'money') return Number((v as MoneyValue).value);
-  if (t === 'number' || t === 'calculation') return v as number;
-  if (t === 'date') return (v as DateValue).start;
-  return undefined;
+const newAccs = (n: number): Acc[] => {
+  const out = new Array<Acc>(n);
+  for (let i = 0; i < n; i++) out[i] = { count: 0, sum: 0, min: undefined, max: undefined };
+  return out;
 };
 
-const sampleOf = (a: ResolvedAggregation, r: RecordData): number | string | undefined | null => {
+/** A sample: a number, a date string (min/max), undefined (counted only) or null (no value: skipped). */
+type Sample = number | string | undefined | null;
+
+type Sampler = (r: RecordData) => Sample;
+
+const samplerOf = (a: ResolvedAggregation): Sampler => {
   if (a.kind === 'date_diff') {
-    const va = valueOf(r, a.a) as DateValue | undefined;
-    const vb = valueOf(r, a.b) as DateValue | undefined;
-    if (!va || !vb) return null;
-    return secondsBetween(va.start, vb.start) / UNIT_SECONDS[a.unit];
+    const unit = UNIT_SECONDS[a.unit];
+    return (r) => {
+      const va = valueOf(r, a.a) as DateValue | undefined;
+      const vb = valueOf(r, a.b) as DateValue | undefined;
+      if (!va || !vb) return null;
+      return secondsBetween(va.start, vb.start) / unit;
+    };
   }
-  const v = valueOf(r, a.field);
-  if (v === undefined || isEmptyValue(v)) return null;
-  return numeric(a.field, v);
+  const field = a.field;
+  const t = valueTypeOf(field.field_type);
+  const read: (v: FieldValue) => Sample =
+    t === 'money' ? (v) => Number((v as MoneyValue).value) : t === 'number' || t === 'calculation' ? (v) => v as number : t === 'date' ? (v) => (v as DateValue).start : () => undefined;
+  return (r) => {
+    const v = valueOf(r, field);
+    return v === undefined || isEmptyValue(v) ? null : read(v);
+  };
 };
 
-const compute = (aggs: readonly ResolvedAggregation[], records: readonly RecordData[]): AggregationResults => {
+const add = (acc: Acc, s: Sample): void => {
+  if (s === null) return;
+  acc.count++;
+  if (s === undefined) return;
+  if (typeof s === 'number') acc.sum += s;
+  if (acc.min === undefined || s < acc.min) acc.min = s;
+  if (acc.max === undefined || s > acc.max) acc.max = s;
+};
+
+const results = (aggs: readonly ResolvedAggregation[], accs: readonly Acc[]): AggregationResults => {
   const out: AggregationResults = {};
-  for (const a of aggs) {
-    const acc: Acc = { count: 0, sum: 0, min: undefined, max: undefined };
-    for (const r of records) {
-      const s = sampleOf(a, r);
-      if (s === null) continue;
-      acc.count++;
-      if (s === undefined) continue;
-      if (typeof s === 'number') acc.sum += s;
-      if (acc.min === undefined || s < acc.min) acc.min = s;
-      if (acc.max === undefined || s > acc.max) acc.max = s;
-    }
+  for (let i = 0; i < aggs.length; i++) {
+    const a = aggs[i]!;
+    const acc = accs[i]!;
     const value: AggregateValue =
       a.operation === 'count'
         ? acc.count
@@ -226,41 +238,113 @@ export const periodOf = (start: string, interval: Interval): string => {
   }
 };
 
-const groupsOf = (g: ResolvedGroupBy, r: RecordData): { group: string; key: string | number | null }[] => {
-  const v = valueOf(r, g.field);
-  if (v === undefined || isEmptyValue(v)) return [{ group: '(no value)', key: null }];
-  switch (valueTypeOf(g.field.field_type)) {
-    case 'date': {
-      const p = periodOf((v as DateValue).start, g.interval ?? 'month');
-      return [{ group: p, key: p }];
-    }
-    case 'app':
-      return (v as readonly RelationValue[]).map((x) => ({ group: x.title, key: x.record_id }));
-    case 'contact':
-      return (v as readonly ContactValue[]).map((x) => ({ group: x.name, key: x.profile_id }));
+const digit = (s: string, i: number): number => {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : Number.NaN;
+};
+
+/**
+ * A number standing for the period of a `YYYY-MM-DD...` start (the same number means the same period), so
+ * grouping allocates no string per record; NaN when the start is not a date (periodOf is used then).
+ */
+const periodNumber = (start: string, interval: Interval): number => {
+  if (start.charCodeAt(4) !== 45 || start.charCodeAt(7) !== 45) return Number.NaN;
+  const y = digit(start, 0) * 1000 + digit(start, 1) * 100 + digit(start, 2) * 10 + digit(start, 3);
+  const m = digit(start, 5) * 10 + digit(start, 6);
+  switch (interval) {
+    case 'year':
+      return y;
+    case 'month':
+      return y * 100 + m;
+    case 'quarter':
+      return y * 10 + Math.floor((m - 1) / 3) + 1;
     default:
-      return (v as readonly CategoryValue[]).map((x) => ({ group: x.text, key: x.id }));
+      return y * 10000 + m * 100 + digit(start, 8) * 10 + digit(start, 9);
   }
 };
 
-/** Runs a plan over the records a filter matched. With no aggregations and no group_by: `{total_items}`. */
+interface Bucket {
+  readonly group: string;
+  readonly key: string | number | null;
+  count: number;
+  readonly accs: Acc[];
+}
+
+/** Runs a plan over the records a filter matched, in one pass. With no aggregations and no group_by: `{total_items}`. */
 export const aggregate = (plan: AggregationPlan, records: readonly RecordData[]): AggregateResult => {
-  if (!plan.groupBy) return plan.aggregations.length === 0 ? { total_items: records.length } : { total_items: records.length, aggregations: compute(plan.aggregations, records) };
-  const buckets = new Map<string, { group: string; key: string | number | null; records: RecordData[] }>();
-  for (const r of records) {
-    for (const g of groupsOf(plan.groupBy, r)) {
-      const id = `${g.key}`;
-      let b = buckets.get(id);
-      if (!b) buckets.set(id, (b = { ...g, records: [] }));
-      b.records.push(r);
+  const aggs = plan.aggregations;
+  if (!plan.groupBy && aggs.length === 0) return { total_items: records.length };
+  // One sampler per distinct value (sum and avg of one field read it once).
+  const idOf = (a: ResolvedAggregation) => (a.kind === 'date_diff' ? `${a.key}:${a.unit}` : a.key);
+  const distinct = [...new Map(aggs.map((a) => [idOf(a), a])).values()];
+  const samplers = distinct.map(samplerOf);
+  const slot = aggs.map((a) => distinct.findIndex((x) => idOf(x) === idOf(a)));
+  const values = new Array<Sample>(distinct.length);
+  const samples = new Array<Sample>(aggs.length);
+  const totals = newAccs(aggs.length);
+  const groupBy = plan.groupBy;
+  const buckets = new Map<string | number | null, Bucket>();
+  const bucketFor = (id: string | number | null, group: () => string, key: () => string | number | null): Bucket => {
+    let b = buckets.get(id);
+    if (!b) buckets.set(id, (b = { group: group(), key: key(), count: 0, accs: newAccs(aggs.length) }));
+    return b;
+  };
+  const addTo = (b: Bucket) => {
+    b.count++;
+    for (let i = 0; i < samples.length; i++) add(b.accs[i]!, samples[i]!);
+  };
+  const gType = groupBy ? valueTypeOf(groupBy.field.field_type) : undefined;
+  const interval = groupBy?.interval ?? 'month';
+  const weekOfDay = new Map<number, string>();
+  for (let r = 0; r < records.length; r++) {
+    const record = records[r]!;
+    for (let i = 0; i < samplers.length; i++) values[i] = samplers[i]!(record);
+    for (let i = 0; i < samples.length; i++) {
+      samples[i] = values[slot[i]!]!;
+      add(totals[i]!, samples[i]!);
+    }
+    if (!groupBy) continue;
+    const v = valueOf(record, groupBy.field);
+    if (v === undefined || isEmptyValue(v)) {
+      addTo(bucketFor(null, () => '(no value)', () => null));
+      continue;
+    }
+    switch (gType) {
+      case 'date': {
+        const start = (v as DateValue).start;
+        let n = periodNumber(start, interval);
+        if (Number.isNaN(n)) {
+          const p = periodOf(start, interval);
+          addTo(bucketFor(`s:${p}`, () => p, () => p));
+          break;
+        }
+        if (interval === 'week') {
+          let w = weekOfDay.get(n);
+          if (w === undefined) weekOfDay.set(n, (w = isoWeek(start.slice(0, 10))));
+          const label = w;
+          addTo(bucketFor(label, () => label, () => label));
+          break;
+        }
+        addTo(bucketFor(n, () => periodOf(start, interval), () => periodOf(start, interval)));
+        break;
+      }
+      case 'app':
+        for (const x of v as readonly RelationValue[]) addTo(bucketFor(x.record_id, () => x.title, () => x.record_id));
+        break;
+      case 'contact':
+        for (const x of v as readonly ContactValue[]) addTo(bucketFor(x.profile_id, () => x.name, () => x.profile_id));
+        break;
+      default:
+        for (const x of v as readonly CategoryValue[]) addTo(bucketFor(x.id, () => x.text, () => x.id));
     }
   }
-  const isDate = isDateField(plan.groupBy.field.field_type);
+  if (!groupBy) return { total_items: records.length, aggregations: results(aggs, totals) };
+  const isDate = isDateField(groupBy.field.field_type);
   const groups = [...buckets.values()]
     .sort((a, b) => {
       if (a.key === null || b.key === null) return a.key === null ? 1 : -1;
-      return isDate ? String(a.key).localeCompare(String(b.key)) : b.records.length - a.records.length || a.group.localeCompare(b.group);
+      return isDate ? String(a.key).localeCompare(String(b.key)) : b.count - a.count || a.group.localeCompare(b.group);
     })
-    .map((b) => ({ group: b.group, key: b.key, count: b.records.length, aggregations: compute(plan.aggregations, b.records) }));
-  return { total_items: records.length, totals: compute(plan.aggregations, records), groups };
+    .map((b) => ({ group: b.group, key: b.key, count: b.count, aggregations: results(aggs, b.accs) }));
+  return { total_items: records.length, totals: results(aggs, totals), groups };
 };

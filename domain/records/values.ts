@@ -132,9 +132,20 @@ export const shiftDay = (day: string, amount: number, unit: 'd' | 'w' | 'm' | 'y
 /** Seconds between two `YYYY-MM-DD HH:MM:SS` values read as the same zone (b minus a). */
 export const secondsBetween = (a: string, b: string): number => (toEpochSeconds(b) - toEpochSeconds(a));
 
+/** Epoch seconds of `YYYY-MM-DD HH:MM:SS` read as UTC; NaN for anything else. Parsed by character (hot in filters and aggregations). */
 export const toEpochSeconds = (s: string): number => {
-  const m = DATE_TIME.exec(s);
-  if (!m) return Number.NaN;
-  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  return Date.UTC(y, mo - 1, d, h, mi, se) / 1000;
+  if (s.length !== 19) return Number.NaN;
+  const n = (i: number): number => {
+    const c = s.charCodeAt(i) - 48;
+    return c >= 0 && c <= 9 ? c : Number.NaN;
+  };
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return Number.NaN;
+  const y = n(0) * 1000 + n(1) * 100 + n(2) * 10 + n(3);
+  const mo = n(5) * 10 + n(6);
+  const d = n(8) * 10 + n(9);
+  const h = n(11) * 10 + n(12);
+  const mi = n(14) * 10 + n(15);
+  const se = n(17) * 10 + n(18);
+  const t = Date.UTC(y, mo - 1, d, h, mi, se) / 1000;
+  return Number.isNaN(y + mo + d + h + mi + se) ? Number.NaN : t;
 };

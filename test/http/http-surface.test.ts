@@ -77,6 +77,15 @@ describe('parameters', () => {
     expect(r.body.error.message).toContain('propertyName');
   });
 
+  it('reads null in an optional parameter as "not given" (OpenAI strict mode), but not in a required one', async () => {
+    const r = await post(gateway, '/v1/tools/crm/searchContacts?format=json', { query: 'harbor', limit: null, sorts: null, after: null });
+    expect(r.status).toBe(200);
+    expect(r.body.data.total).toBe(2);
+    const required = await post(gateway, '/v1/tools/crm/getContact', { contact_id: null });
+    expect(required.status).toBe(400);
+    expect(required.body.error.details.parameter).toBe('contact_id');
+  });
+
   it('names a missing required parameter and its type', async () => {
     const r = await post(gateway, '/v1/tools/crm/getContact', {});
     expect(r.status).toBe(400);

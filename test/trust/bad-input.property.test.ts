@@ -100,7 +100,16 @@ const badArguments = (tool: ToolListing): fc.Arbitrary<unknown> => {
     fc.constantFrom(null, 'a string', 42, true, [base], deep(80)),
   ];
   if (required.length) options.push(fc.constantFrom(...required).map((n) => Object.fromEntries(Object.entries(base).filter(([k]) => k !== n))));
-  if (names.length) options.push(fc.constantFrom(...names).chain((n) => wrongFor(props[n]!).map((v) => ({ ...base, [n]: v }))));
+  // null is not wrong for an optional parameter: it means "not given" (OpenAI's strict mode sends it).
+  if (names.length) {
+    options.push(
+      fc.constantFrom(...names).chain((n) =>
+        wrongFor(props[n]!)
+          .filter((v) => v !== null || required.includes(n))
+          .map((v) => ({ ...base, [n]: v })),
+      ),
+    );
+  }
   return fc.oneof(...options);
 };
 

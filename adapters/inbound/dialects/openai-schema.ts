@@ -90,19 +90,4 @@ export const toOpenAiStrict = (schema: JsonSchema): SchemaNode | undefined => {
   }
 };
 
-/**
- * The arguments a strict-mode model sends, with the nulls it puts in optional parameters removed, so that
- * they mean "not given" to the gateway.
- */
-export const dropNullOptionals = (schema: JsonSchema, value: unknown): unknown => {
-  if (Array.isArray(value)) return schema.items ? value.map((v) => dropNullOptionals(schema.items!, v)) : value;
-  if (value === null || typeof value !== 'object' || !schema.properties) return value;
-  const required = new Set(schema.required ?? []);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const prop = schema.properties[k];
-    if (v === null && prop && !required.has(k)) continue;
-    out[k] = prop ? dropNullOptionals(prop, v) : v;
-  }
-  return out;
-};
+export { dropNullOptionals } from '../../../application/runtime/arguments.js';

@@ -9,4 +9,6 @@ export interface SurfaceDeps {
   readonly publicBaseUrl: string;
   /** The package version, for documents and the MCP server info. */
   readonly version: string;
+  /** Most characters in a text result. */
+  readonly outputBudget?: number;
 }

@@ -89,7 +89,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     const idempotencyKey = request.headers.get('idempotency-key') ?? undefined;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, (req) => callTool(executor, req.params, principal, requestId, idempotencyKey));
+    server.setRequestHandler(CallToolRequestSchema, (req) => callTool(executor, req.params, principal, requestId, idempotencyKey, deps.outputBudget));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

@@ -18,7 +18,7 @@ export const errorText = (e: ToolError): string => `Error ${e.status} ${e.code}:
  * structuredContent (when it is an object, as MCP requires), and failures as `isError` results so that the
  * model can act on the message.
  */
-export const toCallToolResult = (result: ToolResult): CallToolResult => {
+export const toCallToolResult = (result: ToolResult, outputBudget?: number): CallToolResult => {
   if (!result.ok) {
     const { code, message, details } = result.error;
     return {
@@ -27,7 +27,7 @@ export const toCallToolResult = (result: ToolResult): CallToolResult => {
       isError: true,
     };
   }
-  const presented = present(result, 'text', false);
+  const presented = present(result, 'text', false, outputBudget);
   const text = presented.body.success ? String(presented.body.data) : '';
   return {
     content: [{ type: 'text', text }],
@@ -48,6 +48,7 @@ export const callTool = async (
   principal: Principal,
   requestId: string,
   headerIdempotencyKey: string | undefined,
+  outputBudget?: number,
 ): Promise<CallToolResult> => {
   const tool = executor.registry.get(params.name);
   if (!tool) {
@@ -59,5 +60,5 @@ export const callTool = async (
   const metaKey = params._meta?.['idempotency_key'];
   const idempotencyKey = typeof metaKey === 'string' ? metaKey : headerIdempotencyKey;
   const result = await executor.run(tool, params.arguments ?? {}, principal, requestId, { idempotencyKey });
-  return toCallToolResult(result);
+  return toCallToolResult(result, outputBudget);
 };

@@ -1,6 +1,7 @@
 import { isSystemField, titleField, type App, type AppSummary, type AppView, type FieldDefinition } from '../../../domain/records/app.js';
 import { validateFields, type FieldInput, type ValidatedFields } from '../../../domain/records/field-input.js';
-import { compileFilters, sortRecords, type ResolvedFilter } from '../../../domain/records/filters.js';
+import { RecordColumns } from '../../../domain/records/columns.js';
+import type { ResolvedFilter } from '../../../domain/records/filters.js';
 import type { RecordData, UserRef } from '../../../domain/records/record.js';
 import type { Comment, FieldDelta, PersonRef, Revision, RevisionType, WriteFlags } from '../../../domain/records/revision.js';
 import { formatInZone, type ChecklistItem, type FieldValue, type FieldValues, type FileValue, type RelationValue } from '../../../domain/records/values.js';
@@ -32,6 +33,8 @@ interface Snapshot {
 interface Stored {
   data: RecordData;
   history: Snapshot[];
+  /** The record's row in its app's columns. */
+  row: number;
 }
 
 export interface InMemoryRecordsOptions {
@@ -53,6 +56,8 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   private readonly views = new Map<number, { app_id: number; view: AppView }>();
   private readonly records = new Map<number, Stored>();
   private readonly byApp = new Map<number, Stored[]>();
+  /** Per app: the records as columns, for filters, sorting and aggregations. */
+  private readonly tables = new Map<number, RecordColumns>();
   private readonly files = new Map<number, FileValue>();
   private readonly comments = new Map<number, Comment>();
   private readonly appSequence = new Map<number, number>();
@@ -77,6 +82,7 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   addApp(app: App, views: readonly AppView[] = []): void {
     this.apps.set(app.app_id, app);
     this.byApp.set(app.app_id, this.byApp.get(app.app_id) ?? []);
+    if (!this.tables.has(app.app_id)) this.tables.set(app.app_id, new RecordColumns());
     for (const v of views) this.views.set(v.view_id, { app_id: app.app_id, view: v });
   }
 
@@ -131,21 +137,21 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   }
 
   query(app: App, q: RecordQuery): TaskEither<GatewayError, RecordPage> {
-    const matched = this.match(app, q.filters);
-    if (q.countOnly) return TE.right({ total: matched.length, records: [] });
-    const sorted = q.sort || q.sortDesc ? sortRecords(matched, q.sort, q.sortDesc) : matched;
-    return TE.right({ total: matched.length, records: sorted.slice(q.offset, q.offset + q.limit).map((r) => this.fresh(r)) });
+    const table = this.tables.get(app.app_id);
+    if (!table) return TE.right({ total: 0, records: [] });
+    if (q.countOnly) return TE.right({ total: table.count(q.filters), records: [] });
+    const rows = table.match(q.filters);
+    const page = q.sort || q.sortDesc ? table.page(rows, q.sort, q.sortDesc, q.offset, q.limit) : rows.slice(q.offset, q.offset + q.limit);
+    return TE.right({ total: rows.length, records: page.map((row) => this.fresh(table.records[row]!)) });
   }
 
   matchAll(app: App, filters: readonly ResolvedFilter[]): TaskEither<GatewayError, readonly RecordData[]> {
-    return TE.right(this.match(app, filters));
-  }
-
-  private match(app: App, filters: readonly ResolvedFilter[]): RecordData[] {
-    const predicate = compileFilters(filters);
-    const out: RecordData[] = [];
-    for (const s of this.byApp.get(app.app_id) ?? []) if (s.data.deleted_on === null && predicate(s.data)) out.push(s.data);
-    return out;
+    const table = this.tables.get(app.app_id);
+    if (!table) return TE.right([]);
+    const rows = table.match(filters);
+    const out = new Array<RecordData>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = table.records[rows[i]!]!;
+    return TE.right(out);
   }
 
   create(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData> {
@@ -168,6 +174,8 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     this.appSequence.set(app.app_id, seq);
     const id = this.nextRecordId++;
     const user = this.userRef(by);
+    const utc = formatInZone(at);
+    const local = this.timeZone === 'UTC' ? utc : formatInZone(at, this.timeZone);
     const data: RecordData = {
       record_id: id,
       app_id: app.app_id,
@@ -175,17 +183,17 @@ export class InMemoryRecords implements RecordApps, RecordStore {
       title: this.titleOf(app, values, seq),
       record_url: `memory://records/items/${id}`,
       created_by: user,
-      created_on: formatInZone(at, this.timeZone),
-      created_on_utc: formatInZone(at),
+      created_on: local,
+      created_on_utc: utc,
       last_modified_by: user,
-      last_modified_on: formatInZone(at, this.timeZone),
-      last_modified_on_utc: formatInZone(at),
+      last_modified_on: local,
+      last_modified_on_utc: utc,
       deleted_on: null,
       deleted_on_utc: null,
       revision: 0,
       values,
     };
-    const stored: Stored = { data, history: [{ revision: 0, type: 'creation', by, at, values, changes: Object.keys(values).map(Number) }] };
+    const stored: Stored = { data, history: [{ revision: 0, type: 'creation', by, at, values, changes: Object.keys(values).map(Number) }], row: this.tables.get(app.app_id)!.add(data) };
     this.records.set(id, stored);
     this.byApp.get(app.app_id)!.push(stored);
     return E.right(data);
@@ -376,6 +384,7 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     const revision = s.data.revision + 1;
     s.data = { ...s.data, ...patch, revision, last_modified_by: this.userRef(by), last_modified_on: formatInZone(now, this.timeZone), last_modified_on_utc: formatInZone(now) };
     s.history.push({ revision, type, by, at: now, values: s.data.values, changes });
+    this.tables.get(s.data.app_id)?.set(s.row, s.data);
   }
 
   private fire(action: string, id: number, flags: WriteFlags): void {
@@ -497,6 +506,7 @@ export class InMemoryRecords implements RecordApps, RecordStore {
         for (const [id, c] of this.comments) if (c.ref.id === s.data.record_id) this.comments.delete(id);
       }
       this.byApp.delete(app.app_id);
+      this.tables.delete(app.app_id);
       this.apps.delete(app.app_id);
       for (const [id, v] of this.views) if (v.app_id === app.app_id) this.views.delete(id);
     }
@@ -504,6 +514,6 @@ export class InMemoryRecords implements RecordApps, RecordStore {
 
   /** Active records of an app (tests, benchmark). */
   countActive(appId: number): number {
-    return (this.byApp.get(appId) ?? []).filter((s) => s.data.deleted_on === null).length;
+    return this.tables.get(appId)?.active ?? 0;
   }
 }
