@@ -184,12 +184,13 @@ export class PodioServer {
     req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const query = Object.fromEntries(url.searchParams);
-      const raw = Buffer.concat(chunks).toString('utf8');
+      const bytes = Buffer.concat(chunks);
+      const raw = bytes.toString('utf8');
       const entry: PodioLoggedRequest = { method: req.method ?? 'GET', path: url.pathname, query, headers: req.headers, body: raw, status: 0 };
       this.requests.push(entry);
       let reply: PodioReply;
       try {
-        reply = await this.#answer(entry, raw);
+        reply = await this.#answer(entry, raw, bytes);
       } catch (error) {
         this.violations.push(`${entry.method} ${entry.path}: the stand-in threw ${String(error)}`);
         reply = { status: 500, body: podioError('server_error', 'The stand-in failed', entry) };
@@ -206,9 +207,12 @@ export class PodioServer {
     });
   }
 
-  #answer(entry: PodioLoggedRequest, raw: string): PodioReply | Promise<PodioReply> {
+  #answer(entry: PodioLoggedRequest, raw: string, bytes: Buffer): PodioReply | Promise<PodioReply> {
     let body: unknown;
-    if (raw !== '') {
+    // Multipart bodies (file uploads) reach the route as { multipart: <Content-Type>, bytes }.
+    const multipart = String(entry.headers['content-type'] ?? '').startsWith('multipart/form-data');
+    if (multipart) body = { multipart: String(entry.headers['content-type']), bytes };
+    else if (raw !== '') {
       if (!String(entry.headers['content-type'] ?? '').includes('application/json')) this.violations.push(`${entry.method} ${entry.path}: a body without Content-Type application/json`);
       try {
         body = JSON.parse(raw);

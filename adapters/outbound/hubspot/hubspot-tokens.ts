@@ -3,28 +3,15 @@ import { upstreamFailure, type GatewayError } from '../../../domain/shared/error
 import { E, type Either } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { StoredTokens, TokenStore } from '../../../ports/token-store.js';
+import { StaticAccessToken, type AccessTokenSource } from '../http/access-token.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { decodeOrUnexpected, TokenResponse } from './hubspot-codecs.js';
 
 const VENDOR = 'HubSpot';
 
 /** Where the HubSpot adapter gets the bearer token of each request. */
-export interface AccessTokenProvider {
-  accessToken(): Promise<Either<GatewayError, string>>;
-  /** Forgets a cached token (after HubSpot rejected it), so that the next call obtains a fresh one. */
-  invalidate?(): void;
-}
-
-/** A private-app (static) access token: it does not expire. */
-export class StaticAccessToken implements AccessTokenProvider {
-  readonly #token: string;
-  constructor(token: string) {
-    this.#token = token;
-  }
-  async accessToken(): Promise<Either<GatewayError, string>> {
-    return E.right(this.#token);
-  }
-}
+export type AccessTokenProvider = AccessTokenSource;
+export { StaticAccessToken };
 
 export interface OAuthRefreshingAccessTokenOptions {
   readonly baseUrl: string;

@@ -2,27 +2,15 @@ import type { AxiosInstance } from 'axios';
 import { rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, type Either } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
+import { StaticAccessToken, type AccessTokenSource } from '../http/access-token.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { decodePodio, PODIO, PodioErrorBody, PodioTokenResponse } from './podio-codecs.js';
 
 /** Where the Podio client gets the access token of each request. */
-export interface PodioAuth {
-  accessToken(): Promise<Either<GatewayError, string>>;
-  /** Forgets the cached access token (Podio said it expired or is invalid); the next call obtains a new one. */
-  invalidate(): void;
-}
+export type PodioAuth = AccessTokenSource & { invalidate(): void };
 
 /** A fixed access token (tests, or an embedder that manages tokens itself). It cannot be renewed. */
-export class StaticPodioToken implements PodioAuth {
-  readonly #token: string;
-  constructor(token: string) {
-    this.#token = token;
-  }
-  async accessToken(): Promise<Either<GatewayError, string>> {
-    return E.right(this.#token);
-  }
-  invalidate(): void {}
-}
+export { StaticAccessToken as StaticPodioToken };
 
 /**
  * How the gateway proves who it is to Podio:

@@ -40,6 +40,8 @@ export type PodioQuery = Record<string, string | number | boolean | undefined>;
 export interface PodioRequestOptions<A> {
   readonly query?: PodioQuery;
   readonly body?: unknown;
+  /** A body sent as it is instead of JSON (a multipart file upload), with its Content-Type. */
+  readonly raw?: { readonly contentType: string; readonly data: Uint8Array };
   readonly codec: t.Type<A, unknown, unknown>;
   /** The object the path addresses, for NotFound messages and `resource`/`id` of the error. */
   readonly resource?: { readonly kind: string; readonly id: string | number };
@@ -98,8 +100,8 @@ export class PodioClient {
           method,
           url: path,
           params: queryParams(options.query),
-          data: options.body === undefined ? undefined : JSON.stringify(options.body),
-          headers: { Authorization: `OAuth2 ${token.right}` },
+          data: options.raw ? Buffer.from(options.raw.data) : options.body === undefined ? undefined : JSON.stringify(options.body),
+          headers: { Authorization: `OAuth2 ${token.right}`, ...(options.raw ? { 'Content-Type': options.raw.contentType } : {}) },
           responseType: 'text',
           transformResponse: (raw: unknown) => raw,
         });

@@ -11,6 +11,7 @@ import type { RecordApps } from '../../../ports/record-apps.js';
 import type { CommentPage, RecordComments } from '../../../ports/record-comments.js';
 import type { NewFile, RecordPage, RecordQuery, RecordStore } from '../../../ports/record-store.js';
 import type { PodioClient, PodioQuery } from './podio-client.js';
+import { multipartBody } from './podio-records-multipart.js';
 
 // Records on Podio (vendors.md 2.2). Podio's item, app, revision and comment answers are read loosely
 // (t.UnknownRecord, then typed accessors) and turned into the domain's shapes here; nothing of Podio's
@@ -252,6 +253,44 @@ export const splitFilters = (filters: readonly ResolvedFilter[]): { podio: Json;
   return { podio, local };
 };
 
+/** Podio has no status with a "done" meaning (its category options carry none), so completed/incomplete cannot be answered. */
+const statusRefusal = (filters: readonly ResolvedFilter[]): GatewayError | undefined => {
+  const i = filters.findIndex((f) => f.kind === 'field' && (f.match === 'completed' || f.match === 'incomplete'));
+  if (i < 0) return undefined;
+  const f = filters[i] as Extract<ResolvedFilter, { kind: 'field' }>;
+  return invalidInput(
+    `match_type ${f.match} is not available with the Podio backend: Podio's category options do not say which ones mean done. Filter field ${f.field.field_id} ("${f.field.label}") by option ids instead, e.g. {"field_id":${f.field.field_id},"match_type":"any","values":[{"value":<option_id>}]} (records_getApp lists the options).`,
+    `filters[${i}].match_type`,
+    'any or none with option ids',
+  );
+};
+
+/** A Podio view; its filters (`[{key, values}]`) become filter objects: id lists as any, {from, to} as ranges. */
+export const toView = (v: Json, viewId: number): AppView => {
+  const filters: unknown[] = [];
+  for (const f of arr(v['filters'])) {
+    const key = f['key'];
+    const values = f['values'];
+    const system = key === 'created_on' || key === 'last_edit_on';
+    const target = system ? { field_type: key === 'created_on' ? 'created_on' : 'last_modified_on' } : { field_id: String(key) };
+    if (Array.isArray(values)) filters.push({ ...target, match_type: 'any', values: values.map((value) => ({ value: typeof value === 'object' && value !== null ? (obj(value)['id'] ?? obj(value)['item_id'] ?? obj(value)['profile_id']) : value })) });
+    else {
+      const range = obj(values);
+      const isDate = (u: unknown) => typeof u === 'string' && !/^-?\d+(\.\d+)?$/.test(u);
+      if (range['from'] !== undefined) filters.push({ ...target, match_type: isDate(range['from']) ? 'on_or_after' : 'larger_or_equal', values: [{ value: range['from'] }] });
+      if (range['to'] !== undefined) filters.push({ ...target, match_type: isDate(range['to']) ? 'on_or_before' : 'smaller_or_equal', values: [{ value: range['to'] }] });
+    }
+  }
+  const sortBy = v['sort_by'];
+  return {
+    view_id: viewId,
+    name: str(v['name']) ?? '',
+    filters,
+    ...(typeof sortBy === 'string' || typeof sortBy === 'number' ? { sort_by: String(sortBy) } : {}),
+    sort_desc: v['sort_desc'] === true,
+  };
+};
+
 export interface PodioRecordsOptions {
   readonly timeZone: string;
 }
@@ -265,7 +304,12 @@ export class PodioRecords implements RecordApps, RecordStore {
     private readonly options: PodioRecordsOptions,
   ) {}
 
-  private call<A>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, codec: t.Type<A, unknown, unknown>, extra: { query?: PodioQuery; body?: unknown; resource?: { kind: string; id: number } } = {}): TaskEither<GatewayError, A> {
+  private call<A>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    codec: t.Type<A, unknown, unknown>,
+    extra: { query?: PodioQuery; body?: unknown; raw?: { contentType: string; data: Uint8Array }; resource?: { kind: string; id: number } } = {},
+  ): TaskEither<GatewayError, A> {
     return () => this.podio.request(method, path, { codec, ...extra });
   }
 
@@ -307,7 +351,7 @@ export class PodioRecords implements RecordApps, RecordStore {
   getViews(appId: number): TaskEither<GatewayError, readonly AppView[]> {
     return pipe(
       this.call('GET', `/view/app/${appId}/`, List, { resource: { kind: 'app', id: appId } }),
-      TE.map((views) => views.map((v) => ({ view_id: num(v['view_id']) ?? 0, name: str(v['name']) ?? '', filters: [], ...(str(v['sort_by']) ? { sort_by: str(v['sort_by'])! } : {}), sort_desc: v['sort_desc'] === true }))),
+      TE.map((views) => views.map((v) => toView(v, num(v['view_id']) ?? 0))),
     );
   }
 
@@ -315,7 +359,7 @@ export class PodioRecords implements RecordApps, RecordStore {
     if (appId === undefined) return TE.left(invalidInput('With Podio a view is addressed through its app: send app_id together with view_id.', 'app_id', 'the app of the view'));
     return pipe(
       this.call('GET', `/view/app/${appId}/${viewId}`, Obj, { resource: { kind: 'view', id: viewId } }),
-      TE.map((v) => ({ app_id: appId, view: { view_id: viewId, name: str(v['name']) ?? '', filters: [], podio_view: true } as AppView })),
+      TE.map((v) => ({ app_id: appId, view: toView(v, viewId) })),
     );
   }
 
@@ -352,6 +396,8 @@ export class PodioRecords implements RecordApps, RecordStore {
   }
 
   query(app: App, q: RecordQuery): TaskEither<GatewayError, RecordPage> {
+    const refused = statusRefusal(q.filters);
+    if (refused) return TE.left(refused);
     const { podio, local } = splitFilters(q.filters);
     const sort = q.sort ? { by: String(q.sort.field_id), desc: q.sortDesc } : undefined;
     if (local.length === 0)
@@ -370,6 +416,8 @@ export class PodioRecords implements RecordApps, RecordStore {
   }
 
   matchAll(app: App, filters: readonly ResolvedFilter[]): TaskEither<GatewayError, readonly RecordData[]> {
+    const refused = statusRefusal(filters);
+    if (refused) return TE.left(refused);
     const { podio, local } = splitFilters(filters);
     const predicate = compileFilters(local);
     return pipe(this.scan(app, podio), TE.map((all) => all.filter(predicate)));
@@ -459,7 +507,7 @@ export class PodioRecords implements RecordApps, RecordStore {
 
   uploadFile(file: NewFile): TaskEither<GatewayError, FileValue> {
     return pipe(
-      this.call('POST', '/file/', Obj, { body: { filename: file.name, source: Buffer.from(file.content).toString('base64'), mimetype: file.mimetype } }),
+      this.call('POST', '/file/', Obj, { raw: multipartBody({ filename: file.name }, { field: 'source', name: file.name, mimetype: file.mimetype, content: file.content }) }),
       TE.map((r) => ({ file_id: num(r['file_id']) ?? 0, name: file.name, mimetype: file.mimetype, size: file.content.byteLength })),
     );
   }

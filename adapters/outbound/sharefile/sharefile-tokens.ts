@@ -2,26 +2,14 @@ import type { AxiosInstance } from 'axios';
 import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, type Either } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
+import { StaticAccessToken, type AccessTokenSource } from '../http/access-token.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { errorMessageOf, SfToken } from './sharefile-codecs.js';
 
 const VENDOR = 'ShareFile';
 
-export interface ShareFileTokenProvider {
-  accessToken(): Promise<Either<GatewayError, string>>;
-  invalidate(): void;
-}
-
-export class StaticShareFileToken implements ShareFileTokenProvider {
-  readonly #token: string;
-  constructor(token: string) {
-    this.#token = token;
-  }
-  async accessToken(): Promise<Either<GatewayError, string>> {
-    return E.right(this.#token);
-  }
-  invalidate(): void {}
-}
+export type ShareFileTokenProvider = AccessTokenSource & { invalidate(): void };
+export { StaticAccessToken as StaticShareFileToken };
 
 export interface ShareFileOAuthOptions {
   /** https://{subdomain}.{appcp}: the token endpoint is {oauthBaseUrl}/oauth/token. */
