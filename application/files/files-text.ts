@@ -1,7 +1,7 @@
 import type { Item } from '../../domain/files/item.js';
 import type { Share } from '../../domain/files/share.js';
 import { d, NonEmptyString, t } from '../runtime/codecs.js';
-import { fields, table } from '../runtime/markdown.js';
+import { fields, plural, table } from '../runtime/markdown.js';
 
 // The files group's payloads (the spec's shapes, with `odata.type`) and the text a model reads.
 
@@ -74,7 +74,7 @@ export const itemHeading = (i: Item): string => `## ${kindWord(i)} "${i.Name}" (
 export const itemsTable = (items: readonly Item[]): string =>
   table(
     ['id', 'name', 'type', 'size', 'created', ...(items.some((i) => i.IsDeleted) ? ['deleted'] : [])],
-    items.map((i) => [i.Id, i.Name, i.type === 'Folder' ? `folder (${i.FileCount} files)` : 'file', size(i.FileSizeBytes), date(i.CreationDate), ...(i.IsDeleted ? ['in recycle bin'] : [])]),
+    items.map((i) => [i.Id, i.Name, i.type === 'Folder' ? `folder (${plural(i.FileCount, 'file')})` : 'file', size(i.FileSizeBytes), date(i.CreationDate), ...(i.IsDeleted ? ['in recycle bin'] : [])]),
   );
 
 export const itemText = (i: Item): string =>

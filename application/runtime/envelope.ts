@@ -16,6 +16,9 @@ export interface Presented {
   readonly body: Envelope;
 }
 
+/** No runs of blank lines and no trailing space, whichever presenter wrote the text. */
+const tidy = (text: string): string => text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+
 export const errorEnvelope = (e: ToolError): Presented => ({
   status: e.status,
   body: { success: false, error: { code: e.code, message: e.message, details: e.details } },
@@ -33,7 +36,7 @@ export const present = (result: ToolResult, format: ResponseFormat, base64: bool
       ? { status: 200, body: { success: true, data: Buffer.from(JSON.stringify(result.payload), 'utf8').toString('base64'), encoding: 'base64' } }
       : { status: 200, body: { success: true, data: result.payload } };
   }
-  const text = fitToBudget(result.text(), budget, result.next);
+  const text = fitToBudget(tidy(result.text()), budget, result.next);
   return base64
     ? { status: 200, body: { success: true, data: Buffer.from(text, 'utf8').toString('base64'), encoding: 'base64' } }
     : { status: 200, body: { success: true, data: text } };

@@ -4,7 +4,7 @@ import { err, ok } from '../support/run.js';
 import type { RecordsHarness } from './records-harness.js';
 
 /** What every RecordApps does. */
-export const recordAppsContract = (name: string, start: () => Promise<RecordsHarness>): void =>
+export const recordAppsContract = (name: string, start: () => Promise<RecordsHarness>) =>
   describe(`RecordApps contract: ${name}`, () => {
     let h: RecordsHarness;
     beforeAll(async () => {

@@ -5,7 +5,7 @@ import { err, ok } from '../support/run.js';
 import type { RecordsHarness } from './records-harness.js';
 
 /** What every RecordComments does. */
-export const recordCommentsContract = (name: string, start: () => Promise<RecordsHarness>): void =>
+export const recordCommentsContract = (name: string, start: () => Promise<RecordsHarness>) =>
   describe(`RecordComments contract: ${name}`, () => {
     let h: RecordsHarness;
     let recordId: number;
