@@ -50,13 +50,13 @@ const load = async (base: string) => {
 };
 
 const main = async () => {
-  const gateway = await start('dist/composition/main.js', { PORT: '0', GATEWAY_DEMO_TOKEN: token, LOG_LEVEL: 'warn' });
+  const gateway = await start('dist/composition/main.js', { PORT: '0', GATEWAY_DEMO_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' });
   const res = await fetch(`${gateway.base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: payload });
   const body = await res.text();
   if (res.status !== 200 || !body.includes('Maria Alvarez')) throw new Error(`gateway answered ${res.status}: ${body}`);
 
   const targets: [string, () => Promise<{ child: ChildProcess; base: string }>][] = [
-    ['gateway', () => start('dist/composition/main.js', { PORT: '0', GATEWAY_DEMO_TOKEN: token, LOG_LEVEL: 'warn' })],
+    ['gateway', () => start('dist/composition/main.js', { PORT: '0', GATEWAY_DEMO_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' })],
     ['bare Hono', () => start('bench/servers/bare-hono.mjs', { BENCH_BODY: body })],
     ['bare node:http', () => start('bench/servers/bare-node.mjs', { BENCH_BODY: body })],
   ];

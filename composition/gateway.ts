@@ -108,6 +108,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
     logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
   const metrics = new GatewayMetrics();
+  const backends = Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])]));
   let draining = false;
   const executor = new ToolExecutor(
     registry,
@@ -117,7 +118,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
       idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
       timeoutMs: config.requestTimeoutMs,
-      observer: new LoggingCallObserver(logger, metrics),
+      observer: new LoggingCallObserver(logger, metrics, Object.values(backends).some((b) => b !== 'memory')),
       simulatedLatencyMs: config.simulatedLatencyMs,
     },
   );
@@ -153,7 +154,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     demoToken,
     logger,
     http,
-    backends: Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])])),
+    backends,
     listTools: () => registry.listing(),
     callTool: async (name, args, o) => {
       const requestId = o.requestId ?? crypto.randomUUID();
