@@ -62,6 +62,7 @@ export const listChildrenTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: ListChildrenParams,
   useCase: ListChildren,
+  continuation: (p, r, shown) => (r.skip + shown < r.totalCount ? { ...p, skip: r.skip + shown } : undefined),
   json: (r, p) => ({
     folder_id: r.folderId,
     total_count: r.totalCount,

@@ -49,6 +49,7 @@ export const listSharesTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: ListSharesParams,
   useCase: ListShares,
+  continuation: (p, r, shown) => (r.skip + shown < r.totalCount ? { ...p, skip: r.skip + shown } : undefined),
   json: (r, p) => ({
     total_count: r.totalCount,
     returned_count: r.shares.length,

@@ -54,6 +54,7 @@ export const getSpaceMembersTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetSpaceMembersParams,
   useCase: GetSpaceMembers,
+  continuation: (p, r, shown) => (shown < r.page.members.length || r.page.total === undefined || r.offset + shown < r.page.total ? { ...p, offset: r.offset + shown } : undefined),
   json: (r) => r.page.members.map(memberJson),
   text: (r, p) => {
     const { members, total } = r.page;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitToBudget } from '../../application/runtime/budget.js';
 import { table } from '../../application/runtime/markdown.js';
-import { post, request, testGateway } from '../support/gateway.js';
+import { everyone, post, request, testGateway } from '../support/gateway.js';
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => [String(i + 1), `name ${i + 1}`, 'x'.repeat(40)]);
 
@@ -57,5 +57,24 @@ describe('budgets over HTTP', () => {
     const r = await request(g, 'POST', '/v1/tools/crm/searchContacts?max_chars=10', { body: {} });
     expect(r.status).toBe(400);
     expect(r.body.error.details.parameter).toBe('max_chars');
+  });
+});
+
+describe('continuations of other list tools', () => {
+  const g = testGateway();
+  it.each([
+    ['files_listChildren', { folder_id: 'home' }, 'skip', (data: any) => data.items.map((i: { Id: string }) => i.Id)],
+    ['workspaces_getSpaceMembers', { space_id: 2001 }, 'offset', (data: any) => data.map((m: { profile: { user_id: number } }) => String(m.profile.user_id))],
+  ] as const)('%s names the call that returns exactly the rows it cut', async (tool, args, member, ids) => {
+    const cut = await g.callTool(tool, args, { principal: everyone, maxChars: 480 });
+    const text = String(cut.body.success && cut.body.data);
+    const m = /The rest: (\w+) (\{.*\})\]/.exec(text);
+    expect(m?.[1]).toBe(tool);
+    const next = JSON.parse(m![2]!) as Record<string, unknown>;
+    const shown = Number(next[member]);
+    expect(shown).toBeGreaterThan(0);
+    const all = await g.callTool(tool, args, { principal: everyone, format: 'json' });
+    const rest = await g.callTool(tool, next, { principal: everyone, format: 'json' });
+    expect(ids(rest.body.success && rest.body.data)).toEqual(ids(all.body.success && all.body.data).slice(shown));
   });
 });
