@@ -4,7 +4,7 @@
 import { isMulti, valueTypeOf, type FieldDefinition, type ValueType } from './app.js';
 import type { ResolvedFilter } from './filters.js';
 import { valueOf, type RecordData } from './record.js';
-import { isEmptyValue, toEpochSeconds, type CategoryValue, type ContactValue, type DateValue, type FieldValue, type LinkValue, type MoneyValue, type RelationValue, type TypedValue } from './values.js';
+import { isEmptyValue, textSortKey, toEpochSeconds, type CategoryValue, type ContactValue, type DateValue, type FieldValue, type LinkValue, type MoneyValue, type RelationValue, type TypedValue } from './values.js';
 
 type SystemDate = 'created_on' | 'last_modified_on';
 type ColumnKey = number | SystemDate;
@@ -50,22 +50,6 @@ const idsOf = (type: ValueType, v: FieldValue): number[] => {
   return out;
 };
 
-const textSortKey = (type: ValueType, v: FieldValue): string => {
-  switch (type) {
-    case 'text':
-    case 'location':
-      return (v as string).toLowerCase();
-    case 'category':
-    case 'status':
-      return ((v as readonly CategoryValue[])[0]?.text ?? '').toLowerCase();
-    case 'app':
-      return ((v as readonly RelationValue[])[0]?.title ?? '').toLowerCase();
-    case 'contact':
-      return ((v as readonly ContactValue[])[0]?.name ?? '').toLowerCase();
-    default:
-      return JSON.stringify(v);
-  }
-};
 
 const isNumeric = (t: ValueType) => t === 'number' || t === 'calculation' || t === 'money' || t === 'date';
 const isIds = (t: ValueType) => t === 'category' || t === 'status' || t === 'app' || t === 'contact';

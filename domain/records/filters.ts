@@ -3,7 +3,7 @@ import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import { E, type Either } from '../shared/fp.js';
 import { describeFields, findField, isFieldType, isMulti, valueTypeOf, type App, type FieldDefinition, type ValueType } from './app.js';
 import { valueOf, type RecordData } from './record.js';
-import { isEmptyValue, isValidDate, isValidDateTime, shiftDay, type CategoryValue, type ChecklistItem, type ContactValue, type DateValue, type FieldValue, type LinkValue, type MoneyValue, type RelationValue, type TypedValue } from './values.js';
+import { isEmptyValue, textSortKey, isValidDate, isValidDateTime, shiftDay, type CategoryValue, type ChecklistItem, type ContactValue, type DateValue, type FieldValue, type LinkValue, type MoneyValue, type RelationValue, type TypedValue } from './values.js';
 
 export interface FilterInput {
   readonly field_id?: string | number;
@@ -398,18 +398,8 @@ const sortKey = (field: FieldDefinition, v: FieldValue | undefined): string | nu
       return Number((v as MoneyValue).value);
     case 'date':
       return (v as DateValue).start;
-    case 'text':
-    case 'location':
-      return (v as string).toLowerCase();
-    case 'category':
-    case 'status':
-      return ((v as readonly CategoryValue[])[0]?.text ?? '').toLowerCase();
-    case 'app':
-      return ((v as readonly RelationValue[])[0]?.title ?? '').toLowerCase();
-    case 'contact':
-      return ((v as readonly ContactValue[])[0]?.name ?? '').toLowerCase();
     default:
-      return JSON.stringify(v);
+      return textSortKey(valueTypeOf(field.field_type), v);
   }
 };
 

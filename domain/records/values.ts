@@ -149,3 +149,21 @@ export const toEpochSeconds = (s: string): number => {
   const t = Date.UTC(y, mo - 1, d, h, mi, se) / 1000;
   return Number.isNaN(y + mo + d + h + mi + se) ? Number.NaN : t;
 };
+
+/** The text a value sorts by: its text, or its first option, related title or contact name, lower-cased. */
+export const textSortKey = (type: string, v: FieldValue): string => {
+  switch (type) {
+    case 'text':
+    case 'location':
+      return (v as string).toLowerCase();
+    case 'category':
+    case 'status':
+      return ((v as readonly CategoryValue[])[0]?.text ?? '').toLowerCase();
+    case 'app':
+      return ((v as readonly RelationValue[])[0]?.title ?? '').toLowerCase();
+    case 'contact':
+      return ((v as readonly ContactValue[])[0]?.name ?? '').toLowerCase();
+    default:
+      return JSON.stringify(v);
+  }
+};
