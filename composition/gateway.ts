@@ -129,6 +129,10 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     outputBudget: config.outputBudgetChars,
     metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
     metricsToken: config.metricsToken,
+    onRejected: (event) => {
+      metrics.rejected.inc({ status: String(event.status) });
+      logger.info(event, 'request refused');
+    },
     readiness: async () => ({
       accepting: !draining,
       ...(redis ? { redis: await redis.ping().then((p) => p === 'PONG', () => false) } : {}),

@@ -38,7 +38,11 @@ describe('logs and metrics', () => {
     expect(typeof calls[0]!['durationMs']).toBe('number');
     expect(calls[0]!['upstream']).toEqual([expect.stringMatching(/^HubSpot GET 200 \d+ms$/)]);
     expect(calls[1]).toMatchObject({ tool: 'crm_getContact', status: 400, code: 'INVALID_PARAMETER', upstreamCalls: 0 });
+    await request(g, 'POST', '/v1/tools/crm/getContact', { body: { contact_id: '101' }, token: 'not-a-valid-token' });
+    const refused = lines.filter((l) => l['msg'] === 'request refused');
+    expect(refused).toEqual([expect.objectContaining({ path: '/v1/tools/crm/getContact', status: 401, code: 'UNAUTHORIZED' })]);
     const all = JSON.stringify(lines);
+    expect(all).not.toContain('not-a-valid-token');
     expect(all).not.toContain(TOKEN);
     expect(all).not.toContain(HUBSPOT_TEST_TOKEN);
 
@@ -49,6 +53,7 @@ describe('logs and metrics', () => {
     expect(metrics.raw).toContain('gateway_upstream_calls_total{vendor="HubSpot",status="200"} 1');
     expect(metrics.raw).toMatch(/gateway_tool_call_duration_seconds_bucket\{le="0.005",tool="crm_getProperties",status="200"\}/);
     expect(metrics.raw).toContain('gateway_process_cpu_user_seconds_total');
+    expect(metrics.raw).toContain('gateway_rejected_requests_total{status="401"} 1');
   });
 
   it('counts rate-limit refusals per group', async () => {

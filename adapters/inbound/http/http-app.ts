@@ -23,6 +23,8 @@ export interface HttpAppDeps {
   readonly metrics?: () => Promise<{ readonly contentType: string; readonly body: string }>;
   /** When set, GET /metrics needs `Authorization: Bearer <this token>`. */
   readonly metricsToken?: string;
+  /** Told about tool requests refused before a tool could run (no token, bad JSON, unknown tool). */
+  readonly onRejected?: (event: { readonly requestId: string; readonly path: string; readonly status: number; readonly code: string; readonly principal?: string }) => void;
   /** Readiness checks for GET /readyz (configuration is loaded once this app exists). */
   readonly readiness?: () => Promise<Readonly<Record<string, boolean | string>>>;
 }
@@ -202,14 +204,27 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
 
   /** Authenticate, read options and body, run, present: the same steps for both call forms. */
   const handle = async (c: Context, requestId: string, resolve: (body: unknown) => Target | ToolError) => {
+    const rejected = (e: ToolError, who?: string) => deps.onRejected?.({ requestId, path: c.req.path, status: e.status, code: e.code, principal: who });
     const principal = await authenticate(c);
-    if ('status' in principal) return unauthorized(c, requestId, principal, Boolean(header(c, 'authorization')));
+    if ('status' in principal) {
+      rejected(principal);
+      return unauthorized(c, requestId, principal, Boolean(header(c, 'authorization')));
+    }
     const options = readQuery(c);
-    if ('status' in options) return sendError(c, requestId, options);
+    if ('status' in options) {
+      rejected(options, principal.name);
+      return sendError(c, requestId, options);
+    }
     const body = await readBody(c, maxBodyBytes);
-    if (!body.ok) return sendError(c, requestId, body.error);
+    if (!body.ok) {
+      rejected(body.error, principal.name);
+      return sendError(c, requestId, body.error);
+    }
     const target = resolve(body.value);
-    if ('status' in target) return sendError(c, requestId, target);
+    if ('status' in target) {
+      rejected(target, principal.name);
+      return sendError(c, requestId, target);
+    }
     const idempotencyKey = target.idempotencyKey ?? header(c, 'idempotency-key');
     const result = await executor.run(target.tool, target.args, principal, requestId, { idempotencyKey });
     const budget = Math.min(outputBudget, options.maxChars ?? Infinity);

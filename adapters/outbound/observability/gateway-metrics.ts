@@ -25,6 +25,12 @@ export class GatewayMetrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
+  readonly rejected = new Counter({
+    name: 'gateway_rejected_requests_total',
+    help: 'Tool requests refused before a tool ran (missing or bad token, bad JSON, unknown tool), by status',
+    labelNames: ['status'],
+    registers: [this.registry],
+  });
   readonly rateLimited = new Counter({ name: 'gateway_rate_limit_refusals_total', help: 'Calls refused by the rate limit, by tool group', labelNames: ['group'], registers: [this.registry] });
 
   constructor() {
