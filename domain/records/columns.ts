@@ -4,7 +4,7 @@
 import { isMulti, valueTypeOf, type FieldDefinition, type ValueType } from './app.js';
 import type { ResolvedFilter } from './filters.js';
 import { valueOf, type RecordData } from './record.js';
-import { isEmptyValue, textSortKey, toEpochSeconds, type CategoryValue, type ContactValue, type DateValue, type FieldValue, type LinkValue, type MoneyValue, type RelationValue, type TypedValue } from './values.js';
+import { isEmptyValue, phoneDigits, stringsOf, textSortKey, toEpochSeconds, type CategoryValue, type ContactValue, type DateValue, type FieldValue, type MoneyValue, type RelationValue } from './values.js';
 
 type SystemDate = 'created_on' | 'last_modified_on';
 type ColumnKey = number | SystemDate;
@@ -28,19 +28,6 @@ interface Column {
   sortKey: (string | undefined)[];
 }
 
-const digitsOf = (s: string) => s.replace(/[^\d+]/g, '');
-
-const stringsOf = (type: ValueType, v: FieldValue): string[] => {
-  switch (type) {
-    case 'email':
-    case 'phone':
-      return (v as readonly TypedValue[]).map((t) => t.value.toLowerCase());
-    case 'embed':
-      return (v as readonly LinkValue[]).flatMap((l) => [l.url.toLowerCase(), l.title.toLowerCase()]);
-    default:
-      return [String(v).toLowerCase()];
-  }
-};
 
 const idsOf = (type: ValueType, v: FieldValue): number[] => {
   const list = v as readonly unknown[];
@@ -134,7 +121,7 @@ export class RecordColumns {
       const strs = empty ? undefined : stringsOf(t, v);
       col.strs[row] = strs;
       col.trimmed[row] = strs?.map((s) => s.trim());
-      if (t === 'phone') col.digits[row] = strs?.map(digitsOf);
+      if (t === 'phone') col.digits[row] = strs?.map(phoneDigits);
       col.sortKey[row] = empty ? undefined : textSortKey(t, v);
       return;
     }
@@ -191,7 +178,7 @@ export class RecordColumns {
       case 'phone': {
         const wanted = f.strings;
         const phone = type === 'phone';
-        const wantedDigits = wanted.map(digitsOf);
+        const wantedDigits = wanted.map(phoneDigits);
         const { strs, trimmed, digits } = col;
         const containsAny = (row: number): boolean => {
           const values = strs[row];

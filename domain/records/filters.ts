@@ -3,7 +3,7 @@ import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import { E, type Either } from '../shared/fp.js';
 import { describeFields, findField, isFieldType, isMulti, valueTypeOf, type App, type FieldDefinition, type ValueType } from './app.js';
 import { valueOf, type RecordData } from './record.js';
-import { isEmptyValue, textSortKey, isValidDate, isValidDateTime, shiftDay, type CategoryValue, type ChecklistItem, type ContactValue, type DateValue, type FieldValue, type LinkValue, type MoneyValue, type RelationValue, type TypedValue } from './values.js';
+import { isEmptyValue, phoneDigits, stringsOf, textSortKey, isValidDate, isValidDateTime, shiftDay, type CategoryValue, type ChecklistItem, type ContactValue, type DateValue, type FieldValue, type MoneyValue, type RelationValue } from './values.js';
 
 export interface FilterInput {
   readonly field_id?: string | number;
@@ -230,19 +230,6 @@ const dateCompare = (v: string, match: string, b: DateBound): boolean => {
   }
 };
 
-const digits = (s: string) => s.replace(/[^\d+]/g, '');
-
-const stringsOf = (type: ValueType, v: FieldValue): string[] => {
-  switch (type) {
-    case 'email':
-    case 'phone':
-      return (v as readonly TypedValue[]).map((t) => t.value.toLowerCase());
-    case 'embed':
-      return (v as readonly LinkValue[]).flatMap((l) => [l.url.toLowerCase(), l.title.toLowerCase()]);
-    default:
-      return [String(v).toLowerCase()];
-  }
-};
 
 const numberOf = (type: ValueType, v: FieldValue): number => (type === 'money' ? Number((v as MoneyValue).value) : (v as number));
 
@@ -266,14 +253,14 @@ export const compileFilter = (f: ResolvedFilter): RecordPredicate => {
     case 'phone': {
       const wanted = f.strings;
       const phone = type === 'phone';
-      const eq = (a: string, b: string) => (phone ? digits(a) === digits(b) : a.trim() === b);
+      const eq = (a: string, b: string) => (phone ? phoneDigits(a) === phoneDigits(b) : a.trim() === b);
       const has = (r: RecordData, test: (s: string, w: string) => boolean) => {
         const v = get(r);
         if (v === undefined || isEmptyValue(v)) return false;
         const values = stringsOf(type, v);
         return values.some((s) => wanted.some((w) => test(s, w)));
       };
-      const contains = (s: string, w: string) => s.includes(w) || (phone && digits(w).length > 0 && digits(s).includes(digits(w)));
+      const contains = (s: string, w: string) => s.includes(w) || (phone && phoneDigits(w).length > 0 && phoneDigits(s).includes(phoneDigits(w)));
       switch (match) {
         case 'contains':
           return (r) => has(r, contains);

@@ -167,3 +167,19 @@ export const textSortKey = (type: string, v: FieldValue): string => {
       return JSON.stringify(v);
   }
 };
+
+/** A phone number's digits (and a leading +), for comparing numbers written differently. */
+export const phoneDigits = (s: string): string => s.replace(/[^\d+]/g, '');
+
+/** The lower-cased strings a text-like value is matched on: emails and phones by value, links by url and title. */
+export const stringsOf = (type: string, v: FieldValue): string[] => {
+  switch (type) {
+    case 'email':
+    case 'phone':
+      return (v as readonly TypedValue[]).map((t) => t.value.toLowerCase());
+    case 'embed':
+      return (v as readonly LinkValue[]).flatMap((l) => [l.url.toLowerCase(), l.title.toLowerCase()]);
+    default:
+      return [String(v).toLowerCase()];
+  }
+};

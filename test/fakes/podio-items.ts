@@ -7,10 +7,8 @@ import { resolveFilters, type FilterInput } from '../../domain/records/filters.j
 import type { RecordData } from '../../domain/records/record.js';
 import type { Comment, WriteFlags } from '../../domain/records/revision.js';
 import type { CategoryValue, ContactValue, DateValue, FieldValue, FileValue, LinkValue, MoneyValue, RelationValue, TypedValue } from '../../domain/records/values.js';
-import type { GatewayError } from '../../domain/shared/errors.js';
-import type { Either, TaskEither } from '../../domain/shared/fp.js';
 import type { Clock } from '../../ports/clock.js';
-import { podioError, type PodioReply, type PodioRouteRequest, type PodioServer } from './podio-server.js';
+import { answerWith, podioError, refuse, type PodioReply, type PodioRouteRequest, type PodioServer } from './podio-server.js';
 
 // Podio's app, view, item, filter, revision, reference, find, comment and file endpoints (vendors.md 2.2) on
 // the local stand-in, answering in Podio's shapes from an in-memory records store with the demo apps.
@@ -19,14 +17,6 @@ import { podioError, type PodioReply, type PodioRouteRequest, type PodioServer }
 
 type Json = Record<string, unknown>;
 
-const STATUS: Record<GatewayError['_tag'], [number, string]> = {
-  InvalidInput: [400, 'invalid_value'],
-  NotFound: [404, 'not_found'],
-  Conflict: [409, 'conflict'],
-  Forbidden: [403, 'forbidden'],
-  RateLimited: [420, 'rate_limit'],
-  UpstreamFailure: [500, 'unavailable'],
-};
 
 const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
 const isId = (u: unknown) => Number.isSafeInteger(u) && (u as number) > 0;
@@ -235,16 +225,8 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
   seedDemoRecords(store);
   const comments = store.commentsPort();
 
-  const run = async <A>(req: PodioRouteRequest, te: TaskEither<GatewayError, A>, ok: (a: A) => PodioReply | Promise<PodioReply>): Promise<PodioReply> => {
-    const r: Either<GatewayError, A> = await te();
-    if (r._tag === 'Right') return ok(r.right);
-    const [status, error] = STATUS[r.left._tag];
-    return { status, body: podioError(error, r.left.message, req) };
-  };
-  const bad = (req: PodioRouteRequest, problem: string): PodioReply => {
-    server.violations.push(`${req.method} ${req.path}: ${problem}`);
-    return { status: 400, body: podioError('invalid_value', problem, req) };
-  };
+  const run = answerWith;
+  const bad = (req: PodioRouteRequest, problem: string): PodioReply => refuse(server, req, problem);
   const checkQuery = (req: PodioRouteRequest, allowed: readonly string[]): string | undefined => {
     for (const [k, v] of Object.entries(req.query)) {
       if (!allowed.includes(k)) return `unknown query parameter "${k}"`;

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { SystemClock } from '../../adapters/outbound/system-clock.js';
 import type { Clock } from '../../ports/clock.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import type { TaskEither } from '../../domain/shared/fp.js';
 import { listenOnLoopback, loopbackUrl } from './listen.js';
 
 // A local stand-in for Podio's API: the OAuth token endpoint (POST /oauth/token/v2, JSON body, the app,
@@ -301,3 +303,26 @@ export class PodioServer {
     return { access_token: issued.accessToken, token_type: 'bearer', expires_in: this.expiresIn, refresh_token: issued.refreshToken, ref, scope: 'global:all' };
   }
 }
+
+const ERROR_STATUS: Record<GatewayError['_tag'], [number, string]> = {
+  InvalidInput: [400, 'invalid_value'],
+  NotFound: [404, 'not_found'],
+  Conflict: [409, 'conflict'],
+  Forbidden: [403, 'forbidden'],
+  RateLimited: [420, 'rate_limit'],
+  UpstreamFailure: [500, 'unavailable'],
+};
+
+/** Runs an in-memory adapter call for a route: its value through `ok`, its failure as Podio's error body. */
+export const answerWith = async <A>(req: PodioRouteRequest, te: TaskEither<GatewayError, A>, ok: (a: A) => PodioReply | Promise<PodioReply>): Promise<PodioReply> => {
+  const r = await te();
+  if (r._tag === 'Right') return ok(r.right);
+  const [status, error] = ERROR_STATUS[r.left._tag];
+  return { status, body: podioError(error, r.left.message, req) };
+};
+
+/** Records a request that departs from Podio's documentation and answers it with Podio's 400. */
+export const refuse = (server: PodioServer, req: PodioRouteRequest, problem: string): PodioReply => {
+  server.violations.push(`${req.method} ${req.path}: ${problem}`);
+  return { status: 400, body: podioError('invalid_value', problem, req) };
+};

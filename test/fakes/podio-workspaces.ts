@@ -1,10 +1,8 @@
 import { InMemoryPodioAccount } from '../../adapters/outbound/memory/in-memory-podio-account.js';
 import { InMemorySpaceDirectory } from '../../adapters/outbound/memory/in-memory-space-directory.js';
-import type { GatewayError } from '../../domain/shared/errors.js';
-import type { Either, TaskEither } from '../../domain/shared/fp.js';
 import { MEMBER_TYPES, PRIVACIES, SPACE_ROLES, type MemberType, type SpaceRole } from '../../domain/workspaces/space.js';
 import type { Clock } from '../../ports/clock.js';
-import { podioError, type PodioReply, type PodioRouteRequest, type PodioServer } from './podio-server.js';
+import { answerWith, refuse, type PodioReply, type PodioRouteRequest, type PodioServer } from './podio-server.js';
 
 // Podio's organisation, space and space-member endpoints (vendors.md 2.2) on the local stand-in, answering
 // in Podio's shapes from an in-memory account. Request bodies are checked against the documented members;
@@ -12,14 +10,6 @@ import { podioError, type PodioReply, type PodioRouteRequest, type PodioServer }
 
 type Json = Record<string, unknown>;
 
-const STATUS: Record<GatewayError['_tag'], [number, string]> = {
-  InvalidInput: [400, 'invalid_value'],
-  NotFound: [404, 'not_found'],
-  Conflict: [409, 'conflict'],
-  Forbidden: [403, 'forbidden'],
-  RateLimited: [420, 'rate_limit'],
-  UpstreamFailure: [500, 'unavailable'],
-};
 
 const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
 const isIds = (u: unknown) => Array.isArray(u) && u.every((x) => Number.isSafeInteger(x) && x > 0);
@@ -31,16 +21,8 @@ export interface PodioWorkspaces {
 export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account: InMemoryPodioAccount = InMemoryPodioAccount.withDemoData()): PodioWorkspaces => {
   const directory = new InMemorySpaceDirectory(account, clock);
 
-  const run = async <A>(req: PodioRouteRequest, te: TaskEither<GatewayError, A>, ok: (a: A) => PodioReply): Promise<PodioReply> => {
-    const r: Either<GatewayError, A> = await te();
-    if (r._tag === 'Right') return ok(r.right);
-    const [status, error] = STATUS[r.left._tag];
-    return { status, body: podioError(error, r.left.message, req) };
-  };
-  const bad = (req: PodioRouteRequest, problem: string): PodioReply => {
-    server.violations.push(`${req.method} ${req.path}: ${problem}`);
-    return { status: 400, body: podioError('invalid_value', problem, req) };
-  };
+  const run = answerWith;
+  const bad = (req: PodioRouteRequest, problem: string): PodioReply => refuse(server, req, problem);
   const checkBody = (req: PodioRouteRequest, allowed: Record<string, (v: unknown) => boolean>, required: readonly string[]): string | undefined => {
     if (!isObject(req.body)) return 'the body must be a JSON object';
     for (const [k, v] of Object.entries(req.body)) {

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { left, right } from '../support/run.js';
 import * as t from 'io-ts';
 import { PodioOAuth, type PodioGrant } from '../../adapters/outbound/podio/podio-auth.js';
 import { PodioClient } from '../../adapters/outbound/podio/podio-client.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
-import type { GatewayError } from '../../domain/shared/errors.js';
-import type { Either } from '../../domain/shared/fp.js';
 import { PodioServer, type PodioServerOptions } from '../fakes/podio-server.js';
 
 const T0 = new Date('2026-03-10T09:00:00.000Z');
@@ -19,14 +18,6 @@ afterEach(async () => {
   servers = [];
 });
 
-const right = <A>(r: Either<GatewayError, A>): A => {
-  if (r._tag === 'Left') throw new Error(`expected success, got ${r.left._tag}: ${r.left.message}`);
-  return r.right;
-};
-const left = <A>(r: Either<GatewayError, A>): GatewayError => {
-  if (r._tag === 'Right') throw new Error(`expected a failure, got ${JSON.stringify(r.right)}`);
-  return r.left;
-};
 
 const serverOptions: PodioServerOptions = {
   users: [{ username: 'dev@example.com', password: 'dev-password-1', userId: 5001 }],
