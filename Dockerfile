@@ -2,7 +2,7 @@
 # Build: docker build -t tool-gateway .
 # Run:   docker run -p 8787:8787 -e GATEWAY_API_KEYS='[...]' -e REDIS_URL=redis://redis:6379 tool-gateway
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -14,7 +14,7 @@ COPY adapters ./adapters
 COPY composition ./composition
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8787
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -78,7 +78,7 @@ const main = async () => {
   const g = row('gateway');
   const h = row('bare Hono');
   const n = row('bare node:http');
-  console.log(`\ncrm_getContact, ${connections} connections, ${seconds} s per run, median of ${rounds} rounds, response ${Buffer.byteLength(body)} bytes`);
+  console.log(`\ncrm_getContact on Node ${process.version} (${process.arch}), ${connections} connections, ${seconds} s per run, median of ${rounds} rounds, response ${Buffer.byteLength(body)} bytes`);
   console.log('| server | req/s | p99 ms |\n|---|---|---|');
   for (const [name, r] of [['gateway', g], ['bare Hono', h], ['bare node:http', n]] as const) console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p99} |`);
   console.log(`\ngateway / bare Hono: ${(g.rps / h.rps).toFixed(2)} (target 0.85 or better)`);
