@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BoundedLog } from '../../adapters/outbound/memory/bounded-log.js';
+import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
 import { InMemoryOutbox } from '../../adapters/outbound/memory/in-memory-outbox.js';
+import { InMemoryPodioAccount } from '../../adapters/outbound/memory/in-memory-podio-account.js';
+import { InMemorySpaceDirectory } from '../../adapters/outbound/memory/in-memory-space-directory.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
 import { post, testGateway } from '../support/gateway.js';
@@ -44,5 +47,37 @@ describe('bounded in-memory logs', () => {
     expect(box.messages.map((m) => m.to[0])).toEqual(['p7@example.com', 'p8@example.com', 'p9@example.com', 'p10@example.com', 'p11@example.com']);
     clock.advance(3_600_001);
     expect(box.messages).toEqual([]);
+  });
+});
+
+// A caller creating in a loop fills memory mode's demo account; each store stops at its cap with a clear
+// 409 and keeps working for reads and deletes.
+describe('demo store caps', () => {
+  it('the contact book refuses the contact past its cap and still serves reads', async () => {
+    const clock = new FixedClock(new Date('2026-11-21T10:00:00Z'));
+    const book = InMemoryContactBook.withDemoData({ clock, limits: { contacts: 30, companies: 10_000 } });
+    const g = testGateway({ contactBook: book });
+    const create = (i: number) => post(g, '/v1/tools/crm/createContact', { values: { email: `loop${i}@example.com`, firstname: 'Loop' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await create(i)).status);
+    const firstRefused = statuses.indexOf(409);
+    expect(firstRefused).toBeGreaterThan(0);
+    expect(statuses.slice(0, firstRefused).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(firstRefused).every((s) => s === 409)).toBe(true);
+    const refused = await create(99);
+    expect(refused.body.error.message).toContain('at most 30 contacts');
+    expect(refused.body.error.details).toMatchObject({ resource: 'contacts', limit: 30 });
+    expect((await post(g, '/v1/tools/crm/getContact', { contact_id: '101' })).status).toBe(200);
+  });
+
+  it('the space directory refuses the space past its cap', async () => {
+    const account = InMemoryPodioAccount.withDemoData();
+    const clock = new FixedClock(new Date('2026-11-21T10:00:00Z'));
+    const directory = new InMemorySpaceDirectory(account, clock, account.spaces.size + 2);
+    const org = [...account.organisations.values()][0]!.org_id;
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await directory.createSpace({ org_id: org, name: `Loop ${i}`, privacy: 'closed' } as never)());
+    expect(results.map((r) => r._tag)).toEqual(['Right', 'Right', 'Left', 'Left']);
+    expect(results[2]).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'spaces' } } });
   });
 });

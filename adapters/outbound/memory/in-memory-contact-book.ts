@@ -25,6 +25,7 @@ import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/share
 import type { Clock } from '../../../ports/clock.js';
 import type { ContactBook, CreatedContact } from '../../../ports/contact-book.js';
 import { companyPropertyDefinitions, contactPropertyDefinitions, demoCompanies, demoContacts } from './demo/crm.js';
+import { DEFAULT_DEMO_LIMITS, roomFor, type DemoLimits } from './demo-limits.js';
 
 export interface InMemoryContactBookOptions {
   readonly clock: Clock;
@@ -32,6 +33,8 @@ export interface InMemoryContactBookOptions {
   readonly companyProperties?: readonly PropertyDefinition[];
   /** The web address of a contact; the demo uses a `memory://` address, since nothing serves it. */
   readonly contactUrl?: (id: ContactId) => string;
+  /** How many contacts and companies it holds at most (archived contacts count). */
+  readonly limits?: Pick<DemoLimits, 'contacts' | 'companies'>;
 }
 
 const byName = (defs: readonly PropertyDefinition[]) => new Map(defs.map((d) => [d.name, d]));
@@ -49,9 +52,11 @@ export class InMemoryContactBook implements ContactBook {
   private nextCompanyId = 9001;
   private readonly clock: Clock;
   private readonly contactUrl: (id: ContactId) => string;
+  private readonly limits: Pick<DemoLimits, 'contacts' | 'companies'>;
 
   constructor(options: InMemoryContactBookOptions) {
     this.clock = options.clock;
+    this.limits = options.limits ?? DEFAULT_DEMO_LIMITS;
     this.contactDefs = byName(options.contactProperties ?? contactPropertyDefinitions);
     this.companyDefs = byName(options.companyProperties ?? companyPropertyDefinitions);
     this.contactUrl = options.contactUrl ?? ((id) => `memory://crm/contacts/${id}`);
@@ -136,6 +141,8 @@ export class InMemoryContactBook implements ContactBook {
     return pipe(
       validatePropertyValues(this.contactDefs, values),
       E.chainW(() => this.emailIsFree(values['email'])),
+      E.chainW(() => roomFor('contacts', this.contacts.size, this.limits.contacts)),
+      E.chainW(() => roomFor('companies', this.companies.size, this.limits.companies)),
       E.map(() => {
         const id = String(this.nextContactId++);
         const companyName = values['company']?.trim();

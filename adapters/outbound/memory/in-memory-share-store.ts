@@ -6,6 +6,7 @@ import { E, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { FilePayload, ShareDesk, ShareListing, ShareVisitor, TransferRefusal } from '../../../ports/file-transfers.js';
 import type { ShareListQuery, ShareStore } from '../../../ports/share-store.js';
+import { DEFAULT_DEMO_LIMITS, roomFor } from './demo-limits.js';
 import type { InMemoryItemStore } from './in-memory-item-store.js';
 
 export interface InMemoryShareStoreOptions {
@@ -14,6 +15,8 @@ export interface InMemoryShareStoreOptions {
   /** The gateway's public base URL: share pages are served at {baseUrl}/files/shares/{id}. */
   readonly baseUrl: string;
   readonly newId?: () => string;
+  /** How many shares it holds at most (expired ones count until deleted). */
+  readonly maxShares?: number;
 }
 
 interface StoredShare {
@@ -33,9 +36,11 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
   private readonly items: InMemoryItemStore;
   private readonly baseUrl: string;
   private readonly newId: () => string;
+  private readonly maxShares: number;
 
   constructor(options: InMemoryShareStoreOptions) {
     this.clock = options.clock;
+    this.maxShares = options.maxShares ?? DEFAULT_DEMO_LIMITS.shares;
     this.items = options.items;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     // Share ids are the capability of the public link: long and random.
@@ -88,6 +93,8 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
       if (folder.type !== 'Folder') return TE.left(invalidInput(`"${folder.Name}" is a file; a Request share needs a destination folder.`, 'parent_id', 'folder id'));
       parentId = folder.Id;
     }
+    const room = roomFor('shares', this.shares.size, this.maxShares);
+    if (E.isLeft(room)) return TE.left(room.left);
     const id = this.newId();
     const firstName = itemIds.length ? this.items.currentItem(itemIds[0]!)?.Name : undefined;
     const share: Share = {

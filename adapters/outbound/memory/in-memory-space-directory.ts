@@ -20,6 +20,7 @@ import {
 import type { Clock } from '../../../ports/clock.js';
 import type { SpaceDirectory } from '../../../ports/space-directory.js';
 import type { AccountMembership, AccountSpace, InMemoryPodioAccount } from './in-memory-podio-account.js';
+import { DEFAULT_DEMO_LIMITS, roomFor } from './demo-limits.js';
 
 const WEB = 'https://podio.com';
 
@@ -36,6 +37,7 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
   constructor(
     private readonly account: InMemoryPodioAccount,
     private readonly clock: Clock,
+    private readonly maxSpaces: number = DEFAULT_DEMO_LIMITS.spaces,
   ) {}
 
   organisations(): TaskEither<GatewayError, readonly Organisation[]> {
@@ -61,6 +63,8 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
     return async () => {
       const org = this.account.organisations.get(space.org_id);
       if (!org) return E.left(notFound('organization', String(space.org_id), `There is no organization ${space.org_id}. workspaces_getOrganizations lists the organizations and their org_id.`));
+      const room = roomFor('spaces', this.account.spaces.size, this.maxSpaces);
+      if (E.isLeft(room)) return room;
       const created: AccountSpace = {
         space_id: this.account.newSpaceId(),
         org_id: org.org_id,
