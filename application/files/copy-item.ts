@@ -1,15 +1,18 @@
 import { inject, injectable } from 'inversify';
 import type { TransferOutcome } from '../../domain/files/item.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
-import type { TaskEither } from '../../domain/shared/fp.js';
+import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
+import { overwriteRefusal } from './overwrite.js';
 import { TransferItemParams, transferJson, transferText } from './transfer-item.js';
 
 @injectable()
 export class CopyItem implements UseCase<TransferItemParams, TransferOutcome> {
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
-  execute(p: TransferItemParams): TaskEither<GatewayError, TransferOutcome> {
+  execute(p: TransferItemParams, context: CallContext): TaskEither<GatewayError, TransferOutcome> {
+    const refused = overwriteRefusal(p.overwrite, context, 'files_copyItem');
+    if (refused) return TE.left(refused);
     return this.items.copy(p.item_id.trim(), p.target_folder_id.trim(), p.overwrite ?? false);
   }
 }

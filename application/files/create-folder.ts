@@ -1,10 +1,11 @@
 import { inject, injectable } from 'inversify';
 import type { Item } from '../../domain/files/item.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
-import type { TaskEither } from '../../domain/shared/fp.js';
+import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { d, NonEmptyString, params, t } from '../runtime/codecs.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
+import { OVERWRITE_NEEDS, overwriteRefusal } from './overwrite.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, ItemIdParam, itemJson, itemText } from './files-text.js';
 
@@ -15,7 +16,7 @@ export const CreateFolderParams = params(
   },
   {
     description: d(t.string, 'Description of the folder.'),
-    overwrite: flag('Replace a folder of the same name (the old one goes to the recycle bin). Default false: a name clash fails.', false),
+    overwrite: flag(`Replace a folder of the same name (the old one goes to the recycle bin). Default false: a name clash fails. ${OVERWRITE_NEEDS}`, false),
   },
 );
 export type CreateFolderParams = t.TypeOf<typeof CreateFolderParams>;
@@ -23,7 +24,9 @@ export type CreateFolderParams = t.TypeOf<typeof CreateFolderParams>;
 @injectable()
 export class CreateFolder implements UseCase<CreateFolderParams, Item> {
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
-  execute(p: CreateFolderParams): TaskEither<GatewayError, Item> {
+  execute(p: CreateFolderParams, context: CallContext): TaskEither<GatewayError, Item> {
+    const refused = overwriteRefusal(p.overwrite, context, 'files_createFolder');
+    if (refused) return TE.left(refused);
     return this.items.createFolder(p.parent_id.trim(), { name: p.name, ...(p.description !== undefined ? { description: p.description } : {}), overwrite: p.overwrite ?? false });
   }
 }

@@ -1,10 +1,11 @@
 import { inject, injectable } from 'inversify';
 import type { UploadSpecification } from '../../domain/files/transfer.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
-import type { TaskEither } from '../../domain/shared/fp.js';
+import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { d, intRange, NonEmptyString, params, t } from '../runtime/codecs.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
+import { OVERWRITE_NEEDS, overwriteRefusal } from './overwrite.js';
 import { fields } from '../runtime/markdown.js';
 import { displayDate, flag, ItemIdParam, size, TYPE_PREFIX } from './files-text.js';
 
@@ -19,7 +20,7 @@ export const GetUploadUrlParams = params(
     batch_last: flag('This is the last file of the batch.'),
     can_resume: flag('Resume an unfinished upload of the same name into the same folder. Default true.', true),
     start_over: flag('Start a new upload even if an unfinished one exists.', false),
-    overwrite: flag('If a file of that name exists, the upload becomes its new version. Default false: the upload gets a numbered name ("name (1).ext").', false),
+    overwrite: flag(`If a file of that name exists, the upload becomes its new version. Default false: the upload gets a numbered name ("name (1).ext"). ${OVERWRITE_NEEDS}`, false),
     title: d(t.string, 'Display title; defaults to file_name.'),
     details: d(t.string, 'Description of the file.'),
     notify: flag('Send notification e-mails when the upload completes.', false),
@@ -30,7 +31,9 @@ export type GetUploadUrlParams = t.TypeOf<typeof GetUploadUrlParams>;
 @injectable()
 export class GetUploadUrl implements UseCase<GetUploadUrlParams, UploadSpecification> {
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
-  execute(p: GetUploadUrlParams): TaskEither<GatewayError, UploadSpecification> {
+  execute(p: GetUploadUrlParams, context: CallContext): TaskEither<GatewayError, UploadSpecification> {
+    const refused = overwriteRefusal(p.overwrite, context, 'files_getUploadUrl');
+    if (refused) return TE.left(refused);
     return this.items.uploadLink(p.folder_id.trim(), {
       fileName: p.file_name.trim(),
       ...(p.file_size !== undefined ? { fileSize: p.file_size } : {}),
@@ -66,7 +69,8 @@ export const getUploadUrlTool = defineTool({
   title: 'Get upload address',
   description:
     'Prepares an upload into a folder and returns an UploadSpecification: signed addresses that accept the bytes without a bearer token. Standard (small files): one POST of the bytes to ChunkUri. Threaded (large files): POST chunks to ChunkUri with &index=N&byteOffset=O (up to MaxNumberOfThreads in parallel), then POST FinishUri. An unfinished upload of the same name resumes (IsResume, ResumeIndex, ResumeOffset) unless start_over; overwrite makes the upload a new version of an existing file.',
-  annotations: { kind: 'Read', idempotent: true },
+  // Write: it opens an upload that adds content (see overwrite.ts for what overwrite needs besides).
+  annotations: { kind: 'Write', idempotent: true },
   params: GetUploadUrlParams,
   useCase: GetUploadUrl,
   json: (s) => ({

@@ -2,6 +2,7 @@ import type { Item, TransferOutcome } from '../../domain/files/item.js';
 import { NonEmptyString, d, params, t } from '../runtime/codecs.js';
 import { call, fields, nextSteps } from '../runtime/markdown.js';
 import { flag, ItemIdParam, itemJson, itemText } from './files-text.js';
+import { OVERWRITE_NEEDS } from './overwrite.js';
 
 // What copyItem and moveItem share: parameters and how an outcome (done or asynchronous) is shown.
 
@@ -10,7 +11,7 @@ export const TransferItemParams = params(
     item_id: ItemIdParam('Id of the file or folder.'),
     target_folder_id: d(NonEmptyString, 'Destination folder id, "home", or "allshared" (folders only: becomes a top-level shared folder).'),
   },
-  { overwrite: flag('Replace an item of the same name in the destination (it goes to the recycle bin). Default false: a name clash fails.', false) },
+  { overwrite: flag(`Replace an item of the same name in the destination (it goes to the recycle bin). Default false: a name clash fails. ${OVERWRITE_NEEDS}`, false) },
 );
 export type TransferItemParams = t.TypeOf<typeof TransferItemParams>;
 
