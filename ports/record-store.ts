@@ -53,6 +53,8 @@ export interface RecordStore {
   /** Records a relation field may reference whose title contains the text (InvalidInput when the field is no relation field). */
   findRelatable(fieldId: number, text: string, limit: number): TaskEither<GatewayError, readonly RecordData[]>;
   uploadFile(file: NewFile): TaskEither<GatewayError, FileValue>;
+  /** Removes an uploaded file that no record or comment uses yet (undoing an upload of a call that failed). */
+  deleteFile(fileId: number): TaskEither<GatewayError, void>;
 }
 
 export const RecordStore = Symbol.for('RecordStore') as ServiceIdentifier<RecordStore>;

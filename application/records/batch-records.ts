@@ -9,7 +9,8 @@ import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { d, NumericId, object, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
-import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, resolveAttachments } from './common.js';
+import { writeWithAttachments } from './attachments.js';
+import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf } from './common.js';
 
 /** Records written per chunk: in parallel inside a chunk, chunks one after another (spec Limits). */
 export const CHUNK_SIZE = 50;
@@ -111,10 +112,7 @@ export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, Bat
           TE.chain((valid) =>
             TE.fromTask(() =>
               runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
-                const r = await pipe(
-                  resolveAttachments(fields, this.fetcher, this.store),
-                  TE.chain((f) => this.store.create(app, f, flags)),
-                )();
+                const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) => this.store.create(app, f, flags))();
                 return r._tag === 'Right' ? { index, success: true, record_id: r.right.record_id, record_url: r.right.record_url } : { index, success: false, error: r.left.message };
               }),
             ),
@@ -174,10 +172,7 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
             TE.fromTask(() =>
               runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
                 const recordId = p.updates[index]!.record_id;
-                const r = await pipe(
-                  resolveAttachments(fields, this.fetcher, this.store),
-                  TE.chain((f) => this.store.update(app, recordId, f, flags)),
-                )();
+                const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) => this.store.update(app, recordId, f, flags))();
                 return r._tag === 'Right' ? { index, success: true, record_id: recordId } : { index, success: false, record_id: recordId, error: r.left.message };
               }),
             ),

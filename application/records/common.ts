@@ -1,16 +1,13 @@
 import type { ServiceIdentifier } from 'inversify';
 import * as t from 'io-ts';
 import { findField, type App, type FieldDefinition } from '../../domain/records/app.js';
-import type { AttachmentInput, ValidatedField, ValidatedFields } from '../../domain/records/field-input.js';
 import { compactRecord, formatValue, fullRecord, selectFields, unknownFieldKeys, valueOf, type CompactRecord, type FieldSelection, type RecordData } from '../../domain/records/record.js';
 import { DEFAULT_FLAGS, type WriteFlags } from '../../domain/records/revision.js';
 import { formatInZone, isEmptyValue } from '../../domain/records/values.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
-import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { Clock } from '../../ports/clock.js';
-import type { RecordStore } from '../../ports/record-store.js';
-import type { UrlFetcher } from '../../ports/url-fetcher.js';
-import { d, NonEmptyString, object, oneOf } from '../runtime/codecs.js';
+import { arrayUpTo, d, NonEmptyString, object, oneOf } from '../runtime/codecs.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
 
@@ -79,12 +76,15 @@ export const FilterCodec = object(
     field_label: d(t.string, 'The field label instead of field_id (case-insensitive exact match; an ambiguous or unknown label is rejected with the matching ids).'),
     field_type: d(t.string, 'The field_type, e.g. single_text, multi_category, status, single_date, created_on. Optional with field_id.'),
     type: d(t.string, 'Optional; derived from field_type (text, number, category, status, date, app, contact, email, phone, embed, location, file).'),
-    values: d(t.array(FilterValueCodec), 'Values as [{"value": ...}]; several values mean any of them (equal/any) or none of them (none/not_equal). Not used by empty, not_empty, completed, incomplete.'),
+    values: d(arrayUpTo(FilterValueCodec, 100), 'Values as [{"value": ...}]; several values mean any of them (equal/any) or none of them (none/not_equal). Not used by empty, not_empty, completed, incomplete.'),
     include_active_user: d(t.boolean, 'User fields: also match the calling user. Not combinable with empty/not_empty.'),
   },
 );
 
 export type FilterParam = t.TypeOf<typeof FilterCodec>;
+
+/** The filters of one call: every filter is tested against every record, so their number is bounded. */
+export const FilterList = arrayUpTo(FilterCodec, 50);
 
 /** Rejects field_ids that name no field, listing the fields. */
 export const checkSelection = (app: App, selection: FieldSelection): TaskEither<GatewayError, readonly FieldDefinition[]> => {
@@ -104,31 +104,6 @@ export const recordPayload = (app: App, r: RecordData, fields: readonly FieldDef
   verbose ? fullRecord(app, r, fields) : compactRecord(app, r, fields);
 
 export const todayIn = (clock: Clock, timeZone: string): string => formatInZone(clock.now(), timeZone).slice(0, 10);
-
-/** Uploads URL attachments (through the fetch guard) and replaces them with file ids. */
-export const resolveAttachments = (fields: ValidatedFields, fetcher: UrlFetcher, store: RecordStore): TaskEither<GatewayError, ValidatedFields> =>
-  pipe(
-    fields as ValidatedField[],
-    A.map((vf): TaskEither<GatewayError, ValidatedField> => {
-      if (vf.input.kind !== 'attachment' || !vf.input.files.some((f) => 'url' in f)) return TE.right(vf);
-      return pipe(
-        vf.input.files as AttachmentInput[],
-        A.map((f): TaskEither<GatewayError, AttachmentInput> =>
-          'url' in f
-            ? pipe(
-                fetcher.fetch(f.url),
-                TE.mapLeft((e) => (e._tag === 'InvalidInput' ? { ...e, parameter: `fields.${vf.field.external_id}` } : e)),
-                TE.chain((file) => store.uploadFile(file)),
-                TE.map((uploaded) => ({ file_id: uploaded.file_id })),
-              )
-            : TE.right(f),
-        ),
-        TE.sequenceSeqArray,
-        TE.map((files) => ({ field: vf.field, input: { kind: 'attachment' as const, files } })),
-      );
-    }),
-    TE.sequenceSeqArray,
-  );
 
 // --- text ---
 

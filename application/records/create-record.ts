@@ -10,7 +10,8 @@ import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { d, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText, resolveAttachments } from './common.js';
+import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
+import { writeWithAttachments } from './attachments.js';
 
 export const CreateRecordParams = params(
   {
@@ -43,8 +44,7 @@ export class CreateRecord implements UseCase<CreateRecordParams, WrittenRecord> 
       TE.chain((app) =>
         pipe(
           TE.fromEither(validateFields(app, p.fields, 'create')),
-          TE.chain((fields) => resolveAttachments(fields, this.fetcher, this.store)),
-          TE.chain((fields) => this.store.create(app, fields, flagsOf(p))),
+          TE.chain((fields) => writeWithAttachments(fields, this.fetcher, this.store, (resolved) => this.store.create(app, resolved, flagsOf(p)))),
           TE.map((record) => ({ app, record })),
         ),
       ),

@@ -8,7 +8,8 @@ import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { d, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText, resolveAttachments } from './common.js';
+import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
+import { writeWithAttachments } from './attachments.js';
 import type { WrittenRecord } from './create-record.js';
 
 export const UpdateRecordParams = params(
@@ -38,8 +39,7 @@ export class UpdateRecord implements UseCase<UpdateRecordParams, WrittenRecord> 
       TE.chain((app) =>
         pipe(
           TE.fromEither(validateFields(app, p.fields, 'update')),
-          TE.chain((fields) => resolveAttachments(fields, this.fetcher, this.store)),
-          TE.chain((fields) => this.store.update(app, p.record_id, fields, flagsOf(p))),
+          TE.chain((fields) => writeWithAttachments(fields, this.fetcher, this.store, (resolved) => this.store.update(app, p.record_id, resolved, flagsOf(p)))),
           TE.map((record) => ({ app, record })),
         ),
       ),

@@ -1,12 +1,13 @@
 import { inject, injectable } from 'inversify';
 import type { FileValue } from '../../domain/records/values.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
-import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { E, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { d, NonEmptyString, object, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
+import { storeAll, type FileSource } from './attachments.js';
 
 const FileCodec = object(
   'UploadFile',
@@ -29,25 +30,25 @@ export class UploadFiles implements UseCase<UploadFilesParams, readonly FileValu
     @inject(UrlFetcher) private readonly fetcher: UrlFetcher,
   ) {}
 
+  /** Checks every entry before fetching or storing anything; a failure later removes the files this call stored. */
   execute(p: UploadFilesParams): TaskEither<GatewayError, readonly FileValue[]> {
-    if (p.files.length === 0 || p.files.length > 10) return TE.left(invalidInput('Give 1 to 10 files.', 'files', 'array of 1 to 10 files'));
-    return pipe(
-      p.files.map((f, i) => {
+    return async () => {
+      if (p.files.length === 0 || p.files.length > 10) return E.left(invalidInput('Give 1 to 10 files.', 'files', 'array of 1 to 10 files'));
+      const sources: FileSource[] = [];
+      for (const [i, f] of p.files.entries()) {
         const at = `files[${i}]`;
-        if ((f.url === undefined) === (f.content_base64 === undefined)) return TE.left(invalidInput(`${at}: give either url or content_base64.`, at, '{url} or {content_base64, name}'));
-        if (f.content_base64 !== undefined) {
-          if (!f.name) return TE.left(invalidInput(`${at}: name is required with content_base64.`, `${at}.name`, 'file name'));
-          if (!/^[A-Za-z0-9+/=\s]+$/.test(f.content_base64)) return TE.left(invalidInput(`${at}: content_base64 is not base64.`, `${at}.content_base64`, 'base64 text'));
-          return this.store.uploadFile({ name: f.name, mimetype: f.mimetype ?? 'application/octet-stream', content: Buffer.from(f.content_base64, 'base64') });
+        if ((f.url === undefined) === (f.content_base64 === undefined)) return E.left(invalidInput(`${at}: give either url or content_base64.`, at, '{url} or {content_base64, name}'));
+        if (f.url !== undefined) {
+          sources.push({ url: f.url, parameter: `${at}.url`, name: f.name, mimetype: f.mimetype });
+          continue;
         }
-        return pipe(
-          this.fetcher.fetch(f.url!),
-          TE.mapLeft((e) => (e._tag === 'InvalidInput' ? { ...e, parameter: `${at}.url` } : e)),
-          TE.chain((file) => this.store.uploadFile({ ...file, name: f.name ?? file.name, mimetype: f.mimetype ?? file.mimetype })),
-        );
-      }),
-      A.sequence(TE.ApplicativeSeq),
-    );
+        const base64 = f.content_base64 as string;
+        if (!f.name) return E.left(invalidInput(`${at}: name is required with content_base64.`, `${at}.name`, 'file name'));
+        if (!/^[A-Za-z0-9+/=\s]+$/.test(base64)) return E.left(invalidInput(`${at}: content_base64 is not base64.`, `${at}.content_base64`, 'base64 text'));
+        sources.push({ file: { name: f.name, mimetype: f.mimetype ?? 'application/octet-stream', content: Buffer.from(base64, 'base64') } });
+      }
+      return storeAll(this.store, this.fetcher, sources);
+    };
   }
 }
 

@@ -171,4 +171,10 @@ export const recordStoreContract = (name: string, start: () => Promise<RecordsHa
       const deal = await create(deals, { title: 'Deal with offer', documents: [file.file_id] });
       expect((await ok(h.store.get(deal.record_id))).values[300309]).toEqual([expect.objectContaining({ file_id: file.file_id, name: 'offer.pdf' })]);
     });
+
+    it('removes an uploaded file no record uses (undoing the upload of a refused write)', async () => {
+      const file = await ok(h.store.uploadFile({ name: 'orphan.txt', mimetype: 'text/plain', content: new Uint8Array([1]) }));
+      await ok(h.store.deleteFile(file.file_id));
+      expect(await err(h.store.create(deals, fields(deals, { title: 'x', documents: [file.file_id] }), DEFAULT_FLAGS))).toMatchObject({ _tag: expect.stringMatching(/InvalidInput|NotFound/) });
+    });
   });

@@ -422,6 +422,8 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
     }));
   });
 
+  route('DELETE', '/file/:file_id', async (req) => run(req, store.deleteFile(Number(req.params['file_id'])), () => ({ status: 204 })));
+
   const podioComment = (c: Comment): Json => ({
     comment_id: c.comment_id,
     value: c.value,

@@ -255,4 +255,5 @@ const bindAll = (s: InMemoryRecords): RecordStore => ({
   referencing: (id, app) => s.referencing(id, app),
   findRelatable: (f, t, l) => s.findRelatable(f, t, l),
   uploadFile: (f) => s.uploadFile(f),
+  deleteFile: (id) => s.deleteFile(id),
 });

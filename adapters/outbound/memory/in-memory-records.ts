@@ -305,6 +305,11 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     return TE.right(this.addFile({ name: file.name, mimetype: file.mimetype, size: file.content.byteLength }));
   }
 
+  deleteFile(fileId: number): TaskEither<GatewayError, void> {
+    if (!this.files.delete(fileId)) return TE.left(notFound('file', String(fileId), `File ${fileId} does not exist.`));
+    return TE.right(undefined);
+  }
+
   // --- RecordComments ---
 
   createComment(recordId: number, value: string, fileIds: readonly number[], flags: WriteFlags): TaskEither<GatewayError, Comment> {

@@ -512,6 +512,13 @@ export class PodioRecords implements RecordApps, RecordStore {
     );
   }
 
+  deleteFile(fileId: number): TaskEither<GatewayError, void> {
+    return pipe(
+      this.call('DELETE', `/file/${fileId}`, t.unknown, { resource: { kind: 'file', id: fileId } }),
+      TE.map(() => undefined),
+    );
+  }
+
   // --- comments ---
 
   commentsPort(): RecordComments {
