@@ -20,6 +20,7 @@ import { TokenStore } from '../ports/token-store.js';
 import type { GatewayConfig } from './config.js';
 import { bindOnce, type SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
+import { throttledWarn } from './store-faults.js';
 
 /** Replacements for tests and embedders: any port bound here wins over what the configuration says. */
 export interface ContainerOverrides {
@@ -59,7 +60,13 @@ export const buildContainer = (
   bindOnce(container, Authenticator, () => new CompositeAuthenticator(new ApiKeyAuthenticator(apiKeysFor(config, demoToken)), config.jwt ? new JwtAuthenticator(config.jwt) : undefined));
   bindOnce(container, RateLimiter, () => (redis ? new RedisRateLimiter(redis) : new InMemoryRateLimiter(shared.clock)));
   bindOnce(container, IdempotencyStore, () => (redis ? new RedisIdempotencyStore(redis) : new InMemoryIdempotencyStore(shared.clock)));
-  bindOnce(container, TokenStore, () => (redis ? new RedisTokenStore(redis) : new InMemoryTokenStore()));
+  bindOnce(container, TokenStore, () => {
+    if (!redis) return new InMemoryTokenStore();
+    const warn = throttledWarn(shared.logger);
+    return new RedisTokenStore(redis, undefined, undefined, (error) =>
+      warn('token-store', { err: { message: error instanceof Error ? error.message : String(error) } }, 'token store unavailable: using this instance\'s own copy and lock'),
+    );
+  });
 
   for (const group of groupModules) group.bind(container, config.groups[group.name], shared);
   for (const tool of allTools) container.bind(tool.useCase as never).toSelf();

@@ -10,7 +10,7 @@ import { allTools } from '../application/tools.js';
 import { createHttpApp } from '../adapters/inbound/http/http-app.js';
 import { E } from '../domain/shared/fp.js';
 import { Redis } from 'ioredis';
-import { Authenticator, type Principal } from '../ports/authenticator.js';
+import { Authenticator, principalId, type Principal } from '../ports/authenticator.js';
 import { IdempotencyStore } from '../ports/idempotency-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
@@ -26,6 +26,8 @@ import { mountDocs } from '../adapters/inbound/docs/docs-routes.js';
 import { VERSION } from './version.js';
 import { GatewayMetrics } from '../adapters/outbound/observability/gateway-metrics.js';
 import { LoggingCallObserver } from '../adapters/outbound/observability/logging-call-observer.js';
+import { resilientRedisOptions } from '../adapters/outbound/redis/redis-availability.js';
+import { storeFaultReporter, throttledWarn } from './store-faults.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -79,8 +81,11 @@ export class ConfigurationError extends Error {
   }
 }
 
-/** A principal for embedders: a name and its permissions (`crm:read`, `crm:*`, `*`...). */
-export const principal = (name: string, permissions: readonly string[]): Principal => ({ name, permissions: new Set(permissions) });
+/**
+ * A principal for embedders: a name and its permissions (`crm:read`, `crm:*`, `*`...). Its id lives in a
+ * namespace of its own (`embedded:<name>`), apart from API keys and JWT subjects of the same name.
+ */
+export const principal = (name: string, permissions: readonly string[]): Principal => ({ id: principalId('embedded', name), name, permissions: new Set(permissions) });
 
 const resolveConfig = (options: GatewayOptions): GatewayConfig => {
   if (options.config) return options.config;
@@ -101,8 +106,11 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
   };
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 5000 }) : undefined;
-  redis?.on('error', (error) => logger.warn({ err: { message: error.message } }, 'redis connection problem'));
+  // Fail fast while Redis is away and reconnect within seconds: see redis-availability.ts for what each
+  // use does meanwhile. The 'error' listener keeps connection errors from ending the process.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, resilientRedisOptions()) : undefined;
+  const redisWarn = throttledWarn(logger);
+  redis?.on('error', (error: Error) => redisWarn('redis', { err: { message: error.message } }, 'redis connection problem'));
   const container = buildContainer(config, demoToken, shared, options.overrides, redis);
   const registry = new ToolRegistry(allTools);
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
@@ -115,6 +123,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     (tool) => container.get(tool.declaration.useCase) as UseCase<unknown, unknown>,
     {
       onInternalError,
+      onStoreError: storeFaultReporter(logger, metrics),
       rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
       idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
       timeoutMs: config.requestTimeoutMs,

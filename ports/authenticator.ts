@@ -2,9 +2,26 @@ import type { ServiceIdentifier } from 'inversify';
 
 /** Who is calling, and what they may do (`crm:read`, `records:write`, `files:destructive`, `crm:*`, `*`). */
 export interface Principal {
+  /**
+   * Stable and unique across credential kinds: everything kept per caller (rate-limit buckets,
+   * idempotency records) is keyed by it, so that a JWT whose `sub` equals an API key's name shares
+   * nothing with that key. Built with `principalId`.
+   */
+  readonly id: string;
+  /** For display and logs only (an API key's name, a JWT's subject); never a key for state. */
   readonly name: string;
   readonly permissions: ReadonlySet<string>;
 }
+
+/** The credential kinds a principal can come from; each is its own namespace of ids. */
+export type CredentialKind = 'key' | 'jwt' | 'embedded';
+
+/**
+ * A principal id: the credential kind, then each part percent-encoded, joined by `:`
+ * (`key:ops-bot`, `jwt:https%3A%2F%2Fissuer.example:agent-7`). Encoding keeps the parts from running into
+ * each other, so two different credentials never get one id.
+ */
+export const principalId = (kind: CredentialKind, ...parts: readonly string[]): string => [kind, ...parts.map(encodeURIComponent)].join(':');
 
 /** Why a credential was refused, in words for the 401 message (never the credential itself). */
 export interface AuthFailure {

@@ -1,79 +1,16 @@
-import { createHash } from 'node:crypto';
 import type { Principal } from '../../ports/authenticator.js';
-import type { CallObserver } from '../../ports/call-observer.js';
-import type { IdempotencyStore, StoredOutcome } from '../../ports/idempotency-store.js';
-import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
+import type { IdempotencyClaim } from '../../ports/idempotency-store.js';
+import type { RateDecision } from '../../ports/rate-limiter.js';
 import { GROUPS, isAllowed, type CallContext, type Group, type UseCase } from './define-tool.js';
+import type { CallMeta, ExecutorOptions, IdempotencyPolicy, RunOptions, StoreFault, ToolResult, UseCaseResolver } from './executor-types.js';
+import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
 import { dropNullOptionals, explainDecodeErrors, findUnknownMember } from './arguments.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { fromGatewayError, toolError, type ToolError } from './tool-error.js';
 
-/** What else the surface learns about a call: the rate-limit state and whether it was a replay. */
-export interface CallMeta {
-  readonly rateLimit?: RateDecision;
-  readonly replayed?: boolean;
-}
-
-export type ToolResult =
-  | {
-      readonly ok: true;
-      readonly tool: RegisteredTool;
-      readonly payload: unknown;
-      readonly text: () => string;
-      /** The call that fetches the rows after the first `shownRows` (for output budgets). */
-      readonly next?: (shownRows: number) => string | undefined;
-      readonly meta?: CallMeta;
-    }
-  | { readonly ok: false; readonly error: ToolError; readonly meta?: CallMeta };
-
-export type UseCaseResolver = (tool: RegisteredTool) => UseCase<unknown, unknown>;
-
-export interface RateLimitPolicy {
-  readonly limiter: RateLimiter;
-  /** Calls per minute per principal, unless the group has its own figure. */
-  readonly perMinute: number;
-  readonly perGroup: Readonly<Record<string, number>>;
-}
-
-export interface IdempotencyPolicy {
-  readonly store: IdempotencyStore;
-  /** How long a finished call's outcome is replayed. */
-  readonly ttlSeconds: number;
-}
-
-export interface ExecutorOptions {
-  /** Told about every unexpected exception (a bug); the caller only sees a 500 without internals. */
-  readonly onInternalError?: (error: unknown, tool: string, requestId: string) => void;
-  readonly rateLimits?: RateLimitPolicy;
-  readonly idempotency?: IdempotencyPolicy;
-  /** Longest a tool may run before the caller gets a 504 (the work itself is not cancelled). */
-  readonly timeoutMs?: number;
-  /** Logs and measures every call. */
-  readonly observer?: CallObserver;
-  /** Delay added to every tool run (demos and tests of the in-memory mode). */
-  readonly simulatedLatencyMs?: number;
-}
-
-export interface RunOptions {
-  /** Makes a Write or Destructive call safe to retry: the first outcome is replayed for this key. */
-  readonly idempotencyKey?: string;
-}
+export type { CallMeta, ExecutorOptions, IdempotencyPolicy, RateLimitPolicy, RunOptions, StoreFault, ToolResult, UseCaseResolver } from './executor-types.js';
 
 const fail = (error: ToolError, meta?: CallMeta): ToolResult => ({ ok: false, error, meta });
-
-/** JSON with keys in a fixed order, so that equal arguments give equal fingerprints. */
-const canonical = (v: unknown): string => {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-};
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 const TIMED_OUT = Symbol('timed out');
 
@@ -140,9 +77,15 @@ export class ToolExecutor {
     const limits = this.options.rateLimits;
     if (limits) {
       const group = tool.declaration.group;
-      const decision = await limits.limiter.take(`${principal.name}:${group}`, limits.perGroup[group] ?? limits.perMinute, 60);
-      meta = { rateLimit: decision };
-      if (!decision.allowed) {
+      let decision: RateDecision | undefined;
+      try {
+        decision = await limits.limiter.take(`${principal.id}:${group}`, limits.perGroup[group] ?? limits.perMinute, 60);
+      } catch (error) {
+        // Fail open: a limit that cannot be checked for a while must not take every tool down.
+        this.reportStoreFault({ store: 'rate-limit', operation: 'take', error, tool: tool.name, requestId });
+      }
+      meta = decision ? { rateLimit: decision } : undefined;
+      if (decision && !decision.allowed) {
         return fail(
           toolError(
             429,
@@ -187,10 +130,17 @@ export class ToolExecutor {
     policy: IdempotencyPolicy,
     meta: CallMeta | undefined,
   ): Promise<ToolResult> {
-    const scoped = `${principal.name}:${key}`;
-    const fingerprint = createHash('sha256').update(`${tool.name}\n${canonical(params)}`).digest('hex');
+    const scoped = `${principal.id}:${key}`;
+    const fingerprint = fingerprintOf(tool.name, params);
     const runningTtl = Math.ceil((this.options.timeoutMs ?? 60_000) / 1000) + 60;
-    const claim = await policy.store.claim(scoped, fingerprint, runningTtl);
+    let claim: IdempotencyClaim;
+    try {
+      claim = await policy.store.claim(scoped, fingerprint, runningTtl);
+    } catch (error) {
+      // Fail closed: without the record a retry could run the write twice, so it does not run now.
+      this.reportStoreFault({ store: 'idempotency', operation: 'claim', error, tool: tool.name, requestId });
+      return fail(storeUnavailable(key), meta);
+    }
     switch (claim.state) {
       case 'mismatch':
         return fail(
@@ -202,33 +152,46 @@ export class ToolExecutor {
       case 'in-progress':
         return fail(toolError(409, 'CONFLICT', 'A call with this Idempotency-Key is still running. Retry the same request shortly to get its outcome.', { idempotency_key: key }), meta);
       case 'replay':
-        return this.replay(tool, claim.outcome, meta);
+        return replay(tool, claim.outcome, meta);
       case 'started':
         break;
     }
     const { result, settled } = this.execute(tool, params, principal, requestId, meta);
     // The outcome is stored when the work settles, even if the caller was answered with a timeout first.
-    void settled.then(async (final) => {
-      const outcome = this.storable(final);
-      if (outcome) await policy.store.complete(scoped, fingerprint, outcome, policy.ttlSeconds);
-      else await policy.store.abandon(scoped);
-    });
+    // Storing is best-effort: a store that fails (Redis gone) is reported, never left as an unhandled
+    // rejection (which would end the process).
+    void settled
+      .then(async (final) => {
+        let operation: StoreFault['operation'] = 'abandon';
+        try {
+          const outcome = storable(final);
+          if (outcome) operation = 'complete';
+          if (outcome) await policy.store.complete(scoped, fingerprint, outcome, policy.ttlSeconds);
+          else await policy.store.abandon(scoped);
+        } catch (error) {
+          this.reportStoreFault({ store: 'idempotency', operation, error, tool: tool.name, requestId });
+        }
+      })
+      .catch((error: unknown) => this.internalError(error, tool.name, requestId));
     return result;
   }
 
-  /** Only outcomes a retry could not change are kept: results and the caller's own mistakes, not 5xx. */
-  private storable(result: ToolResult): StoredOutcome | undefined {
-    if (result.ok) return { ok: true, payload: result.payload, text: result.text() };
-    if (result.error.status >= 500 || result.error.status === 429) return undefined;
-    const { status, code, message, details } = result.error;
-    return { ok: false, error: { status, code, message, details } };
+  /** Tells the owner about a bug; a failing reporter is swallowed, so no promise here ever rejects. */
+  private internalError(error: unknown, tool: string, requestId: string): void {
+    try {
+      this.options.onInternalError?.(error, tool, requestId);
+    } catch {
+      // Reporting is best-effort.
+    }
   }
 
-  private replay(tool: RegisteredTool, outcome: StoredOutcome, meta: CallMeta | undefined): ToolResult {
-    const replayMeta = { ...meta, replayed: true };
-    if (outcome.ok) return { ok: true, tool, payload: outcome.payload, text: () => outcome.text, meta: replayMeta };
-    const e = outcome.error;
-    return fail(toolError(e.status, e.code as ToolError['code'], e.message, { ...e.details }), replayMeta);
+  /** Tells the owner about a store failure; a failing reporter is swallowed (it must never fail a call). */
+  private reportStoreFault(fault: StoreFault): void {
+    try {
+      this.options.onStoreError?.(fault);
+    } catch {
+      // Reporting is best-effort.
+    }
   }
 
   /** Runs the use case; `result` answers within the time limit, `settled` is the work's own end. */
@@ -250,7 +213,7 @@ export class ToolExecutor {
               return declaration.text(result, params);
             } catch (error) {
               // A presenter bug must not cost the caller the result: fall back to the JSON payload.
-              this.options.onInternalError?.(error, tool.name, requestId);
+              this.internalError(error, tool.name, requestId);
               return JSON.stringify(result, null, 1);
             }
           },
@@ -263,7 +226,7 @@ export class ToolExecutor {
           meta,
         };
       } catch (error) {
-        this.options.onInternalError?.(error, tool.name, requestId);
+        this.internalError(error, tool.name, requestId);
         return fail(toolError(500, 'INTERNAL_ERROR', `${tool.name} failed unexpectedly. The error was logged with request id ${requestId}.`, { request_id: requestId }), meta);
       }
     })();

@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'UPSTREAM_ERROR'
   | 'METHOD_NOT_ALLOWED'
   | 'IDEMPOTENCY_KEY_REUSED'
-  | 'TIMEOUT';
+  | 'TIMEOUT'
+  /** 503: a store the call needs (the idempotency records) is down; retry after details.retry_after_seconds. */
+  | 'UNAVAILABLE';
 
 /** An error as every surface reports it: the envelope's code, message and details, with its HTTP status. */
 export interface ToolError {

@@ -17,3 +17,84 @@ export const redisForTests = async (): Promise<{ url: string; stop(): Promise<vo
     return { skip: `Redis tests skipped: could not start a Redis container (${(e as Error).message}).` };
   }
 };
+
+/** A redis-server of a test's own, on a free loopback port, that the test may kill and start again. */
+export interface OwnRedis {
+  readonly url: string;
+  readonly port: number;
+  /** SIGKILL: the server vanishes mid-command, as in a crash or a lost host. */
+  kill(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections but answers nothing (a stalled host). */
+  pause(): void;
+  /** SIGCONT after `pause`. */
+  resume(): void;
+  /** Starts a fresh, empty server on the same port. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const redisServerPath = (): string | undefined => {
+  for (const dir of (process.env['PATH'] ?? '').split(':')) {
+    const candidate = `${dir}/redis-server`;
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+};
+
+const freePort = async (): Promise<number> => {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+};
+
+/** Starts `redis-server` without persistence; `{ skip }` when it is not on PATH. */
+export const ownRedisServer = async (): Promise<OwnRedis | { skip: string }> => {
+  const binary = redisServerPath();
+  if (!binary) return { skip: 'Redis-loss tests skipped: redis-server is not on PATH.' };
+  const { spawn } = await import('node:child_process');
+  const { connect } = await import('node:net');
+  const port = await freePort();
+  let child: import('node:child_process').ChildProcess | undefined;
+
+  const accepting = (): Promise<boolean> =>
+    new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+
+  const start = async (): Promise<void> => {
+    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const deadline = Date.now() + 10_000;
+    while (!(await accepting())) {
+      if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  const kill = async (): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise<void>((r) => running.once('exit', () => r()));
+    running.kill('SIGKILL');
+    await exited;
+  };
+
+  await start();
+  const signal = (name: NodeJS.Signals) => () => void child?.kill(name);
+  const stop = async (): Promise<void> => {
+    child?.kill('SIGCONT');
+    await kill();
+  };
+  return { url: `redis://127.0.0.1:${port}`, port, kill, pause: signal('SIGSTOP'), resume: signal('SIGCONT'), restart: start, stop };
+};

@@ -13,6 +13,7 @@ export const ERROR_STATUSES: ReadonlyArray<readonly [status: number, codes: read
   [429, ['RATE_LIMITED'], 'Too many calls; retry after details.retry_after_seconds (also in Retry-After).'],
   [500, ['INTERNAL_ERROR'], 'The gateway failed unexpectedly; the error was logged with the request id.'],
   [502, ['UPSTREAM_ERROR'], 'The upstream system failed; details.retryable says whether a retry is safe.'],
+  [503, ['UNAVAILABLE'], 'A call with an Idempotency-Key could not be accepted because the idempotency store is down; nothing was changed. Retry after details.retry_after_seconds (also in Retry-After).'],
   [504, ['TIMEOUT'], 'The tool did not finish in time; for writes, check before retrying or retry with the same Idempotency-Key.'],
 ];
 
@@ -134,7 +135,7 @@ const components = (toolNames: readonly string[]) => ({
       ERROR_STATUSES.map(([status, codes, description]) => {
         const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'requestId') };
         if (status === 401) headers['WWW-Authenticate'] = { description: 'Bearer challenge.', schema: { type: 'string' } };
-        if (status === 429) headers['Retry-After'] = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
+        if (status === 429 || status === 503) headers['Retry-After'] = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
         return [
           `Error${status}`,
           {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AuthFailure, Authenticator, Principal } from '../../../ports/authenticator.js';
+import { principalId, type AuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
 
 export interface ApiKey {
   readonly name: string;
@@ -31,7 +31,7 @@ export class ApiKeyAuthenticator implements Authenticator {
     for (const k of keys) {
       const d = k.sha256 ? Buffer.from(k.sha256, 'hex') : digest(k.token ?? '');
       if (d.length !== 32) throw new Error(`API key ${k.name}: a SHA-256 digest has 32 bytes`);
-      this.keys.set(d.toString('hex'), { digest: d, principal: { name: k.name, permissions: new Set(k.permissions) } });
+      this.keys.set(d.toString('hex'), { digest: d, principal: { id: principalId('key', k.name), name: k.name, permissions: new Set(k.permissions) } });
     }
   }
 

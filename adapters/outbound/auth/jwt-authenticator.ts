@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { AuthFailure, Authenticator, Principal } from '../../../ports/authenticator.js';
+import { principalId, type AuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
 
 export interface JwtOptions {
   /** Shared secret for HS256. */
@@ -33,6 +33,19 @@ const reasonOf = (e: unknown): string => {
   if (e instanceof errors.JWKSNoMatchingKey) return 'the token is signed with an unknown key';
   if (e instanceof errors.JWKSTimeout || e instanceof errors.JOSEError) return 'the token could not be verified';
   return 'the token could not be verified';
+};
+
+/**
+ * Who the token speaks for, namespaced by its issuer (`jwt:<iss>:<sub>`): the same subject from two
+ * issuers, or a subject equal to an API key's name, is another principal. A token without `sub` falls
+ * back to its `client_id` (a separate namespace under the issuer).
+ */
+const principalOf = (payload: JWTPayload, permissions: readonly string[]): Principal => {
+  const issuer = typeof payload.iss === 'string' ? payload.iss : '';
+  const clientId = typeof payload['client_id'] === 'string' ? (payload['client_id'] as string) : undefined;
+  const id =
+    typeof payload.sub === 'string' ? principalId('jwt', issuer, payload.sub) : clientId !== undefined ? principalId('jwt', issuer, 'client', clientId) : principalId('jwt', issuer);
+  return { id, name: String(payload.sub ?? clientId ?? 'jwt'), permissions: new Set(permissions) };
 };
 
 const permissionsOf = (payload: JWTPayload): string[] => {
@@ -87,10 +100,7 @@ export class JwtAuthenticator implements Authenticator {
       } else {
         return { reason: `the token algorithm "${alg ?? 'none'}" is not allowed` };
       }
-      const principal: Principal = {
-        name: String(payload.sub ?? payload['client_id'] ?? 'jwt'),
-        permissions: new Set(permissionsOf(payload)),
-      };
+      const principal = principalOf(payload, permissionsOf(payload));
       if (this.verified.size > 10_000) this.verified.clear();
       this.verified.set(token, { principal, expiresAt: (payload.exp ?? 0) * 1000 });
       return principal;

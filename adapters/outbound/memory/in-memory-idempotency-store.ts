@@ -1,19 +1,43 @@
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../../ports/clock.js';
 import type { IdempotencyClaim, IdempotencyStore, StoredOutcome } from '../../../ports/idempotency-store.js';
 
-type Entry = { fingerprint: string; expiresAt: number } & ({ state: 'running' } | { state: 'done'; outcome: StoredOutcome });
+type Entry = { fingerprint: string } & ({ state: 'running' } | { state: 'done'; outcome: StoredOutcome });
 
-/** Idempotency records held in this process. */
+export interface InMemoryIdempotencyLimits {
+  /** Most records kept; the least recently used go first (default 100,000). */
+  readonly maxEntries?: number;
+  /** Most bytes of records kept, measured as their JSON length (default 64 MiB). */
+  readonly maxBytes?: number;
+}
+
+/**
+ * Idempotency records held in this process, bounded by count and by size, each for its TTL (timed by
+ * the gateway's clock). A record pushed out early only means a retry of that write runs again, as after
+ * its TTL; it never replays the wrong outcome.
+ */
 export class InMemoryIdempotencyStore implements IdempotencyStore {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(clock: Clock, limits: InMemoryIdempotencyLimits = {}) {
+    this.entries = new LRUCache<string, Entry>({
+      max: limits.maxEntries ?? 100_000,
+      maxSize: limits.maxBytes ?? 64 * 1024 * 1024,
+      sizeCalculation: (entry, key) => key.length + entry.fingerprint.length + (entry.state === 'done' ? (JSON.stringify(entry.outcome)?.length ?? 0) : 0) + 64,
+      perf: { now: () => clock.now().getTime() },
+      ttlResolution: 0,
+    });
+  }
+
+  /** How many records are held (for tests and metrics). */
+  get size(): number {
+    return this.entries.size;
+  }
 
   claim(key: string, fingerprint: string, runningTtlSeconds: number): Promise<IdempotencyClaim> {
-    const now = this.clock.now().getTime();
     const entry = this.entries.get(key);
-    if (!entry || entry.expiresAt <= now) {
-      this.entries.set(key, { state: 'running', fingerprint, expiresAt: now + runningTtlSeconds * 1000 });
+    if (!entry) {
+      this.entries.set(key, { state: 'running', fingerprint }, { ttl: runningTtlSeconds * 1000 });
       return Promise.resolve({ state: 'started' });
     }
     if (entry.fingerprint !== fingerprint) return Promise.resolve({ state: 'mismatch' });
@@ -21,7 +45,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
   }
 
   complete(key: string, fingerprint: string, outcome: StoredOutcome, ttlSeconds: number): Promise<void> {
-    this.entries.set(key, { state: 'done', fingerprint, outcome, expiresAt: this.clock.now().getTime() + ttlSeconds * 1000 });
+    this.entries.set(key, { state: 'done', fingerprint, outcome }, { ttl: ttlSeconds * 1000 });
     return Promise.resolve();
   }
 

@@ -1,18 +1,32 @@
+import { LRUCache } from 'lru-cache';
 import { gcra } from '../../../domain/shared/rate-limit.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { RateDecision, RateLimiter } from '../../../ports/rate-limiter.js';
 
-/** Rate limits held in this process (one instance; REDIS_URL shares them between instances). */
+/**
+ * Rate limits held in this process (one instance; REDIS_URL shares them between instances). A key's
+ * state lives only until its allowance is whole again (then it equals a fresh key), and at most
+ * `maxKeys` keys are kept; pushing out the least recently used one only forgets its recent calls.
+ */
 export class InMemoryRateLimiter implements RateLimiter {
-  private readonly tats = new Map<string, number>();
+  private readonly tats: LRUCache<string, number>;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    maxKeys = 100_000,
+  ) {
+    this.tats = new LRUCache<string, number>({ max: maxKeys, perf: { now: () => clock.now().getTime() }, ttlResolution: 0 });
+  }
+
+  /** How many keys are held (for tests and metrics). */
+  get size(): number {
+    return this.tats.size;
+  }
 
   take(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
     const now = this.clock.now().getTime();
     const r = gcra(this.tats.get(key), now, limit, windowSeconds * 1000);
-    if (r.allowed) this.tats.set(key, r.tat);
-    if (this.tats.size > 100_000) this.prune(now);
+    if (r.allowed) this.tats.set(key, r.tat, { ttl: Math.max(1, Math.ceil(r.tat - now)) });
     return Promise.resolve({
       allowed: r.allowed,
       limit,
@@ -20,9 +34,5 @@ export class InMemoryRateLimiter implements RateLimiter {
       resetSeconds: Math.ceil(r.resetMs / 1000),
       retryAfterSeconds: Math.ceil(r.retryAfterMs / 1000),
     });
-  }
-
-  private prune(now: number): void {
-    for (const [key, tat] of this.tats) if (tat <= now) this.tats.delete(key);
   }
 }

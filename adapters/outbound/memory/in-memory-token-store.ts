@@ -1,9 +1,17 @@
+import { LRUCache } from 'lru-cache';
 import type { StoredTokens, TokenStore } from '../../../ports/token-store.js';
 
-/** Upstream tokens held in this process; the lock serialises refreshes within it. */
+/**
+ * Upstream tokens held in this process; the lock serialises refreshes within it. At most `maxConnections`
+ * connections are kept, each for `ttlMs` after it was stored: a token pushed out is refreshed again.
+ */
 export class InMemoryTokenStore implements TokenStore {
-  private readonly tokens = new Map<string, StoredTokens>();
+  private readonly tokens: LRUCache<string, StoredTokens>;
   private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(maxConnections = 10_000, ttlMs = 24 * 3600_000) {
+    this.tokens = new LRUCache<string, StoredTokens>({ max: maxConnections, ttl: ttlMs });
+  }
 
   get(connection: string): Promise<StoredTokens | undefined> {
     return Promise.resolve(this.tokens.get(connection));
@@ -15,7 +23,7 @@ export class InMemoryTokenStore implements TokenStore {
   }
 
   async withLock<A>(connection: string, _waitMs: number, work: () => Promise<A>): Promise<A | undefined> {
-    while (this.locks.has(connection)) await this.locks.get(connection)!.catch(() => undefined);
+    for (let held = this.locks.get(connection); held; held = this.locks.get(connection)) await held.catch(() => undefined);
     const running = work();
     this.locks.set(connection, running);
     try {

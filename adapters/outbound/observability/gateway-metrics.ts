@@ -32,6 +32,17 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
   readonly rateLimited = new Counter({ name: 'gateway_rate_limit_refusals_total', help: 'Calls refused by the rate limit, by tool group', labelNames: ['group'], registers: [this.registry] });
+  readonly rateLimitFailOpen = new Counter({
+    name: 'gateway_rate_limit_fail_open_total',
+    help: 'Calls let through without a rate-limit check because the limiter (Redis) failed or was slow',
+    registers: [this.registry],
+  });
+  readonly storeErrors = new Counter({
+    name: 'gateway_store_errors_total',
+    help: 'Failures of the shared stores (rate limits, idempotency records, upstream tokens), by store and operation',
+    labelNames: ['store', 'operation'],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });

@@ -1,5 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { RateDecision, RateLimiter } from '../../../ports/rate-limiter.js';
+import { RATE_LIMIT_BUDGET_MS, withinBudget } from './redis-availability.js';
+
+// When Redis is slow or gone, `take` rejects within RATE_LIMIT_BUDGET_MS (RedisUnavailable) and the
+// executor lets the call through: rate limits fail open (see redis-availability.ts).
 
 // The GCRA of domain/shared/rate-limit.ts as one atomic script, timed by the Redis server's clock so
 // that instances with skewed clocks still agree. Returns {allowed, remaining, resetMs, retryAfterMs}.
@@ -19,7 +23,7 @@ redis.call('SET', KEYS[1], tostring(nextTat), 'PX', math.ceil(nextTat - now))
 return {1, math.floor((window - (nextTat - now)) / interval), math.ceil(nextTat - now), 0}
 `;
 
-/** Rate limits shared by every instance through Redis: one script call per decision. */
+/** Rate limits shared by every instance through Redis: one script call per decision, within 250 ms. */
 export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly redis: Redis,
@@ -29,10 +33,9 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async take(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
-    const [allowed, remaining, resetMs, retryAfterMs] = (await (this.redis as unknown as { tgGcra: (...a: unknown[]) => Promise<number[]> }).tgGcra(
-      this.prefix + key,
-      limit,
-      windowSeconds * 1000,
+    const gcra = (this.redis as unknown as { tgGcra: (...a: unknown[]) => Promise<number[]> }).tgGcra.bind(this.redis);
+    const [allowed, remaining, resetMs, retryAfterMs] = (await withinBudget(this.redis, RATE_LIMIT_BUDGET_MS, 'a rate-limit decision', () =>
+      gcra(this.prefix + key, limit, windowSeconds * 1000),
     )) as [number, number, number, number];
     return {
       allowed: allowed === 1,

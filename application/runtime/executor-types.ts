@@ -1,0 +1,73 @@
+import type { CallObserver } from '../../ports/call-observer.js';
+import type { IdempotencyStore } from '../../ports/idempotency-store.js';
+import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
+import type { UseCase } from './define-tool.js';
+import type { RegisteredTool } from './registry.js';
+import type { ToolError } from './tool-error.js';
+
+/** What else the surface learns about a call: the rate-limit state and whether it was a replay. */
+export interface CallMeta {
+  readonly rateLimit?: RateDecision;
+  readonly replayed?: boolean;
+}
+
+export type ToolResult =
+  | {
+      readonly ok: true;
+      readonly tool: RegisteredTool;
+      readonly payload: unknown;
+      readonly text: () => string;
+      /** The call that fetches the rows after the first `shownRows` (for output budgets). */
+      readonly next?: (shownRows: number) => string | undefined;
+      readonly meta?: CallMeta;
+    }
+  | { readonly ok: false; readonly error: ToolError; readonly meta?: CallMeta };
+
+export type UseCaseResolver = (tool: RegisteredTool) => UseCase<unknown, unknown>;
+
+export interface RateLimitPolicy {
+  readonly limiter: RateLimiter;
+  /** Calls per minute per principal, unless the group has its own figure. */
+  readonly perMinute: number;
+  readonly perGroup: Readonly<Record<string, number>>;
+}
+
+export interface IdempotencyPolicy {
+  readonly store: IdempotencyStore;
+  /** How long a finished call's outcome is replayed. */
+  readonly ttlSeconds: number;
+}
+
+/** A shared store (rate limits, idempotency records) that failed or did not answer in time. */
+export interface StoreFault {
+  readonly store: 'rate-limit' | 'idempotency';
+  /** `take` (the call went through: fail open), `claim` (refused: fail closed), `complete` or `abandon`. */
+  readonly operation: 'take' | 'claim' | 'complete' | 'abandon';
+  readonly error: unknown;
+  readonly tool: string;
+  readonly requestId: string;
+}
+
+export interface ExecutorOptions {
+  /** Told about every unexpected exception (a bug); the caller only sees a 500 without internals. */
+  readonly onInternalError?: (error: unknown, tool: string, requestId: string) => void;
+  /**
+   * Told when the rate limiter or the idempotency store fails (Redis down or slow). Rate limits then
+   * fail open, a new keyed write is refused with 503 UNAVAILABLE, and an outcome that could not be
+   * stored is only reported. Never throws into a call.
+   */
+  readonly onStoreError?: (fault: StoreFault) => void;
+  readonly rateLimits?: RateLimitPolicy;
+  readonly idempotency?: IdempotencyPolicy;
+  /** Longest a tool may run before the caller gets a 504 (the work itself is not cancelled). */
+  readonly timeoutMs?: number;
+  /** Logs and measures every call. */
+  readonly observer?: CallObserver;
+  /** Delay added to every tool run (demos and tests of the in-memory mode). */
+  readonly simulatedLatencyMs?: number;
+}
+
+export interface RunOptions {
+  /** Makes a Write or Destructive call safe to retry: the first outcome is replayed for this key. */
+  readonly idempotencyKey?: string;
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { createGateway, type Gateway } from '../../composition/gateway.js';
+import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
+import { SystemClock } from '../../adapters/outbound/system-clock.js';
+import { ownRedisServer, type OwnRedis } from '../support/redis.js';
+import { request } from '../support/gateway.js';
+
+// The attack: a keyed write is in flight when Redis goes away. The idempotency record's completion then
+// rejected with nobody listening, and Node ended the process (every instance sharing that Redis at once).
+// After the fix: no unhandled rejection, keyed writes fail fast and closed (503 UNAVAILABLE with
+// Retry-After), reads go on (the rate limit fails open), and keyed writes work again soon after Redis
+// returns.
+
+const own = await ownRedisServer();
+if ('skip' in own) console.warn(own.skip);
+
+const TOKEN = `tok-${randomUUID()}`;
+
+describe.skipIf('skip' in own)('losing Redis mid-write', () => {
+  const redis = own as OwnRedis;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+  let gateway: Gateway;
+  let release!: () => void;
+  let gate = new Promise<void>((r) => (release = r));
+  let holding = false;
+  const logs: { msg: string; store?: string; operation?: string }[] = [];
+
+  beforeAll(() => {
+    process.on('unhandledRejection', onUnhandled);
+    const book = InMemoryContactBook.withDemoData({ clock: new SystemClock() });
+    const create = book.create.bind(book);
+    // While `holding`, every create waits for the gate: the writes are in flight when Redis dies.
+    book.create = (values, props) => () => (holding ? gate : Promise.resolve()).then(() => create(values, props)());
+    gateway = createGateway({
+      env: {
+        LOG_LEVEL: 'silent',
+        REDIS_URL: redis.url,
+        GATEWAY_API_KEYS: JSON.stringify([{ name: 'writer', token: TOKEN, permissions: ['crm:*'] }]),
+      },
+      logger: pino({ level: 'warn' }, { write: (line: string) => void logs.push(JSON.parse(line)) }),
+      overrides: { contactBook: book },
+    });
+  });
+
+  afterAll(async () => {
+    process.off('unhandledRejection', onUnhandled);
+    await gateway?.close();
+    await redis.stop();
+  });
+
+  const keyedWrite = (key = randomUUID(), email = `w-${randomUUID()}@example.com`) =>
+    request(gateway, 'POST', '/v1/tools/crm/createContact?format=json', {
+      body: { values: { email } },
+      token: TOKEN,
+      headers: { 'idempotency-key': key },
+    });
+  const read = () => request(gateway, 'POST', '/v1/tools/crm/getContact?format=json', { body: { contact_id: '101' }, token: TOKEN });
+  const timed = async <A>(work: () => Promise<A>): Promise<{ answer: A; ms: number }> => {
+    const started = performance.now();
+    const answer = await work();
+    return { answer, ms: performance.now() - started };
+  };
+
+  it('does not wait on a stalled Redis: reads go through, keyed writes get a fast 503, and a retry works once it answers', async () => {
+    expect((await keyedWrite()).status).toBe(200);
+    redis.pause();
+    const [key, email] = [randomUUID(), `stalled-${randomUUID()}@example.com`];
+    try {
+      const refused = await timed(() => keyedWrite(key, email));
+      expect(refused.answer.status).toBe(503);
+      expect(refused.answer.body.error.code).toBe('UNAVAILABLE');
+      expect(refused.ms).toBeLessThan(1000);
+      const reading = await timed(read);
+      expect(reading.answer.status).toBe(200);
+      expect(reading.ms).toBeLessThan(600);
+    } finally {
+      redis.resume();
+    }
+    // The stalled claim lands when Redis wakes up; it is withdrawn, so the retry the 503 asked for runs.
+    await new Promise((r) => setTimeout(r, 200));
+    const retried = await keyedWrite(key, email);
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(unhandled).toEqual([]);
+  });
+
+  it('survives, fails keyed writes fast and closed, keeps reads going, and recovers', async () => {
+    expect((await keyedWrite()).status).toBe(200);
+
+    holding = true;
+    const inFlight = Array.from({ length: 5 }, () => keyedWrite());
+    await new Promise((r) => setTimeout(r, 150));
+    await redis.kill();
+    release();
+    holding = false;
+    // The work itself finishes; only its idempotency record cannot be stored.
+    expect((await Promise.all(inFlight)).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    // Give the failed completions time to surface as unhandled rejections (the old code's crash).
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(unhandled).toEqual([]);
+
+    for (let i = 0; i < 3; i++) {
+      const { answer, ms } = await timed(() => keyedWrite());
+      expect(answer.status).toBe(503);
+      expect(answer.body.error.code).toBe('UNAVAILABLE');
+      expect(answer.body.error.details.retry_after_seconds).toBeGreaterThan(0);
+      expect(answer.headers.get('retry-after')).toBe(String(answer.body.error.details.retry_after_seconds));
+      expect(ms).toBeLessThan(1000);
+    }
+    for (let i = 0; i < 3; i++) {
+      const { answer, ms } = await timed(read);
+      expect(answer.status).toBe(200);
+      expect(ms).toBeLessThan(600);
+    }
+
+    // Every fail-open call is counted; the warnings are throttled (one line per kind per 10 s).
+    const metrics = (await request(gateway, 'GET', '/metrics', { token: null })).raw;
+    const failOpen = Number(/^gateway_rate_limit_fail_open_total (\d+)/m.exec(metrics)?.[1]);
+    expect(failOpen).toBeGreaterThanOrEqual(7);
+    expect(metrics).toMatch(/gateway_store_errors_total\{store="idempotency",operation="claim"\} [4-9]/);
+    expect(metrics).toMatch(/gateway_store_errors_total\{store="idempotency",operation="complete"\} 5/);
+    expect(logs.filter((l) => l.store === 'rate-limit').length).toBeLessThanOrEqual(2);
+    expect(logs.filter((l) => l.store === 'idempotency' && l.operation === 'claim').length).toBeLessThanOrEqual(2);
+
+    await redis.restart();
+    const back = performance.now();
+    let status = 0;
+    while (performance.now() - back < 10_000) {
+      status = (await keyedWrite()).status;
+      if (status === 200) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(200);
+    expect(performance.now() - back).toBeLessThan(10_000);
+    // The replay works again too: the record was stored in the new Redis.
+    const [key, email] = [randomUUID(), `again-${randomUUID()}@example.com`];
+    const first = await keyedWrite(key, email);
+    await new Promise((r) => setTimeout(r, 50));
+    const again = await keyedWrite(key, email);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(unhandled).toEqual([]);
+  }, 40_000);
+});
