@@ -39,13 +39,39 @@ const start = () => {
   // serve() creates a node:http server unless told otherwise.
   const http1 = server as import('node:http').Server;
 
+  // A promise nobody awaited that failed is a bug to log, not a reason to drop every call in flight.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason instanceof Error ? reason : { message: String(reason) } }, 'unhandled promise rejection');
+  });
+  // An exception nothing caught leaves the process in an unknown state: log it and exit (the supervisor
+  // restarts the instance; the other instances keep serving).
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception: exiting');
+    process.exit(1);
+  });
+
+  // Responses not yet sent. Once draining, every response says "Connection: close", so that no client
+  // sends another request on a connection the server is about to close.
+  let draining = false;
+  const pending = new Set<import('node:http').ServerResponse>();
+  http1.prependListener('request', (_req, res) => {
+    if (draining) {
+      res.setHeader('connection', 'close');
+      return;
+    }
+    pending.add(res);
+    res.once('close', () => pending.delete(res));
+  });
+
   // Graceful shutdown: stop accepting, report not-ready, let in-flight requests finish within the grace
-  // period (closing keep-alive connections as they fall idle), then close Redis and exit 0.
-  let stopping = false;
+  // period (each answer closes its connection; idle keep-alive connections are closed at once and as
+  // others fall idle), then close Redis and exit 0.
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    if (draining) return;
+    draining = true;
+    logger.info({ signal, graceMs: config.shutdownGraceMs, inFlight: pending.size }, 'shutting down');
+    for (const res of pending) if (!res.headersSent) res.setHeader('connection', 'close');
+    pending.clear();
     gateway.drain();
     const idle = setInterval(() => http1.closeIdleConnections(), 100);
     const force = setTimeout(() => {
