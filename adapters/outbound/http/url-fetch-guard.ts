@@ -19,6 +19,8 @@ export interface UrlFetchGuardOptions {
   readonly maxRedirects?: number;
   /** Name resolution (replaceable in tests); used both by the early check and by the connection itself. */
   readonly resolve?: Resolve;
+  /** Which addresses may be connected to (default: global unicast, see address-policy.ts; replaceable in tests). */
+  readonly addressPolicy?: (ip: string) => AddressVerdict;
 }
 
 const EXPECTED = 'a public http(s) URL';
@@ -51,7 +53,7 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
   private readonly agent: Agent;
 
   constructor(private readonly o: UrlFetchGuardOptions) {
-    this.policy = o.allowPrivate ? allowAll : classifyAddress;
+    this.policy = o.allowPrivate ? allowAll : (o.addressPolicy ?? classifyAddress);
     this.resolve = o.resolve ?? systemResolve;
     this.agent = pinnedAgent({ resolve: this.resolve, policy: this.policy, connectTimeoutMs: o.timeoutMs });
   }
