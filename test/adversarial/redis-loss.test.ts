@@ -4,8 +4,10 @@ import pino from 'pino';
 import { createGateway, type Gateway } from '../../composition/gateway.js';
 import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
 import { SystemClock } from '../../adapters/outbound/system-clock.js';
+import { IdempotencyStore } from '../../ports/idempotency-store.js';
+import { RateLimiter } from '../../ports/rate-limiter.js';
 import { ownRedisServer, type OwnRedis } from '../support/redis.js';
-import { request } from '../support/gateway.js';
+import { CRM_ALL_TOKEN, request, testGateway } from '../support/gateway.js';
 
 // The attack: a keyed write is in flight when Redis goes away. The idempotency record's completion then
 // rejected with nobody listening, and Node ended the process (every instance sharing that Redis at once).
@@ -144,4 +146,44 @@ describe.skipIf('skip' in own)('losing Redis mid-write', () => {
     expect(again.body).toEqual(first.body);
     expect(unhandled).toEqual([]);
   }, 40_000);
+});
+
+// The same guarantees without a redis-server binary: stores that fail the way a lost Redis does.
+describe('stores that fail', () => {
+  const gone = () => Promise.reject(new Error('Connection is closed.'));
+
+  it('never leaves a rejection unhandled, fails keyed writes closed and rate limits open', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let claims = 0;
+      // The first claim works, then the store goes away while that write is in flight.
+      const store: IdempotencyStore = {
+        claim: () => (claims++ === 0 ? Promise.resolve({ state: 'started' }) : gone()),
+        complete: gone,
+        abandon: gone,
+      };
+      const limiter: RateLimiter = { take: gone };
+      const g = testGateway({ ports: [[IdempotencyStore, store], [RateLimiter, limiter]] });
+      const write = (key: string) =>
+        request(g, 'POST', '/v1/tools/crm/createContact?format=json', {
+          body: { values: { email: `${key}@example.com` } },
+          token: CRM_ALL_TOKEN,
+          headers: { 'idempotency-key': key },
+        });
+      expect((await write('first')).status).toBe(200);
+      const refused = await write('second');
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatchObject({ code: 'UNAVAILABLE', details: { retry_after_seconds: 5, retryable: true } });
+      expect(refused.headers.get('retry-after')).toBe('5');
+      const search = await request(g, 'POST', '/v1/tools/crm/searchContacts?format=json', { body: { query: 'second@example.com' }, token: CRM_ALL_TOKEN });
+      expect(search.status).toBe(200);
+      expect(search.body.data.total).toBe(0);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { gcra } from '../../domain/shared/rate-limit.js';
 import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
+import { InMemoryIdempotencyStore } from '../../adapters/outbound/memory/in-memory-idempotency-store.js';
+import { InMemoryRateLimiter } from '../../adapters/outbound/memory/in-memory-rate-limiter.js';
+import { InMemoryTokenStore } from '../../adapters/outbound/memory/in-memory-token-store.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { TE } from '../../domain/shared/fp.js';
 import { CRM_ALL_TOKEN, NOW, post, READER_TOKEN, request, testGateway } from '../support/gateway.js';
@@ -148,5 +151,65 @@ describe('the callable listing', () => {
     expect(names).not.toContain('crm_createContact');
     expect(names).not.toContain('skiptrace_skipTraceProperty');
     expect((await request(g, 'GET', '/v1/tools?callable=true', { token: null })).status).toBe(401);
+  });
+});
+
+describe('bounded in-process stores', () => {
+  const done = (n: number) => ({ ok: true as const, payload: { n }, text: `result ${n}` });
+
+  it('keeps at most maxEntries idempotency records, dropping the least recently used', async () => {
+    const store = new InMemoryIdempotencyStore(new FixedClock(NOW), { maxEntries: 1000 });
+    // 20,000 refused keyed writes (the attack kept 289k of them for 24 h).
+    for (let i = 0; i < 20_000; i++) {
+      await store.claim(`p:k${i}`, 'f', 90);
+      await store.complete(`p:k${i}`, 'f', { ok: false, error: { status: 409, code: 'CONFLICT', message: 'taken', details: {} } }, 86_400);
+    }
+    expect(store.size).toBe(1000);
+    expect((await store.claim('p:k0', 'f', 90)).state).toBe('started');
+    expect((await store.claim('p:k19999', 'f', 90)).state).toBe('replay');
+  });
+
+  it('bounds idempotency records by bytes too', async () => {
+    const store = new InMemoryIdempotencyStore(new FixedClock(NOW), { maxBytes: 10_000 });
+    const big = (n: number) => ({ ok: true as const, payload: 'x'.repeat(3000), text: `big ${n}` });
+    for (let i = 0; i < 10; i++) await store.complete(`p:b${i}`, 'f', big(i), 60);
+    expect(store.size).toBeLessThanOrEqual(3);
+    expect((await store.claim('p:b9', 'f', 90)).state).toBe('replay');
+  });
+
+  it('forgets an idempotency record after its TTL, by the gateway clock', async () => {
+    const clock = new FixedClock(NOW);
+    const store = new InMemoryIdempotencyStore(clock);
+    await store.claim('p:t', 'f', 90);
+    await store.complete('p:t', 'f', done(1), 60);
+    clock.advance(59_000);
+    expect((await store.claim('p:t', 'f', 90)).state).toBe('replay');
+    clock.advance(2_000);
+    expect((await store.claim('p:t', 'f', 90)).state).toBe('started');
+    // A running claim that nobody completes expires after its own TTL.
+    clock.advance(91_000);
+    expect((await store.claim('p:t', 'other', 90)).state).toBe('started');
+  });
+
+  it('keeps rate-limit state only while it matters, and for at most maxKeys keys', async () => {
+    const clock = new FixedClock(NOW);
+    const limiter = new InMemoryRateLimiter(clock, 100);
+    for (let i = 0; i < 5000; i++) await limiter.take(`p${i}:crm`, 10, 60);
+    expect(limiter.size).toBe(100);
+    await limiter.take('busy:crm', 2, 60);
+    expect((await limiter.take('busy:crm', 2, 60)).allowed).toBe(true);
+    expect((await limiter.take('busy:crm', 2, 60)).allowed).toBe(false);
+    // Once the allowance is whole again the key's state has expired: it is not kept.
+    clock.advance(60_001);
+    expect((limiter as unknown as { tats: { has(k: string): boolean } }).tats.has('busy:crm')).toBe(false);
+    expect((await limiter.take('busy:crm', 2, 60)).remaining).toBe(1);
+  });
+
+  it('keeps at most maxConnections upstream tokens', async () => {
+    const store = new InMemoryTokenStore(2);
+    const tokens = (n: number) => ({ accessToken: `a${n}`, refreshToken: `r${n}`, expiresAt: NOW.getTime() + 3600_000 });
+    for (let i = 0; i < 3; i++) await store.put(`c${i}`, tokens(i));
+    expect(await store.get('c0')).toBeUndefined();
+    expect((await store.get('c2'))?.accessToken).toBe('a2');
   });
 });
