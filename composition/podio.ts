@@ -1,5 +1,5 @@
 import type { Container, ServiceIdentifier } from 'inversify';
-import { PodioOAuth, type PodioGrant } from '../adapters/outbound/podio/podio-auth.js';
+import { PodioOAuth, type PodioGrant } from '../adapters/outbound/podio/podio-tokens.js';
 import { PODIO_BASE_URL, PodioClient } from '../adapters/outbound/podio/podio-client.js';
 import { optionalString, urlVar } from './env.js';
 import { bindOnce, type EnvironmentRow, type SharedServices } from './group-module.js';

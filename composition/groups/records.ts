@@ -2,7 +2,10 @@ import type { Container, ServiceIdentifier } from 'inversify';
 import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
 import { seedDemoRecords } from '../../adapters/outbound/memory/demo/records.js';
 import { InMemoryRecords } from '../../adapters/outbound/memory/in-memory-records.js';
-import { PodioRecords } from '../../adapters/outbound/podio/podio-record-store.js';
+import { podioActiveProfile } from '../../adapters/outbound/podio/podio-active-profile.js';
+import { PodioRecordApps } from '../../adapters/outbound/podio/podio-record-apps.js';
+import { PodioRecordComments } from '../../adapters/outbound/podio/podio-record-comments.js';
+import { PodioRecordStore } from '../../adapters/outbound/podio/podio-record-store.js';
 import { RecordsSettings } from '../../application/records/common.js';
 import { isTimeZone } from '../../domain/records/values.js';
 import { TE } from '../../domain/shared/fp.js';
@@ -72,16 +75,14 @@ export const recordsGroup = defineGroup<RecordsConfig>({
       return;
     }
     const podio = config.backend.podio;
-    const make = () => {
-      bindOnce(container, PodioRecordsToken, () => new PodioRecords(podioClient(container, podio, shared), { timeZone: config.timeZone }));
-      return container.get(PodioRecordsToken);
-    };
-    bindOnce(container, RecordApps, make);
-    bindOnce(container, RecordStore, make);
-    bindOnce(container, RecordComments, () => make().commentsPort());
-    bindOnce(container, RecordsSettings, () => ({ timeZone: config.timeZone, activeProfileId: () => make().activeProfileId() }));
+    const client = () => podioClient(container, podio, shared);
+    // the store reads each record's app through the same app cache as RecordApps
+    let apps: PodioRecordApps | undefined;
+    const podioApps = () => (apps ??= new PodioRecordApps(client()));
+    bindOnce(container, RecordApps, podioApps);
+    bindOnce(container, RecordStore, () => new PodioRecordStore(client(), podioApps()));
+    bindOnce(container, RecordComments, () => new PodioRecordComments(client()));
+    bindOnce(container, RecordsSettings, () => ({ timeZone: config.timeZone, activeProfileId: podioActiveProfile(client()) }));
   },
   describe: (config) => config.backend.kind,
 });
-
-const PodioRecordsToken = Symbol.for('PodioRecords') as ServiceIdentifier<PodioRecords>;

@@ -2,9 +2,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LEADS_APP, seedDemoRecords } from '../../adapters/outbound/memory/demo/records.js';
 import { InMemoryPodioAccount } from '../../adapters/outbound/memory/in-memory-podio-account.js';
 import { InMemoryRecords } from '../../adapters/outbound/memory/in-memory-records.js';
-import { StaticPodioToken } from '../../adapters/outbound/podio/podio-auth.js';
+import { StaticPodioToken } from '../../adapters/outbound/podio/podio-tokens.js';
 import { PodioClient } from '../../adapters/outbound/podio/podio-client.js';
-import { PodioRecords } from '../../adapters/outbound/podio/podio-record-store.js';
+import { PodioRecordApps } from '../../adapters/outbound/podio/podio-record-apps.js';
+import { PodioRecordComments } from '../../adapters/outbound/podio/podio-record-comments.js';
+import { PodioRecordStore } from '../../adapters/outbound/podio/podio-record-store.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { PodioServer } from '../fakes/podio-server.js';
 import { servePodioItems } from '../fakes/podio-items.js';
@@ -30,8 +32,8 @@ const podio = async (): Promise<RecordsHarness & { server: PodioServer }> => {
   servers.push(server);
   servePodioItems(server, clock);
   const client = new PodioClient({ baseUrl: server.baseUrl, auth: new StaticPodioToken(server.issueToken(5001)), timeoutMs: 3_000, clock, rateLimitWaitSeconds: 600 });
-  const adapter = new PodioRecords(client, { timeZone: 'UTC' });
-  return { apps: adapter, store: adapter, comments: adapter.commentsPort(), podio: true, server, close: async () => {} };
+  const apps = new PodioRecordApps(client);
+  return { apps, store: new PodioRecordStore(client, apps), comments: new PodioRecordComments(client), podio: true, server, close: async () => {} };
 };
 
 for (const [name, start] of [['in memory', inMemory], ['Podio (local stand-in)', podio]] as const) {

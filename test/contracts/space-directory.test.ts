@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { InMemoryPodioAccount } from '../../adapters/outbound/memory/in-memory-podio-account.js';
 import { InMemorySpaceDirectory } from '../../adapters/outbound/memory/in-memory-space-directory.js';
-import { StaticPodioToken } from '../../adapters/outbound/podio/podio-auth.js';
+import { StaticPodioToken } from '../../adapters/outbound/podio/podio-tokens.js';
 import { PodioClient } from '../../adapters/outbound/podio/podio-client.js';
 import { PodioSpaceDirectory } from '../../adapters/outbound/podio/podio-space-directory.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { left, right } from '../support/run.js';
 import * as t from 'io-ts';
-import { StaticPodioToken } from '../../adapters/outbound/podio/podio-auth.js';
+import { StaticPodioToken } from '../../adapters/outbound/podio/podio-tokens.js';
 import { PodioClient } from '../../adapters/outbound/podio/podio-client.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { podioError, PodioServer } from '../fakes/podio-server.js';

@@ -24,12 +24,13 @@
  */
 import type { AxiosInstance, AxiosResponse } from 'axios';
 import type * as t from 'io-ts';
-import { conflict, forbidden, invalidInput, notFound, rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
-import { E, type Either } from '../../../domain/shared/fp.js';
+import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import { E, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
-import { createVendorHttp, retryAfterSeconds, transportFailure } from '../http/vendor-http.js';
-import type { PodioAuth } from './podio-auth.js';
+import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { decodePodio, PODIO, PodioErrorBody } from './podio-codecs.js';
+import { podioError } from './podio-errors.js';
+import type { PodioAuth } from './podio-tokens.js';
 
 export const PODIO_BASE_URL = 'https://api.podio.com';
 
@@ -56,8 +57,6 @@ export interface PodioClientOptions {
   readonly rateLimitWaitSeconds?: number;
 }
 
-const clip = (text: string, max = 500): string => (text.length > max ? `${text.slice(0, max)}…` : text);
-
 const isEmpty = (data: unknown): boolean => data === undefined || data === null || (typeof data === 'string' && data.trim() === '');
 
 const queryParams = (query: PodioQuery | undefined): URLSearchParams | undefined => {
@@ -65,11 +64,6 @@ const queryParams = (query: PodioQuery | undefined): URLSearchParams | undefined
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
   return params;
-};
-
-const resourceOf = (path: string): { kind: string; id: string } => {
-  const segments = path.split('?')[0]!.split('/').filter(Boolean);
-  return { kind: segments[0] ?? 'object', id: segments.find((s) => /^\d+$/.test(s)) ?? path };
 };
 
 export class PodioClient {
@@ -88,6 +82,11 @@ export class PodioClient {
     this.#auth = options.auth;
     this.#clock = options.clock;
     this.#rateLimitWait = options.rateLimitWaitSeconds ?? 300;
+  }
+
+  /** `request` as a TaskEither, for adapters that compose calls with fp-ts. */
+  task<A>(method: PodioMethod, path: string, options: PodioRequestOptions<A>): TaskEither<GatewayError, A> {
+    return () => this.request(method, path, options);
   }
 
   async request<A>(method: PodioMethod, path: string, options: PodioRequestOptions<A>): Promise<Either<GatewayError, A>> {
@@ -120,49 +119,8 @@ export class PodioClient {
         this.#auth.invalidate();
         continue;
       }
-      return E.left(this.#failure(method, path, res, error, token.right, options.resource));
-    }
-  }
-
-  #failure(method: PodioMethod, path: string, res: AxiosResponse, error: PodioErrorBody, token: string, resource: PodioRequestOptions<unknown>['resource']): GatewayError {
-    const redact = (text: string) => (token ? text.split(token).join('[redacted]') : text);
-    const said = error.error_description ? clip(redact(error.error_description)) : undefined;
-    const status = res.status;
-    const what = resource ? { kind: resource.kind, id: String(resource.id) } : resourceOf(path);
-    switch (true) {
-      case status === 400:
-        return invalidInput(said ? `Podio rejected the request: ${said}` : `Podio rejected ${method} ${path} as invalid.`, undefined, undefined, {
-          ...(error.error ? { podio_error: error.error } : {}),
-          ...(error.error_parameters && Object.keys(error.error_parameters).length ? { error_parameters: error.error_parameters } : {}),
-        });
-      case status === 401:
-        return upstreamFailure(
-          PODIO,
-          `Podio refused the gateway's access token${said ? ` (${said})` : ''}. An operator has to check the Podio credentials (PODIO_* variables); retrying will not help.`,
-          { retryable: false, reauthorize: true, status },
-        );
-      case status === 403:
-        return forbidden(said ? `Podio refused: ${said}` : `Podio does not allow the gateway's Podio user to ${method} ${path}.`, error.error ? { podio_error: error.error } : undefined);
-      case status === 404:
-        return notFound(what.kind, what.id, `Podio has no ${what.kind} ${what.id}, or the gateway's Podio user cannot see it.${said ? ` Podio said: ${said}` : ''}`);
-      case status === 409:
-        return conflict(said ? `Podio reported a conflict: ${said}` : `Podio reported a conflict with the current state of ${what.kind} ${what.id}.`, error.error ? { podio_error: error.error } : undefined);
-      case status === 410:
-        return notFound(what.kind, what.id, `${what.kind} ${what.id} was deleted in Podio and can no longer be used.`);
-      case status === 420 || status === 429: {
-        const seconds = (status === 429 ? retryAfterSeconds(res.headers['retry-after'], this.#clock.now()) : undefined) ?? this.#rateLimitWait;
-        return rateLimited(
-          `Podio's rate limit was reached (Podio allows about 1,000 calls an hour, 250 for heavy calls, and does not say when the counter resets). Wait about ${Math.ceil(seconds / 60)} minutes before calling Podio again.`,
-          seconds,
-        );
-      }
-      case status >= 500:
-        return upstreamFailure(PODIO, `Podio failed to answer ${method} ${path} (HTTP ${status}). Try again shortly; for writes, check first whether the change was made.`, {
-          retryable: true,
-          status,
-        });
-      default:
-        return upstreamFailure(PODIO, `Podio answered ${method} ${path} with HTTP ${status}${said ? `: ${said}` : ''}.`, { retryable: false, status });
+      const answer = { method, path, status: res.status, retryAfter: res.headers['retry-after'], body: error, token: token.right, resource: options.resource };
+      return E.left(podioError(answer, { clock: this.#clock, rateLimitWaitSeconds: this.#rateLimitWait }));
     }
   }
 }

@@ -56,3 +56,10 @@ export const decodePodio = <A>(codec: t.Type<A, unknown, unknown>, data: unknown
   const decoded = codec.decode(data);
   return E.isLeft(decoded) ? E.left(podioUnexpectedShape(status, decoded.left, what)) : E.right(decoded.right);
 };
+
+/**
+ * Any JSON object, and a list of them: the records adapters read Podio's items, apps, views, revisions
+ * and comments loosely and map them member by member (podio-record-mapping.ts).
+ */
+export const PodioObject = t.UnknownRecord;
+export const PodioObjects = t.array(t.UnknownRecord);

@@ -1,118 +1,22 @@
 import * as t from 'io-ts';
 import { forbidden, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, type Either, type TaskEither } from '../../../domain/shared/fp.js';
-import {
-  PRIVACIES,
-  SPACE_ROLES,
-  type CreatedSpace,
-  type Invitation,
-  type InvitationOutcome,
-  type MemberPage,
-  type MemberQuery,
-  type NewSpace,
-  type Organisation,
-  type Privacy,
-  type SpaceChanges,
-  type SpaceDetails,
-  type SpaceMember,
-  type SpaceRole,
+import type {
+  CreatedSpace,
+  Invitation,
+  InvitationOutcome,
+  MemberPage,
+  MemberQuery,
+  NewSpace,
+  Organisation,
+  SpaceChanges,
+  SpaceDetails,
+  SpaceRole,
 } from '../../../domain/workspaces/space.js';
 import type { SpaceDirectory } from '../../../ports/space-directory.js';
-import { lenient } from '../http/vendor-codecs.js';
 import type { PodioClient } from './podio-client.js';
-
-// Podio's space, member and organisation answers as the gateway reads them. Fields the gateway does
-// not depend on are lenient: a surprise there does not fail the call.
-
-const Role = t.keyof(Object.fromEntries(SPACE_ROLES.map((r) => [r, null])) as Record<SpaceRole, null>);
-const PrivacyCodec = t.keyof(Object.fromEntries(PRIVACIES.map((p) => [p, null])) as Record<Privacy, null>);
-
-const PodioOrgSpace = t.intersection([
-  t.type({ space_id: t.number, name: t.string }),
-  t.partial({ url: lenient(t.string), url_label: lenient(t.string), privacy: lenient(PrivacyCodec), role: lenient(Role) }),
-]);
-
-const PodioOrg = t.intersection([
-  t.type({ org_id: t.number, name: t.string }),
-  t.partial({ url: lenient(t.string), url_label: lenient(t.string), user_limit: lenient(t.number), spaces: lenient(t.array(PodioOrgSpace)) }),
-]);
-
-const PodioCreatedSpace = t.intersection([t.type({ space_id: t.number }), t.partial({ url: lenient(t.string) })]);
-
-const PodioSpace = t.intersection([
-  t.type({ space_id: t.number, name: t.string }),
-  t.partial({
-    org_id: lenient(t.number),
-    org: lenient(t.intersection([t.type({ org_id: t.number }), t.partial({ name: lenient(t.string), url: lenient(t.string) })])),
-    url: lenient(t.string),
-    url_label: lenient(t.string),
-    privacy: lenient(PrivacyCodec),
-    type: lenient(t.string),
-    auto_join: lenient(t.boolean),
-    post_on_new_app: lenient(t.boolean),
-    post_on_new_member: lenient(t.boolean),
-    created_on: lenient(t.string),
-    created_by: lenient(t.intersection([t.type({ name: t.string }), t.partial({ id: lenient(t.number), user_id: lenient(t.number) })])),
-    role: lenient(Role),
-    rights: lenient(t.array(t.string)),
-  }),
-]);
-type PodioSpace = t.TypeOf<typeof PodioSpace>;
-
-const PodioMember = t.intersection([
-  t.type({
-    role: Role,
-    profile: t.intersection([
-      t.type({ profile_id: t.number, name: t.string }),
-      t.partial({ user_id: lenient(t.number), mail: lenient(t.array(t.string)), type: lenient(t.string) }),
-    ]),
-  }),
-  t.partial({
-    user: lenient(t.partial({ user_id: lenient(t.number) })),
-    employee: lenient(t.boolean),
-    is_partner: lenient(t.boolean),
-    grants: lenient(t.number),
-    invited_on: lenient(t.union([t.string, t.null])),
-    started_on: lenient(t.union([t.string, t.null])),
-  }),
-]);
-type PodioMember = t.TypeOf<typeof PodioMember>;
-
-const toMember = (m: PodioMember): SpaceMember => {
-  const employee = m.employee ?? false;
-  return {
-    role: m.role,
-    employee,
-    is_partner: m.is_partner ?? !employee,
-    grants: m.grants ?? 0,
-    status: m.invited_on && !m.started_on ? 'invited' : 'active',
-    profile: {
-      profile_id: m.profile.profile_id,
-      user_id: m.profile.user_id ?? m.user?.user_id ?? 0,
-      name: m.profile.name,
-      mail: m.profile.mail ?? [],
-      type: m.profile.type ?? 'user',
-    },
-  };
-};
-
-const toSpace = (s: PodioSpace): SpaceDetails => ({
-  space_id: s.space_id,
-  name: s.name,
-  org_id: s.org_id ?? s.org?.org_id ?? 0,
-  url: s.url ?? '',
-  url_label: s.url_label ?? '',
-  privacy: s.privacy ?? 'closed',
-  type: s.type ?? 'regular',
-  auto_join: s.auto_join ?? false,
-  post_on_new_app: s.post_on_new_app ?? false,
-  post_on_new_member: s.post_on_new_member ?? false,
-  ...(s.org?.name ? { org_name: s.org.name } : {}),
-  ...(s.created_on ? { created_on: s.created_on } : {}),
-  ...(s.created_by ? { created_by: { name: s.created_by.name, user_id: s.created_by.user_id ?? s.created_by.id } } : {}),
-  ...(s.role ? { role: s.role } : {}),
-  ...(s.rights ? { rights: s.rights } : {}),
-});
+import { PodioCreatedSpace, PodioMember, PodioOrg, PodioSpace } from './podio-space-codecs.js';
+import { toMember, toOrganisation, toSpace } from './podio-space-mapping.js';
 
 const done = <A, B>(r: Either<GatewayError, A>, f: (a: A) => B): Either<GatewayError, B> => E.map(f)(r);
 
@@ -125,16 +29,7 @@ export class PodioSpaceDirectory implements SpaceDirectory {
 
   organisations(): TaskEither<GatewayError, readonly Organisation[]> {
     return async () =>
-      done(await this.podio.request('GET', '/org/', { codec: t.array(PodioOrg) }), (orgs) =>
-        orgs.map((o) => ({
-          org_id: o.org_id,
-          name: o.name,
-          url: o.url ?? '',
-          url_label: o.url_label ?? '',
-          ...(o.user_limit !== undefined ? { user_limit: o.user_limit } : {}),
-          spaces: (o.spaces ?? []).map((s) => ({ space_id: s.space_id, name: s.name, url: s.url ?? '', ...(s.privacy ? { privacy: s.privacy } : {}), ...(s.role ? { role: s.role } : {}) })),
-        })),
-      );
+      done(await this.podio.request('GET', '/org/', { codec: t.array(PodioOrg) }), (orgs) => orgs.map(toOrganisation));
   }
 
   createSpace(space: NewSpace): TaskEither<GatewayError, CreatedSpace> {

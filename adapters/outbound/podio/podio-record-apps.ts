@@ -1,0 +1,49 @@
+import type { App, AppSummary, AppView } from '../../../domain/records/app.js';
+import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
+import { pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
+import type { RecordApps } from '../../../ports/record-apps.js';
+import type { PodioClient } from './podio-client.js';
+import { PodioObject, PodioObjects } from './podio-codecs.js';
+import { num, toApp, toAppSummary, toView } from './podio-record-mapping.js';
+
+/** Podio's apps and views (`/app/`, `/view/app/{id}/`). An app, once read, is kept: its fields are read on every record. */
+export class PodioRecordApps implements RecordApps {
+  private readonly appCache = new Map<number, App>();
+
+  constructor(private readonly podio: PodioClient) {}
+
+  listApps(workspaceId?: number): TaskEither<GatewayError, readonly AppSummary[]> {
+    return pipe(
+      this.podio.task('GET', workspaceId === undefined ? '/app/' : `/app/space/${workspaceId}/`, { codec: PodioObjects, resource: { kind: 'workspace', id: workspaceId ?? 0 } }),
+      TE.map((apps) => apps.map(toAppSummary)),
+    );
+  }
+
+  getApp(appId: number): TaskEither<GatewayError, App> {
+    const cached = this.appCache.get(appId);
+    if (cached) return TE.right(cached);
+    return pipe(
+      this.podio.task('GET', `/app/${appId}`, { codec: PodioObject, resource: { kind: 'app', id: appId } }),
+      TE.map((a) => {
+        const app = toApp(a);
+        this.appCache.set(appId, app);
+        return app;
+      }),
+    );
+  }
+
+  getViews(appId: number): TaskEither<GatewayError, readonly AppView[]> {
+    return pipe(
+      this.podio.task('GET', `/view/app/${appId}/`, { codec: PodioObjects, resource: { kind: 'app', id: appId } }),
+      TE.map((views) => views.map((v) => toView(v, num(v['view_id']) ?? 0))),
+    );
+  }
+
+  getView(viewId: number, appId?: number): TaskEither<GatewayError, { app_id: number; view: AppView }> {
+    if (appId === undefined) return TE.left(invalidInput('With Podio a view is addressed through its app: send app_id together with view_id.', 'app_id', 'the app of the view'));
+    return pipe(
+      this.podio.task('GET', `/view/app/${appId}/${viewId}`, { codec: PodioObject, resource: { kind: 'view', id: viewId } }),
+      TE.map((v) => ({ app_id: appId, view: toView(v, viewId) })),
+    );
+  }
+}

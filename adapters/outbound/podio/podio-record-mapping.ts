@@ -1,0 +1,278 @@
+import { isFieldType, valueTypeOf, type App, type AppSummary, type AppView, type CategoryOption, type FieldDefinition, type FieldType } from '../../../domain/records/app.js';
+import type { FieldInput, ValidatedFields } from '../../../domain/records/field-input.js';
+import type { RecordData, UserRef } from '../../../domain/records/record.js';
+import type { Comment, FieldDelta, PersonRef, Revision, WriteFlags } from '../../../domain/records/revision.js';
+import type { FieldValue } from '../../../domain/records/values.js';
+import type { PodioQuery } from './podio-client.js';
+
+// Podio's item, app, view, revision and comment answers are read loosely (any JSON object, then the
+// typed accessors below) and turned into the domain's shapes here; nothing of Podio's body is passed
+// through. The other way, validated field input becomes Podio's write format.
+
+/** A JSON object of Podio's, read through the typed accessors below. */
+export type Json = Record<string, unknown>;
+export const num = (u: unknown): number | undefined => (typeof u === 'number' ? u : typeof u === 'string' && /^-?\d+(\.\d+)?$/.test(u) ? Number(u) : undefined);
+export const str = (u: unknown): string | undefined => (typeof u === 'string' ? u : undefined);
+export const obj = (u: unknown): Json => (typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Json) : {});
+export const arr = (u: unknown): Json[] => (Array.isArray(u) ? (u.filter((x) => typeof x === 'object' && x !== null) as Json[]) : []);
+
+/** Podio's field `type` + config to our field_type. */
+export const fieldTypeOf = (f: Json): FieldType => {
+  const type = str(f['type']) ?? '';
+  const settings = obj(obj(f['config'])['settings']);
+  switch (type) {
+    case 'text':
+      return settings['size'] === 'large' ? 'multi_text' : 'single_text';
+    case 'number':
+    case 'progress':
+    case 'duration':
+      return 'number';
+    case 'category':
+      return settings['multiple'] ? 'multi_category' : 'single_category';
+    case 'date':
+      return settings['end'] === 'disabled' ? 'single_date' : 'range_date';
+    case 'app':
+      return settings['multiple'] === false ? 'single_relation' : 'multi_relation';
+    case 'contact':
+      return settings['type'] === 'space_users' && settings['multiple'] === false ? 'single_user' : 'multi_user';
+    case 'email':
+      return 'multi_email';
+    case 'phone':
+      return 'multi_phone';
+    case 'embed':
+      return 'multi_link';
+    case 'location':
+      return 'single_location';
+    case 'money':
+      return 'money';
+    case 'image':
+      return 'multi_image';
+    case 'calculation':
+      return 'calculation';
+    case 'tag':
+      return 'multi_category';
+    default:
+      return isFieldType(type) ? type : 'attachment';
+  }
+};
+
+export const toApp = (a: Json): App => {
+  const config = obj(a['config']);
+  return {
+    app_id: num(a['app_id']) ?? 0,
+    space_id: num(a['space_id']) ?? 0,
+    name: str(config['name']) ?? str(a['name']) ?? '',
+    item_name: str(config['item_name']) ?? 'Item',
+    description: str(config['description']) ?? '',
+    icon: str(config['icon']) ?? '',
+    fields: arr(a['fields'])
+      .filter((f) => str(f['status']) !== 'deleted')
+      .map((f): FieldDefinition => {
+        const fc = obj(f['config']);
+        const settings = obj(fc['settings']);
+        const field_type = fieldTypeOf(f);
+        const options = arr(settings['options'])
+          .filter((o) => str(o['status']) !== 'deleted')
+          .map((o): CategoryOption => ({ id: num(o['id']) ?? 0, text: str(o['text']) ?? '', ...(str(o['color']) ? { color: str(o['color'])! } : {}) }));
+        return {
+          field_id: num(f['field_id']) ?? 0,
+          external_id: str(f['external_id']) ?? String(f['field_id']),
+          label: str(fc['label']) ?? str(f['label']) ?? '',
+          field_type,
+          required: fc['required'] === true,
+          ...(str(fc['description']) ? { description: str(fc['description'])! } : {}),
+          ...(field_type.endsWith('category') ? { options } : {}),
+          ...(field_type.endsWith('relation') ? { referenced_app_ids: (Array.isArray(settings['referenced_apps']) ? settings['referenced_apps'] : []).map((r) => num(obj(r)['app_id']) ?? 0) } : {}),
+          ...(field_type === 'money' && Array.isArray(settings['allowed_currencies']) ? { currencies: settings['allowed_currencies'].filter((c): c is string => typeof c === 'string') } : {}),
+        };
+      }),
+  };
+};
+
+export const podioTime = (s: unknown): string => (str(s) ?? '').slice(0, 19);
+
+const userRef = (u: unknown): UserRef => {
+  const x = obj(u);
+  return { user_id: num(x['user_id']) ?? num(x['id']) ?? 0, name: str(x['name']) ?? '', ...(num(x['profile_id']) !== undefined ? { profile_id: num(x['profile_id'])! } : {}) };
+};
+
+export const person = (u: unknown): PersonRef => {
+  const x = obj(u);
+  const mail = Array.isArray(x['mail']) ? x['mail'].filter((m): m is string => typeof m === 'string') : [];
+  return { id: num(x['id']) ?? num(x['user_id']) ?? 0, mail, user_id: num(x['user_id']) ?? num(x['id']) ?? 0, name: str(x['name']) ?? '', org_id: num(x['org_id']) ?? null, type: 'user' };
+};
+
+/** Podio's `values` of one field to our value shape. */
+export const toValue = (type: FieldType, values: Json[]): FieldValue | undefined => {
+  if (values.length === 0) return undefined;
+  const first = values[0]!;
+  switch (valueTypeOf(type)) {
+    case 'text':
+    case 'location':
+      return str(first['value']) ?? '';
+    case 'number':
+    case 'calculation':
+      return num(first['value']);
+    case 'money':
+      return { value: String(first['value'] ?? '0'), currency: str(first['currency']) ?? 'USD' };
+    case 'category':
+    case 'status':
+      return values.map((v) => ({ id: num(obj(v['value'])['id']) ?? 0, text: str(obj(v['value'])['text']) ?? '' }));
+    case 'date':
+      return { start: `${str(first['start_date']) ?? podioTime(first['start']).slice(0, 10)} ${str(first['start_time']) ?? '00:00:00'}`, end: first['end'] || first['end_date'] ? `${str(first['end_date']) ?? podioTime(first['end']).slice(0, 10)} ${str(first['end_time']) ?? '00:00:00'}` : null };
+    case 'app':
+      return values.map((v) => {
+        const item = obj(v['value']);
+        return { record_id: num(item['item_id']) ?? 0, app_id: num(obj(item['app'])['app_id']) ?? 0, title: str(item['title']) ?? '' };
+      });
+    case 'contact':
+      return values.map((v) => {
+        const p = obj(v['value']);
+        return { profile_id: num(p['profile_id']) ?? 0, user_id: num(p['user_id']) ?? 0, name: str(p['name']) ?? '' };
+      });
+    case 'email':
+    case 'phone':
+      return values.map((v) => ({ type: str(v['type']) ?? 'other', value: str(v['value']) ?? '' }));
+    case 'embed':
+      return values.map((v) => ({ url: str(obj(v['embed'])['original_url']) ?? str(obj(v['embed'])['url']) ?? '', title: str(obj(v['embed'])['title']) ?? '' }));
+    case 'file':
+      return values.map((v) => {
+        const f = obj(v['value']);
+        return { file_id: num(f['file_id']) ?? 0, name: str(f['name']) ?? '', mimetype: str(f['mimetype']) ?? '', size: num(f['size']) ?? 0 };
+      });
+    default:
+      return undefined;
+  }
+};
+
+export const toRecord = (item: Json, app: App | undefined): RecordData => {
+  const values: Record<number, FieldValue> = {};
+  for (const f of arr(item['fields'])) {
+    const id = num(f['field_id']) ?? 0;
+    const def = app?.fields.find((x) => x.field_id === id);
+    const v = toValue(def?.field_type ?? fieldTypeOf(f), arr(f['values']));
+    if (v !== undefined) values[id] = v;
+  }
+  const current = obj(item['current_revision']);
+  return {
+    record_id: num(item['item_id']) ?? 0,
+    app_id: num(obj(item['app'])['app_id']) ?? app?.app_id ?? 0,
+    app_record_id: num(item['app_item_id']) ?? 0,
+    title: str(item['title']) ?? '',
+    record_url: str(item['link']) ?? '',
+    created_by: userRef(item['created_by']),
+    created_on: podioTime(item['created_on']),
+    created_on_utc: podioTime(item['created_on']),
+    last_modified_by: userRef(current['created_by'] ?? item['created_by']),
+    last_modified_on: podioTime(item['last_event_on'] ?? item['created_on']),
+    last_modified_on_utc: podioTime(item['last_event_on'] ?? item['created_on']),
+    deleted_on: null,
+    deleted_on_utc: null,
+    revision: num(current['revision']) ?? 0,
+    values,
+  };
+};
+
+/** Our validated input to Podio's write format for one field. */
+export const toPodioValue = (input: FieldInput): unknown => {
+  switch (input.kind) {
+    case 'clear':
+      return [];
+    case 'text':
+    case 'location':
+    case 'number':
+      return input.value;
+    case 'category':
+      return input.option_ids;
+    case 'date':
+      return { start: input.start, ...(input.end ? { end: input.end } : {}) };
+    case 'money':
+      return { value: input.value, currency: input.currency };
+    case 'relation':
+      return input.record_ids;
+    case 'user':
+      return input.profile_ids;
+    case 'attachment':
+      return input.files.map((f) => ('file_id' in f ? f.file_id : 0));
+    case 'email':
+    case 'phone':
+      return input.items;
+    case 'link':
+      return input.items.map((i) => ({ embed: { url: i.url }, ...(i.title ? { title: i.title } : {}) }));
+    case 'checklist':
+      return input.items.map((i) => ({ ...(i.id ? { id: i.id } : {}), title: i.title, completed: i.completed, description: i.description, due: i.due, assignee: i.assignee_user_id }));
+  }
+};
+
+export const podioFields = (fields: ValidatedFields): Json => Object.fromEntries(fields.map(({ field, input }) => [String(field.field_id), toPodioValue(input)]));
+
+export const flagQuery = (flags: WriteFlags): PodioQuery => ({ silent: flags.silent, hook: flags.hook });
+
+/** A Podio view; its filters (`[{key, values}]`) become filter objects: id lists as any, {from, to} as ranges. */
+export const toView = (v: Json, viewId: number): AppView => {
+  const filters: unknown[] = [];
+  for (const f of arr(v['filters'])) {
+    const key = f['key'];
+    const values = f['values'];
+    const system = key === 'created_on' || key === 'last_edit_on';
+    const target = system ? { field_type: key === 'created_on' ? 'created_on' : 'last_modified_on' } : { field_id: String(key) };
+    if (Array.isArray(values)) filters.push({ ...target, match_type: 'any', values: values.map((value) => ({ value: typeof value === 'object' && value !== null ? (obj(value)['id'] ?? obj(value)['item_id'] ?? obj(value)['profile_id']) : value })) });
+    else {
+      const range = obj(values);
+      const isDate = (u: unknown) => typeof u === 'string' && !/^-?\d+(\.\d+)?$/.test(u);
+      if (range['from'] !== undefined) filters.push({ ...target, match_type: isDate(range['from']) ? 'on_or_after' : 'larger_or_equal', values: [{ value: range['from'] }] });
+      if (range['to'] !== undefined) filters.push({ ...target, match_type: isDate(range['to']) ? 'on_or_before' : 'smaller_or_equal', values: [{ value: range['to'] }] });
+    }
+  }
+  const sortBy = v['sort_by'];
+  return {
+    view_id: viewId,
+    name: str(v['name']) ?? '',
+    filters,
+    ...(typeof sortBy === 'string' || typeof sortBy === 'number' ? { sort_by: String(sortBy) } : {}),
+    sort_desc: v['sort_desc'] === true,
+  };
+};
+
+export const toAppSummary = (a: Json): AppSummary => {
+  const c = obj(a['config']);
+  return { id: num(a['app_id']) ?? 0, name: str(c['name']) ?? '', description: str(c['description']) ?? '', workspace_id: num(a['space_id']) ?? 0, item_name: str(c['item_name']) ?? '' };
+};
+
+export const toRevision = (r: Json, recordId: number): Revision => ({
+  revision: num(r['revision']) ?? 0,
+  type: num(r['revision']) === 0 ? ('creation' as const) : ('update' as const),
+  created_by: person(r['created_by']),
+  created_on: podioTime(r['created_on']),
+  record_id: recordId,
+  changes: [],
+});
+
+/** One field's change between two revisions (`GET /item/{id}/revision/{from}/{to}`). */
+export const toFieldDelta = (d: Json): FieldDelta => {
+  const type = fieldTypeOf(d);
+  return {
+    field_id: num(d['field_id']) ?? 0,
+    external_id: str(d['external_id']) ?? '',
+    label: str(d['label']) ?? '',
+    type: valueTypeOf(type),
+    from: toValue(type, arr(d['from'])) ?? null,
+    to: toValue(type, arr(d['to'])) ?? null,
+  };
+};
+
+/** An item of `GET /item/field/{id}/find`: its creation is read from `initial_revision`. */
+export const toRelatable = (i: Json): RecordData => toRecord({ ...i, created_on: obj(i['initial_revision'])['created_on'], created_by: obj(obj(i['initial_revision'])['user']) }, undefined);
+
+export const toComment = (c: Json): Comment => {
+  const { id: _id, ...by } = person(c['created_by']);
+  return {
+    comment_id: num(c['comment_id']) ?? 0,
+    created_on: podioTime(c['created_on']),
+    files: arr(c['files']).map((f) => ({ file_id: num(f['file_id']) ?? 0, name: str(f['name']) ?? '', mimetype: str(f['mimetype']) ?? '', size: num(f['size']) ?? 0 })),
+    ref: { type: 'record', id: num(obj(c['ref'])['id']) ?? 0 },
+    value: str(c['value']) ?? '',
+    user: by,
+    created_by: by,
+  };
+};
