@@ -1,6 +1,6 @@
 import type { AttachmentInput, ValidatedField, ValidatedFields } from '../../domain/records/field-input.js';
 import type { FileValue } from '../../domain/records/values.js';
-import type { GatewayError } from '../../domain/shared/errors.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { E, type Either, type TaskEither } from '../../domain/shared/fp.js';
 import type { NewFile, RecordStore } from '../../ports/record-store.js';
 import type { UrlFetcher } from '../../ports/url-fetcher.js';
@@ -48,6 +48,22 @@ export const storeAll = async (store: RecordStore, fetcher: UrlFetcher, sources:
     stored.push(r.right);
   }
   return E.right(stored);
+};
+
+/** Attachment URLs one record write may name: each is a download of up to the fetch size limit. */
+export const MAX_URLS_PER_RECORD = 10;
+
+/** Refuses fields that name more attachment URLs than {@link MAX_URLS_PER_RECORD} (checked with the other parameters, before any fetch). */
+export const limitAttachmentUrls = (fields: ValidatedFields, prefix = 'fields'): Either<GatewayError, ValidatedFields> => {
+  const count = fields.reduce((n, vf) => n + (vf.input.kind === 'attachment' ? vf.input.files.filter((f) => 'url' in f).length : 0), 0);
+  if (count <= MAX_URLS_PER_RECORD) return E.right(fields);
+  return E.left(
+    invalidInput(
+      `${count} attachment URLs in one record; at most ${MAX_URLS_PER_RECORD} are downloaded per record. Upload the rest with records_uploadFiles and give their file ids.`,
+      prefix,
+      `at most ${MAX_URLS_PER_RECORD} attachment URLs`,
+    ),
+  );
 };
 
 const hasUrl = (vf: ValidatedField): boolean => vf.input.kind === 'attachment' && vf.input.files.some((f) => 'url' in f);

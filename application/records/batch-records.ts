@@ -9,7 +9,7 @@ import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { d, NumericId, object, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
-import { writeWithAttachments } from './attachments.js';
+import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf } from './common.js';
 
 /** Records written per chunk: in parallel inside a chunk, chunks one after another (spec Limits). */
@@ -108,7 +108,7 @@ export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, Bat
       this.apps.getApp(p.app_id),
       TE.chain((app) =>
         pipe(
-          TE.fromEither(validateAll(p.inputs, (input, i) => validateFields(app, input.fields, 'create', `inputs[${i}].fields`), 'inputs')),
+          TE.fromEither(validateAll(p.inputs, (input, i) => pipe(validateFields(app, input.fields, 'create', `inputs[${i}].fields`), E.chain((f) => limitAttachmentUrls(f, `inputs[${i}].fields`))), 'inputs')),
           TE.chain((valid) =>
             TE.fromTask(() =>
               runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
@@ -161,7 +161,7 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
     const validate = (app: App) => (u: { record_id: number; fields: Record<string, unknown> }, i: number) => {
       const first = p.updates.findIndex((x) => x.record_id === u.record_id);
       if (first !== i) return E.left(invalidInput(`record ${u.record_id} is also updated at index ${first}; merge the two updates.`, `updates[${i}].record_id`, 'each record once'));
-      return validateFields(app, u.fields, 'update', `updates[${i}].fields`);
+      return pipe(validateFields(app, u.fields, 'update', `updates[${i}].fields`), E.chain((f) => limitAttachmentUrls(f, `updates[${i}].fields`)));
     };
     return pipe(
       this.apps.getApp(p.app_id),

@@ -3,7 +3,7 @@ import type { App } from '../../domain/records/app.js';
 import { validateFields } from '../../domain/records/field-input.js';
 import type { RecordData } from '../../domain/records/record.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
-import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
@@ -11,7 +11,7 @@ import { d, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
-import { writeWithAttachments } from './attachments.js';
+import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 
 export const CreateRecordParams = params(
   {
@@ -43,7 +43,7 @@ export class CreateRecord implements UseCase<CreateRecordParams, WrittenRecord> 
       this.apps.getApp(p.app_id),
       TE.chain((app) =>
         pipe(
-          TE.fromEither(validateFields(app, p.fields, 'create')),
+          TE.fromEither(pipe(validateFields(app, p.fields, 'create'), E.chain((f) => limitAttachmentUrls(f)))),
           TE.chain((fields) => writeWithAttachments(fields, this.fetcher, this.store, (resolved) => this.store.create(app, resolved, flagsOf(p)))),
           TE.map((record) => ({ app, record })),
         ),

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { validateFields } from '../../domain/records/field-input.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
-import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
@@ -9,7 +9,7 @@ import { d, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
-import { writeWithAttachments } from './attachments.js';
+import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 import type { WrittenRecord } from './create-record.js';
 
 export const UpdateRecordParams = params(
@@ -38,7 +38,7 @@ export class UpdateRecord implements UseCase<UpdateRecordParams, WrittenRecord> 
       TE.chain((current) => this.apps.getApp(current.app_id)),
       TE.chain((app) =>
         pipe(
-          TE.fromEither(validateFields(app, p.fields, 'update')),
+          TE.fromEither(pipe(validateFields(app, p.fields, 'update'), E.chain((f) => limitAttachmentUrls(f)))),
           TE.chain((fields) => writeWithAttachments(fields, this.fetcher, this.store, (resolved) => this.store.update(app, p.record_id, resolved, flagsOf(p)))),
           TE.map((record) => ({ app, record })),
         ),

@@ -129,6 +129,19 @@ describe('refused record calls have no side effects', () => {
     expect(live.size).toBe(0);
   });
 
+  it('createRecord and batchUpdateRecords: more than 10 attachment URLs in one record are refused before any is fetched', async () => {
+    const { call, live } = setup();
+    const urls = Array.from({ length: 11 }, (_, i) => `${base}/f${i}.pdf`);
+    const r = await call('createRecord', { app_id: DEALS_APP, fields: { title: 'Deal', documents: urls } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toContain('at most 10');
+    const b = await call('batchUpdateRecords', { app_id: DEALS_APP, updates: [{ record_id: 1, fields: { documents: urls } }] });
+    expect(b.status).toBe(400);
+    expect(b.body.error.details.errors[0].parameter).toBe('updates[0].fields');
+    expect(hits).toEqual([]);
+    expect(live.size).toBe(0);
+  });
+
   it('batchCreateRecords: one invalid input refuses the batch before any URL is fetched', async () => {
     const { call, live } = setup();
     const r = await call('batchCreateRecords', { app_id: DEALS_APP, inputs: [{ fields: { title: 'A', documents: [`${base}/a.pdf`] } }, { fields: { amount: 'lots' } }] });
