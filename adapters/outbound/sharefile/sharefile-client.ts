@@ -1,8 +1,8 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import { conflict, forbidden, invalidInput, notFound, rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
-import { E, type Either } from '../../../domain/shared/fp.js';
-import { createVendorHttp, retryAfterSeconds, transportFailure } from '../http/vendor-http.js';
-import { errorMessageOf } from './sharefile-codecs.js';
+import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
+import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
+import { shareFileError } from './sharefile-errors.js';
 import type { ShareFileTokenProvider } from './sharefile-tokens.js';
 
 const VENDOR = 'ShareFile';
@@ -53,35 +53,14 @@ export class ShareFileClient {
         this.#tokens.invalidate();
         continue;
       }
-      return res.status < 300 ? E.right(res) : E.left(this.#error(res, r));
+      return res.status < 300 ? E.right(res) : E.left(shareFileError({ status: res.status, data: res.data, retryAfter: res.headers['retry-after'], path: r.path, subject: r.subject }));
     }
     return E.left(upstreamFailure(VENDOR, 'ShareFile kept refusing the access token.', { retryable: false, reauthorize: true, status: 401 }));
   }
 
-  #error(res: AxiosResponse, r: SfRequest): GatewayError {
-    const said = errorMessageOf(res.data);
-    const detail = said ? ` ShareFile said: ${said}` : '';
-    switch (res.status) {
-      case 400:
-        return invalidInput(`ShareFile refused the request.${detail}`, undefined, undefined, { upstream_status: 400 });
-      case 401:
-        return upstreamFailure(VENDOR, `ShareFile refused the gateway's credentials.${detail} An operator must authorise the connection again.`, { retryable: false, reauthorize: true, status: 401 });
-      case 403:
-        return forbidden(`The ShareFile account behind the gateway may not do this.${detail}`, { upstream_status: 403 });
-      case 404: {
-        const [resource, id] = r.subject ?? ['item', r.path];
-        return notFound(resource, id, `No ${resource} with id "${id}" in ShareFile.${detail} Find ids with ${resource === 'share' ? 'files_listShares' : 'files_listChildren or files_searchItems'}.`);
-      }
-      case 409:
-        return conflict(`ShareFile reports a conflict.${detail} Pass overwrite=true to replace the existing item, or choose another name.`);
-      case 429:
-        return rateLimited(`ShareFile is limiting the gateway's requests.${detail}`, retryAfterSeconds(res.headers['retry-after']) ?? 30);
-      default:
-        return upstreamFailure(VENDOR, `ShareFile failed with status ${res.status}.${detail}${res.status >= 500 ? ' Retrying later is safe for reads.' : ''}`, {
-          retryable: res.status >= 500,
-          status: res.status,
-        });
-    }
+  /** `send`, then `decode` the answer, as a TaskEither. */
+  call<A>(r: SfRequest, decode: (res: AxiosResponse) => Either<GatewayError, A>): TaskEither<GatewayError, A> {
+    return pipe(() => this.send(r), TE.chain((res) => TE.fromEither(decode(res))));
   }
 }
 

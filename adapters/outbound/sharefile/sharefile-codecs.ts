@@ -104,17 +104,22 @@ export const SfSearchResult = t.intersection([
   }),
 ]);
 
+export type SfSearchResult = t.TypeOf<typeof SfSearchResult>;
+
 export const SfSearchResults = t.intersection([
   t.type({ Results: t.array(SfSearchResult) }),
   t.partial({ PartialResults: bool, TimedOut: bool, 'odata.count': num, TotalCount: num }),
 ]);
+export type SfSearchResults = t.TypeOf<typeof SfSearchResults>;
 
 export const SfDownloadSpecification = t.intersection([t.type({ DownloadUrl: t.string }), t.partial({ DownloadToken: str })]);
+export type SfDownloadSpecification = t.TypeOf<typeof SfDownloadSpecification>;
 
 export const SfUploadSpecification = t.intersection([
   t.type({ Method: t.string, ChunkUri: t.string }),
   t.partial({ FinishUri: str, PrepareUri: str, IsResume: bool, ResumeIndex: num, ResumeOffset: num, ResumeFileHash: str, MaxNumberOfThreads: num }),
 ]);
+export type SfUploadSpecification = t.TypeOf<typeof SfUploadSpecification>;
 
 export const SfShare = t.intersection([
   t.type({ Id: t.string }),

@@ -1,6 +1,6 @@
-import { isAlias, type Item, type ItemPage, type ItemType, type TransferOutcome } from '../../../domain/files/item.js';
+import { isAlias, type Item, type ItemPage, type TransferOutcome } from '../../../domain/files/item.js';
 import { filterToOData, orderByToOData } from '../../../domain/files/query.js';
-import type { ItemSearch, SearchResult, SearchResults } from '../../../domain/files/search.js';
+import type { ItemSearch, SearchResults } from '../../../domain/files/search.js';
 import { uploadMethodFor, type DownloadSpecification, type UploadMethod, type UploadRequest, type UploadSpecification } from '../../../domain/files/transfer.js';
 import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
@@ -8,32 +8,7 @@ import type { ChildrenQuery, ItemChanges, ItemStore } from '../../../ports/item-
 import type { AxiosResponse } from 'axios';
 import { decodeShareFile, SfAsyncOperation, SfDownloadSpecification, SfFeed, SfItem, SfSearchResults, SfUploadSpecification } from './sharefile-codecs.js';
 import { itemPath, type ShareFileClient, type SfRequest } from './sharefile-client.js';
-
-const typeOf = (odataType: string | undefined): ItemType => (/Folder$/i.test(odataType ?? '') || /Folder/.test(odataType ?? '') ? 'Folder' : 'File');
-
-export const toItem = (sf: SfItem): Item => ({
-  Id: sf.Id,
-  type: typeOf(sf['odata.type']),
-  Name: sf.Name ?? sf.FileName ?? sf.Id,
-  FileName: sf.FileName ?? sf.Name ?? sf.Id,
-  url: sf.url ?? '',
-  ...(sf.Parent?.Id ? { Parent: { Id: sf.Parent.Id, ...(sf.Parent.url ? { url: sf.Parent.url } : {}) } } : {}),
-  CreationDate: sf.CreationDate ?? '',
-  ...(sf.ProgenyEditDate ? { ProgenyEditDate: sf.ProgenyEditDate } : {}),
-  ...(sf.Description ? { Description: sf.Description } : {}),
-  ...(sf.ExpirationDate && !sf.ExpirationDate.startsWith('9999') ? { ExpirationDate: sf.ExpirationDate } : {}),
-  ...(sf.Path ? { Path: sf.Path } : {}),
-  ...(sf.Creator?.Id ? { CreatorId: sf.Creator.Id } : {}),
-  ...(sf.Creator?.FirstName ? { CreatorFirstName: sf.Creator.FirstName } : {}),
-  ...(sf.Creator?.LastName ? { CreatorLastName: sf.Creator.LastName } : {}),
-  FileSizeBytes: sf.FileSizeBytes ?? 0,
-  FileCount: sf.FileCount ?? 0,
-  ...(sf.State !== undefined ? { State: sf.State } : {}),
-  ...(sf.StreamID ? { StreamID: sf.StreamID } : {}),
-  ...(sf.Info ? { Info: sf.Info } : {}),
-  ...(sf.Hash ? { MD5: sf.Hash } : {}),
-  ...(sf.Children ? { Children: sf.Children.map(toItem) } : {}),
-});
+import { itemTypeOf, toDownloadSpecification, toItem, toSearchRequest, toSearchResults, toUploadRequest, toUploadSpecification } from './sharefile-mapping.js';
 
 export interface ShareFileItemStoreOptions {
   readonly client: ShareFileClient;
@@ -46,7 +21,7 @@ export class ShareFileItemStore implements ItemStore {
   constructor(private readonly o: ShareFileItemStoreOptions) {}
 
   private call<A>(r: SfRequest, decode: (res: AxiosResponse) => Either<GatewayError, A>): TaskEither<GatewayError, A> {
-    return pipe(() => this.o.client.send(r), TE.chain((res) => TE.fromEither(decode(res))));
+    return this.o.client.call(r, decode);
   }
 
   private item(r: SfRequest, what: string): TaskEither<GatewayError, Item> {
@@ -135,7 +110,7 @@ export class ShareFileItemStore implements ItemStore {
     return pipe(
       this.call({ method: 'GET', path: itemPath(id), subject: ['item', id] }, (res) => decodeShareFile(SfItem, res.data, 'the item')),
       TE.chain((sf) =>
-        typeOf(sf['odata.type']) !== 'File'
+        itemTypeOf(sf['odata.type']) !== 'File'
           ? TE.left(invalidInput(`"${sf.Name ?? id}" is a folder; single_version applies to files with version history.`, 'single_version', 'false for folders'))
           : sf.HasMultipleVersions === false
             ? TE.left(invalidInput(`"${sf.Name ?? id}" has no version history (only one version). Call files_deleteItem without single_version to move it to the recycle bin.`, 'single_version', 'false for a file without history'))
@@ -153,62 +128,12 @@ export class ShareFileItemStore implements ItemStore {
   }
 
   search(s: ItemSearch): TaskEither<GatewayError, SearchResults> {
-    const parent = s.folderId ?? (s.scope === 'personal' ? 'home' : s.scope === 'shared' ? 'allshared' : '');
-    const body = {
-      Query: {
-        ItemType: s.itemTypes?.length === 1 ? s.itemTypes[0] : '',
-        ParentID: parent,
-        CreatorID: s.creatorId ?? '',
-        SearchQuery: s.query,
-        CreateStartDate: s.createdFrom ?? '',
-        CreateEndDate: s.createdTo ?? '',
-        ItemNameOnly: s.namesOnly,
-      },
-      Paging: { Count: s.top, Skip: 0 },
-      Sort: { SortBy: '', Ascending: false },
-      TimeoutInSeconds: 10,
-    };
-    return this.call({ method: 'POST', path: '/Items/AdvancedSimpleSearch', body }, (res) =>
-      pipe(
-        decodeShareFile(SfSearchResults, res.data, 'the search'),
-        E.map((r) => ({
-          totalCount: r.TotalCount ?? r['odata.count'] ?? r.Results.length,
-          partialResults: r.PartialResults ?? false,
-          timedOut: r.TimedOut ?? false,
-          results: r.Results.slice(0, s.top).map(
-            (x, i): SearchResult => ({
-              Id: x.ItemID,
-              Name: x.DisplayName ?? x.FileName ?? x.ItemID,
-              FileName: x.FileName ?? x.DisplayName ?? x.ItemID,
-              DisplayName: x.DisplayName ?? x.FileName ?? x.ItemID,
-              ItemType: /folder/i.test(x.ItemType ?? '') ? 'folder' : 'file',
-              ...(x.Path ? { Path: x.Path } : {}),
-              Rank: x.Rank ?? i + 1,
-              Score: x.Score ?? 0,
-              ...(x.ParentID ? { ParentID: x.ParentID } : {}),
-              ...(x.ParentName ? { ParentName: x.ParentName } : {}),
-              ...(x.ParentSemanticPath ? { ParentSemanticPath: x.ParentSemanticPath } : {}),
-              Size: x.Size ?? 0,
-              ...(x.CreatorName ? { CreatorName: x.CreatorName } : {}),
-              ...(x.CreationDate ? { CreationDate: x.CreationDate } : {}),
-              ...(x.MD5 ? { MD5: x.MD5 } : {}),
-              ...(x.VirusStatus !== undefined ? { VirusStatus: x.VirusStatus } : {}),
-              ...(x.CanDownload !== undefined ? { CanDownload: x.CanDownload } : {}),
-              ...(x.CanView !== undefined ? { CanView: x.CanView } : {}),
-              ...(x.CanDelete !== undefined ? { CanDelete: x.CanDelete } : {}),
-            }),
-          ),
-        })),
-      ),
-    );
+    return this.call({ method: 'POST', path: '/Items/AdvancedSimpleSearch', body: toSearchRequest(s) }, (res) => pipe(decodeShareFile(SfSearchResults, res.data, 'the search'), E.map((r) => toSearchResults(r, s.top))));
   }
 
   downloadLink(id: string, o: { includeAllVersions: boolean }): TaskEither<GatewayError, DownloadSpecification> {
     return this.call({ method: 'GET', path: `${itemPath(id)}/Download`, query: { redirect: false, includeAllVersions: o.includeAllVersions, includeDeleted: false }, subject: ['item', id] }, (res) =>
-      pipe(
-        decodeShareFile(SfDownloadSpecification, res.data, 'the download request'),
-        E.map((d) => ({ DownloadUrl: d.DownloadUrl, ...(d.DownloadToken ? { DownloadToken: d.DownloadToken } : {}) })),
-      ),
+      pipe(decodeShareFile(SfDownloadSpecification, res.data, 'the download request'), E.map(toDownloadSpecification)),
     );
   }
 
@@ -218,35 +143,11 @@ export class ShareFileItemStore implements ItemStore {
       return TE.left(invalidInput(`The file is ${r.fileSize} bytes; this gateway accepts files up to ${this.o.maxUploadBytes} bytes. Nothing was uploaded.`, 'file_size', `at most ${this.o.maxUploadBytes}`, { limit_bytes: this.o.maxUploadBytes }));
     }
     const method: UploadMethod = uploadMethodFor(r.fileSize, this.o.threadedThresholdBytes);
-    const body = {
-      Method: method,
-      Raw: true,
-      FileName: r.fileName,
-      ...(r.fileSize !== undefined ? { FileSize: r.fileSize } : {}),
-      ...(r.batchId ? { BatchId: r.batchId } : {}),
-      ...(r.batchLast !== undefined ? { BatchLast: r.batchLast } : {}),
-      CanResume: r.canResume,
-      StartOver: r.startOver,
-      Overwrite: r.overwrite,
-      ...(r.title ? { Title: r.title } : {}),
-      ...(r.details ? { Details: r.details } : {}),
-      Notify: r.notify,
-      ...(method === 'Threaded' ? { ThreadCount: 4 } : {}),
-    };
+    const body = toUploadRequest(r, method);
     return this.call({ method: 'POST', path: `${itemPath(folderId)}/Upload2`, body, subject: ['folder', folderId] }, (res) =>
       pipe(
         decodeShareFile(SfUploadSpecification, res.data, 'the upload request'),
-        E.map((u) => ({
-          Method: (['Standard', 'Streamed', 'Threaded'].includes(u.Method) ? u.Method : method) as UploadMethod,
-          ChunkUri: u.ChunkUri,
-          ...(u.FinishUri ? { FinishUri: u.FinishUri } : {}),
-          ...(u.PrepareUri ? { PrepareUri: u.PrepareUri } : {}),
-          IsResume: u.IsResume ?? false,
-          ResumeIndex: u.ResumeIndex ?? 0,
-          ResumeOffset: u.ResumeOffset ?? 0,
-          ...(u.ResumeFileHash ? { ResumeFileHash: u.ResumeFileHash } : {}),
-          MaxNumberOfThreads: u.MaxNumberOfThreads ?? 1,
-        })),
+        E.map((u) => toUploadSpecification(u, method)),
       ),
     );
   }

@@ -1,43 +1,19 @@
 import type { AxiosResponse } from 'axios';
-import type { NewShare, Share, ShareChanges, SharePage, ShareType } from '../../../domain/files/share.js';
+import type { NewShare, Share, ShareChanges, SharePage } from '../../../domain/files/share.js';
 import type { GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { ShareListQuery, ShareStore } from '../../../ports/share-store.js';
 import type { ShareNotification, ShareNotifier } from '../../../ports/share-notifier.js';
 import { decodeShareFile, SfFeed, SfShare } from './sharefile-codecs.js';
 import { sharePath, type ShareFileClient, type SfRequest } from './sharefile-client.js';
-import { toItem } from './sharefile-item-store.js';
-
-export const toShare = (s: SfShare): Share => ({
-  Id: s.Id,
-  ShareType: (s.ShareType === 'Request' ? 'Request' : 'Send') as ShareType,
-  Title: s.Title ?? '',
-  CreationDate: s.CreationDate ?? '',
-  ...(s.ExpirationDate ? { ExpirationDate: s.ExpirationDate } : {}),
-  MaxDownloads: s.MaxDownloads ?? -1,
-  TotalDownloads: s.TotalDownloads ?? 0,
-  RequireLogin: s.RequireLogin ?? false,
-  RequireUserInfo: s.RequireUserInfo ?? false,
-  IsViewOnly: s.IsViewOnly ?? false,
-  IsArchived: s.IsArchived ?? false,
-  HasSentMessage: s.HasSentMessage ?? false,
-  UsesStreamIDs: s.UsesStreamIDs ?? false,
-  ...(s.ShareAccessLevel ? { ShareAccessLevel: s.ShareAccessLevel } : {}),
-  ...(s.ShareSubType ? { ShareSubType: s.ShareSubType } : {}),
-  Uri: s.Uri ?? '',
-  url: s.url ?? '',
-  ItemIds: (s.Items ?? []).map((i) => i.Id),
-  ...(s.Parent?.Id ? { ParentId: s.Parent.Id } : {}),
-  ...(s.Items ? { Items: s.Items.map(toItem) } : {}),
-  ...(s.Recipients ? { Recipients: s.Recipients.flatMap((r) => (r.User?.Email ? [{ email: r.User.Email, ...(r.User.FullName ? { name: r.User.FullName } : {}) }] : [])) } : {}),
-});
+import { toShare } from './sharefile-mapping.js';
 
 /** Shares over ShareFile v3: Shares(id), Shares feed, POST/PATCH/DELETE (vendors.md section 1.2). */
 export class ShareFileShareStore implements ShareStore {
   constructor(private readonly client: ShareFileClient) {}
 
   private call<A>(r: SfRequest, decode: (res: AxiosResponse) => Either<GatewayError, A>): TaskEither<GatewayError, A> {
-    return pipe(() => this.client.send(r), TE.chain((res) => TE.fromEither(decode(res))));
+    return this.client.call(r, decode);
   }
 
   private share(r: SfRequest, what: string, o?: { includeItems: boolean; includeRecipients: boolean }): TaskEither<GatewayError, Share> {
