@@ -10,7 +10,7 @@ import { RecordStore } from '../../ports/record-store.js';
 import { d, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
-import { FieldKey, FilterCodec, RecordsSettings, todayIn } from './common.js';
+import { FieldKey, FilterList, RecordsSettings, todayIn } from './common.js';
 
 const AggregationCodec = object(
   'Aggregation',
@@ -33,7 +33,7 @@ const GroupByCodec = object(
 export const AggregateRecordsParams = params(
   { app_id: d(NumericId, 'The app to aggregate.') },
   {
-    filters: d(t.array(FilterCodec), 'Filters as records_filterRecords takes them; only matching records count.'),
+    filters: d(FilterList, 'Filters as records_filterRecords takes them; only matching records count.'),
     aggregations: d(t.array(AggregationCodec), 'Up to 5 aggregations: {field_id, operation} or {metric: "date_diff", field_a_id, field_b_id, unit, operation}. None: just the number of matching records.'),
     group_by: d(GroupByCodec, 'One grouping: {field_id, interval} (interval for date fields).'),
   },

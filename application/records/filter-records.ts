@@ -10,7 +10,7 @@ import { RecordStore } from '../../ports/record-store.js';
 import { d, NonEmptyString, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { budgetRows, checkSelection, FilterCodec, recordPayload, recordsTable, RecordsSettings, selectionParams, todayIn } from './common.js';
+import { budgetRows, checkSelection, FilterList, recordPayload, recordsTable, RecordsSettings, selectionParams, todayIn } from './common.js';
 
 export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 100;
@@ -24,7 +24,7 @@ export const pageParams = {
 export const FilterRecordsParams = params(
   {
     app_id: d(NumericId, 'The app to search (records_listApps gives app ids).'),
-    filters: d(t.array(FilterCodec), 'Filter objects, all of which must match (AND). [] lists every record.'),
+    filters: d(FilterList, 'Filter objects, all of which must match (AND). [] lists every record.'),
   },
   {
     ...pageParams,

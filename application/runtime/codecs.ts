@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { DescribedType, SchemaType, type JsonSchema } from './json-schema.js';
+import { BoundedArrayType, DescribedType, SchemaType, type JsonSchema } from './json-schema.js';
 
 export * as t from 'io-ts';
 export { d } from './json-schema.js';
@@ -59,6 +59,32 @@ export const NonEmptyString = new SchemaType<string, string, unknown>(
   (a) => a,
   { type: 'string', minLength: 1 },
 );
+
+/**
+ * A string of at most `maxLength` characters (schema `maxLength`): free text that drives work (a search
+ * query, a filter expression) is bounded before any work starts.
+ */
+export const stringUpTo = (maxLength: number): SchemaType<string, string, unknown> =>
+  new SchemaType<string, string, unknown>(
+    `String(..${maxLength})`,
+    (u): u is string => typeof u === 'string' && u.length <= maxLength,
+    (u, c) => (typeof u === 'string' && u.length <= maxLength ? t.success(u) : t.failure(u, c)),
+    (a) => a,
+    { type: 'string', maxLength },
+  );
+
+/** A string with at least one non-blank character and at most `maxLength` characters. */
+export const nonEmptyUpTo = (maxLength: number): SchemaType<string, string, unknown> =>
+  new SchemaType<string, string, unknown>(
+    `NonEmptyString(..${maxLength})`,
+    (u): u is string => typeof u === 'string' && u.trim().length > 0 && u.length <= maxLength,
+    (u, c) => (typeof u === 'string' && u.trim().length > 0 && u.length <= maxLength ? t.success(u) : t.failure(u, c)),
+    (a) => a,
+    { type: 'string', minLength: 1, maxLength },
+  );
+
+/** An array of at most `maxItems` members (schema `maxItems`). */
+export const arrayUpTo = <C extends t.Mixed>(item: C, maxItems: number): BoundedArrayType<C> => new BoundedArrayType(item, maxItems);
 
 /** A property value: a string; numbers and booleans are written as strings, as the CRM stores them. */
 export const PropertyValue = new SchemaType<string, string, unknown>(

@@ -49,6 +49,23 @@ export class DescribedType<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.Outp
   }
 }
 
+/** An array with at most `maxItems` members (schema `maxItems`); still an io-ts ArrayType, so error paths read `name[3]`. */
+export class BoundedArrayType<C extends t.Mixed> extends t.ArrayType<C, t.TypeOf<C>[], t.OutputOf<C>[], unknown> {
+  constructor(
+    item: C,
+    readonly maxItems: number,
+  ) {
+    const base = t.array(item);
+    super(
+      `Array<${item.name}>(at most ${maxItems})`,
+      (u): u is t.TypeOf<C>[] => base.is(u) && u.length <= maxItems,
+      (u, c) => (Array.isArray(u) && u.length > maxItems ? t.failure(u, c) : base.validate(u, c)),
+      base.encode,
+      item,
+    );
+  }
+}
+
 /** Attach a description (and a documented default) to a codec. */
 export const d = <C extends t.Mixed>(codec: C, description: string, defaultValue?: unknown): DescribedType<C> =>
   new DescribedType(codec, description, defaultValue);
@@ -74,6 +91,7 @@ export const toJsonSchema = (codec: t.Mixed): JsonSchema => {
   if (c instanceof t.LiteralType) return { const: c.value as string | number | boolean };
   if (c instanceof t.KeyofType) return { type: 'string', enum: Object.keys(c.keys) };
   if (c instanceof t.RefinementType || c instanceof t.ReadonlyType) return toJsonSchema(c.type as t.Mixed);
+  if (c instanceof BoundedArrayType) return { type: 'array', items: toJsonSchema(c.type as t.Mixed), maxItems: c.maxItems };
   if (c instanceof t.ArrayType || c instanceof t.ReadonlyArrayType) return { type: 'array', items: toJsonSchema(c.type as t.Mixed) };
   if (c instanceof t.ExactType) return toJsonSchema(c.type as t.Mixed);
   if (c instanceof t.InterfaceType) return objectSchema(c.props as t.Props, Object.keys(c.props as t.Props));
@@ -116,7 +134,8 @@ export const describeExpected = (schema: JsonSchema): string => {
   switch (schema.type) {
     case 'array': {
       const item = schema.items ? describeExpected(schema.items) : 'values';
-      return `array of ${item.startsWith('object') ? 'objects' : item === 'string' ? 'strings' : item}`;
+      const items = item.startsWith('object') ? 'objects' : item === 'string' ? 'strings' : item;
+      return schema.maxItems !== undefined ? `array of at most ${schema.maxItems} ${items}` : `array of ${items}`;
     }
     case 'integer':
     case 'number': {
@@ -138,6 +157,7 @@ export const describeExpected = (schema: JsonSchema): string => {
     case 'string':
       if (schema.pattern === '^[0-9]+$') return 'numeric string';
       if (schema.pattern === '^[A-Za-z]{2}$') return 'two-letter code';
+      if (schema.maxLength !== undefined) return `string of at most ${schema.maxLength} characters`;
       return 'string';
     default:
       return schema.type ?? 'value';
