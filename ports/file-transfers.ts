@@ -36,10 +36,19 @@ export interface FilePayload {
   readonly md5?: string;
 }
 
+export interface UploadSessionState {
+  readonly maxThreads: number;
+  /**
+   * The upload's size limit (its declared size, else the gateway's largest file): no
+   * request may carry more, and the bytes held for the upload never pass it.
+   */
+  readonly limitBytes: number;
+}
+
 export interface UploadDesk {
   readonly maxUploadBytes: number;
-  /** Whether an upload session exists and accepts bytes, with its thread limit. */
-  session(uploadId: string): { readonly maxThreads: number } | undefined;
+  /** Whether an upload session exists and accepts bytes, with its thread limit and byte budget. */
+  session(uploadId: string): UploadSessionState | undefined;
   receive(uploadId: string, chunk: IncomingChunk): TaskEither<TransferRefusal, ChunkOutcome>;
   /** Drops an upload and the bytes received so far (after an oversized request). */
   discard(uploadId: string): void;

@@ -1,10 +1,13 @@
 import type { Context, Hono } from 'hono';
 import yazl from 'yazl';
 import { E } from '../../../domain/shared/fp.js';
-import type { Authenticator } from '../../../ports/authenticator.js';
+import { isAuthFailure, type Authenticator } from '../../../ports/authenticator.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { FilePayload, ShareDesk, ShareVisitor, TransferRefusal, UploadDesk } from '../../../ports/file-transfers.js';
 import type { LinkSigner } from '../../../ports/link-signer.js';
+import { isAllowed } from '../../../application/runtime/define-tool.js';
+import { readCapped } from './body-reader.js';
+import { isMultipart, readMultipartFile, type UploadBody } from './multipart.js';
 
 // The files group's data plane in memory mode: signed, expiring upload and download addresses (no
 // bearer token, like ShareFile's), and the public pages of shares.
@@ -27,44 +30,20 @@ const refusal = (r: TransferRefusal): Response => answer(r.status, { success: fa
 const fail = (status: TransferRefusal['status'], code: TransferRefusal['code'], message: string, details?: Record<string, unknown>) =>
   refusal({ status, code, message, ...(details ? { details } : {}) });
 
-/** Reads the request body, stopping as soon as it passes `limit` bytes. */
-const readBody = async (c: Context, limit: number): Promise<Uint8Array | 'too-large'> => {
-  const declared = Number(c.req.header('content-length') ?? 'NaN');
-  if (Number.isFinite(declared) && declared > limit) return 'too-large';
-  const type = c.req.header('content-type') ?? '';
-  if (type.startsWith('multipart/form-data')) {
-    const form = await c.req.parseBody();
-    const file = form['Filedata'] ?? Object.values(form).find((v) => typeof v === 'object');
-    if (file && typeof file === 'object' && 'arrayBuffer' in file) {
-      const bytes = new Uint8Array(await (file as Blob).arrayBuffer());
-      return bytes.length > limit ? 'too-large' : bytes;
-    }
-    return new Uint8Array(0);
-  }
-  const stream = c.req.raw.body;
-  if (!stream) return new Uint8Array(0);
-  const reader = stream.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return 'too-large';
-    }
-    parts.push(value);
-  }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+/** The uploaded file's bytes: a raw body or the file of a multipart form, never more than `limit` of them held. */
+const readUpload = (c: Context, limit: number): Promise<UploadBody> => {
+  const type = c.req.header('content-type');
+  return isMultipart(type) ? readMultipartFile(c, type!, limit) : readCapped(c, limit);
 };
+
+const tooLarge = (message: string, limit: number): Response =>
+  answer(413, { success: false, error: { code: 'PAYLOAD_TOO_LARGE', message, details: { limit_bytes: limit } } });
+
+/** An upload body that could not be read (not too large: that is answered by the caller). */
+const unreadable = (body: Exclude<UploadBody, { kind: 'ok' } | { kind: 'too-large' }>): Response =>
+  body.kind === 'invalid'
+    ? answer(400, { success: false, error: { code: 'INVALID_PARAMETER', message: body.message, details: { parameter: 'body', expected: 'the file bytes, raw or as multipart/form-data with one file' } } })
+    : answer(400, { success: false, error: { code: 'INVALID_PARAMETER', message: 'The request body ended early. Send the upload again.', details: { parameter: 'body' } } });
 
 const zipOf = (payload: FilePayload): Promise<Buffer> =>
   new Promise((resolve, reject) => {
@@ -93,6 +72,9 @@ const sendFile = async (payload: FilePayload): Promise<Response> => {
   });
 };
 
+/** What a signed-in share visitor needs (a require_login share): the files group's read permission. */
+const SHARE_PERMISSION = 'files:read';
+
 const intQuery = (v: string | undefined): number | undefined | 'bad' => (v === undefined || v === '' ? undefined : /^\d+$/.test(v) ? Number(v) : 'bad');
 
 export const mountFileTransferRoutes = (app: Hono, deps: FileTransferRouteDeps): void => {
@@ -107,13 +89,33 @@ export const mountFileTransferRoutes = (app: Hono, deps: FileTransferRouteDeps):
       : fail(403, 'FORBIDDEN', 'This address is not valid (its signature does not match). Use the exact address the gateway returned.');
   };
 
-  const visitor = async (c: Context): Promise<ShareVisitor> => {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-    const principal = m ? await authenticator.authenticate(m[1]!) : undefined;
+  /**
+   * Who opens a share page. Signed in means a bearer token the gateway accepts AND the files:read
+   * permission; `refused` says why a token that was sent does not count, for require_login shares.
+   */
+  const visitor = async (c: Context): Promise<{ readonly visitor: ShareVisitor; readonly refused?: TransferRefusal }> => {
     const name = c.req.query('name')?.trim();
     const email = c.req.query('email')?.trim();
-    return { signedIn: !!principal, ...(name ? { name } : {}), ...(email ? { email } : {}) };
+    const identity = { ...(name ? { name } : {}), ...(email ? { email } : {}) };
+    const authorization = c.req.header('authorization');
+    if (authorization === undefined) return { visitor: { signedIn: false, ...identity } };
+    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+    const outcome = m ? await authenticator.authenticate(m[1]!) : { reason: 'the Authorization header is not "Bearer <token>"' };
+    if (isAuthFailure(outcome)) {
+      return { visitor: { signedIn: false, ...identity }, refused: { status: 401, code: 'UNAUTHORIZED', message: `This share requires sign-in, and the bearer token was refused: ${outcome.reason}.` } };
+    }
+    if (!isAllowed(outcome, SHARE_PERMISSION)) {
+      return {
+        visitor: { signedIn: false, ...identity },
+        refused: { status: 403, code: 'FORBIDDEN', message: `This share requires sign-in with a token that has the "${SHARE_PERMISSION}" permission; this one lacks it.`, details: { permission: SHARE_PERMISSION } },
+      };
+    }
+    return { visitor: { signedIn: true, ...identity } };
   };
+
+  /** The store's "sign in first" becomes the precise reason when a token was sent and refused. */
+  const shareRefusal = (r: TransferRefusal, refused: TransferRefusal | undefined): Response =>
+    refusal(r.status === 401 && refused ? refused : r);
 
   app.post('/files/transfer/upload/:id/chunk', async (c) => {
     const id = c.req.param('id');
@@ -133,11 +135,13 @@ export const mountFileTransferRoutes = (app: Hono, deps: FileTransferRouteDeps):
     }
     inFlight.set(id, running + 1);
     try {
-      const bytes = await readBody(c, uploads.maxUploadBytes);
-      if (bytes === 'too-large') {
+      const body = await readUpload(c, session.limitBytes);
+      if (body.kind === 'too-large') {
         uploads.discard(id);
-        return fail(413, 'PAYLOAD_TOO_LARGE', `The upload is larger than the ${uploads.maxUploadBytes}-byte limit. It was discarded and nothing was stored.`, { limit_bytes: uploads.maxUploadBytes });
+        return tooLarge(`The upload is larger than the ${session.limitBytes}-byte limit of this upload. It was discarded and nothing was stored.`, session.limitBytes);
       }
+      if (body.kind !== 'ok') return unreadable(body);
+      const bytes = body.bytes;
       const finish = /^(true|1)$/i.test(c.req.query('finish') ?? '');
       const fileHash = c.req.query('filehash') ?? undefined;
       const r = await uploads.receive(id, { ...(index !== undefined ? { index, offset: offset! } : {}), bytes, finish, ...(fileHash ? { fileHash } : {}) })();
@@ -176,8 +180,9 @@ export const mountFileTransferRoutes = (app: Hono, deps: FileTransferRouteDeps):
 
   app.get('/files/shares/:share', async (c) => {
     const id = c.req.param('share');
-    const r = await shares.open(id, await visitor(c))();
-    if (E.isLeft(r)) return refusal(r.left);
+    const who = await visitor(c);
+    const r = await shares.open(id, who.visitor)();
+    if (E.isLeft(r)) return shareRefusal(r.left, who.refused);
     const { share, files } = r.right;
     const base = new URL(share.Uri);
     const link = (path: string) => `${base.origin}${base.pathname}${path}`;
@@ -207,20 +212,22 @@ export const mountFileTransferRoutes = (app: Hono, deps: FileTransferRouteDeps):
   });
 
   app.get('/files/shares/:share/items/:item', async (c) => {
-    const r = await shares.download(c.req.param('share'), c.req.param('item'), await visitor(c))();
-    return E.isLeft(r) ? refusal(r.left) : sendFile(r.right);
+    const who = await visitor(c);
+    const r = await shares.download(c.req.param('share'), c.req.param('item'), who.visitor)();
+    return E.isLeft(r) ? shareRefusal(r.left, who.refused) : sendFile(r.right);
   });
 
   app.post('/files/shares/:share/upload', async (c) => {
     const name = c.req.query('name')?.trim();
     if (!name) return fail(400, 'INVALID_PARAMETER', 'Give the file name in the "name" query parameter.', { parameter: 'name' });
     const who = await visitor(c);
-    const opened = await shares.open(c.req.param('share'), who)();
-    if (E.isLeft(opened)) return refusal(opened.left);
-    const bytes = await readBody(c, uploads.maxUploadBytes);
-    if (bytes === 'too-large') return fail(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the ${uploads.maxUploadBytes}-byte limit. Nothing was stored.`, { limit_bytes: uploads.maxUploadBytes });
-    const r = await shares.upload(c.req.param('share'), name, bytes, who)();
-    if (E.isLeft(r)) return refusal(r.left);
+    const opened = await shares.open(c.req.param('share'), who.visitor)();
+    if (E.isLeft(opened)) return shareRefusal(opened.left, who.refused);
+    const body = await readUpload(c, uploads.maxUploadBytes);
+    if (body.kind === 'too-large') return tooLarge(`The file is larger than the ${uploads.maxUploadBytes}-byte limit. Nothing was stored.`, uploads.maxUploadBytes);
+    if (body.kind !== 'ok') return unreadable(body);
+    const r = await shares.upload(c.req.param('share'), name, body.bytes, who.visitor)();
+    if (E.isLeft(r)) return shareRefusal(r.left, who.refused);
     return answer(201, { success: true, data: { uploaded: true, Id: r.right.Id, Name: r.right.Name, FileSizeBytes: r.right.FileSizeBytes } });
   });
 };

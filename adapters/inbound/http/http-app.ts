@@ -1,5 +1,4 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
@@ -9,6 +8,7 @@ import { DEFAULT_OUTPUT_BUDGET, errorEnvelope, present, type Presented, type Res
 import type { CallMeta, ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool } from '../../../application/runtime/registry.js';
 import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
+import { readCapped } from './body-reader.js';
 
 export interface HttpAppDeps {
   readonly executor: ToolExecutor;
@@ -65,7 +65,7 @@ interface Target {
   readonly idempotencyKey?: string;
 }
 
-/** Rate-limit headers on every tool answer, Retry-After on a 429, and the replay marker. */
+/** Rate-limit headers on every tool answer, Retry-After on a 429 or 503, and the replay marker. */
 const callHeaders = (meta: CallMeta | undefined, p: Presented): Record<string, string> | undefined => {
   const headers: Record<string, string> = {};
   const rl = meta?.rateLimit;
@@ -74,12 +74,13 @@ const callHeaders = (meta: CallMeta | undefined, p: Presented): Record<string, s
     headers['ratelimit-remaining'] = String(rl.remaining);
     headers['ratelimit-reset'] = String(rl.resetSeconds);
   }
-  if (p.status === 429 && !p.body.success) {
+  const retryLater = p.status === 429 || p.status === 503;
+  if (retryLater && !p.body.success) {
     const seconds = p.body.error.details['retry_after_seconds'];
     if (typeof seconds === 'number') headers['retry-after'] = String(Math.max(0, Math.ceil(seconds)));
   }
   if (meta?.replayed) headers['idempotent-replayed'] = 'true';
-  return rl || meta?.replayed || p.status === 429 ? headers : undefined;
+  return rl || meta?.replayed || retryLater ? headers : undefined;
 };
 
 const sendError = (c: Context, requestId: string, e: ToolError, extra?: Record<string, string>): Response => send(c, requestId, errorEnvelope(e), extra);
@@ -113,48 +114,14 @@ const readQuery = (c: Context): QueryOptions => {
 
 type BodyResult = { ok: true; value: unknown } | { ok: false; error: ToolError };
 
-/**
- * On @hono/node-server the body is read straight from Node's request: asking Hono for it would first
- * build a full WHATWG Request with a stream, which costs more than everything else a tool call does.
- * Elsewhere (app.request in tests, other runtimes) the standard path is used.
- */
-const readNodeBody = (incoming: IncomingMessage, declared: number, limit: number): Promise<string | undefined> | string => {
-  // Usually the whole body came in with the headers and already sits in the stream's buffer: when all
-  // the declared bytes are there, take them at once instead of waiting for stream events.
-  if (declared > 0 && incoming.readableFlowing === null && incoming.readableLength === declared) {
-    const buffered = incoming.read() as Buffer | null;
-    if (buffered && buffered.length === declared) {
-      // Let the stream reach its end now: @hono/node-server otherwise drains an unfinished request body
-      // with timers after the response, which costs more than the whole tool call.
-      incoming.resume();
-      return buffered.toString('utf8');
-    }
-    if (buffered) incoming.unshift(buffered);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    incoming.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        resolve(undefined);
-        incoming.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    incoming.on('end', () => resolve(size > limit ? undefined : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-    incoming.on('error', reject);
-  });
-};
-
 /** Reads the JSON body: none at all is `undefined` (fine when every parameter is optional). */
 const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
-  const declared = Number(header(c, 'content-length') ?? '0');
-  if (declared > limit) return { ok: false, error: tooLarge(limit) };
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  const text = incoming && !incoming.readableEnded ? await readNodeBody(incoming, declared, limit) : await c.req.text();
-  if (text === undefined || Buffer.byteLength(text, 'utf8') > limit) return { ok: false, error: tooLarge(limit) };
+  const read = await readCapped(c, limit);
+  if (read.kind === 'too-large') return { ok: false, error: tooLarge(limit) };
+  if (read.kind === 'aborted') {
+    return { ok: false, error: toolError(400, 'INVALID_PARAMETER', 'The request body ended before its declared length. Send it again.', { parameter: 'body', expected: 'JSON object' }) };
+  }
+  const text = read.bytes.toString('utf8');
   if (text.trim() === '') return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -174,6 +141,18 @@ const tooLarge = (limit: number): ToolError =>
   toolError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limit}-byte limit.`, { limit_bytes: limit });
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** A percent-encoded path segment, decoded; undefined when its escapes are malformed. */
+const decodeSegment = (segment: string): string | undefined => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Caller text echoed in a message, cut to a readable length. */
+const clip = (text: string, max = 120): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**
  * The HTTP surface: `POST /v1/tools/{group}/{tool}`, the tool-call form `POST /v1/tools/call`, and the
@@ -331,7 +310,18 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
       const [, platform, name] = m as unknown as [string, string, string];
       const tool = registry.get(`${platform}_${name}`);
       // A registered tool reached through an odd spelling of its path (a trailing slash, an escaped character).
-      return handle(c, requestId, (body) => (tool ? { tool, args: body } : executor.unknownTool(decodeURIComponent(platform), decodeURIComponent(name))));
+      return handle(c, requestId, (body) => {
+        if (tool) return { tool, args: body };
+        const group = decodeSegment(platform);
+        const toolName = decodeSegment(name);
+        if (group === undefined || toolName === undefined) {
+          return toolError(400, 'INVALID_PARAMETER', `The tool path ${clip(c.req.path)} has a malformed percent-escape. Call POST /v1/tools/{group}/{tool}; GET /v1/tools lists the tools.`, {
+            parameter: 'path',
+            expected: '/v1/tools/{group}/{tool} with valid UTF-8 percent-escapes',
+          });
+        }
+        return executor.unknownTool(clip(group), clip(toolName));
+      });
     }
     return sendError(
       c,

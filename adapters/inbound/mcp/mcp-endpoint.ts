@@ -4,6 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isAuthFailure, type Principal } from '../../../ports/authenticator.js';
+import { readCapped } from '../http/body-reader.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
 import { callTool, mcpToolList } from './mcp-tools.js';
 import { handleModern, isModernRequest, type Answer } from './modern-revision.js';
@@ -99,16 +100,15 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     }
   };
 
+  /** Through the same capped reader as the REST surface: past the limit nothing more is read or kept. */
   const readBody = async (c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> => {
-    if (Number(c.req.header('content-length') ?? '0') > maxBodyBytes) {
+    const read = await readCapped(c, maxBodyBytes);
+    if (read.kind === 'too-large') {
       return { ok: false, response: rpcError(413, -32600, `The request body is larger than the ${maxBodyBytes}-byte limit.`) };
     }
-    const text = await c.req.text();
-    if (Buffer.byteLength(text, 'utf8') > maxBodyBytes) {
-      return { ok: false, response: rpcError(413, -32600, `The request body is larger than the ${maxBodyBytes}-byte limit.`) };
-    }
+    if (read.kind === 'aborted') return { ok: false, response: rpcError(400, -32700, 'Parse error: the body ended before its declared length.') };
     try {
-      return { ok: true, value: JSON.parse(text) };
+      return { ok: true, value: JSON.parse(read.bytes.toString('utf8')) };
     } catch {
       return { ok: false, response: rpcError(400, -32700, 'Parse error: the body is not valid JSON.') };
     }

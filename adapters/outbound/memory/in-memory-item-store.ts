@@ -15,21 +15,20 @@ import { matchesFilter, orderItems } from '../../../domain/files/query.js';
 import { relevance, type ItemSearch, type SearchResult, type SearchResults } from '../../../domain/files/search.js';
 import {
   CHUNK_SIZE_BYTES,
-  contiguousPrefix,
   MAX_UPLOAD_THREADS,
   THREADED_THRESHOLD_BYTES,
   uploadMethodFor,
   type DownloadSpecification,
-  type UploadMethod,
   type UploadRequest,
   type UploadSpecification,
 } from '../../../domain/files/transfer.js';
 import { conflict, invalidInput, notFound, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { ChunkOutcome, FilePayload, IncomingChunk, TransferRefusal, UploadDesk } from '../../../ports/file-transfers.js';
+import type { ChunkOutcome, FilePayload, IncomingChunk, TransferRefusal, UploadDesk, UploadSessionState } from '../../../ports/file-transfers.js';
 import type { ChildrenQuery, ItemChanges, ItemStore } from '../../../ports/item-store.js';
 import type { LinkSigner } from '../../../ports/link-signer.js';
+import { UploadSessions, type UploadSession } from './in-memory-upload-sessions.js';
 
 export interface AccountUser {
   readonly id: string;
@@ -50,6 +49,8 @@ export interface InMemoryItemStoreOptions {
   readonly threadedThresholdBytes?: number;
   readonly uploadLinkTtlMs?: number;
   readonly downloadLinkTtlMs?: number;
+  /** Most bytes all unfinished uploads may hold together (default: four of the largest files). */
+  readonly maxHeldUploadBytes?: number;
   /** Makes ids (tests and demo data pass a deterministic one). */
   readonly newId?: (prefix: 'fo' | 'fi' | 'up') => string;
 }
@@ -79,20 +80,6 @@ interface Node {
   readonly streamId: string;
 }
 
-interface UploadSession {
-  readonly id: string;
-  readonly folderId: string;
-  readonly fileName: string;
-  readonly fileSize?: number;
-  readonly overwrite: boolean;
-  readonly details?: string;
-  readonly method: UploadMethod;
-  readonly maxThreads: number;
-  readonly canResume: boolean;
-  readonly chunks: Map<number, { index: number; bytes: Uint8Array }>;
-  expiresAt: number;
-}
-
 const md5 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('hex');
 const refuse = (status: TransferRefusal['status'], code: TransferRefusal['code'], message: string, details?: Record<string, unknown>): TransferRefusal => ({
   status,
@@ -116,7 +103,7 @@ const VIRTUAL: Record<string, { name: string; info: ItemInfo }> = {
  */
 export class InMemoryItemStore implements ItemStore, UploadDesk {
   private readonly nodes = new Map<string, Node>();
-  private readonly uploads = new Map<string, UploadSession>();
+  private readonly uploads: UploadSessions;
   private readonly favorites = new Set<string>();
   private readonly clock: Clock;
   private readonly signer: LinkSigner;
@@ -136,6 +123,7 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     this.threshold = options.threadedThresholdBytes ?? THREADED_THRESHOLD_BYTES;
     this.uploadTtl = options.uploadLinkTtlMs ?? 24 * 3600_000;
     this.downloadTtl = options.downloadLinkTtlMs ?? 3600_000;
+    this.uploads = new UploadSessions({ ttlMs: 2 * this.uploadTtl, maxHeldBytes: options.maxHeldUploadBytes ?? Math.max(4 * this.maxUploadBytes, 64 * 1024 * 1024) });
     this.newId = options.newId ?? ((prefix) => `${prefix}${randomBytes(8).toString('hex')}`);
     const home = this.insertNode({ type: 'Folder', name: 'My Files', parentId: undefined, shared: false });
     this.homeId = home.id;
@@ -664,8 +652,8 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
       );
     }
     const now = this.clock.now().getTime();
-    for (const [uid, s] of this.uploads) if (s.expiresAt < now - this.uploadTtl) this.uploads.delete(uid);
-    const pending = [...this.uploads.values()].find((s) => s.folderId === folder.right.id && sameName(s.fileName, r.fileName));
+    this.uploads.sweep((s) => s.expiresAt < now - this.uploadTtl);
+    const pending = this.uploads.find((s) => s.folderId === folder.right.id && sameName(s.fileName, r.fileName));
     if (pending && (r.startOver || !r.canResume || !pending.canResume)) this.uploads.delete(pending.id);
     const resumable = pending && !r.startOver && r.canResume && pending.canResume && (r.fileSize === undefined || pending.fileSize === undefined || r.fileSize === pending.fileSize) ? pending : undefined;
     const method = uploadMethodFor(r.fileSize, this.threshold);
@@ -680,13 +668,14 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
       maxThreads: method === 'Threaded' ? MAX_UPLOAD_THREADS : 1,
       canResume: r.canResume,
       chunks: new Map(),
+      held: 0,
       expiresAt: 0,
     };
     session.expiresAt = now + this.uploadTtl;
-    this.uploads.set(session.id, session);
+    this.uploads.set(session);
     const expires = new Date(session.expiresAt);
-    const prefix = contiguousPrefix([...session.chunks.entries()].map(([offset, c]) => ({ index: c.index, offset, length: c.bytes.length })));
-    const received = resumable ? this.assemble(session, prefix.offset) : undefined;
+    const prefix = this.uploads.prefix(session);
+    const received = resumable ? this.uploads.assemble(session, prefix.offset) : undefined;
     return TE.right({
       Method: session.method,
       ChunkUri: this.signer.sign(`/files/transfer/upload/${session.id}/chunk`, expires),
@@ -701,20 +690,16 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     });
   }
 
-  private assemble(session: UploadSession, length: number): Uint8Array {
-    const out = new Uint8Array(length);
-    for (const [offset, c] of session.chunks) {
-      if (offset >= length) continue;
-      out.set(c.bytes.subarray(0, Math.min(c.bytes.length, length - offset)), offset);
-    }
-    return out;
-  }
-
   // ---- UploadDesk (the data plane) -------------------------------------------------------------------
 
-  session(uploadId: string): { maxThreads: number } | undefined {
+  session(uploadId: string): UploadSessionState | undefined {
     const s = this.uploads.get(uploadId);
-    return s ? { maxThreads: s.maxThreads } : undefined;
+    return s ? { maxThreads: s.maxThreads, limitBytes: this.limitOf(s) } : undefined;
+  }
+
+  /** The most bytes an upload may hold: its declared size, else the largest file. */
+  private limitOf(s: UploadSession): number {
+    return s.fileSize !== undefined ? Math.min(s.fileSize, this.maxUploadBytes) : this.maxUploadBytes;
   }
 
   discard(uploadId: string): void {
@@ -734,9 +719,9 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
 
   private tooLarge(s: UploadSession, size: number): TransferRefusal {
     this.uploads.delete(s.id);
-    return refuse(413, 'PAYLOAD_TOO_LARGE', `The upload reached ${size} bytes; this gateway accepts files up to ${this.maxUploadBytes} bytes. The upload was discarded and nothing was stored.`, {
-      limit_bytes: this.maxUploadBytes,
-    });
+    const limit = this.limitOf(s);
+    const which = limit < this.maxUploadBytes ? `this upload was declared as ${limit} bytes` : `this gateway accepts files up to ${limit} bytes`;
+    return refuse(413, 'PAYLOAD_TOO_LARGE', `The upload reached ${size} bytes; ${which}. The upload was discarded and nothing was stored.`, { limit_bytes: limit });
   }
 
   receive(uploadId: string, chunk: IncomingChunk): TaskEither<TransferRefusal, ChunkOutcome> {
@@ -745,9 +730,7 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     const s = opened.right;
     if (chunk.index === undefined && chunk.offset === undefined) {
       // Standard: the body is the whole file.
-      if (chunk.bytes.length > this.maxUploadBytes) return TE.left(this.tooLarge(s, chunk.bytes.length));
-      s.chunks.clear();
-      s.chunks.set(0, { index: 0, bytes: chunk.bytes });
+      if (this.uploads.putWhole(s, chunk.bytes, this.limitOf(s)) !== 'kept') return TE.left(this.tooLarge(s, chunk.bytes.length));
       return TE.fromEither<TransferRefusal, ChunkOutcome>(this.complete(s, chunk.bytes.length, chunk.fileHash));
     }
     const index = chunk.index ?? 0;
@@ -760,11 +743,13 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     if (s.fileSize !== undefined && end > s.fileSize) {
       return TE.left(refuse(400, 'INVALID_PARAMETER', `This chunk ends at byte ${end}, past the declared file size of ${s.fileSize} bytes. Check byteOffset, or ask files_getUploadUrl again with the right file_size.`, { parameter: 'byteOffset' }));
     }
-    s.chunks.set(offset, { index, bytes: chunk.bytes });
+    const kept = this.uploads.put(s, offset, index, chunk.bytes, this.limitOf(s));
+    if (kept === 'too-large') return TE.left(this.tooLarge(s, s.held + chunk.bytes.length));
+    if (kept === 'too-many-chunks') {
+      return TE.left(refuse(400, 'INVALID_PARAMETER', `This upload already has ${s.chunks.size} chunks, the most one upload may have. Send larger chunks (about ${CHUNK_SIZE_BYTES} bytes each).`, { parameter: 'index' }));
+    }
     if (chunk.finish) return TE.fromEither<TransferRefusal, ChunkOutcome>(this.complete(s, undefined, chunk.fileHash));
-    let received = 0;
-    for (const c of s.chunks.values()) received += c.bytes.length;
-    return TE.right({ kind: 'received', index, offset, receivedBytes: received });
+    return TE.right({ kind: 'received', index, offset, receivedBytes: s.held });
   }
 
   finish(uploadId: string, fileHash?: string): TaskEither<TransferRefusal, { item: Item; version: number }> {
@@ -775,7 +760,7 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
   }
 
   private complete(s: UploadSession, standardLength: number | undefined, fileHash?: string): Either<TransferRefusal, ChunkOutcome & { kind: 'completed' }> {
-    const prefix = contiguousPrefix([...s.chunks.entries()].map(([offset, c]) => ({ index: c.index, offset, length: c.bytes.length })));
+    const prefix = this.uploads.prefix(s);
     let last = 0;
     for (const [offset, c] of s.chunks) last = Math.max(last, offset + c.bytes.length);
     const total = standardLength ?? last;
@@ -791,7 +776,7 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
         resume_offset: total,
       }));
     }
-    const bytes = this.assemble(s, total);
+    const bytes = this.uploads.assemble(s, total);
     if (fileHash && fileHash.toLowerCase() !== md5(bytes)) {
       return E.left(refuse(400, 'INVALID_PARAMETER', `The file hash ${fileHash} does not match the MD5 of the bytes received (${md5(bytes)}). Resend the chunks that changed, or start over.`, { parameter: 'filehash' }));
     }

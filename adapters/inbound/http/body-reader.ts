@@ -1,0 +1,137 @@
+import type { IncomingMessage } from 'node:http';
+import type { HttpBindings } from '@hono/node-server';
+import type { Context } from 'hono';
+
+// The one way request bodies are read: REST tool calls, the MCP endpoint and the files data plane.
+// Bytes are counted as they arrive and reading stops as soon as the limit is passed, so a body larger
+// than the limit never costs more memory than the limit (a declared Content-Length over it costs none).
+
+export type BodyBytes = { readonly kind: 'ok'; readonly bytes: Buffer } | { readonly kind: 'too-large' } | { readonly kind: 'aborted' };
+
+/** How a streamed body ended: `stopped` when the consumer asked to stop before the end. */
+export type StreamEnd = 'ok' | 'too-large' | 'aborted' | 'stopped';
+
+/** After the answer to a body that was not read to its end, how long the rest is read and dropped before the connection is cut. */
+const DISCARD_GRACE_MS = 1000;
+
+/**
+ * Drops what is left of a body that will not be read. The client gets its answer on an open connection
+ * (closing a socket with unread data in it resets it, and the client could lose the answer); if the
+ * body is still coming a moment after the answer was sent, the connection is cut.
+ */
+const discardRest = (c: Context, incoming: IncomingMessage): void => {
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+  let timer: NodeJS.Timeout | undefined;
+  const cut = () => {
+    if (!incoming.readableEnded) incoming.socket?.destroy();
+  };
+  incoming.once('end', () => clearTimeout(timer));
+  const later = () => {
+    timer = setTimeout(cut, DISCARD_GRACE_MS);
+    timer.unref();
+  };
+  if (!outgoing || outgoing.writableFinished) later();
+  else outgoing.once('finish', later);
+  // Without a 'data' listener a flowing stream drops what it reads.
+  incoming.resume();
+};
+
+/** Node's request (under @hono/node-server) while its body is still unread. */
+const nodeRequest = (c: Context): IncomingMessage | undefined => {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  return incoming && !incoming.readableEnded ? incoming : undefined;
+};
+
+/** The request's Content-Length, when it gives a whole number. */
+export const declaredLength = (c: Context): number | undefined => {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  const raw = incoming ? incoming.headers['content-length'] : c.req.header('content-length');
+  return raw !== undefined && /^\d{1,16}$/.test(raw) ? Number(raw) : undefined;
+};
+
+/**
+ * Hands the body to `onChunk` piece by piece and counts the bytes. Past `limit`, or when `onChunk`
+ * returns false, reading stops: what is left of a Node request is dropped as it arrives (never kept),
+ * and the connection is cut soon after the answer if the client keeps sending.
+ */
+export const streamBody = (c: Context, limit: number, onChunk: (chunk: Uint8Array) => boolean | void): Promise<StreamEnd> => {
+  const declared = declaredLength(c);
+  const incoming = nodeRequest(c);
+  if (declared !== undefined && declared > limit) {
+    if (incoming) discardRest(c, incoming);
+    return Promise.resolve('too-large');
+  }
+  if (incoming) {
+    return new Promise((resolve) => {
+      let size = 0;
+      let done = false;
+      const finish = (end: StreamEnd) => {
+        if (done) return;
+        done = true;
+        incoming.off('data', onData);
+        incoming.off('end', onEnd);
+        incoming.off('error', onError);
+        if (end === 'too-large' || end === 'stopped') discardRest(c, incoming);
+        resolve(end);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) return finish('too-large');
+        if (onChunk(chunk) === false) finish('stopped');
+      };
+      const onEnd = () => finish('ok');
+      const onError = () => finish('aborted');
+      incoming.on('data', onData);
+      incoming.on('end', onEnd);
+      incoming.on('error', onError);
+    });
+  }
+  return streamWeb(c.req.raw.body, limit, onChunk);
+};
+
+/** The same over a WHATWG stream (app.request in tests, other runtimes). */
+const streamWeb = async (stream: ReadableStream<Uint8Array> | null, limit: number, onChunk: (chunk: Uint8Array) => boolean | void): Promise<StreamEnd> => {
+  if (!stream) return 'ok';
+  const reader = stream.getReader();
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return 'ok';
+      size += value.length;
+      const end = size > limit ? 'too-large' : onChunk(value) === false ? 'stopped' : undefined;
+      if (end) {
+        await reader.cancel().catch(() => undefined);
+        return end;
+      }
+    }
+  } catch {
+    return 'aborted';
+  }
+};
+
+/** Reads the whole body, or says that it is larger than `limit` bytes (having kept at most that many). */
+export const readCapped = async (c: Context, limit: number): Promise<BodyBytes> => {
+  const declared = declaredLength(c);
+  if (declared !== undefined && declared > limit) return streamBody(c, limit, () => undefined).then(() => ({ kind: 'too-large' }));
+  const incoming = nodeRequest(c);
+  // Usually a small body came in with the headers and already sits in the stream's buffer: take it at
+  // once instead of waiting for stream events.
+  if (incoming && declared !== undefined && declared > 0 && incoming.readableFlowing === null && incoming.readableLength === declared) {
+    const buffered = incoming.read() as Buffer | null;
+    if (buffered && buffered.length === declared) {
+      // Let the stream reach its end now: @hono/node-server otherwise drains an unfinished request body
+      // with timers after the response, which costs more than the whole tool call.
+      incoming.resume();
+      return { kind: 'ok', bytes: buffered };
+    }
+    if (buffered) incoming.unshift(buffered);
+  }
+  const parts: Uint8Array[] = [];
+  const end = await streamBody(c, limit, (chunk) => {
+    parts.push(chunk);
+  });
+  if (end === 'too-large') return { kind: 'too-large' };
+  if (end !== 'ok') return { kind: 'aborted' };
+  return { kind: 'ok', bytes: parts.length === 1 ? Buffer.from(parts[0]!.buffer, parts[0]!.byteOffset, parts[0]!.byteLength) : Buffer.concat(parts) };
+};
