@@ -1,6 +1,5 @@
 import * as t from 'io-ts';
 import { lenient } from '../http/vendor-codecs.js';
-import { E } from '../../../domain/shared/fp.js';
 
 // BatchData V1 property skip-trace, as read by the gateway. Only `status` and `results.persons` are
 // relied on; everything else is optional, and a field of an unexpected type is dropped rather than
