@@ -4,6 +4,11 @@ import pino from 'pino';
 import { createGateway, type Gateway } from '../../composition/gateway.js';
 import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
 import { SystemClock } from '../../adapters/outbound/system-clock.js';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { resilientRedisOptions } from '../../adapters/outbound/redis/redis-availability.js';
+import { RedisRateLimiter } from '../../adapters/outbound/redis/redis-rate-limiter.js';
+import { RedisTokenStore } from '../../adapters/outbound/redis/redis-token-store.js';
 import { IdempotencyStore } from '../../ports/idempotency-store.js';
 import { RateLimiter } from '../../ports/rate-limiter.js';
 import { ownRedisServer, type OwnRedis } from '../support/redis.js';
@@ -184,6 +189,39 @@ describe('stores that fail', () => {
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
+
+describe('an unreachable Redis', () => {
+  /** A loopback port with nothing listening on it. */
+  const closedPort = () =>
+    new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+
+  it('never makes a token read or a rate-limit decision wait more than about 250 ms; the token store uses its own copy', async () => {
+    const redis = new Redis(`redis://127.0.0.1:${await closedPort()}`, resilientRedisOptions());
+    redis.on('error', () => undefined);
+    try {
+      const fallbacks: unknown[] = [];
+      const tokens = new RedisTokenStore(redis, 'tg:tok:', 30_000, (e) => void fallbacks.push(e));
+      const limiter = new RedisRateLimiter(redis);
+      const stored = { accessToken: 'a', refreshToken: 'r', expiresAt: Date.now() + 3600_000 };
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        await tokens.put('hubspot:x', stored);
+        expect(await tokens.get('hubspot:x')).toEqual(stored);
+        expect(await tokens.withLock('hubspot:x', 5000, async () => 'refreshed')).toBe('refreshed');
+        await expect(limiter.take('key:p:crm', 10, 60)).rejects.toThrow(/Redis/);
+        expect(performance.now() - started).toBeLessThan(i === 0 ? 1500 : 400);
+      }
+      expect(fallbacks.length).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
     }
   });
 });

@@ -45,28 +45,33 @@ export class RedisUnavailable extends Error {
   }
 }
 
-const firstReady = new WeakMap<Redis, Promise<void>>();
-const seenReady = new WeakSet<Redis>();
+const firstAttempt = new WeakMap<Redis, Promise<void>>();
+/** Clients whose first connection attempt has ended, in success ('ready') or failure ('close'). */
+const attempted = new WeakSet<Redis>();
 
-/** Settles once the client has been ready at least once (shared by every caller, one listener). */
-const whenFirstReady = (redis: Redis): Promise<void> => {
-  let ready = firstReady.get(redis);
-  if (!ready) {
-    ready = new Promise<void>((resolve) =>
-      redis.once('ready', () => {
-        seenReady.add(redis);
+/** Settles when the client's first connection attempt ends (shared by every caller, one listener each). */
+const whenFirstAttemptEnds = (redis: Redis): Promise<void> => {
+  let ended = firstAttempt.get(redis);
+  if (!ended) {
+    ended = new Promise<void>((resolve) => {
+      const done = () => {
+        attempted.add(redis);
+        redis.off('ready', done);
+        redis.off('close', done);
         resolve();
-      }),
-    );
-    firstReady.set(redis, ready);
+      };
+      redis.on('ready', done);
+      redis.on('close', done);
+    });
+    firstAttempt.set(redis, ended);
   }
-  return ready;
+  return ended;
 };
 
 /**
  * Runs a Redis command within `budgetMs`. Right after start the client may still be connecting: the
- * command then waits for the first connection, within the same budget. Once the client has been
- * connected, a client that is not connected now fails at once (no queueing, no waiting).
+ * command then waits for that first attempt, within the same budget. After it (connected or refused), a
+ * client that is not connected now fails at once: no queueing, no waiting.
  */
 export const withinBudget = async <A>(redis: Redis, budgetMs: number, what: string, command: () => Promise<A>): Promise<A> => {
   const deadline = Date.now() + budgetMs;
@@ -76,11 +81,13 @@ export const withinBudget = async <A>(redis: Redis, budgetMs: number, what: stri
       timer = setTimeout(() => reject(new RedisUnavailable(`Redis did not answer ${what} within ${budgetMs} ms`)), Math.max(0, ms));
     });
   try {
-    if (redis.status === 'ready') seenReady.add(redis);
+    if (redis.status === 'ready') attempted.add(redis);
     else {
-      if (seenReady.has(redis) || redis.status === 'end') throw new RedisUnavailable(`Redis is not connected (${redis.status}); ${what} was not sent`);
-      await Promise.race([whenFirstReady(redis), expired(deadline - Date.now())]);
+      const notConnected = () => new RedisUnavailable(`Redis is not connected (${redis.status}); ${what} was not sent`);
+      if (attempted.has(redis) || redis.status === 'end') throw notConnected();
+      await Promise.race([whenFirstAttemptEnds(redis), expired(deadline - Date.now())]);
       clearTimeout(timer);
+      if (redis.status !== 'ready') throw notConnected();
     }
     return await Promise.race([command(), expired(deadline - Date.now())]);
   } catch (error) {
