@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { lenient } from '../http/vendor-codecs.js';
 
 // BatchData V1 property skip-trace, as read by the gateway. Only `status` and `results.persons` are
@@ -121,3 +122,16 @@ export type V1SkipTraceResponse = t.TypeOf<typeof V1SkipTraceResponse>;
 /** BatchData's error format, `{status:{code,text,message}}`, read leniently; a top-level `message` is read too. */
 export const V1ErrorBody = t.partial({ status: opt(t.partial({ code: num, text, message: text })), message: text });
 export type V1ErrorBody = t.TypeOf<typeof V1ErrorBody>;
+
+/** A 2xx answer that is no skip-trace answer. */
+export const unexpectedShape = (httpStatus: number, errors: t.Errors): GatewayError => {
+  const where = errors[0]?.context
+    .map((c) => c.key)
+    .filter(Boolean)
+    .join('.');
+  return upstreamFailure(
+    'BatchData',
+    `BatchData answered with an unexpected shape (HTTP ${httpStatus}${where ? `, at "${where}"` : ''}): a skip-trace answer needs "status" and "results.persons". The gateway's BatchData adapter may need updating; retrying will not help.`,
+    { retryable: false, status: httpStatus },
+  );
+};

@@ -1,4 +1,3 @@
-import type * as t from 'io-ts';
 import { invalidInput, rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { E } from '../../../domain/shared/fp.js';
 import { retryAfterSeconds } from '../http/vendor-http.js';
@@ -88,16 +87,4 @@ const vendorMessage = (data: unknown, token: string): string | undefined => {
 export const bodyStatusCode = (data: unknown): number | undefined => {
   const body = V1ErrorBody.decode(data);
   return E.isRight(body) ? body.right.status?.code : undefined;
-};
-
-export const unexpectedShape = (httpStatus: number, errors: t.Errors): GatewayError => {
-  const where = errors[0]?.context
-    .map((c) => c.key)
-    .filter(Boolean)
-    .join('.');
-  return upstreamFailure(
-    VENDOR,
-    `BatchData answered with an unexpected shape (HTTP ${httpStatus}${where ? `, at "${where}"` : ''}): a skip-trace answer needs "status" and "results.persons". The gateway's BatchData adapter may need updating; retrying will not help.`,
-    { retryable: false, status: httpStatus },
-  );
 };

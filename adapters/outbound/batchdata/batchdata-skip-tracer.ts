@@ -4,8 +4,8 @@ import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/share
 import type { PropertyIdentity, SkipTraceResult } from '../../../domain/skiptrace/skip-trace.js';
 import type { SkipTracer } from '../../../ports/skip-tracer.js';
 import { BatchDataClient, type BatchDataClientOptions } from './batchdata-client.js';
-import { V1SkipTraceResponse } from './batchdata-codecs.js';
-import { bodyStatusCode, missingApiToken, unexpectedShape } from './batchdata-errors.js';
+import { unexpectedShape, V1SkipTraceResponse } from './batchdata-codecs.js';
+import { bodyStatusCode, missingApiToken } from './batchdata-errors.js';
 import { skipTraceRequest, toResult } from './batchdata-mapping.js';
 
 export type BatchDataSkipTracerOptions = BatchDataClientOptions;
