@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
+import { ByteSpool } from './byte-spool.js';
 
 // The one way request bodies are read: REST tool calls, the MCP endpoint and the files data plane.
 // Bytes are counted as they arrive and reading stops as soon as the limit is passed, so a body larger
@@ -127,11 +128,12 @@ export const readCapped = async (c: Context, limit: number): Promise<BodyBytes> 
     }
     if (buffered) incoming.unshift(buffered);
   }
-  const parts: Uint8Array[] = [];
-  const end = await streamBody(c, limit, (chunk) => {
-    parts.push(chunk);
-  });
-  if (end === 'too-large') return { kind: 'too-large' };
-  if (end !== 'ok') return { kind: 'aborted' };
-  return { kind: 'ok', bytes: parts.length === 1 ? Buffer.from(parts[0]!.buffer, parts[0]!.byteOffset, parts[0]!.byteLength) : Buffer.concat(parts) };
+  // Past a few MiB the body goes to a temporary file, so a large body refused part-way costs little memory.
+  const spool = new ByteSpool();
+  const end = await streamBody(c, limit, (chunk) => spool.append(chunk));
+  if (end !== 'ok') {
+    spool.discard();
+    return end === 'too-large' ? { kind: 'too-large' } : { kind: 'aborted' };
+  }
+  return { kind: 'ok', bytes: spool.take() };
 };

@@ -1,6 +1,7 @@
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { Context } from 'hono';
 import { streamBody, type BodyBytes } from './body-reader.js';
+import { ByteSpool } from './byte-spool.js';
 
 // Uploads as multipart/form-data, parsed as they stream in: one file part is kept (at most `limit`
 // bytes of it), a few small fields are allowed and ignored, and anything past the limits stops the
@@ -22,18 +23,18 @@ export const readMultipartFile = async (c: Context, contentType: string, limit: 
   } catch (e) {
     return { kind: 'invalid', message: `The multipart body cannot be read (${e instanceof Error ? e.message : 'bad Content-Type'}).` };
   }
-  const parts: Buffer[] = [];
+  const spool = new ByteSpool();
   let fileSeen = false;
   let tooLarge = false;
   let problem: string | undefined;
   parser.on('file', (_field: string, stream: BusboyFileStream) => {
     fileSeen = true;
     stream.on('data', (chunk: Buffer) => {
-      if (!tooLarge) parts.push(chunk);
+      if (!tooLarge) spool.append(chunk);
     });
     stream.on('limit', () => {
       tooLarge = true;
-      parts.length = 0;
+      spool.discard();
     });
   });
   parser.on('partsLimit', () => (problem ??= `The form has more than ${LIMITS.parts} parts.`));
@@ -51,18 +52,19 @@ export const readMultipartFile = async (c: Context, contentType: string, limit: 
     }
     return !tooLarge && problem === undefined;
   });
-  if (tooLarge || end === 'too-large') return discard(parser, { kind: 'too-large' });
-  if (problem !== undefined) return discard(parser, { kind: 'invalid', message: problem });
-  if (end !== 'ok') return discard(parser, { kind: 'aborted' });
+  if (tooLarge || end === 'too-large') return discard(parser, spool, { kind: 'too-large' });
+  if (problem !== undefined) return discard(parser, spool, { kind: 'invalid', message: problem });
+  if (end !== 'ok') return discard(parser, spool, { kind: 'aborted' });
   parser.end();
   await finished;
-  if (tooLarge) return { kind: 'too-large' };
-  if (problem !== undefined) return { kind: 'invalid', message: problem };
+  if (tooLarge) return discard(parser, spool, { kind: 'too-large' });
+  if (problem !== undefined) return discard(parser, spool, { kind: 'invalid', message: problem });
   if (!fileSeen) return { kind: 'ok', bytes: Buffer.alloc(0) };
-  return { kind: 'ok', bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts) };
+  return { kind: 'ok', bytes: spool.take() };
 };
 
-const discard = <T>(parser: BusboyInstance, outcome: T): T => {
+const discard = <T>(parser: BusboyInstance, spool: ByteSpool, outcome: T): T => {
+  spool.discard();
   parser.removeAllListeners('file');
   parser.on('error', () => undefined);
   parser.destroy();
