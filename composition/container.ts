@@ -63,9 +63,11 @@ export const buildContainer = (
   bindOnce(container, TokenStore, () => {
     if (!redis) return new InMemoryTokenStore();
     const warn = throttledWarn(shared.logger);
-    return new RedisTokenStore(redis, undefined, undefined, (error) =>
-      warn('token-store', { err: { message: error instanceof Error ? error.message : String(error) } }, 'token store unavailable: using this instance\'s own copy and lock'),
-    );
+    return new RedisTokenStore(redis, {
+      local: new InMemoryTokenStore(),
+      onFallback: (error) =>
+        warn('token-store', { err: { message: error instanceof Error ? error.message : String(error) } }, "token store unavailable: using this instance's own copy and lock"),
+    });
   });
 
   for (const group of groupModules) group.bind(container, config.groups[group.name], shared);

@@ -5,6 +5,8 @@ import type { UseCase } from './define-tool.js';
 import type { RegisteredTool } from './registry.js';
 import type { ToolError } from './tool-error.js';
 
+// The executor's types: what a call returns, and the policies and hooks it runs with.
+
 /** What else the surface learns about a call: the rate-limit state and whether it was a replay. */
 export interface CallMeta {
   readonly rateLimit?: RateDecision;

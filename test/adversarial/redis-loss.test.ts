@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { resilientRedisOptions } from '../../adapters/outbound/redis/redis-availability.js';
 import { RedisRateLimiter } from '../../adapters/outbound/redis/redis-rate-limiter.js';
 import { RedisTokenStore } from '../../adapters/outbound/redis/redis-token-store.js';
+import { InMemoryTokenStore } from '../../adapters/outbound/memory/in-memory-token-store.js';
 import { IdempotencyStore } from '../../ports/idempotency-store.js';
 import { RateLimiter } from '../../ports/rate-limiter.js';
 import { ownRedisServer, type OwnRedis } from '../support/redis.js';
@@ -31,7 +32,7 @@ describe.skipIf('skip' in own)('losing Redis mid-write', () => {
   const onUnhandled = (reason: unknown) => void unhandled.push(reason);
   let gateway: Gateway;
   let release!: () => void;
-  let gate = new Promise<void>((r) => (release = r));
+  const gate = new Promise<void>((r) => (release = r));
   let holding = false;
   const logs: { msg: string; store?: string; operation?: string }[] = [];
 
@@ -208,7 +209,7 @@ describe('an unreachable Redis', () => {
     redis.on('error', () => undefined);
     try {
       const fallbacks: unknown[] = [];
-      const tokens = new RedisTokenStore(redis, 'tg:tok:', 30_000, (e) => void fallbacks.push(e));
+      const tokens = new RedisTokenStore(redis, { local: new InMemoryTokenStore(), onFallback: (e) => void fallbacks.push(e) });
       const limiter = new RedisRateLimiter(redis);
       const stored = { accessToken: 'a', refreshToken: 'r', expiresAt: Date.now() + 3600_000 };
       for (let i = 0; i < 3; i++) {

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 /**
@@ -60,7 +61,7 @@ export const ownRedisServer = async (): Promise<OwnRedis | { skip: string }> => 
   const { spawn } = await import('node:child_process');
   const { connect } = await import('node:net');
   const port = await freePort();
-  let child: import('node:child_process').ChildProcess | undefined;
+  let child: ChildProcess | undefined;
 
   const accepting = (): Promise<boolean> =>
     new Promise((resolve) => {

@@ -87,7 +87,8 @@ export const withinBudget = async <A>(redis: Redis, budgetMs: number, what: stri
       if (attempted.has(redis) || redis.status === 'end') throw notConnected();
       await Promise.race([whenFirstAttemptEnds(redis), expired(deadline - Date.now())]);
       clearTimeout(timer);
-      if (redis.status !== 'ready') throw notConnected();
+      // The status changed while waiting (TypeScript still holds the narrowed one).
+      if ((redis.status as string) !== 'ready') throw notConnected();
     }
     return await Promise.race([command(), expired(deadline - Date.now())]);
   } catch (error) {

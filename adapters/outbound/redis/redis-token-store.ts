@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StoredTokens, TokenStore } from '../../../ports/token-store.js';
-import { InMemoryTokenStore } from '../memory/in-memory-token-store.js';
 import { RedisUnavailable, TOKEN_READ_BUDGET_MS, withinBudget } from './redis-availability.js';
 
 // When Redis is slow or gone (see redis-availability.ts), this store degrades to the instance's own
@@ -17,20 +16,33 @@ return 0
 /** Longest a lock release or a token write may take (both off the caller's critical path of a read). */
 const WRITE_BUDGET_MS = 1000;
 
+export interface RedisTokenStoreOptions {
+  /** This instance's own copy and lock (an in-process store), used while Redis is away. */
+  readonly local: TokenStore;
+  readonly prefix?: string;
+  readonly lockTtlMs?: number;
+  /** Told when Redis could not be used and the local copy or lock stood in. */
+  readonly onFallback?: (error: unknown) => void;
+}
+
 /**
  * Upstream tokens shared by every instance through Redis, with a lock (SET NX PX and a token-checked
  * release) so that one instance at a time refreshes a connection.
  */
 export class RedisTokenStore implements TokenStore {
-  private readonly local = new InMemoryTokenStore();
+  private readonly local: TokenStore;
+  private readonly prefix: string;
+  private readonly lockTtlMs: number;
+  private readonly onFallback: (error: unknown) => void;
 
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'tg:tok:',
-    private readonly lockTtlMs = 30_000,
-    /** Told when Redis could not be used and the local copy or lock stood in. */
-    private readonly onFallback: (error: unknown) => void = () => {},
+    options: RedisTokenStoreOptions,
   ) {
+    this.local = options.local;
+    this.prefix = options.prefix ?? 'tg:tok:';
+    this.lockTtlMs = options.lockTtlMs ?? 30_000;
+    this.onFallback = options.onFallback ?? (() => {});
     redis.defineCommand('tgRelease', { numberOfKeys: 1, lua: RELEASE });
   }
 
