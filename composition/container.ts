@@ -35,7 +35,7 @@ export interface ContainerOverrides {
 /** The API keys in force: the configured ones plus the demo token (every permission). */
 export const apiKeysFor = (config: GatewayConfig, demoToken: string | undefined): ApiKey[] => [
   ...config.apiKeys,
-  ...(demoToken ? [{ name: 'demo', token: demoToken, permissions: ['*'] }] : []),
+  ...(demoToken ? [{ name: 'demo', token: demoToken, permissions: ['*'], kind: 'demo' as const }] : []),
 ];
 
 /**

@@ -14,7 +14,7 @@ export interface Principal {
 }
 
 /** The credential kinds a principal can come from; each is its own namespace of ids. */
-export type CredentialKind = 'key' | 'jwt' | 'embedded';
+export type CredentialKind = 'key' | 'demo' | 'jwt' | 'embedded';
 
 /**
  * A principal id: the credential kind, then each part percent-encoded, joined by `:`

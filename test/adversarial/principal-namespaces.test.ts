@@ -73,6 +73,17 @@ describe('principals of different credentials never share state', () => {
     expect(new Set([fromKey.id, fromJwt.id, otherIssuer.id, embedded.id]).size).toBe(4);
   });
 
+  it('keeps the demo token apart from an API key named "demo"', () => {
+    const keys = new ApiKeyAuthenticator([
+      { name: 'demo', token: 'k-named-demo', permissions: ['crm:read'] },
+      { name: 'demo', token: 'the-demo-token', permissions: ['*'], kind: 'demo' },
+    ]);
+    const named = keys.find('k-named-demo')!;
+    const demo = keys.find('the-demo-token')!;
+    expect(named.id).toBe('key:demo');
+    expect(demo.id).toBe('demo:demo');
+  });
+
   it('cannot be forged by putting separators into names', () => {
     // Each part is encoded, so a separator inside a name cannot move the boundary between parts.
     expect(principalId('jwt', 'a:b', 'c')).not.toBe(principalId('jwt', 'a', 'b:c'));

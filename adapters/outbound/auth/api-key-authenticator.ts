@@ -7,6 +7,8 @@ export interface ApiKey {
   /** The token itself (local use) or, preferably, the hex SHA-256 of it. */
   readonly token?: string;
   readonly sha256?: string;
+  /** `demo` for the demo token, so that an API key named "demo" is a different principal. */
+  readonly kind?: 'key' | 'demo';
 }
 
 const UNKNOWN: AuthFailure = { reason: 'the token is not a known API key' };
@@ -31,7 +33,7 @@ export class ApiKeyAuthenticator implements Authenticator {
     for (const k of keys) {
       const d = k.sha256 ? Buffer.from(k.sha256, 'hex') : digest(k.token ?? '');
       if (d.length !== 32) throw new Error(`API key ${k.name}: a SHA-256 digest has 32 bytes`);
-      this.keys.set(d.toString('hex'), { digest: d, principal: { id: principalId('key', k.name), name: k.name, permissions: new Set(k.permissions) } });
+      this.keys.set(d.toString('hex'), { digest: d, principal: { id: principalId(k.kind ?? 'key', k.name), name: k.name, permissions: new Set(k.permissions) } });
     }
   }
 
