@@ -2,6 +2,7 @@ import { E, type Either } from '../shared/fp.js';
 import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import type { Contact, PropertyValues } from './contact.js';
 import { DEFAULT_SEARCHABLE_PROPERTIES } from './contact.js';
+import { wildcardMatcher } from '../shared/wildcard.js';
 
 export const OPERATORS = [
   'EQ',
@@ -67,6 +68,34 @@ export const SEARCH_LIMITS = {
 } as const;
 
 /**
+ * The gateway's own bounds on the caller's text, so that matching costs a bounded amount per contact
+ * (the in-memory book and the HubSpot stand-in match every filter against every contact).
+ */
+export const VALUE_LIMITS = {
+  /** Characters in a filter's value, highValue or one of its values. */
+  maxValueLength: 512,
+  /** Members of an IN / NOT_IN list. */
+  maxValues: 100,
+  /** Words of the free-text query. */
+  maxQueryWords: 32,
+} as const;
+
+const checkValues = (f: Filter, p: string): Either<InvalidInput, Filter> => {
+  if (f.values && f.values.length > VALUE_LIMITS.maxValues) {
+    return E.left(invalidInput(`${f.operator} on "${f.propertyName}" takes at most ${VALUE_LIMITS.maxValues} values; got ${f.values.length}.`, `${p}.values`, `array of at most ${VALUE_LIMITS.maxValues} strings`));
+  }
+  const long = [
+    ['value', f.value],
+    ['highValue', f.highValue],
+    ...(f.values ?? []).map((v, i) => [`values[${i}]`, v] as const),
+  ].find(([, v]) => v !== undefined && v.length > VALUE_LIMITS.maxValueLength);
+  if (long) {
+    return E.left(invalidInput(`A filter value is at most ${VALUE_LIMITS.maxValueLength} characters; "${long[0]}" of "${f.propertyName}" has ${long[1]!.length}.`, `${p}.${long[0]}`, `string of at most ${VALUE_LIMITS.maxValueLength} characters`));
+  }
+  return E.right(f);
+};
+
+/**
  * Checks a search the way HubSpot does, so that both adapters reject the same requests with the same
  * actionable message (BETWEEN needs value and highValue, IN needs values, and so on).
  */
@@ -85,6 +114,8 @@ export const validateSearch = (search: ContactSearch): Either<InvalidInput, Cont
     total += group.filters.length;
     for (const [i, f] of group.filters.entries()) {
       const p = `${at}[${i}]`;
+      const sized = checkValues(f, p);
+      if (E.isLeft(sized)) return sized;
       switch (f.operator) {
         case 'BETWEEN':
           if (f.value === undefined || f.highValue === undefined) {
@@ -112,6 +143,10 @@ export const validateSearch = (search: ContactSearch): Either<InvalidInput, Cont
   }
   if (search.query !== undefined && search.query.length > SEARCH_LIMITS.maxQueryLength) {
     return E.left(invalidInput(`The query is limited to ${SEARCH_LIMITS.maxQueryLength} characters.`, 'query', `string of at most ${SEARCH_LIMITS.maxQueryLength} characters`));
+  }
+  const words = tokens(search.query ?? '').length;
+  if (words > VALUE_LIMITS.maxQueryWords) {
+    return E.left(invalidInput(`The query has ${words} words; use at most ${VALUE_LIMITS.maxQueryWords}, or filter_groups for exact conditions.`, 'query', `at most ${VALUE_LIMITS.maxQueryWords} words`));
   }
   if (search.limit < 1 || search.limit > SEARCH_LIMITS.maxLimit) {
     return E.left(invalidInput(`limit must be between 1 and ${SEARCH_LIMITS.maxLimit}.`, 'limit', `integer from 1 to ${SEARCH_LIMITS.maxLimit}`));
@@ -149,8 +184,9 @@ const tokens = (v: string): string[] => v.toLowerCase().split(/[^\p{L}\p{N}@._+-
 const containsToken = (value: string, token: string): boolean => {
   const needle = token.toLowerCase();
   if (needle.includes('*')) {
-    const re = new RegExp(`^${needle.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'u');
-    return re.test(value.toLowerCase()) || tokens(value).some((t) => re.test(t));
+    // A linear-time glob, never a regular expression built from the caller's value (see wildcard.ts).
+    const matches = wildcardMatcher(needle);
+    return matches(value.toLowerCase()) || tokens(value).some(matches);
   }
   return value.toLowerCase() === needle || tokens(value).includes(needle) || value.toLowerCase().split(/\s+/).includes(needle);
 };
