@@ -1,10 +1,10 @@
 import { inject, injectable } from 'inversify';
 import { LISTABLE_ALIASES, isAlias, type Item } from '../../domain/files/item.js';
-import { parseFilter, parseOrderBy } from '../../domain/files/query.js';
+import { FILTER_LIMITS, parseFilter, parseOrderBy } from '../../domain/files/query.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { d, intRange, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { d, intRange, NonEmptyString, params, stringUpTo, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, itemJson, itemSummaryJson, itemsTable } from './files-text.js';
@@ -17,10 +17,10 @@ export const ListChildrenParams = params(
     skip: d(intRange(0, 1_000_000), 'Items to skip (paging).', 0),
     include_deleted: flag('Also list items in the recycle bin.', false),
     filter: d(
-      t.string,
+      stringUpTo(FILTER_LIMITS.maxLength),
       "OData filter: eq, ne, gt, ge, lt, le on Name, FileName, FileSizeBytes, CreationDate, ProgenyEditDate; startswith(Name,'x'), endswith(Name,'x'), substringof('x',Name); isof('Files.Api.Models.File') or isof('Files.Api.Models.Folder'); and, or, not, parentheses. Example: isof('Files.Api.Models.File') and FileSizeBytes gt 1000",
     ),
-    orderby: d(t.string, 'OData orderby: Name, FileName, CreationDate, ProgenyEditDate or FileSizeBytes, each with asc or desc, comma-separated. Example: "CreationDate desc". Default: folders first, then by name.'),
+    orderby: d(stringUpTo(200), 'OData orderby: Name, FileName, CreationDate, ProgenyEditDate or FileSizeBytes, each with asc or desc, comma-separated. Example: "CreationDate desc". Default: folders first, then by name.'),
     summary_only: flag('Only Id, Name, type, size and creation date of each item.', false),
   },
 );

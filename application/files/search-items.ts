@@ -1,21 +1,21 @@
 import { inject, injectable } from 'inversify';
 import type { ItemType } from '../../domain/files/item.js';
-import { searchTerms, type SearchResults, type SearchScope } from '../../domain/files/search.js';
+import { SEARCH_QUERY_LIMITS, searchTerms, type SearchResults, type SearchScope } from '../../domain/files/search.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { d, intRange, NonEmptyString, oneOf, params, t } from '../runtime/codecs.js';
+import { arrayUpTo, d, intRange, NonEmptyString, nonEmptyUpTo, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flag, size, TYPE_PREFIX } from './files-text.js';
 import { isoDate } from './update-item.js';
 
 export const SearchItemsParams = params(
-  { query: d(NonEmptyString, 'Words to find in names and in the text of files.') },
+  { query: d(nonEmptyUpTo(SEARCH_QUERY_LIMITS.maxLength), `Words to find in names and in the text of files (at most ${SEARCH_QUERY_LIMITS.maxTerms} words).`) },
   {
     search_scope: d(oneOf(['all', 'personal', 'shared'] as const, 'SearchScope'), 'all (default), personal (home folder) or shared (shared folders).', 'all'),
     folder_id: d(NonEmptyString, 'Search only this folder and its subfolders; overrides search_scope.'),
-    item_types: d(t.array(oneOf(['File', 'Folder'] as const, 'ItemType')), 'Only these kinds: File, Folder or both.'),
+    item_types: d(arrayUpTo(oneOf(['File', 'Folder'] as const, 'ItemType'), 2), 'Only these kinds: File, Folder or both.'),
     creator_id: d(NonEmptyString, 'Only items created by this user id.'),
     create_start_date: d(NonEmptyString, 'Only items created on or after this ISO 8601 date.'),
     create_end_date: d(NonEmptyString, 'Only items created on or before this ISO 8601 date.'),
@@ -36,7 +36,11 @@ export class SearchItems implements UseCase<SearchItemsParams, SearchItemsResult
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
   execute(p: SearchItemsParams): TaskEither<GatewayError, SearchItemsResult> {
     const query = p.query.trim();
-    if (!searchTerms(query).length) return TE.left(invalidInput('The query has no letters or digits to search for.', 'query', 'words'));
+    const terms = searchTerms(query).length;
+    if (!terms) return TE.left(invalidInput('The query has no letters or digits to search for.', 'query', 'words'));
+    if (terms > SEARCH_QUERY_LIMITS.maxTerms) {
+      return TE.left(invalidInput(`The query has ${terms} words; use at most ${SEARCH_QUERY_LIMITS.maxTerms}, the most distinctive ones.`, 'query', `at most ${SEARCH_QUERY_LIMITS.maxTerms} words`));
+    }
     for (const [name, value] of [['create_start_date', p.create_start_date], ['create_end_date', p.create_end_date]] as const) {
       const bad = value !== undefined ? isoDate(value, name) : undefined;
       if (bad) return TE.left(bad);

@@ -1,5 +1,6 @@
 import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import { E, type Either } from '../shared/fp.js';
+import { tokenize, type Token } from './filter-tokens.js';
 import type { Item, ItemType } from './item.js';
 
 // The OData subset that listChildren understands, parsed into a small tree that the in-memory store
@@ -22,41 +23,12 @@ export type FilterExpr =
 export const SUPPORTED_FILTER =
   "Supported filter: comparisons eq, ne, gt, ge, lt, le on Name, FileName, FileSizeBytes, CreationDate, ProgenyEditDate (strings in single quotes, dates as 2026-01-31 or 2026-01-31T10:00:00Z, sizes as numbers); startswith(Name,'x'), endswith(Name,'x'), substringof('x',Name); isof('Files.Api.Models.File') or isof('Files.Api.Models.Folder'); combined with and, or, not and parentheses. Example: isof('Files.Api.Models.File') and FileSizeBytes gt 1000";
 
-type Token = { kind: 'word' | 'string' | 'number' | 'lparen' | 'rparen' | 'comma'; text: string };
-
-const tokenize = (src: string): Either<string, Token[]> => {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < src.length) {
-    const c = src[i]!;
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '(') { tokens.push({ kind: 'lparen', text: c }); i++; continue; }
-    if (c === ')') { tokens.push({ kind: 'rparen', text: c }); i++; continue; }
-    if (c === ',') { tokens.push({ kind: 'comma', text: c }); i++; continue; }
-    if (c === "'") {
-      let out = '';
-      i++;
-      for (;;) {
-        if (i >= src.length) return E.left('a quoted string is not closed');
-        if (src[i] === "'") {
-          if (src[i + 1] === "'") { out += "'"; i += 2; continue; }
-          i++;
-          break;
-        }
-        out += src[i];
-        i++;
-      }
-      tokens.push({ kind: 'string', text: out });
-      continue;
-    }
-    const m = /^(-?\d+(?:\.\d+)?(?![\w:-]))/.exec(src.slice(i)) ?? null;
-    if (m) { tokens.push({ kind: 'number', text: m[1]! }); i += m[1]!.length; continue; }
-    const w = /^[A-Za-z0-9_.:+-]+/.exec(src.slice(i));
-    if (w) { tokens.push({ kind: 'word', text: w[0] }); i += w[0].length; continue; }
-    return E.left(`unexpected character "${c}"`);
-  }
-  return E.right(tokens);
-};
+/**
+ * Bounds checked before any recursion: the parser and every walk of the tree (matching, writing OData)
+ * recurse once per level, so a filter 5,000 levels deep or with 20,000 conditions would exhaust the
+ * stack or the event loop. Real filters are a few conditions and a few levels.
+ */
+export const FILTER_LIMITS = { maxLength: 2000, maxDepth: 32, maxConditions: 100 } as const;
 
 const fieldOf = (word: string): FilterField | undefined => FILTER_FIELDS.find((f) => f.toLowerCase() === word.toLowerCase());
 
@@ -70,7 +42,12 @@ const typeOf = (name: string): ItemType | undefined => {
 
 class Parser {
   private pos = 0;
+  /** Open parentheses and `not`s around the current position; checked before each step down. */
+  private depth = 0;
   constructor(private readonly tokens: Token[]) {}
+  private down(): void {
+    if (++this.depth > FILTER_LIMITS.maxDepth) throw new FilterLimit(`it is nested more than ${FILTER_LIMITS.maxDepth} levels deep (parentheses and not)`, `OData filter expression nested at most ${FILTER_LIMITS.maxDepth} levels deep`);
+  }
   private peek(): Token | undefined { return this.tokens[this.pos]; }
   private next(): Token | undefined { return this.tokens[this.pos++]; }
   private isWord(t: Token | undefined, w: string): boolean { return t?.kind === 'word' && t.text.toLowerCase() === w; }
@@ -96,15 +73,23 @@ class Parser {
     return left;
   }
   private unary(): FilterExpr {
-    if (this.isWord(this.peek(), 'not')) { this.next(); return { op: 'not', expr: this.unary() }; }
+    if (this.isWord(this.peek(), 'not')) {
+      this.next();
+      this.down();
+      const expr = this.unary();
+      this.depth--;
+      return { op: 'not', expr };
+    }
     return this.primary();
   }
   private primary(): FilterExpr {
     const t = this.next();
     if (!t) throw new FilterSyntax('the expression ends too early');
     if (t.kind === 'lparen') {
+      this.down();
       const e = this.or();
       this.expect('rparen', '")"');
+      this.depth--;
       return e;
     }
     if (t.kind !== 'word') throw new FilterSyntax(`unexpected "${t.text}"`);
@@ -164,14 +149,37 @@ class Parser {
 
 class FilterSyntax extends Error {}
 
+/** A filter over one of the FILTER_LIMITS; `expected` names the limit. */
+class FilterLimit extends FilterSyntax {
+  constructor(
+    message: string,
+    readonly expected: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Conditions are joined by and/or, so there is one more condition than there are joins. */
+const conditionCount = (tokens: readonly Token[]): number =>
+  1 + tokens.filter((t) => t.kind === 'word' && (t.text.toLowerCase() === 'and' || t.text.toLowerCase() === 'or')).length;
+
 export const parseFilter = (source: string): Either<InvalidInput, FilterExpr> => {
-  const bad = (why: string) => invalidInput(`The filter cannot be used: ${why}. ${SUPPORTED_FILTER}`, 'filter', 'OData filter expression', { supported: SUPPORTED_FILTER });
+  const bad = (why: string, expected = 'OData filter expression') =>
+    invalidInput(`The filter cannot be used: ${why}. ${SUPPORTED_FILTER}`, 'filter', expected, { supported: SUPPORTED_FILTER });
+  if (source.length > FILTER_LIMITS.maxLength) {
+    return E.left(bad(`it is ${source.length} characters long; the limit is ${FILTER_LIMITS.maxLength}`, `OData filter expression of at most ${FILTER_LIMITS.maxLength} characters`));
+  }
   const tokens = tokenize(source);
   if (E.isLeft(tokens)) return E.left(bad(tokens.left));
   if (tokens.right.length === 0) return E.left(bad('it is empty'));
+  const conditions = conditionCount(tokens.right);
+  if (conditions > FILTER_LIMITS.maxConditions) {
+    return E.left(bad(`it joins ${conditions} conditions; the limit is ${FILTER_LIMITS.maxConditions}`, `OData filter expression with at most ${FILTER_LIMITS.maxConditions} conditions`));
+  }
   try {
     return E.right(new Parser(tokens.right).parse());
   } catch (e) {
+    if (e instanceof FilterLimit) return E.left(bad(e.message, e.expected));
     if (e instanceof FilterSyntax) return E.left(bad(e.message));
     throw e;
   }

@@ -46,6 +46,9 @@ export interface SearchResults {
   readonly results: readonly SearchResult[];
 }
 
+/** A query is at most this long and has at most this many words: every word is looked for in every item. */
+export const SEARCH_QUERY_LIMITS = { maxLength: 500, maxTerms: 20 } as const;
+
 export const searchTerms = (query: string): string[] =>
   query
     .toLowerCase()
@@ -71,7 +74,7 @@ export const relevance = (query: string, name: string, content?: string): { scor
     if (!nameHit && contentHits === 0) return { score: 0, matchedIn: [] };
     if (nameHit) {
       inName = true;
-      score += new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term)}`, 'u').test(lname) ? 30 : 15;
+      score += startsWord(lname, term) ? 30 : 15;
     }
     if (contentHits) {
       inContent = true;
@@ -83,7 +86,21 @@ export const relevance = (query: string, name: string, content?: string): { scor
   return { score: Math.min(100, score), matchedIn: [...(inName ? ['name' as const] : []), ...(inContent ? ['content' as const] : [])] };
 };
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Whether `term` occurs in `text` at the start of a word (at the start, or after a non-letter, non-digit). */
+const startsWord = (text: string, term: string): boolean => {
+  for (let i = text.indexOf(term); i !== -1; i = text.indexOf(term, i + 1)) {
+    if (i === 0 || !WORD_CHAR.test(precedingChar(text, i))) return true;
+  }
+  return false;
+};
+
+/** The character before index `i`, a whole surrogate pair when there is one. */
+const precedingChar = (text: string, i: number): string => {
+  const low = text.charCodeAt(i - 1);
+  return low >= 0xdc00 && low <= 0xdfff && i >= 2 ? text.slice(i - 2, i) : text.slice(i - 1, i);
+};
 
 const countOf = (haystack: string, needle: string): number => {
   let n = 0;
