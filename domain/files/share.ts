@@ -1,3 +1,4 @@
+import { isEmailAddress } from '../shared/email.js';
 import type { Item } from './item.js';
 
 export type ShareType = 'Send' | 'Request';
@@ -84,4 +85,5 @@ export const downloadRefusal = (share: Share, now: Date): ShareRefusal | undefin
   return undefined;
 };
 
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The address check of share recipients (linear time; see domain/shared/email.ts). */
+export const EMAIL = { test: isEmailAddress } as const;

@@ -1,5 +1,6 @@
 // Input values for createRecord and updateRecord, validated per field type exactly as the createRecord
 // table says, with messages a model can act on.
+import { isEmailAddress } from '../shared/email.js';
 import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import { E, type Either } from '../shared/fp.js';
 import { describeFields, findField, isSystemField, type App, type FieldDefinition } from './app.js';
@@ -146,7 +147,7 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
         const value = item[member];
         if (typeof type !== 'string' || !types.includes(type)) return fail(`${name}: type must be ${types.join(', ')}.`, shape);
         if (typeof value !== 'string' || !value.trim()) return fail(`${name}: each item needs ${member} (a string).`, shape);
-        if (email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value.trim())) return fail(`${name}: "${value}" is not an email address.`, shape);
+        if (email && !isEmailAddress(value.trim())) return fail(`${name}: "${value}" is not an email address.`, shape);
         if (!email && !/^[+()\d][\d\s().-]{3,}$/.test(value.trim())) return fail(`${name}: "${value}" is not a phone number.`, shape);
         items.push({ type, value: value.trim() });
       }

@@ -1,4 +1,5 @@
 import { forbidden, invalidInput, type GatewayError } from '../shared/errors.js';
+import { isEmailAddress } from '../shared/email.js';
 import { E, type Either } from '../shared/fp.js';
 
 // Spaces (Podio workspaces), their members and invitations, and the organisations that hold them.
@@ -153,13 +154,12 @@ export const validateSpaceChanges = (c: SpaceChanges): Either<GatewayError, Spac
   return E.right(Object.fromEntries(given.map(([k, v]) => [k, k === 'name' ? String(v).trim() : v])) as SpaceChanges);
 };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const validateInvitation = (i: Invitation): Either<GatewayError, Invitation> => {
   if (i.users.length + i.profiles.length + i.mails.length + (i.external_contacts?.length ?? 0) === 0) {
     return E.left(invalidInput('Name at least one person to add: users (user ids), profiles (profile ids) or mails (email addresses).', 'users', 'array of user ids'));
   }
-  const bad = i.mails.findIndex((m) => !EMAIL.test(m.trim()));
+  const bad = i.mails.findIndex((m) => !isEmailAddress(m.trim()));
   if (bad >= 0) return E.left(invalidInput(`"${i.mails[bad]}" is not an email address.`, `mails[${bad}]`, 'email address'));
   return E.right({ ...i, mails: [...new Set(i.mails.map((m) => m.trim().toLowerCase()))], users: [...new Set(i.users)], profiles: [...new Set(i.profiles)] });
 };

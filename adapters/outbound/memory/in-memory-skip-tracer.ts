@@ -7,13 +7,21 @@ import type { Clock } from '../../../ports/clock.js';
 import type { SkipTracer } from '../../../ports/skip-tracer.js';
 import { demoProperties, type DemoProperty } from './demo/skiptrace.js';
 
+/** "Travis County" -> "travis"; a string scan, since /\s+county$/ is quadratic on long runs of spaces. */
+const withoutCountyWord = (county: string): string => {
+  if (!county.endsWith('county')) return county;
+  const head = county.slice(0, -'county'.length);
+  const trimmed = head.trimEnd();
+  return trimmed.length < head.length ? trimmed : county;
+};
+
 const findProperty = (properties: readonly DemoProperty[], id: PropertyIdentity): DemoProperty | undefined => {
   if (id.kind === 'apn') {
     const apn = id.apn.replace(/[^0-9a-z]/gi, '');
     return properties.find(
       (p) =>
         p.apn.replace(/[^0-9a-z]/gi, '') === apn &&
-        (id.countyFipsCode ? p.countyFipsCode === id.countyFipsCode : p.county.toLowerCase() === (id.county ?? '').toLowerCase().replace(/\s+county$/, '')) &&
+        (id.countyFipsCode ? p.countyFipsCode === id.countyFipsCode : p.county.toLowerCase() === withoutCountyWord((id.county ?? '').toLowerCase())) &&
         (!id.state || p.address.state === id.state),
     );
   }
