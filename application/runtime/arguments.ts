@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import { checkArgumentShape, preview, shownKey } from './argument-limits.js';
 import { describeExpected, toJsonSchema, type JsonSchema } from './json-schema.js';
 import { invalidParameter, type ToolError } from './tool-error.js';
 
@@ -34,16 +35,21 @@ const closest = (name: string, candidates: readonly string[]): string | undefine
 
 /**
  * Rejects members the schema does not declare, at any depth: models misspell parameters, and
- * silently ignoring one hides the mistake.
+ * silently ignoring one hides the mistake. First bounds the arguments' depth and size and refuses
+ * reserved keys such as `__proto__` (see argument-limits.ts), so nothing after it recurses into
+ * unbounded input.
  */
-export const findUnknownMember = (value: unknown, schema: JsonSchema, path = ''): ToolError | undefined => {
+export const findUnknownMember = (value: unknown, schema: JsonSchema): ToolError | undefined => checkArgumentShape(value, schema) ?? unknownIn(value, schema, '');
+
+const unknownIn = (value: unknown, schema: JsonSchema, path: string): ToolError | undefined => {
   if (schema.type === 'object' && schema.properties && isPlainObject(value)) {
     const accepted = Object.keys(schema.properties);
     for (const key of Object.keys(value)) {
-      const sub = schema.properties[key];
-      const at = path ? `${path}.${key}` : key;
+      const sub = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+      const at = path ? `${path}.${shownKey(key)}` : shownKey(key);
       if (!sub) {
-        const guess = closest(key, accepted);
+        // A guess costs key length times candidate length; a huge key gets none.
+        const guess = key.length <= 64 ? closest(key, accepted) : undefined;
         const where = path ? ` in "${path}"` : '';
         return invalidParameter(
           `Unknown parameter "${at}"${where}.${guess ? ` Did you mean "${guess}"?` : ''} Accepted: ${accepted.join(', ')}.`,
@@ -52,21 +58,16 @@ export const findUnknownMember = (value: unknown, schema: JsonSchema, path = '')
           { accepted },
         );
       }
-      const nested = findUnknownMember(value[key], sub, at);
+      const nested = unknownIn(value[key], sub, at);
       if (nested) return nested;
     }
   } else if (schema.type === 'array' && schema.items && Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
-      const nested = findUnknownMember(item, schema.items, `${path}[${i}]`);
+      const nested = unknownIn(item, schema.items, `${path}[${i}]`);
       if (nested) return nested;
     }
   }
   return undefined;
-};
-
-const show = (u: unknown): string => {
-  const s = JSON.stringify(u);
-  return s === undefined ? String(u) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 };
 
 type Tagged = t.Mixed & { _tag?: string; type?: unknown; inner?: unknown };
@@ -101,7 +102,7 @@ export const explainDecodeErrors = (errors: t.Errors): ToolError => {
   const message =
     first.value === undefined
       ? `Missing required parameter "${parameter}" (${expected}).`
-      : `Parameter "${parameter}" must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}; got ${show(first.value)}.`;
+      : `Parameter "${parameter}" must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}; got ${preview(first.value)}.`;
   return invalidParameter(message, parameter, expected);
 };
 
@@ -115,9 +116,19 @@ export const dropNullOptionals = (schema: JsonSchema, value: unknown): unknown =
   const required = new Set(schema.required ?? []);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const prop = schema.properties[k];
+    const prop = Object.hasOwn(schema.properties, k) ? schema.properties[k] : undefined;
     if (v === null && prop && !required.has(k)) continue;
-    out[k] = prop ? dropNullOptionals(prop, v) : v;
+    const copy = prop ? dropNullOptionals(prop, v) : v;
+    // A "__proto__" key is defined, not assigned: it stays an own key (for the unknown-member check to
+    // refuse) instead of replacing the copy's prototype. (defineProperty for every key is much slower.)
+    if (k === '__proto__') Object.defineProperty(out, k, { value: copy, enumerable: true, writable: true, configurable: true });
+    else out[k] = copy;
+  }
+  // A parser upstream that copies by assignment would already have turned a "__proto__" key into the
+  // prototype: carry it over as that key, so that the smuggling is refused rather than silently lost.
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null && !Object.hasOwn(out, '__proto__')) {
+    Object.defineProperty(out, '__proto__', { value: proto, enumerable: true, writable: true, configurable: true });
   }
   return out;
 };
