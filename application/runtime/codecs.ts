@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { BoundedArrayType, DescribedType, SchemaType, type JsonSchema } from './json-schema.js';
+import { BoundedArrayType, SchemaType, type DescribedType, type JsonSchema } from './json-schema.js';
 
 export * as t from 'io-ts';
 export { d } from './json-schema.js';
