@@ -76,7 +76,8 @@ const checkV6 = (a: ipaddr.IPv6): AddressVerdict => {
  * id is dropped: it picks an interface, not an address.
  */
 const canonicalV6 = (text: string): string => {
-  const bare = text.replace(/%.*$/, '');
+  const zone = text.indexOf('%');
+  const bare = zone === -1 ? text : text.slice(0, zone);
   return new URL(`http://[${bare}]/`).hostname.slice(1, -1);
 };
 
