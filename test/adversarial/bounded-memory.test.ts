@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BoundedLog } from '../../adapters/outbound/memory/bounded-log.js';
 import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
+import { HmacLinkSigner } from '../../adapters/outbound/memory/hmac-link-signer.js';
+import { InMemoryItemStore } from '../../adapters/outbound/memory/in-memory-item-store.js';
+import { InMemoryRecords } from '../../adapters/outbound/memory/in-memory-records.js';
+import { leadsApp } from '../../adapters/outbound/memory/demo/records.js';
+import { validateFields } from '../../domain/records/field-input.js';
+import { DEFAULT_FLAGS } from '../../domain/records/revision.js';
 import { InMemoryOutbox } from '../../adapters/outbound/memory/in-memory-outbox.js';
 import { InMemoryPodioAccount } from '../../adapters/outbound/memory/in-memory-podio-account.js';
 import { InMemorySpaceDirectory } from '../../adapters/outbound/memory/in-memory-space-directory.js';
@@ -79,5 +85,57 @@ describe('demo store caps', () => {
     for (let i = 0; i < 4; i++) results.push(await directory.createSpace({ org_id: org, name: `Loop ${i}`, privacy: 'closed' } as never)());
     expect(results.map((r) => r._tag)).toEqual(['Right', 'Right', 'Left', 'Left']);
     expect(results[2]).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'spaces' } } });
+  });
+});
+
+describe('demo store caps: records and files', () => {
+  const clock = () => new FixedClock(new Date('2026-11-21T10:00:00Z'));
+  const right = <T>(e: { _tag: string; right?: T; left?: unknown }): T => {
+    if (e._tag !== 'Right') throw new Error(`expected Right, got ${JSON.stringify(e.left)}`);
+    return e.right as T;
+  };
+
+  it('records, comments and record files stop at their caps with a 409-kind refusal', async () => {
+    const store = new InMemoryRecords({ clock: clock(), account: InMemoryPodioAccount.withDemoData(), limits: { records: 3, comments: 1, recordFiles: 1 } });
+    store.addApp(leadsApp);
+    const fields = right(validateFields(leadsApp, { name: 'Loop' }, 'create'));
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await store.create(leadsApp, fields, DEFAULT_FLAGS)());
+    expect(made.map((m) => m._tag)).toEqual(['Right', 'Right', 'Right', 'Left', 'Left']);
+    expect(made[3]).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'records', limit: 3 } } });
+
+    const file = { name: 'a.txt', mimetype: 'text/plain', content: new Uint8Array(3) };
+    expect((await store.uploadFile(file)())._tag).toBe('Right');
+    expect(await store.uploadFile(file)()).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'record files' } } });
+
+    const recordId = right<{ record_id: number }>(made[0] as never).record_id;
+    expect((await store.createComment(recordId, 'one', [], DEFAULT_FLAGS)())._tag).toBe('Right');
+    expect(await store.createComment(recordId, 'two', [], DEFAULT_FLAGS)()).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'comments' } } });
+  });
+
+  it('the records event log keeps only recent events', async () => {
+    const c = clock();
+    const store = new InMemoryRecords({ clock: c, account: InMemoryPodioAccount.withDemoData() });
+    store.addApp(leadsApp);
+    const fields = right(validateFields(leadsApp, { name: 'Loop' }, 'create'));
+    await store.create(leadsApp, fields, DEFAULT_FLAGS)();
+    expect(store.events.length).toBeGreaterThan(0);
+    c.advance(86_400_001);
+    expect(store.events).toEqual([]);
+  });
+
+  it('the file store stops at its item and byte caps, copies included', async () => {
+    const items = new InMemoryItemStore({ clock: clock(), signer: new HmacLinkSigner('http://127.0.0.1:8787', 'a-test-secret-for-links'), limits: { items: 6, itemBytes: 100 } });
+    const home = items.homeId;
+    expect(items.addFile(home, 'a.bin', new Uint8Array(60), { overwrite: false })._tag).toBe('Right');
+    expect(items.addFile(home, 'b.bin', new Uint8Array(60), { overwrite: false })).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'bytes of file content', limit: 100 } } });
+    const folder = right<{ Id: string }>(await items.createFolder(home, { name: 'F', overwrite: false })());
+    const c = right<{ item: { Id: string } }>(items.addFile(folder.Id, 'c.bin', new Uint8Array(10), { overwrite: false }));
+    const other = right<{ Id: string }>(await items.createFolder(home, { name: 'G', overwrite: false })());
+    // 5 items now (home, a.bin, F, c.bin, G): a copy of c.bin makes 6; a copy of F (2 more) would pass 6.
+    expect((await items.copy(c.item.Id, other.Id, false)())._tag).toBe('Right');
+    const refused = await items.copy(folder.Id, other.Id, false)();
+    expect(refused).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'files and folders', limit: 6 } } });
+    expect((refused as { left: { message: string } }).left.message).toContain('recycle bin');
   });
 });

@@ -31,12 +31,12 @@ export const DEFAULT_DEMO_LIMITS: DemoLimits = {
 };
 
 /** The refusal a full demo store answers with. */
-export const demoStoreFull = (what: string, limit: number): GatewayError =>
+export const demoStoreFull = (what: string, limit: number, remedy = `Delete some ${what} first.`): GatewayError =>
   conflict(
-    `The in-memory demo account holds at most ${limit.toLocaleString('en-US')} ${what}, and it is full. Delete some ${what} first. Memory mode is for demos and tests; run the group against its vendor for real data.`,
+    `The in-memory demo account holds at most ${limit.toLocaleString('en-US')} ${what}, and it is full. ${remedy} Memory mode is for demos and tests; run the group against its vendor for real data.`,
     { resource: what, limit },
   );
 
 /** Right when `count` more fit under `limit`, otherwise the refusal. */
-export const roomFor = (what: string, held: number, limit: number, count = 1): Either<GatewayError, void> =>
-  held + count <= limit ? E.right(undefined) : E.left(demoStoreFull(what, limit));
+export const roomFor = (what: string, held: number, limit: number, count = 1, remedy?: string): Either<GatewayError, void> =>
+  held + count <= limit ? E.right(undefined) : E.left(demoStoreFull(what, limit, remedy));

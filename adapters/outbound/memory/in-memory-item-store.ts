@@ -29,6 +29,7 @@ import type { ChunkOutcome, FilePayload, IncomingChunk, TransferRefusal, UploadD
 import type { ChildrenQuery, ItemChanges, ItemStore } from '../../../ports/item-store.js';
 import type { LinkSigner } from '../../../ports/link-signer.js';
 import { UploadSessions, type UploadSession } from './in-memory-upload-sessions.js';
+import { DEFAULT_DEMO_LIMITS, roomFor, type DemoLimits } from './demo-limits.js';
 
 export interface AccountUser {
   readonly id: string;
@@ -53,7 +54,12 @@ export interface InMemoryItemStoreOptions {
   readonly maxHeldUploadBytes?: number;
   /** Makes ids (tests and demo data pass a deterministic one). */
   readonly newId?: (prefix: 'fo' | 'fi' | 'up') => string;
+  /** How many files and folders, and how many bytes of content, it holds at most (the recycle bin counts). */
+  readonly limits?: Pick<DemoLimits, 'items' | 'itemBytes'>;
 }
+
+/** Deleted items stay in the recycle bin, so deleting frees nothing in memory mode. */
+const FULL_REMEDY = 'Deleted items stay in the recycle bin, so restart the gateway to start over.';
 
 interface Version {
   readonly no: number;
@@ -115,8 +121,13 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
   private readonly newId: (prefix: 'fo' | 'fi' | 'up') => string;
   readonly homeId: string;
 
+  private readonly limits: Pick<DemoLimits, 'items' | 'itemBytes'>;
+  /** Bytes of content of every version ever stored (copies share their source's bytes). */
+  private storedBytes = 0;
+
   constructor(options: InMemoryItemStoreOptions) {
     this.clock = options.clock;
+    this.limits = options.limits ?? DEFAULT_DEMO_LIMITS;
     this.signer = options.signer;
     this.user = options.user ?? DEFAULT_USER;
     this.maxUploadBytes = options.maxUploadBytes ?? 100 * 1024 * 1024;
@@ -351,6 +362,18 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     );
   }
 
+  /** How many live items a copy of `node` makes (itself and everything under it). */
+  private treeSize(node: Node): number {
+    let count = 0;
+    const stack = [node];
+    while (stack.length) {
+      const n = stack.pop()!;
+      count++;
+      if (n.type === 'Folder') stack.push(...this.childrenOf(n.id, { includeDeleted: false }));
+    }
+    return count;
+  }
+
   private cloneTree(node: Node, parentId: string | undefined, shared: boolean, name?: string): Node {
     const copy = this.insertNode({ type: node.type, name: name ?? node.name, parentId, shared, description: node.description, versions: [...node.versions] });
     if (node.type === 'Folder') for (const c of this.childrenOf(node.id, { includeDeleted: false })) this.cloneTree(c, copy.id, false);
@@ -363,6 +386,11 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     if (problem) return E.left(invalidInput(`${problem} Choose another file name.`, 'file_name', 'file name'));
     const folder = this.liveFolder(folderId, 'folder_id');
     if (E.isLeft(folder)) return folder;
+    const bytesRoom = roomFor('bytes of file content', this.storedBytes, this.limits.itemBytes, bytes.byteLength, FULL_REMEDY);
+    if (E.isLeft(bytesRoom)) return bytesRoom;
+    const itemRoom = roomFor('files and folders', this.nodes.size, this.limits.items, 1, FULL_REMEDY);
+    if (E.isLeft(itemRoom)) return itemRoom;
+    this.storedBytes += bytes.byteLength;
     const at = o.created ?? this.now();
     const version = (no: number): Version => ({ no, bytes, md5: md5(bytes), created: at, creatorId: this.user.id });
     const existing = this.sibling(folder.right.id, false, name);
@@ -460,10 +488,10 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     const dest = this.destination(parentId, 'parent_id');
     if (E.isLeft(dest)) return TE.left(dest.left);
     const existing = this.sibling(dest.right.parentId, dest.right.shared, f.name);
-    if (existing) {
-      if (!f.overwrite || existing.type !== 'Folder') return TE.left(this.nameConflict(existing, parentId === 'allshared' ? 'Shared Folders' : 'that folder'));
-      existing.deleted = true;
-    }
+    if (existing && (!f.overwrite || existing.type !== 'Folder')) return TE.left(this.nameConflict(existing, parentId === 'allshared' ? 'Shared Folders' : 'that folder'));
+    const room = roomFor('files and folders', this.nodes.size, this.limits.items, 1, FULL_REMEDY);
+    if (E.isLeft(room)) return TE.left(room.left);
+    if (existing) existing.deleted = true;
     const node = this.insertNode({ type: 'Folder', name: f.name, parentId: dest.right.parentId, shared: dest.right.shared, description: f.description });
     return TE.right(this.project(node));
   }
@@ -538,6 +566,8 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
   copy(id: string, target: string, overwrite: boolean): TaskEither<GatewayError, TransferOutcome> {
     const p = this.placeable(id, target, overwrite, 'copy');
     if (E.isLeft(p)) return TE.left(p.left);
+    const room = roomFor('files and folders', this.nodes.size, this.limits.items, this.treeSize(p.right.node), FULL_REMEDY);
+    if (E.isLeft(room)) return TE.left(room.left);
     if (p.right.replaced) p.right.replaced.deleted = true;
     const copy = this.cloneTree(p.right.node, p.right.parentId, p.right.shared);
     return TE.right({ kind: 'done', item: this.project(copy) });

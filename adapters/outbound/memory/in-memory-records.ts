@@ -12,6 +12,8 @@ import type { Clock } from '../../../ports/clock.js';
 import type { RecordApps } from '../../../ports/record-apps.js';
 import type { CommentPage, RecordComments } from '../../../ports/record-comments.js';
 import type { NewFile, RecordPage, RecordQuery, RecordStore } from '../../../ports/record-store.js';
+import { BoundedLog } from './bounded-log.js';
+import { DEFAULT_DEMO_LIMITS, roomFor, type DemoLimits } from './demo-limits.js';
 import type { DemoUser, InMemoryPodioAccount } from './in-memory-podio-account.js';
 
 /** What would have fired in Podio: notifications (unless silent), webhooks (hook) and workflows (workflow). */
@@ -42,6 +44,8 @@ export interface InMemoryRecordsOptions {
   readonly account: InMemoryPodioAccount;
   /** Time zone of record timestamps (created_on); `*_utc` members are UTC. */
   readonly timeZone?: string;
+  /** How many records, comments and files it holds at most. */
+  readonly limits?: Pick<DemoLimits, 'records' | 'comments' | 'recordFiles'>;
 }
 
 const same = (a: FieldValue | undefined, b: FieldValue | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -61,7 +65,8 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   private readonly files = new Map<number, FileValue>();
   private readonly comments = new Map<number, Comment>();
   private readonly appSequence = new Map<number, number>();
-  readonly events: RecordedEvent[] = [];
+  /** The notifications, webhooks and workflow triggers writes fired: the last 10,000, for a day. */
+  private readonly eventLog: BoundedLog<RecordedEvent>;
   private nextRecordId = 70001;
   private nextFileId = 81001;
   private nextCommentId = 91001;
@@ -70,11 +75,19 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   private readonly account: InMemoryPodioAccount;
   private readonly timeZone: string;
 
+  private readonly limits: Pick<DemoLimits, 'records' | 'comments' | 'recordFiles'>;
+
   constructor(o: InMemoryRecordsOptions) {
     this.clock = o.clock;
+    this.limits = o.limits ?? DEFAULT_DEMO_LIMITS;
+    this.eventLog = new BoundedLog(10_000, 86_400_000, () => o.clock.now().getTime());
     this.account = o.account;
     this.timeZone = o.timeZone ?? 'UTC';
     o.account.onSpaceDeleted((spaceId) => this.dropSpace(spaceId));
+  }
+
+  get events(): readonly RecordedEvent[] {
+    return this.eventLog.items;
   }
 
   // --- setup (demo data, tests) ---
@@ -164,6 +177,8 @@ export class InMemoryRecords implements RecordApps, RecordStore {
 
   private createNow(app: App, fields: ValidatedFields, at: Date, by: DemoUser, calculated: Readonly<Record<number, number>> = {}): Either<GatewayError, RecordData> {
     if (!this.apps.has(app.app_id)) return E.left(notFound('app', String(app.app_id), `App ${app.app_id} does not exist. records_listApps lists the apps.`));
+    const room = roomFor('records', this.records.size, this.limits.records);
+    if (E.isLeft(room)) return room;
     const values: Record<number, FieldValue> = { ...calculated };
     for (const { field, input } of fields) {
       const v = this.toValue(field, input, undefined);
@@ -302,6 +317,8 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   }
 
   uploadFile(file: NewFile): TaskEither<GatewayError, FileValue> {
+    const room = roomFor('record files', this.files.size, this.limits.recordFiles);
+    if (E.isLeft(room)) return TE.left(room.left);
     return TE.right(this.addFile({ name: file.name, mimetype: file.mimetype, size: file.content.byteLength }));
   }
 
@@ -319,6 +336,8 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   private createCommentNow(recordId: number, value: string, fileIds: readonly number[], flags: WriteFlags): TaskEither<GatewayError, Comment> {
     const found = this.active(recordId);
     if (found._tag === 'Left') return TE.left(found.left);
+    const room = roomFor('comments', this.comments.size, this.limits.comments);
+    if (E.isLeft(room)) return TE.left(room.left);
     const files: FileValue[] = [];
     for (const id of fileIds) {
       const f = this.files.get(id);
@@ -393,9 +412,9 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   }
 
   private fire(action: string, id: number, flags: WriteFlags): void {
-    if (!flags.silent) this.events.push({ kind: 'notification', action, id });
-    if (flags.hook) this.events.push({ kind: 'webhook', action, id });
-    if (flags.workflow) this.events.push({ kind: 'workflow', action, id });
+    if (!flags.silent) this.eventLog.push({ kind: 'notification', action, id });
+    if (flags.hook) this.eventLog.push({ kind: 'webhook', action, id });
+    if (flags.workflow) this.eventLog.push({ kind: 'workflow', action, id });
   }
 
   private userRef(u: DemoUser): UserRef {
