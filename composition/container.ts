@@ -29,6 +29,7 @@ export interface ContainerOverrides {
   readonly skipTracer?: SkipTracer;
   readonly authenticator?: Authenticator;
   /** Any other port: [its token, the adapter to use]. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each pair has its own service type
   readonly ports?: readonly (readonly [ServiceIdentifier<any>, unknown])[];
 }
 

@@ -11,7 +11,7 @@ export class EnvVar<A> extends t.Type<A, string | undefined, unknown> {
   ) {
     super(
       name,
-      (u): u is A => true,
+      (_u): _u is A => true,
       (u, c) => {
         const raw = typeof u === 'string' && u.trim() !== '' ? u.trim() : undefined;
         const r = parse(raw);

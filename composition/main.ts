@@ -1,3 +1,4 @@
+import type { Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { ConfigurationError, createGateway } from './gateway.js';
 
@@ -37,7 +38,7 @@ const start = () => {
   });
 
   // serve() creates a node:http server unless told otherwise.
-  const http1 = server as import('node:http').Server;
+  const http1 = server as Server;
 
   // A promise nobody awaited that failed is a bug to log, not a reason to drop every call in flight.
   process.on('unhandledRejection', (reason) => {
@@ -53,7 +54,7 @@ const start = () => {
   // Responses not yet sent. Once draining, every response says "Connection: close", so that no client
   // sends another request on a connection the server is about to close.
   let draining = false;
-  const pending = new Set<import('node:http').ServerResponse>();
+  const pending = new Set<ServerResponse>();
   http1.prependListener('request', (_req, res) => {
     if (draining) {
       res.setHeader('connection', 'close');

@@ -1,5 +1,5 @@
 import type { Item, TransferOutcome } from '../../domain/files/item.js';
-import { NonEmptyString, d, params, t } from '../runtime/codecs.js';
+import { NonEmptyString, d, params, type t } from '../runtime/codecs.js';
 import { call, fields, nextSteps } from '../runtime/markdown.js';
 import { flag, ItemIdParam, itemJson, itemText } from './files-text.js';
 import { OVERWRITE_NEEDS } from './overwrite.js';

@@ -27,6 +27,9 @@ export interface UseCase<P, R> {
   execute(params: P, context: CallContext): TaskEither<GatewayError, R>;
 }
 
+// The registry holds declarations of every parameter and result type; `any` lets a ToolDeclaration<X, Y>
+// stand where the registry's element type is expected (function parameters are contravariant).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ToolDeclaration<P = any, R = any> {
   readonly group: Group;
   readonly name: string;

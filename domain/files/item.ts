@@ -74,6 +74,7 @@ export const nameProblem = (name: string): string | undefined => {
   const n = name.trim();
   if (!n) return 'The name is blank.';
   if (n.length > 255) return 'The name is longer than 255 characters.';
+  // eslint-disable-next-line no-control-regex -- control characters are refused in names
   if (/[\\/:*?"<>|\u0000-\u001f]/.test(n)) return 'The name contains a character that is not allowed (\\ / : * ? " < > | or a control character).';
   if (n === '.' || n === '..') return 'The name "." or ".." is not allowed.';
   return undefined;

@@ -312,7 +312,7 @@ export const aggregate = (plan: AggregationPlan, records: readonly RecordData[])
     switch (gType) {
       case 'date': {
         const start = (v as DateValue).start;
-        let n = periodNumber(start, interval);
+        const n = periodNumber(start, interval);
         if (Number.isNaN(n)) {
           const p = periodOf(start, interval);
           addTo(bucketFor(`s:${p}`, () => p, () => p));

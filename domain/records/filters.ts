@@ -408,7 +408,7 @@ export const encodeCursor = (offset: number): string => Buffer.from(`o:${offset}
 
 export const decodeCursor = (cursor: string | undefined, param = 'cursor'): Either<InvalidInput, number> => {
   if (cursor === undefined || cursor === '') return E.right(0);
-  let text = '';
+  let text: string;
   try {
     text = Buffer.from(cursor, 'base64url').toString('utf8');
   } catch {

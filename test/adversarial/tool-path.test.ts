@@ -49,7 +49,8 @@ describe('malformed tool paths', () => {
   });
 
   describe('over a real socket', () => {
-    const server = createServer(getRequestListener(gateway.http.fetch));
+    const listener = getRequestListener(gateway.http.fetch);
+    const server = createServer((req, res) => void listener(req, res));
     let port = 0;
     beforeAll(async () => {
       await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

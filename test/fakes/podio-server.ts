@@ -183,7 +183,15 @@ export class PodioServer {
   #receive(req: IncomingMessage, res: ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    req.on('end', () => {
+      this.#reply(req, res, chunks).catch((e: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`stand-in failure: ${String(e)}`);
+      });
+    });
+  }
+
+  async #reply(req: IncomingMessage, res: ServerResponse, chunks: Buffer[]): Promise<void> {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const query = Object.fromEntries(url.searchParams);
       const bytes = Buffer.concat(chunks);
@@ -206,7 +214,6 @@ export class PodioServer {
       }
       res.writeHead(reply.status, headers);
       res.end(payload);
-    });
   }
 
   #answer(entry: PodioLoggedRequest, raw: string, bytes: Buffer): PodioReply | Promise<PodioReply> {

@@ -198,7 +198,7 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
     return problems.length === 0;
   };
 
-  server.on('request', async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const u = new URL(req.url ?? '/', url);
     const text = await readBody(req);
     let body: unknown = text;
@@ -416,6 +416,12 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
       });
     }
     return sfError(res, 404, 'NotFound', `No route for ${logged.method} ${p}`);
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`stand-in failure: ${String(e)}`);
+    });
   });
 
   return state;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { post, request, testGateway } from '../support/gateway.js';
+import { post, testGateway } from '../support/gateway.js';
 
 // The "Must show" scenario, over HTTP in memory mode: every byte goes through the gateway's
 // own signed upload and download addresses.

@@ -38,6 +38,7 @@ export const fileNameOf = (u: URL): string => {
   } catch {
     name = last;
   }
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
   name = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 255).trim();
   return name || 'download';
 };
