@@ -6,4 +6,10 @@ import { skiptraceTools } from './skiptrace/index.js';
 import { workspacesTools } from './workspaces/index.js';
 
 /** Every tool the gateway offers. A group's tools are listed in its own `index.ts`. */
-export const allTools: readonly ToolDeclaration[] = [...filesTools, ...recordsTools, ...crmTools, ...skiptraceTools, ...workspacesTools];
+export const allTools: readonly ToolDeclaration[] = [
+  ...filesTools,
+  ...recordsTools,
+  ...crmTools,
+  ...skiptraceTools,
+  ...workspacesTools,
+];

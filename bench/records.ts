@@ -15,19 +15,72 @@ const clock = new FixedClock(new Date('2026-11-21T10:00:00Z'));
 const store = new InMemoryRecords({ clock, account: InMemoryPodioAccount.withDemoData() });
 const t0 = performance.now();
 seedDemoRecords(store, { properties: 500, leads: 100_000, deals: 200 });
-console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} before seeding`);
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} before seeding`,
+);
 console.log(`seeded ${store.countActive(LEADS_APP)} leads in ${Math.round(performance.now() - t0)} ms`);
 const settings = { timeZone: 'UTC', activeProfileId: () => TE.right(9101) };
 const filter = new FilterRecords(store, store, settings, clock);
 const aggregate = new AggregateRecords(store, store, settings, clock);
 
 const cases: [string, () => Promise<unknown>][] = [
-  ['filter: status incomplete + score >= 50 (limit 100)', () => filter.execute({ app_id: LEADS_APP, filters: [{ field_id: 'status', match_type: 'incomplete' }, { field_id: 'score', match_type: 'larger_or_equal', values: [{ value: 50 }] }] })()],
-  ['filter: name contains "ana" + created -90d', () => filter.execute({ app_id: LEADS_APP, filters: [{ field_id: 'name', match_type: 'contains', values: [{ value: 'ana' }] }, { field_type: 'created_on', match_type: 'on_or_after', values: [{ value: '-90d' }] }] })()],
-  ['filter: motivation any [1,3], sort by score desc', () => filter.execute({ app_id: LEADS_APP, filters: [{ field_id: 'motivation', match_type: 'any', values: [{ value: 1 }, { value: 3 }] }], sort_by: 'score', sort_desc: true })()],
+  [
+    'filter: status incomplete + score >= 50 (limit 100)',
+    () =>
+      filter.execute({
+        app_id: LEADS_APP,
+        filters: [
+          { field_id: 'status', match_type: 'incomplete' },
+          { field_id: 'score', match_type: 'larger_or_equal', values: [{ value: 50 }] },
+        ],
+      })(),
+  ],
+  [
+    'filter: name contains "ana" + created -90d',
+    () =>
+      filter.execute({
+        app_id: LEADS_APP,
+        filters: [
+          { field_id: 'name', match_type: 'contains', values: [{ value: 'ana' }] },
+          { field_type: 'created_on', match_type: 'on_or_after', values: [{ value: '-90d' }] },
+        ],
+      })(),
+  ],
+  [
+    'filter: motivation any [1,3], sort by score desc',
+    () =>
+      filter.execute({
+        app_id: LEADS_APP,
+        filters: [{ field_id: 'motivation', match_type: 'any', values: [{ value: 1 }, { value: 3 }] }],
+        sort_by: 'score',
+        sort_desc: true,
+      })(),
+  ],
   ['filter: count_only, all records', () => filter.execute({ app_id: LEADS_APP, filters: [], count_only: true })()],
-  ['aggregate: sum/avg budget by status', () => aggregate.execute({ app_id: LEADS_APP, aggregations: [{ field_id: 'budget', operation: 'sum' }, { field_id: 'budget', operation: 'avg' }], group_by: { field_id: 'status' } })()],
-  ['aggregate: count by first-contact month, score >= 50', () => aggregate.execute({ app_id: LEADS_APP, filters: [{ field_id: 'score', match_type: 'larger_or_equal', values: [{ value: 50 }] }], aggregations: [{ field_id: 'score', operation: 'avg' }], group_by: { field_id: 'first-contact', interval: 'month' } })()],
+  [
+    'aggregate: sum/avg budget by status',
+    () =>
+      aggregate.execute({
+        app_id: LEADS_APP,
+        aggregations: [
+          { field_id: 'budget', operation: 'sum' },
+          { field_id: 'budget', operation: 'avg' },
+        ],
+        group_by: { field_id: 'status' },
+      })(),
+  ],
+  [
+    'aggregate: count by first-contact month, score >= 50',
+    () =>
+      aggregate.execute({
+        app_id: LEADS_APP,
+        filters: [{ field_id: 'score', match_type: 'larger_or_equal', values: [{ value: 50 }] }],
+        aggregations: [{ field_id: 'score', operation: 'avg' }],
+        group_by: { field_id: 'first-contact', interval: 'month' },
+      })(),
+  ],
 ];
 
 for (const [name, run] of cases) {
@@ -42,4 +95,8 @@ for (const [name, run] of cases) {
   times.sort((a, b) => a - b);
   console.log(`${name.padEnd(56)} median ${times[10]!.toFixed(1)} ms   p95 ${times[18]!.toFixed(1)} ms`);
 }
-console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} after the runs`);
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} after the runs`,
+);

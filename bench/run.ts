@@ -18,7 +18,11 @@ const payload = JSON.stringify({ contact_id: '101' });
 
 const start = (script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string }> =>
   new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -50,13 +54,31 @@ const load = async (base: string) => {
 };
 
 const main = async () => {
-  const gateway = await start('dist/composition/main.js', { PORT: '0', GATEWAY_DEMO_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' });
-  const res = await fetch(`${gateway.base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: payload });
+  const gateway = await start('dist/composition/main.js', {
+    PORT: '0',
+    GATEWAY_DEMO_TOKEN: token,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  });
+  const res = await fetch(`${gateway.base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: payload,
+  });
   const body = await res.text();
   if (res.status !== 200 || !body.includes('Maria Alvarez')) throw new Error(`gateway answered ${res.status}: ${body}`);
 
   const targets: [string, () => Promise<{ child: ChildProcess; base: string }>][] = [
-    ['gateway', () => start('dist/composition/main.js', { PORT: '0', GATEWAY_DEMO_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' })],
+    [
+      'gateway',
+      () =>
+        start('dist/composition/main.js', {
+          PORT: '0',
+          GATEWAY_DEMO_TOKEN: token,
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_PER_MINUTE: '1000000',
+        }),
+    ],
     ['bare Hono', () => start('bench/servers/bare-hono.mjs', { BENCH_BODY: body })],
     ['bare node:http', () => start('bench/servers/bare-node.mjs', { BENCH_BODY: body })],
   ];
@@ -78,9 +100,16 @@ const main = async () => {
   const g = row('gateway');
   const h = row('bare Hono');
   const n = row('bare node:http');
-  console.log(`\ncrm_getContact on Node ${process.version} (${process.arch}), ${connections} connections, ${seconds} s per run, median of ${rounds} rounds, response ${Buffer.byteLength(body)} bytes`);
+  console.log(
+    `\ncrm_getContact on Node ${process.version} (${process.arch}), ${connections} connections, ${seconds} s per run, median of ${rounds} rounds, response ${Buffer.byteLength(body)} bytes`,
+  );
   console.log('| server | req/s | p99 ms |\n|---|---|---|');
-  for (const [name, r] of [['gateway', g], ['bare Hono', h], ['bare node:http', n]] as const) console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p99} |`);
+  for (const [name, r] of [
+    ['gateway', g],
+    ['bare Hono', h],
+    ['bare node:http', n],
+  ] as const)
+    console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p99} |`);
   console.log(`\ngateway / bare Hono: ${(g.rps / h.rps).toFixed(2)} (target 0.85 or better)`);
   console.log(`bare Hono / node:http: ${(h.rps / n.rps).toFixed(2)}`);
   console.log(`gateway / node:http: ${(g.rps / n.rps).toFixed(2)}`);

@@ -30,7 +30,12 @@ export interface GatewayConfig {
   readonly shutdownGraceMs: number;
   /** Most characters a text result may have; `max_chars` lowers it per call. */
   readonly outputBudgetChars: number;
-  readonly jwt?: { readonly secret?: string; readonly jwksUrl?: string; readonly issuer?: string; readonly audience?: string };
+  readonly jwt?: {
+    readonly secret?: string;
+    readonly jwksUrl?: string;
+    readonly issuer?: string;
+    readonly audience?: string;
+  };
   readonly rateLimits: { readonly perMinute: number; readonly perGroup: Readonly<Record<string, number>> };
   readonly idempotencyTtlSeconds: number;
   /** Shared store for rate limits, idempotency records and upstream tokens; in-process stores without it. */
@@ -43,33 +48,75 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   ['PORT', '8787', 'TCP port of the HTTP server.'],
   ['HOST', '127.0.0.1', 'Interface to listen on; 0.0.0.0 to accept outside connections (containers).'],
   ['PUBLIC_BASE_URL', 'http://HOST:PORT', 'Base URL printed at start and used in links the gateway hands out.'],
-  ['GATEWAY_DEMO_TOKEN', 'random, printed', 'Bearer token with every permission. When unset and no GATEWAY_API_KEYS are configured, a random one is made and printed at start.'],
-  ['GATEWAY_API_KEYS', '(none)', 'JSON array of API keys: [{"name":"ci","sha256":"<hex of SHA-256 of the token>","permissions":["crm:read","crm:write"]}]. "token" instead of "sha256" is accepted for local use.'],
+  [
+    'GATEWAY_DEMO_TOKEN',
+    'random, printed',
+    'Bearer token with every permission. When unset and no GATEWAY_API_KEYS are configured, a random one is made and printed at start.',
+  ],
+  [
+    'GATEWAY_API_KEYS',
+    '(none)',
+    'JSON array of API keys: [{"name":"ci","sha256":"<hex of SHA-256 of the token>","permissions":["crm:read","crm:write"]}]. "token" instead of "sha256" is accepted for local use.',
+  ],
   ['GATEWAY_DEMO_DATA', 'true', 'Seed the in-memory backends with demo data.'],
   ['GATEWAY_MAX_BODY_BYTES', '1048576', 'Largest tool-call body accepted; larger ones get 413.'],
   ['UPSTREAM_TIMEOUT_MS', '15000', 'Time limit of one call to a vendor API.'],
   ['LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace or silent.'],
-  ['GATEWAY_OUTPUT_BUDGET_CHARS', '12000', 'Most characters in a text result; longer lists are cut at a row with the call that fetches the rest. The max_chars query parameter lowers it per call.'],
-  ['GATEWAY_SHUTDOWN_GRACE_MS', '10000', 'On SIGTERM or SIGINT, how long in-flight requests may take to finish before connections are closed.'],
-  ['GATEWAY_SIMULATED_LATENCY_MS', '0', 'Adds this delay to every tool call: for demos and tests of the in-memory mode, never for production.'],
-  ['METRICS_TOKEN', '(none)', 'When set, GET /metrics needs it as a bearer token; otherwise /metrics is open (keep it on an internal network).'],
+  [
+    'GATEWAY_OUTPUT_BUDGET_CHARS',
+    '12000',
+    'Most characters in a text result; longer lists are cut at a row with the call that fetches the rest. The max_chars query parameter lowers it per call.',
+  ],
+  [
+    'GATEWAY_SHUTDOWN_GRACE_MS',
+    '10000',
+    'On SIGTERM or SIGINT, how long in-flight requests may take to finish before connections are closed.',
+  ],
+  [
+    'GATEWAY_SIMULATED_LATENCY_MS',
+    '0',
+    'Adds this delay to every tool call: for demos and tests of the in-memory mode, never for production.',
+  ],
+  [
+    'METRICS_TOKEN',
+    '(none)',
+    'When set, GET /metrics needs it as a bearer token; otherwise /metrics is open (keep it on an internal network).',
+  ],
   ['GATEWAY_REQUEST_TIMEOUT_MS', '30000', 'Longest a tool call may run before the caller gets 504 TIMEOUT.'],
   ['JWT_SECRET', '(none)', 'Shared secret: accept HS256 JWT access tokens signed with it.'],
-  ['JWT_JWKS_URL', '(none)', 'JWKS address: accept RS256, ES256 and EdDSA JWTs signed by its keys (cached, refetched for an unknown kid).'],
-  ['JWT_ISSUER', '(none)', 'When set, a JWT\'s iss must equal it.'],
-  ['JWT_AUDIENCE', '(none)', 'When set, a JWT\'s aud must contain it.'],
+  [
+    'JWT_JWKS_URL',
+    '(none)',
+    'JWKS address: accept RS256, ES256 and EdDSA JWTs signed by its keys (cached, refetched for an unknown kid).',
+  ],
+  ['JWT_ISSUER', '(none)', "When set, a JWT's iss must equal it."],
+  ['JWT_AUDIENCE', '(none)', "When set, a JWT's aud must contain it."],
   ['RATE_LIMIT_PER_MINUTE', '600', 'Tool calls per minute per principal and tool group.'],
-  ['RATE_LIMIT_GROUPS', '(none)', 'Per-group limits as JSON, e.g. {"skiptrace": 60}; other groups use RATE_LIMIT_PER_MINUTE.'],
+  [
+    'RATE_LIMIT_GROUPS',
+    '(none)',
+    'Per-group limits as JSON, e.g. {"skiptrace": 60}; other groups use RATE_LIMIT_PER_MINUTE.',
+  ],
   ['IDEMPOTENCY_TTL_SECONDS', '86400', 'How long the outcome of a write with an Idempotency-Key is replayed.'],
-  ['REDIS_URL', '(none)', 'Redis for rate limits, idempotency keys and upstream tokens shared by several instances, e.g. redis://127.0.0.1:6379.'],
+  [
+    'REDIS_URL',
+    '(none)',
+    'Redis for rate limits, idempotency keys and upstream tokens shared by several instances, e.g. redis://127.0.0.1:6379.',
+  ],
 ];
 
 /** Every environment variable the gateway reads, with its default and meaning (the README's table). */
-export const ENVIRONMENT: readonly EnvironmentRow[] = [...CORE_ENVIRONMENT, ...groupModules.flatMap((g) => g.environment)];
+export const ENVIRONMENT: readonly EnvironmentRow[] = [
+  ...CORE_ENVIRONMENT,
+  ...groupModules.flatMap((g) => g.environment),
+];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const ApiKeyCodec = t.intersection([t.type({ name: t.string, permissions: t.array(t.string) }), t.partial({ token: t.string, sha256: t.string })]);
+const ApiKeyCodec = t.intersection([
+  t.type({ name: t.string, permissions: t.array(t.string) }),
+  t.partial({ token: t.string, sha256: t.string }),
+]);
 const apiKeysVar = new EnvVar<ApiKeyConfig[]>(
   'apiKeys',
   'a JSON array of {"name": string, "sha256" (64 hex digits) or "token": string, "permissions": string[]}',
@@ -84,25 +131,33 @@ const apiKeysVar = new EnvVar<ApiKeyConfig[]>(
     const decoded = t.array(ApiKeyCodec).decode(parsed);
     if (E.isLeft(decoded)) return { ok: false };
     const keys = decoded.right;
-    const valid = keys.every((k) => (k.token !== undefined && k.token.length >= 8) || (k.sha256 !== undefined && /^[0-9a-fA-F]{64}$/.test(k.sha256)));
+    const valid = keys.every(
+      (k) =>
+        (k.token !== undefined && k.token.length >= 8) ||
+        (k.sha256 !== undefined && /^[0-9a-fA-F]{64}$/.test(k.sha256)),
+    );
     return valid ? { ok: true, value: keys } : { ok: false };
   },
 );
 
-const rateLimitGroupsVar = new EnvVar<Record<string, number>>('rateGroups', 'a JSON object of group name to calls per minute, e.g. {"skiptrace": 60}', (raw) => {
-  if (raw === undefined) return { ok: true, value: {} };
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    const ok =
-      typeof parsed === 'object' &&
-      parsed !== null &&
-      !Array.isArray(parsed) &&
-      Object.values(parsed).every((n) => typeof n === 'number' && Number.isInteger(n) && n > 0);
-    return ok ? { ok: true, value: parsed as Record<string, number> } : { ok: false };
-  } catch {
-    return { ok: false };
-  }
-});
+const rateLimitGroupsVar = new EnvVar<Record<string, number>>(
+  'rateGroups',
+  'a JSON object of group name to calls per minute, e.g. {"skiptrace": 60}',
+  (raw) => {
+    if (raw === undefined) return { ok: true, value: {} };
+    try {
+      const parsed = JSON.parse(raw) as unknown;
+      const ok =
+        typeof parsed === 'object' &&
+        parsed !== null &&
+        !Array.isArray(parsed) &&
+        Object.values(parsed).every((n) => typeof n === 'number' && Number.isInteger(n) && n > 0);
+      return ok ? { ok: true, value: parsed as Record<string, number> } : { ok: false };
+    } catch {
+      return { ok: false };
+    }
+  },
+);
 
 /** The environment, variable by variable: the core's and every group's. */
 const EnvCodec = t.type({
@@ -150,7 +205,9 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
       const name = e.context[1]?.key ?? '?';
       if (seen.has(name)) continue;
       seen.add(name);
-      problems.push(`${name} must be ${e.message ?? 'valid'}${SECRET_VARIABLE.test(name) ? '' : `; got "${env[name]}"`}.`);
+      problems.push(
+        `${name} must be ${e.message ?? 'valid'}${SECRET_VARIABLE.test(name) ? '' : `; got "${env[name]}"`}.`,
+      );
     }
     return E.left(problems);
   }
@@ -183,7 +240,10 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
             audience: v['JWT_AUDIENCE'] as string | undefined,
           }
         : undefined,
-    rateLimits: { perMinute: v['RATE_LIMIT_PER_MINUTE'] as number, perGroup: v['RATE_LIMIT_GROUPS'] as Record<string, number> },
+    rateLimits: {
+      perMinute: v['RATE_LIMIT_PER_MINUTE'] as number,
+      perGroup: v['RATE_LIMIT_GROUPS'] as Record<string, number>,
+    },
     idempotencyTtlSeconds: v['IDEMPOTENCY_TTL_SECONDS'] as number,
     redisUrl: v['REDIS_URL'] as string | undefined,
     groups,

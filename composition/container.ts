@@ -58,16 +58,30 @@ export const buildContainer = (
   if (overrides.authenticator) container.bind(Authenticator).toConstantValue(overrides.authenticator);
   for (const [id, value] of overrides.ports ?? []) container.bind(id).toConstantValue(value);
 
-  bindOnce(container, Authenticator, () => new CompositeAuthenticator(new ApiKeyAuthenticator(apiKeysFor(config, demoToken)), config.jwt ? new JwtAuthenticator(config.jwt) : undefined));
+  bindOnce(
+    container,
+    Authenticator,
+    () =>
+      new CompositeAuthenticator(
+        new ApiKeyAuthenticator(apiKeysFor(config, demoToken)),
+        config.jwt ? new JwtAuthenticator(config.jwt) : undefined,
+      ),
+  );
   bindOnce(container, RateLimiter, () => (redis ? new RedisRateLimiter(redis) : new InMemoryRateLimiter(shared.clock)));
-  bindOnce(container, IdempotencyStore, () => (redis ? new RedisIdempotencyStore(redis) : new InMemoryIdempotencyStore(shared.clock)));
+  bindOnce(container, IdempotencyStore, () =>
+    redis ? new RedisIdempotencyStore(redis) : new InMemoryIdempotencyStore(shared.clock),
+  );
   bindOnce(container, TokenStore, () => {
     if (!redis) return new InMemoryTokenStore();
     const warn = throttledWarn(shared.logger);
     return new RedisTokenStore(redis, {
       local: new InMemoryTokenStore(),
       onFallback: (error) =>
-        warn('token-store', { err: { message: error instanceof Error ? error.message : String(error) } }, "token store unavailable: using this instance's own copy and lock"),
+        warn(
+          'token-store',
+          { err: { message: error instanceof Error ? error.message : String(error) } },
+          "token store unavailable: using this instance's own copy and lock",
+        ),
     });
   });
 

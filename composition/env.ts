@@ -33,12 +33,20 @@ export const intVar = (min: number, max: number, fallback: number) =>
 
 export const enumVar = <V extends string>(values: readonly V[], fallback: V) =>
   new EnvVar<V>('enum', `one of ${values.join(', ')}`, (raw) =>
-    raw === undefined ? { ok: true, value: fallback } : (values as readonly string[]).includes(raw) ? { ok: true, value: raw as V } : { ok: false },
+    raw === undefined
+      ? { ok: true, value: fallback }
+      : (values as readonly string[]).includes(raw)
+        ? { ok: true, value: raw as V }
+        : { ok: false },
   );
 
 export const boolVar = (fallback: boolean) =>
   new EnvVar<boolean>('bool', 'true or false', (raw) =>
-    raw === undefined ? { ok: true, value: fallback } : raw === 'true' || raw === 'false' ? { ok: true, value: raw === 'true' } : { ok: false },
+    raw === undefined
+      ? { ok: true, value: fallback }
+      : raw === 'true' || raw === 'false'
+        ? { ok: true, value: raw === 'true' }
+        : { ok: false },
   );
 
 export const urlVar = (fallback?: string) =>
@@ -46,7 +54,9 @@ export const urlVar = (fallback?: string) =>
     if (raw === undefined) return { ok: true, value: fallback };
     try {
       const u = new URL(raw);
-      return u.protocol === 'http:' || u.protocol === 'https:' ? { ok: true, value: raw.replace(/\/+$/, '') } : { ok: false };
+      return u.protocol === 'http:' || u.protocol === 'https:'
+        ? { ok: true, value: raw.replace(/\/+$/, '') }
+        : { ok: false };
     } catch {
       return { ok: false };
     }

@@ -85,7 +85,11 @@ export class ConfigurationError extends Error {
  * A principal for embedders: a name and its permissions (`crm:read`, `crm:*`, `*`...). Its id lives in a
  * namespace of its own (`embedded:<name>`), apart from API keys and JWT subjects of the same name.
  */
-export const principal = (name: string, permissions: readonly string[]): Principal => ({ id: principalId('embedded', name), name, permissions: new Set(permissions) });
+export const principal = (name: string, permissions: readonly string[]): Principal => ({
+  id: principalId('embedded', name),
+  name,
+  permissions: new Set(permissions),
+});
 
 const resolveConfig = (options: GatewayOptions): GatewayConfig => {
   if (options.config) return options.config;
@@ -98,7 +102,8 @@ const resolveConfig = (options: GatewayOptions): GatewayConfig => {
 export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const config = resolveConfig(options);
   const logger = options.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
-  const demoToken = config.demoToken ?? (config.apiKeys.length === 0 ? `demo-${randomBytes(18).toString('base64url')}` : undefined);
+  const demoToken =
+    config.demoToken ?? (config.apiKeys.length === 0 ? `demo-${randomBytes(18).toString('base64url')}` : undefined);
   const shared: SharedServices = {
     clock: options.overrides?.clock ?? new SystemClock(),
     logger,
@@ -110,7 +115,9 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   // use does meanwhile. The 'error' listener keeps connection errors from ending the process.
   const redis = config.redisUrl ? new Redis(config.redisUrl, resilientRedisOptions()) : undefined;
   const redisWarn = throttledWarn(logger);
-  redis?.on('error', (error: Error) => redisWarn('redis', { err: { message: error.message } }, 'redis connection problem'));
+  redis?.on('error', (error: Error) =>
+    redisWarn('redis', { err: { message: error.message } }, 'redis connection problem'),
+  );
   const container = buildContainer(config, demoToken, shared, options.overrides, redis);
   const registry = new ToolRegistry(allTools);
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
@@ -127,7 +134,11 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
       idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
       timeoutMs: config.requestTimeoutMs,
-      observer: new LoggingCallObserver(logger, metrics, Object.values(backends).some((b) => b !== 'memory')),
+      observer: new LoggingCallObserver(
+        logger,
+        metrics,
+        Object.values(backends).some((b) => b !== 'memory'),
+      ),
       simulatedLatencyMs: config.simulatedLatencyMs,
     },
   );
@@ -144,7 +155,14 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     },
     readiness: async () => ({
       accepting: !draining,
-      ...(redis ? { redis: await redis.ping().then((p) => p === 'PONG', () => false) } : {}),
+      ...(redis
+        ? {
+            redis: await redis.ping().then(
+              (p) => p === 'PONG',
+              () => false,
+            ),
+          }
+        : {}),
     }),
     onInternalError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed unexpectedly'),
     mount: (app) => {
@@ -155,7 +173,11 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         version: VERSION,
         outputBudget: config.outputBudgetChars,
       };
-      mountMcp(app, { ...surface, authorizationServers: config.jwt?.issuer ? [config.jwt.issuer] : undefined, maxBodyBytes: config.maxBodyBytes });
+      mountMcp(app, {
+        ...surface,
+        authorizationServers: config.jwt?.issuer ? [config.jwt.issuer] : undefined,
+        maxBodyBytes: config.maxBodyBytes,
+      });
       mountOpenApi(app, surface);
       mountDocs(app, surface);
       for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);
@@ -174,10 +196,17 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       const tool = registry.get(name);
       if (!tool) {
         const cut = name.indexOf('_');
-        return errorEnvelope(executor.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined));
+        return errorEnvelope(
+          executor.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined),
+        );
       }
       const budget = Math.min(config.outputBudgetChars, o.maxChars ?? Infinity);
-      return present(await executor.run(tool, args, o.principal, requestId, { idempotencyKey: o.idempotencyKey }), o.format ?? 'text', o.base64 ?? false, budget);
+      return present(
+        await executor.run(tool, args, o.principal, requestId, { idempotencyKey: o.idempotencyKey }),
+        o.format ?? 'text',
+        o.base64 ?? false,
+        budget,
+      );
     },
     executor,
     container,

@@ -16,33 +16,42 @@ const start = () => {
     throw error;
   }
   const { config, logger, demoToken } = gateway;
-  const server = serve({ fetch: gateway.http.fetch, port: config.port, hostname: config.host, autoCleanupIncoming: false }, (info) => {
-    const base = config.publicBaseUrl ?? `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
-    const lines = [
-      '',
-      `Tool Gateway listening on ${base}`,
-      `  ${Object.entries(gateway.backends).map(([g, b]) => `${g}: ${b}`).join('   ')}   tools: ${gateway.listTools().length}`,
-    ];
-    if (demoToken) {
-      lines.push(
-        `  Demo token (every permission): ${demoToken}`,
+  const server = serve(
+    { fetch: gateway.http.fetch, port: config.port, hostname: config.host, autoCleanupIncoming: false },
+    (info) => {
+      const base =
+        config.publicBaseUrl ?? `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
+      const lines = [
         '',
-        'Try it:',
-        `  curl -s -X POST ${base}/v1/tools/crm/searchContacts -H 'Authorization: Bearer ${demoToken}' -H 'Content-Type: application/json' -d '{"query":"maria"}'`,
-        '',
-        `List the tools: curl -s ${base}/v1/tools`,
-      );
-    }
-    process.stdout.write(`${lines.join('\n')}\n\n`);
-    logger.info({ port: info.port, host: info.address }, 'listening');
-  });
+        `Tool Gateway listening on ${base}`,
+        `  ${Object.entries(gateway.backends)
+          .map(([g, b]) => `${g}: ${b}`)
+          .join('   ')}   tools: ${gateway.listTools().length}`,
+      ];
+      if (demoToken) {
+        lines.push(
+          `  Demo token (every permission): ${demoToken}`,
+          '',
+          'Try it:',
+          `  curl -s -X POST ${base}/v1/tools/crm/searchContacts -H 'Authorization: Bearer ${demoToken}' -H 'Content-Type: application/json' -d '{"query":"maria"}'`,
+          '',
+          `List the tools: curl -s ${base}/v1/tools`,
+        );
+      }
+      process.stdout.write(`${lines.join('\n')}\n\n`);
+      logger.info({ port: info.port, host: info.address }, 'listening');
+    },
+  );
 
   // serve() creates a node:http server unless told otherwise.
   const http1 = server as Server;
 
   // A promise nobody awaited that failed is a bug to log, not a reason to drop every call in flight.
   process.on('unhandledRejection', (reason) => {
-    logger.error({ err: reason instanceof Error ? reason : { message: String(reason) } }, 'unhandled promise rejection');
+    logger.error(
+      { err: reason instanceof Error ? reason : { message: String(reason) } },
+      'unhandled promise rejection',
+    );
   });
   // An exception nothing caught leaves the process in an unknown state: log it and exit (the supervisor
   // restarts the instance; the other instances keep serving).

@@ -6,6 +6,8 @@ import { bindOnce } from './group-module.js';
 export const InMemoryPodioAccountToken = Symbol.for('InMemoryPodioAccount') as ServiceIdentifier<InMemoryPodioAccount>;
 
 export const inMemoryPodioAccount = (container: Container, demoData: boolean): InMemoryPodioAccount => {
-  bindOnce(container, InMemoryPodioAccountToken, () => (demoData ? InMemoryPodioAccount.withDemoData() : InMemoryPodioAccount.empty()));
+  bindOnce(container, InMemoryPodioAccountToken, () =>
+    demoData ? InMemoryPodioAccount.withDemoData() : InMemoryPodioAccount.empty(),
+  );
   return container.get(InMemoryPodioAccountToken);
 };

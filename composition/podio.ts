@@ -21,8 +21,16 @@ export const podioEnvironment: readonly EnvironmentRow[] = [
   ['PODIO_BASE_URL', PODIO_BASE_URL, 'Podio API base URL.'],
   ['PODIO_CLIENT_ID', '(none)', 'Podio API key client id (required with a podio backend).'],
   ['PODIO_CLIENT_SECRET', '(none)', 'Podio API key client secret (required with a podio backend).'],
-  ['PODIO_REFRESH_TOKEN', '(none)', 'Podio refresh token of the user the gateway acts as (from the authorisation-code flow). One of three ways to sign in.'],
-  ['PODIO_APP_ID', '(none)', 'Podio app id for app authentication (with PODIO_APP_TOKEN); reaches only that app, so not the workspaces tools.'],
+  [
+    'PODIO_REFRESH_TOKEN',
+    '(none)',
+    'Podio refresh token of the user the gateway acts as (from the authorisation-code flow). One of three ways to sign in.',
+  ],
+  [
+    'PODIO_APP_ID',
+    '(none)',
+    'Podio app id for app authentication (with PODIO_APP_TOKEN); reaches only that app, so not the workspaces tools.',
+  ],
   ['PODIO_APP_TOKEN', '(none)', 'Podio app token for app authentication.'],
   ['PODIO_USERNAME', '(none)', 'Podio user e-mail for the password grant (with PODIO_PASSWORD); for development only.'],
   ['PODIO_PASSWORD', '(none)', 'Podio user password for the password grant; for development only.'],
@@ -43,7 +51,11 @@ export const podioEnv = {
  * The Podio connection from the decoded PODIO_* variables. `because` names what needs it
  * (`WORKSPACES_BACKEND=podio`); problems are added once even when several groups ask.
  */
-export const podioConfigFrom = (vars: Readonly<Record<string, unknown>>, problems: string[], because: string): PodioConfig => {
+export const podioConfigFrom = (
+  vars: Readonly<Record<string, unknown>>,
+  problems: string[],
+  because: string,
+): PodioConfig => {
   const str = (name: string) => (vars[name] as string | undefined) || undefined;
   const problem = (text: string) => {
     if (!problems.includes(text)) problems.push(text);
@@ -57,7 +69,11 @@ export const podioConfigFrom = (vars: Readonly<Record<string, unknown>>, problem
   const appToken = str('PODIO_APP_TOKEN');
   const username = str('PODIO_USERNAME');
   const password = str('PODIO_PASSWORD');
-  const chosen = [refreshToken && 'PODIO_REFRESH_TOKEN', (appId || appToken) && 'PODIO_APP_ID/PODIO_APP_TOKEN', (username || password) && 'PODIO_USERNAME/PODIO_PASSWORD'].filter(Boolean);
+  const chosen = [
+    refreshToken && 'PODIO_REFRESH_TOKEN',
+    (appId || appToken) && 'PODIO_APP_ID/PODIO_APP_TOKEN',
+    (username || password) && 'PODIO_USERNAME/PODIO_PASSWORD',
+  ].filter(Boolean);
   if (chosen.length !== 1) {
     problem(
       chosen.length === 0
@@ -74,7 +90,12 @@ export const podioConfigFrom = (vars: Readonly<Record<string, unknown>>, problem
     if ((username || password) && (!username || !password)) problem('PODIO_USERNAME and PODIO_PASSWORD go together.');
     grant = { kind: 'password', username: username ?? '', password: password ?? '' };
   }
-  return { baseUrl: str('PODIO_BASE_URL') ?? PODIO_BASE_URL, clientId: clientId ?? '', clientSecret: clientSecret ?? '', grant };
+  return {
+    baseUrl: str('PODIO_BASE_URL') ?? PODIO_BASE_URL,
+    clientId: clientId ?? '',
+    clientSecret: clientSecret ?? '',
+    grant,
+  };
 };
 
 /** The shared PodioClient: bound once under PodioClientToken (an override bound earlier wins). */
@@ -87,7 +108,10 @@ export const podioClient = (container: Container, config: PodioConfig, shared: S
       grant: config.grant,
       clock: shared.clock,
       timeoutMs: shared.upstreamTimeoutMs,
-      onRefreshTokenRotated: () => shared.logger.warn('Podio issued a new refresh token; it is kept in memory. Update PODIO_REFRESH_TOKEN before the next restart.'),
+      onRefreshTokenRotated: () =>
+        shared.logger.warn(
+          'Podio issued a new refresh token; it is kept in memory. Update PODIO_REFRESH_TOKEN before the next restart.',
+        ),
     });
     return new PodioClient({ baseUrl: config.baseUrl, auth, timeoutMs: shared.upstreamTimeoutMs, clock: shared.clock });
   });

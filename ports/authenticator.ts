@@ -21,7 +21,8 @@ export type CredentialKind = 'key' | 'demo' | 'jwt' | 'embedded';
  * (`key:ops-bot`, `jwt:https%3A%2F%2Fissuer.example:agent-7`). Encoding keeps the parts from running into
  * each other, so two different credentials never get one id.
  */
-export const principalId = (kind: CredentialKind, ...parts: readonly string[]): string => [kind, ...parts.map(encodeURIComponent)].join(':');
+export const principalId = (kind: CredentialKind, ...parts: readonly string[]): string =>
+  [kind, ...parts.map(encodeURIComponent)].join(':');
 
 /** Why a credential was refused, in words for the 401 message (never the credential itself). */
 export interface AuthFailure {

@@ -12,7 +12,10 @@ export interface ObservedCall {
  * gather what the call did upstream (logs and metrics live behind this port).
  */
 export interface CallObserver {
-  observe<R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } }>(call: ObservedCall, run: () => Promise<R>): Promise<R>;
+  observe<R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } }>(
+    call: ObservedCall,
+    run: () => Promise<R>,
+  ): Promise<R>;
 }
 
 export const CallObserver = Symbol.for('CallObserver') as ServiceIdentifier<CallObserver>;

@@ -8,7 +8,15 @@ import type { Share } from '../domain/files/share.js';
 
 export interface TransferRefusal {
   readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 429;
-  readonly code: 'INVALID_PARAMETER' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'GONE' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMITED';
+  readonly code:
+    | 'INVALID_PARAMETER'
+    | 'UNAUTHORIZED'
+    | 'FORBIDDEN'
+    | 'NOT_FOUND'
+    | 'CONFLICT'
+    | 'GONE'
+    | 'PAYLOAD_TOO_LARGE'
+    | 'RATE_LIMITED';
   readonly message: string;
   readonly details?: Readonly<Record<string, unknown>>;
 }
@@ -52,7 +60,10 @@ export interface UploadDesk {
   receive(uploadId: string, chunk: IncomingChunk): TaskEither<TransferRefusal, ChunkOutcome>;
   /** Drops an upload and the bytes received so far (after an oversized request). */
   discard(uploadId: string): void;
-  finish(uploadId: string, fileHash?: string): TaskEither<TransferRefusal, { readonly item: Item; readonly version: number }>;
+  finish(
+    uploadId: string,
+    fileHash?: string,
+  ): TaskEither<TransferRefusal, { readonly item: Item; readonly version: number }>;
   /** The bytes of one version of a file (`all`: every version, as a zip). */
   read(itemId: string, version: number | 'all'): TaskEither<TransferRefusal, FilePayload>;
 }
@@ -72,7 +83,12 @@ export interface ShareListing {
 export interface ShareDesk {
   open(shareId: string, visitor: ShareVisitor): TaskEither<TransferRefusal, ShareListing>;
   download(shareId: string, itemId: string, visitor: ShareVisitor): TaskEither<TransferRefusal, FilePayload>;
-  upload(shareId: string, fileName: string, bytes: Uint8Array, visitor: ShareVisitor): TaskEither<TransferRefusal, Item>;
+  upload(
+    shareId: string,
+    fileName: string,
+    bytes: Uint8Array,
+    visitor: ShareVisitor,
+  ): TaskEither<TransferRefusal, Item>;
 }
 
 export const UploadDesk = Symbol.for('UploadDesk') as ServiceIdentifier<UploadDesk>;

@@ -3,7 +3,15 @@ import type { ServiceIdentifier } from 'inversify';
 /** What a finished call left to replay: its result or its error, as the executor produced them. */
 export type StoredOutcome =
   | { readonly ok: true; readonly payload: unknown; readonly text: string }
-  | { readonly ok: false; readonly error: { readonly status: number; readonly code: string; readonly message: string; readonly details: Readonly<Record<string, unknown>> } };
+  | {
+      readonly ok: false;
+      readonly error: {
+        readonly status: number;
+        readonly code: string;
+        readonly message: string;
+        readonly details: Readonly<Record<string, unknown>>;
+      };
+    };
 
 export type IdempotencyClaim =
   /** The key is new: the caller runs the call and then completes or abandons it. */

@@ -26,19 +26,31 @@ export interface ItemChanges {
  */
 export interface ItemStore {
   /** An item by id or alias (home, allshared, favorites, top, box, connectors). Deleted items only with includeDeleted. */
-  get(id: string, options: { readonly includeDeleted: boolean; readonly includeChildren: boolean }): TaskEither<GatewayError, Item>;
+  get(
+    id: string,
+    options: { readonly includeDeleted: boolean; readonly includeChildren: boolean },
+  ): TaskEither<GatewayError, Item>;
   /** Home, Favorites, Shared Folders and Connectors. */
   topLevel(): TaskEither<GatewayError, readonly Item[]>;
   children(folderId: string, query: ChildrenQuery): TaskEither<GatewayError, ItemPage>;
   /** A same-named folder is a Conflict unless `overwrite`, which replaces it (its contents go to the recycle bin). */
-  createFolder(parentId: string, folder: { readonly name: string; readonly description?: string; readonly overwrite: boolean }): TaskEither<GatewayError, Item>;
+  createFolder(
+    parentId: string,
+    folder: { readonly name: string; readonly description?: string; readonly overwrite: boolean },
+  ): TaskEither<GatewayError, Item>;
   update(id: string, changes: ItemChanges): TaskEither<GatewayError, Item>;
   /** Moves the item to the recycle bin, or with `singleVersion` removes only the current version of a file. */
-  delete(id: string, options: { readonly singleVersion: boolean; readonly forceSync: boolean }): TaskEither<GatewayError, void>;
+  delete(
+    id: string,
+    options: { readonly singleVersion: boolean; readonly forceSync: boolean },
+  ): TaskEither<GatewayError, void>;
   copy(id: string, targetFolderId: string, overwrite: boolean): TaskEither<GatewayError, TransferOutcome>;
   move(id: string, targetFolderId: string, overwrite: boolean): TaskEither<GatewayError, TransferOutcome>;
   search(search: ItemSearch): TaskEither<GatewayError, SearchResults>;
-  downloadLink(id: string, options: { readonly includeAllVersions: boolean }): TaskEither<GatewayError, DownloadSpecification>;
+  downloadLink(
+    id: string,
+    options: { readonly includeAllVersions: boolean },
+  ): TaskEither<GatewayError, DownloadSpecification>;
   uploadLink(folderId: string, request: UploadRequest): TaskEither<GatewayError, UploadSpecification>;
 }
 

@@ -11,7 +11,10 @@ export interface RecordApps {
   getApp(appId: number): TaskEither<GatewayError, App>;
   getViews(appId: number): TaskEither<GatewayError, readonly AppView[]>;
   /** A view by id (app_id helps backends that address views through their app). */
-  getView(viewId: number, appId?: number): TaskEither<GatewayError, { readonly app_id: number; readonly view: AppView }>;
+  getView(
+    viewId: number,
+    appId?: number,
+  ): TaskEither<GatewayError, { readonly app_id: number; readonly view: AppView }>;
 }
 
 export const RecordApps = Symbol.for('RecordApps') as ServiceIdentifier<RecordApps>;

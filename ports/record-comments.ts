@@ -10,7 +10,12 @@ export interface CommentPage {
 
 /** Comments on records. Contract: test/contracts/record-comments.contract.ts. */
 export interface RecordComments {
-  create(recordId: number, value: string, fileIds: readonly number[], flags: WriteFlags): TaskEither<GatewayError, Comment>;
+  create(
+    recordId: number,
+    value: string,
+    fileIds: readonly number[],
+    flags: WriteFlags,
+  ): TaskEither<GatewayError, Comment>;
   get(commentId: number): TaskEither<GatewayError, Comment>;
   /** Oldest first. */
   list(recordId: number, offset: number, limit: number): TaskEither<GatewayError, CommentPage>;

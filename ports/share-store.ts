@@ -13,7 +13,10 @@ export interface ShareListQuery {
 /** The caller's shares (ShareFile or in memory). Both adapters honour test/contracts/share-store.contract.ts. */
 export interface ShareStore {
   /** A share; an expired one is still returned to its creator (ShareFile's rule), a deleted one is NotFound. */
-  get(id: string, options: { readonly includeItems: boolean; readonly includeRecipients: boolean }): TaskEither<GatewayError, Share>;
+  get(
+    id: string,
+    options: { readonly includeItems: boolean; readonly includeRecipients: boolean },
+  ): TaskEither<GatewayError, Share>;
   /** Newest first; expired shares only with includeExpired. */
   list(query: ShareListQuery): TaskEither<GatewayError, SharePage>;
   create(share: NewShare): TaskEither<GatewayError, Share>;

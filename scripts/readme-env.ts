@@ -8,7 +8,11 @@ const path = resolve(import.meta.dirname, '../README.md');
 const readme = readFileSync(path, 'utf8');
 const start = '<!-- env-table:start -->';
 const end = '<!-- env-table:end -->';
-const table = ['| variable | default | meaning |', '|---|---|---|', ...ENVIRONMENT.map(([n, d, m]) => `| \`${n}\` | ${d} | ${m.replace(/\|/g, '\\|')} |`)].join('\n');
+const table = [
+  '| variable | default | meaning |',
+  '|---|---|---|',
+  ...ENVIRONMENT.map(([n, d, m]) => `| \`${n}\` | ${d} | ${m.replace(/\|/g, '\\|')} |`),
+].join('\n');
 const a = readme.indexOf(start);
 const b = readme.indexOf(end);
 if (a < 0 || b < 0) throw new Error('README.md has no env-table markers');

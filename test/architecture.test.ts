@@ -34,11 +34,13 @@ describe('the dependency rule', () => {
         for (const m of source.matchAll(IMPORT)) {
           const spec = m[1] ?? m[2]!;
           if (!spec.startsWith('.')) {
-            if (layer === 'domain' && !spec.startsWith('fp-ts')) violations.push(`${relative(root, file)} imports package ${spec}`);
+            if (layer === 'domain' && !spec.startsWith('fp-ts'))
+              violations.push(`${relative(root, file)} imports package ${spec}`);
             continue;
           }
           const target = layerOf(resolve(dirname(file), spec));
-          if (target && target !== layer && !ALLOWED[layer].includes(target)) violations.push(`${relative(root, file)} -> ${spec}`);
+          if (target && target !== layer && !ALLOWED[layer].includes(target))
+            violations.push(`${relative(root, file)} -> ${spec}`);
           if (!target) violations.push(`${relative(root, file)} imports outside the layers: ${spec}`);
         }
       }

@@ -34,7 +34,13 @@ export class CreateContact implements UseCase<CreateContactParams, CreateContact
 
   execute(p: CreateContactParams): TaskEither<GatewayError, CreateContactResult> {
     if (Object.keys(p.values).length === 0) {
-      return TE.left(invalidInput('values is empty: give at least one property, usually "email".', 'values', 'object of property name to string'));
+      return TE.left(
+        invalidInput(
+          'values is empty: give at least one property, usually "email".',
+          'values',
+          'object of property name to string',
+        ),
+      );
     }
     return pipe(
       this.contacts.create(p.values, DEFAULT_CONTACT_PROPERTIES),

@@ -10,7 +10,13 @@ import { table } from '../runtime/markdown.js';
 
 export const GetPropertiesParams = params(
   {},
-  { object_type: d(oneOf(['contacts', 'companies'] as const, 'ObjectType'), 'Which object\'s properties to list.', 'contacts') },
+  {
+    object_type: d(
+      oneOf(['contacts', 'companies'] as const, 'ObjectType'),
+      "Which object's properties to list.",
+      'contacts',
+    ),
+  },
 );
 export type GetPropertiesParams = t.TypeOf<typeof GetPropertiesParams>;
 
@@ -27,7 +33,10 @@ export class GetProperties implements UseCase<GetPropertiesParams, GetProperties
     const objectType = p.object_type ?? 'contacts';
     return pipe(
       this.contacts.properties(objectType),
-      TE.map((properties) => ({ objectType, properties: [...properties].sort((a, b) => a.name.localeCompare(b.name)) })),
+      TE.map((properties) => ({
+        objectType,
+        properties: [...properties].sort((a, b) => a.name.localeCompare(b.name)),
+      })),
     );
   }
 }
@@ -58,8 +67,11 @@ export const getPropertiesTool = defineTool({
   text: (r) => {
     const rows = r.properties.map((p) => {
       const opts = p.options ?? [];
-      const shown = opts.slice(0, MAX_OPTIONS_SHOWN).map((o) => (o.value === o.label ? o.value : `${o.value} (${o.label})`));
-      const more = opts.length > MAX_OPTIONS_SHOWN ? `, +${opts.length - MAX_OPTIONS_SHOWN} more (format=json lists all)` : '';
+      const shown = opts
+        .slice(0, MAX_OPTIONS_SHOWN)
+        .map((o) => (o.value === o.label ? o.value : `${o.value} (${o.label})`));
+      const more =
+        opts.length > MAX_OPTIONS_SHOWN ? `, +${opts.length - MAX_OPTIONS_SHOWN} more (format=json lists all)` : '';
       return [p.name, p.label, p.type + (p.readOnly ? ', read-only' : ''), shown.join(', ') + more];
     });
     return [

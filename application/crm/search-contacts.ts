@@ -1,10 +1,29 @@
 import { inject, injectable } from 'inversify';
 import { contactDisplayName, DEFAULT_SEARCH_PROPERTIES } from '../../domain/crm/contact.js';
-import { OPERATORS, SEARCH_LIMITS, VALUE_LIMITS, validateSearch, type ContactPage, type ContactSearch } from '../../domain/crm/search.js';
+import {
+  OPERATORS,
+  SEARCH_LIMITS,
+  VALUE_LIMITS,
+  validateSearch,
+  type ContactPage,
+  type ContactSearch,
+} from '../../domain/crm/search.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { arrayUpTo, d, intRange, NonEmptyString, nonEmptyUpTo, object, oneOf, params, PropertyValue, stringUpTo, t } from '../runtime/codecs.js';
+import {
+  arrayUpTo,
+  d,
+  intRange,
+  NonEmptyString,
+  nonEmptyUpTo,
+  object,
+  oneOf,
+  params,
+  PropertyValue,
+  stringUpTo,
+  t,
+} from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, table } from '../runtime/markdown.js';
 
@@ -12,7 +31,10 @@ const FilterCodec = object(
   'Filter',
   {
     propertyName: d(nonEmptyUpTo(256), 'Internal property name, such as "email" or "lifecyclestage".'),
-    operator: d(oneOf(OPERATORS, 'Operator'), 'Comparison. BETWEEN uses value and highValue; IN and NOT_IN use values; HAS_PROPERTY and NOT_HAS_PROPERTY take no value.'),
+    operator: d(
+      oneOf(OPERATORS, 'Operator'),
+      'Comparison. BETWEEN uses value and highValue; IN and NOT_IN use values; HAS_PROPERTY and NOT_HAS_PROPERTY take no value.',
+    ),
   },
   {
     value: d(PropertyValue, 'The value to compare with (a string; dates as YYYY-MM-DD or epoch milliseconds).'),
@@ -24,7 +46,13 @@ const FilterCodec = object(
 const SortCodec = object(
   'Sort',
   { propertyName: d(nonEmptyUpTo(256), 'Property to sort by.') },
-  { direction: d(oneOf(['ASCENDING', 'DESCENDING'] as const, 'Direction'), 'Sort direction, default ASCENDING.', 'ASCENDING') },
+  {
+    direction: d(
+      oneOf(['ASCENDING', 'DESCENDING'] as const, 'Direction'),
+      'Sort direction, default ASCENDING.',
+      'ASCENDING',
+    ),
+  },
 );
 
 export const SearchContactsParams = params(
@@ -34,13 +62,21 @@ export const SearchContactsParams = params(
       t.array(object('FilterGroup', { filters: d(t.array(FilterCodec), 'Filters that must all match (AND).') }, {})),
       'Groups of filters; a contact matches when any group matches (OR). At most 5 groups, 10 filters per group, 25 in all.',
     ),
-    sorts: d(arrayUpTo(SortCodec, 5), 'Sort order, for example [{"propertyName":"createdate","direction":"DESCENDING"}].'),
-    return_properties: d(arrayUpTo(nonEmptyUpTo(256), 200), 'Properties to return for each contact. Default: firstname, lastname, email.', [
-      ...DEFAULT_SEARCH_PROPERTIES,
-    ]),
+    sorts: d(
+      arrayUpTo(SortCodec, 5),
+      'Sort order, for example [{"propertyName":"createdate","direction":"DESCENDING"}].',
+    ),
+    return_properties: d(
+      arrayUpTo(nonEmptyUpTo(256), 200),
+      'Properties to return for each contact. Default: firstname, lastname, email.',
+      [...DEFAULT_SEARCH_PROPERTIES],
+    ),
     limit: d(intRange(1, 100), 'Contacts per page, 1 to 100.', 10),
     after: d(NonEmptyString, 'Paging cursor: the "after" value of the previous page.'),
-    query: d(stringUpTo(SEARCH_LIMITS.maxQueryLength), `Free text matched against name, email, phone and company (at most ${VALUE_LIMITS.maxQueryWords} words).`),
+    query: d(
+      stringUpTo(SEARCH_LIMITS.maxQueryLength),
+      `Free text matched against name, email, phone and company (at most ${VALUE_LIMITS.maxQueryWords} words).`,
+    ),
   },
 );
 export type SearchContactsParams = t.TypeOf<typeof SearchContactsParams>;
@@ -107,7 +143,11 @@ export const searchContactsTool = defineTool({
     const offset = /^\d+$/.test(p.after ?? '') ? Number(p.after) : 0;
     const withName = properties.some((name) => NAME_COLUMNS.has(name));
     const cols = withName ? properties.filter((name) => !NAME_COLUMNS.has(name)) : [...properties];
-    const rows = page.results.map((c) => [c.id, ...(withName ? [contactDisplayName(c)] : []), ...cols.map((name) => c.properties[name] ?? '')]);
+    const rows = page.results.map((c) => [
+      c.id,
+      ...(withName ? [contactDisplayName(c)] : []),
+      ...cols.map((name) => c.properties[name] ?? ''),
+    ]);
     const first = offset + 1;
     const last = offset + page.results.length;
     return [

@@ -31,7 +31,13 @@ export class UpdateContact implements UseCase<UpdateContactParams, UpdateContact
   execute(p: UpdateContactParams): TaskEither<GatewayError, UpdateContactResult> {
     const changed = Object.keys(p.values);
     if (changed.length === 0) {
-      return TE.left(invalidInput('values is empty: give at least one property to change.', 'values', 'object of property name to string'));
+      return TE.left(
+        invalidInput(
+          'values is empty: give at least one property to change.',
+          'values',
+          'object of property name to string',
+        ),
+      );
     }
     return pipe(
       this.contacts.update(p.contact_id, p.values),

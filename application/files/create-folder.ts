@@ -11,12 +11,17 @@ import { flag, ItemIdParam, itemJson, itemText } from './files-text.js';
 
 export const CreateFolderParams = params(
   {
-    parent_id: ItemIdParam('Where to create it: a folder id, "home" (personal) or "allshared" (a new top-level shared folder).'),
+    parent_id: ItemIdParam(
+      'Where to create it: a folder id, "home" (personal) or "allshared" (a new top-level shared folder).',
+    ),
     name: d(NonEmptyString, 'Name of the new folder.'),
   },
   {
     description: d(t.string, 'Description of the folder.'),
-    overwrite: flag(`Replace a folder of the same name (the old one goes to the recycle bin). Default false: a name clash fails. ${OVERWRITE_NEEDS}`, false),
+    overwrite: flag(
+      `Replace a folder of the same name (the old one goes to the recycle bin). Default false: a name clash fails. ${OVERWRITE_NEEDS}`,
+      false,
+    ),
   },
 );
 export type CreateFolderParams = t.TypeOf<typeof CreateFolderParams>;
@@ -27,7 +32,11 @@ export class CreateFolder implements UseCase<CreateFolderParams, Item> {
   execute(p: CreateFolderParams, context: CallContext): TaskEither<GatewayError, Item> {
     const refused = overwriteRefusal(p.overwrite, context, 'files_createFolder');
     if (refused) return TE.left(refused);
-    return this.items.createFolder(p.parent_id.trim(), { name: p.name, ...(p.description !== undefined ? { description: p.description } : {}), overwrite: p.overwrite ?? false });
+    return this.items.createFolder(p.parent_id.trim(), {
+      name: p.name,
+      ...(p.description !== undefined ? { description: p.description } : {}),
+      overwrite: p.overwrite ?? false,
+    });
   }
 }
 
@@ -44,6 +53,9 @@ export const createFolderTool = defineTool({
   text: (i) =>
     [
       itemText(i).replace(/^## /, '## Created '),
-      nextSteps([`Upload a file into it: ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`, `Share it: ${call('files_createShare', { share_type: 'Send', items: [i.Id] })}`]),
+      nextSteps([
+        `Upload a file into it: ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`,
+        `Share it: ${call('files_createShare', { share_type: 'Send', items: [i.Id] })}`,
+      ]),
     ].join('\n'),
 });

@@ -11,7 +11,12 @@ import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, shareJson, shareText } from './files-text.js';
 
 export const CreateShareParams = params(
-  { share_type: d(oneOf(['Send', 'Request'] as const, 'ShareType'), 'Send: recipients download the items. Request: recipients upload files into parent_id.') },
+  {
+    share_type: d(
+      oneOf(['Send', 'Request'] as const, 'ShareType'),
+      'Send: recipients download the items. Request: recipients upload files into parent_id.',
+    ),
+  },
   {
     items: d(t.array(NonEmptyString), 'Ids of the files or folders to share; required for Send shares.'),
     parent_id: d(NonEmptyString, 'Folder that receives the uploads of a Request share; default home.'),
@@ -37,7 +42,9 @@ export interface CreateShareResult {
 
 export const checkEmails = (emails: readonly string[], parameter: string): GatewayError | undefined => {
   const bad = emails.filter((e) => !EMAIL.test(e.trim()));
-  return bad.length ? invalidInput(`Not e-mail addresses: ${bad.join(', ')}.`, parameter, 'array of e-mail addresses', { invalid: bad }) : undefined;
+  return bad.length
+    ? invalidInput(`Not e-mail addresses: ${bad.join(', ')}.`, parameter, 'array of e-mail addresses', { invalid: bad })
+    : undefined;
 };
 
 @injectable()
@@ -50,16 +57,44 @@ export class CreateShare implements UseCase<CreateShareParams, CreateShareResult
 
   execute(p: CreateShareParams): TaskEither<GatewayError, CreateShareResult> {
     const items = (p.items ?? []).map((i) => i.trim());
-    if (p.share_type === 'Send' && !items.length) return TE.left(invalidInput('A Send share needs the ids of the items to share in "items".', 'items', 'array of item ids'));
-    if (p.share_type === 'Request' && items.length) return TE.left(invalidInput('A Request share takes no items: it collects uploads into parent_id.', 'items', 'no value for Request shares'));
-    if (p.share_type === 'Request' && p.is_view_only) return TE.left(invalidInput('is_view_only applies to Send shares only.', 'is_view_only', 'false for Request shares'));
-    if (p.share_type === 'Send' && p.parent_id) return TE.left(invalidInput('parent_id is the destination of a Request share; a Send share takes items.', 'parent_id', 'no value for Send shares'));
-    if (p.expiration_days === 0) return TE.left(invalidInput('expiration_days must be at least 1, or -1 for a link that never expires.', 'expiration_days', 'integer from 1 to 3650, or -1'));
+    if (p.share_type === 'Send' && !items.length)
+      return TE.left(
+        invalidInput('A Send share needs the ids of the items to share in "items".', 'items', 'array of item ids'),
+      );
+    if (p.share_type === 'Request' && items.length)
+      return TE.left(
+        invalidInput(
+          'A Request share takes no items: it collects uploads into parent_id.',
+          'items',
+          'no value for Request shares',
+        ),
+      );
+    if (p.share_type === 'Request' && p.is_view_only)
+      return TE.left(
+        invalidInput('is_view_only applies to Send shares only.', 'is_view_only', 'false for Request shares'),
+      );
+    if (p.share_type === 'Send' && p.parent_id)
+      return TE.left(
+        invalidInput(
+          'parent_id is the destination of a Request share; a Send share takes items.',
+          'parent_id',
+          'no value for Send shares',
+        ),
+      );
+    if (p.expiration_days === 0)
+      return TE.left(
+        invalidInput(
+          'expiration_days must be at least 1, or -1 for a link that never expires.',
+          'expiration_days',
+          'integer from 1 to 3650, or -1',
+        ),
+      );
     const recipients = (p.recipients ?? []).map((r) => r.trim());
     const bad = checkEmails(recipients, 'recipients');
     if (bad) return TE.left(bad);
     const days = p.expiration_days ?? 30;
-    const expirationDate = days < 0 ? '9999-12-31T23:59:59.000Z' : new Date(this.clock.now().getTime() + days * 86_400_000).toISOString();
+    const expirationDate =
+      days < 0 ? '9999-12-31T23:59:59.000Z' : new Date(this.clock.now().getTime() + days * 86_400_000).toISOString();
     return pipe(
       this.shares.create({
         shareType: p.share_type,
@@ -78,8 +113,16 @@ export class CreateShare implements UseCase<CreateShareParams, CreateShareResult
       TE.chain((share): TaskEither<GatewayError, CreateShareResult> =>
         recipients.length
           ? pipe(
-              this.notifier.notify({ share, recipients, ...(p.personal_message ? { personalMessage: p.personal_message } : {}), ccSender: p.cc_sender ?? false }),
-              TE.map((sent): CreateShareResult => ({ share: { ...share, HasSentMessage: true }, notified: sent.recipients })),
+              this.notifier.notify({
+                share,
+                recipients,
+                ...(p.personal_message ? { personalMessage: p.personal_message } : {}),
+                ccSender: p.cc_sender ?? false,
+              }),
+              TE.map((sent): CreateShareResult => ({
+                share: { ...share, HasSentMessage: true },
+                notified: sent.recipients,
+              })),
             )
           : TE.right({ share, notified: [] }),
       ),
@@ -101,7 +144,10 @@ export const createShareTool = defineTool({
     [
       shareText(r.share, `## Created ${r.share.ShareType} share "${r.share.Title}" (id ${r.share.Id})`),
       r.notified.length ? `The link was e-mailed to ${r.notified.join(', ')}.` : '',
-      nextSteps([`E-mail the link: ${call('files_sendShareNotification', { share_id: r.share.Id, recipients: ['<email>'] })}`, `Revoke it: ${call('files_deleteShare', { share_id: r.share.Id })}`]),
+      nextSteps([
+        `E-mail the link: ${call('files_sendShareNotification', { share_id: r.share.Id, recipients: ['<email>'] })}`,
+        `Revoke it: ${call('files_deleteShare', { share_id: r.share.Id })}`,
+      ]),
     ]
       .filter(Boolean)
       .join('\n\n'),

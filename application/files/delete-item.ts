@@ -10,8 +10,14 @@ import { flag, ItemIdParam } from './files-text.js';
 export const DeleteItemParams = params(
   { item_id: ItemIdParam('Id of the file or folder.') },
   {
-    single_version: flag('Delete only the current version of a file that has version history; the previous version becomes current.', false),
-    force_sync: flag('Wait until the deletion is complete instead of letting the storage finish it in the background.', false),
+    single_version: flag(
+      'Delete only the current version of a file that has version history; the previous version becomes current.',
+      false,
+    ),
+    force_sync: flag(
+      'Wait until the deletion is complete instead of letting the storage finish it in the background.',
+      false,
+    ),
   },
 );
 export type DeleteItemParams = t.TypeOf<typeof DeleteItemParams>;
@@ -52,6 +58,10 @@ export const deleteItemTool = defineTool({
     [
       `## ${r.single_version ? 'Version deleted' : 'Moved to the recycle bin'} (id ${p.item_id.trim()})`,
       r.message,
-      nextSteps(r.single_version ? [`See the file now: ${call('files_getItem', { item_id: p.item_id.trim() })}`] : [`See it in the bin: ${call('files_getItem', { item_id: p.item_id.trim(), include_deleted: true })}`]),
+      nextSteps(
+        r.single_version
+          ? [`See the file now: ${call('files_getItem', { item_id: p.item_id.trim() })}`]
+          : [`See it in the bin: ${call('files_getItem', { item_id: p.item_id.trim(), include_deleted: true })}`],
+      ),
     ].join('\n\n'),
 });

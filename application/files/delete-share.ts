@@ -16,7 +16,9 @@ export class DeleteShare implements UseCase<DeleteShareParams, { readonly messag
     const id = p.share_id.trim();
     return pipe(
       this.shares.delete(id),
-      TE.map(() => ({ message: `Share ${id} was deleted. Its link and upload address stopped working for every recipient; the shared files themselves are unchanged.` })),
+      TE.map(() => ({
+        message: `Share ${id} was deleted. Its link and upload address stopped working for every recipient; the shared files themselves are unchanged.`,
+      })),
     );
   }
 }
@@ -25,7 +27,8 @@ export const deleteShareTool = defineTool({
   group: 'files',
   name: 'deleteShare',
   title: 'Delete share',
-  description: 'Deletes a share and revokes all access at once: the link stops working for every recipient (downloads and uploads). The shared files and folders are not touched. Cannot be undone; create a new share instead.',
+  description:
+    'Deletes a share and revokes all access at once: the link stops working for every recipient (downloads and uploads). The shared files and folders are not touched. Cannot be undone; create a new share instead.',
   annotations: { kind: 'Destructive', idempotent: false },
   params: DeleteShareParams,
   useCase: DeleteShare,

@@ -65,7 +65,13 @@ export const size = (bytes: number): string => {
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
 };
 
-const date = (iso: string | undefined): string | undefined => (iso ? iso.replace(/\.\d{3}Z$/, 'Z').replace('T', ' ').replace('Z', ' UTC') : undefined);
+const date = (iso: string | undefined): string | undefined =>
+  iso
+    ? iso
+        .replace(/\.\d{3}Z$/, 'Z')
+        .replace('T', ' ')
+        .replace('Z', ' UTC')
+    : undefined;
 
 export const kindWord = (i: Item): string => (i.type === 'Folder' ? 'Folder' : 'File');
 
@@ -74,7 +80,14 @@ export const itemHeading = (i: Item): string => `## ${kindWord(i)} "${i.Name}" (
 export const itemsTable = (items: readonly Item[]): string =>
   table(
     ['id', 'name', 'type', 'size', 'created', ...(items.some((i) => i.IsDeleted) ? ['deleted'] : [])],
-    items.map((i) => [i.Id, i.Name, i.type === 'Folder' ? `folder (${plural(i.FileCount, 'file')})` : 'file', size(i.FileSizeBytes), date(i.CreationDate), ...(i.IsDeleted ? ['in recycle bin'] : [])]),
+    items.map((i) => [
+      i.Id,
+      i.Name,
+      i.type === 'Folder' ? `folder (${plural(i.FileCount, 'file')})` : 'file',
+      size(i.FileSizeBytes),
+      date(i.CreationDate),
+      ...(i.IsDeleted ? ['in recycle bin'] : []),
+    ]),
   );
 
 export const itemText = (i: Item): string =>
@@ -95,7 +108,11 @@ export const itemText = (i: Item): string =>
       ['Status', i.IsDeleted ? 'in the recycle bin' : undefined],
       ['url', i.url],
     ]),
-    i.Children ? (i.Children.length ? `### Contents (${i.Children.length})\n\n${itemsTable(i.Children)}` : '### Contents\n\nThe folder is empty.') : undefined,
+    i.Children
+      ? i.Children.length
+        ? `### Contents (${i.Children.length})\n\n${itemsTable(i.Children)}`
+        : '### Contents\n\nThe folder is empty.'
+      : undefined,
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -144,7 +161,8 @@ export const shareSummaryJson = (s: Share, extra: 'get' | 'list'): Record<string
     ...(extra === 'get' ? { MaxDownloads: s.MaxDownloads } : { CreationDate: s.CreationDate }),
   });
 
-export const downloadsText = (s: Share): string => `${s.TotalDownloads} of ${s.MaxDownloads < 0 ? 'unlimited' : s.MaxDownloads}`;
+export const downloadsText = (s: Share): string =>
+  `${s.TotalDownloads} of ${s.MaxDownloads < 0 ? 'unlimited' : s.MaxDownloads}`;
 
 export const expiryText = (s: Share, now?: Date): string | undefined => {
   if (!s.ExpirationDate) return 'never';
@@ -158,7 +176,12 @@ export const shareText = (s: Share, heading = `## ${s.ShareType} share "${s.Titl
     heading,
     fields([
       ['Link', s.Uri],
-      ['Type', s.ShareType === 'Send' ? 'Send (recipients download the shared files)' : 'Request (recipients upload files into the folder)'],
+      [
+        'Type',
+        s.ShareType === 'Send'
+          ? 'Send (recipients download the shared files)'
+          : 'Request (recipients upload files into the folder)',
+      ],
       ['Destination folder', s.ParentId],
       ['Downloads', s.ShareType === 'Send' ? downloadsText(s) : undefined],
       ['Expires', expiryText(s)],
@@ -168,8 +191,16 @@ export const shareText = (s: Share, heading = `## ${s.ShareType} share "${s.Titl
       ['Asks visitors for name and e-mail', s.RequireUserInfo ? 'yes' : undefined],
       ['Notification sent', s.HasSentMessage ? 'yes' : undefined],
     ]),
-    s.Items ? (s.Items.length ? `### Items (${s.Items.length})\n\n${itemsTable(s.Items)}` : '### Items\n\nNo shared items remain (they may have been deleted).') : undefined,
-    s.Recipients ? (s.Recipients.length ? `### Recipients\n\n${s.Recipients.map((r) => `- ${r.email}`).join('\n')}` : '### Recipients\n\nNone yet.') : undefined,
+    s.Items
+      ? s.Items.length
+        ? `### Items (${s.Items.length})\n\n${itemsTable(s.Items)}`
+        : '### Items\n\nNo shared items remain (they may have been deleted).'
+      : undefined,
+    s.Recipients
+      ? s.Recipients.length
+        ? `### Recipients\n\n${s.Recipients.map((r) => `- ${r.email}`).join('\n')}`
+        : '### Recipients\n\nNone yet.'
+      : undefined,
   ]
     .filter(Boolean)
     .join('\n\n');

@@ -22,7 +22,10 @@ export type GetItemParams = t.TypeOf<typeof GetItemParams>;
 export class GetItem implements UseCase<GetItemParams, Item> {
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
   execute(p: GetItemParams): TaskEither<GatewayError, Item> {
-    return this.items.get(p.item_id.trim(), { includeDeleted: p.include_deleted ?? false, includeChildren: p.include_children ?? false });
+    return this.items.get(p.item_id.trim(), {
+      includeDeleted: p.include_deleted ?? false,
+      includeChildren: p.include_children ?? false,
+    });
   }
 }
 
@@ -31,17 +34,23 @@ export const getItemTool = defineTool({
   name: 'getItem',
   title: 'Get file or folder',
   description:
-    'Reads one file or folder by id or alias (home = your personal folders, allshared = shared folders, favorites, top = all containers, box, connectors): name, path, parent, size, file count, dates, MD5 of files. include_children lists a folder\'s contents; include_deleted also finds items in the recycle bin.',
+    "Reads one file or folder by id or alias (home = your personal folders, allshared = shared folders, favorites, top = all containers, box, connectors): name, path, parent, size, file count, dates, MD5 of files. include_children lists a folder's contents; include_deleted also finds items in the recycle bin.",
   annotations: { kind: 'Read', idempotent: true },
   params: GetItemParams,
   useCase: GetItem,
-  json: (i, p) => (p.summary_only ? { ...itemSummaryJson(i, true), ...(i.Children ? { Children: i.Children.map((c) => itemSummaryJson(c)) } : {}) } : itemJson(i)),
+  json: (i, p) =>
+    p.summary_only
+      ? { ...itemSummaryJson(i, true), ...(i.Children ? { Children: i.Children.map((c) => itemSummaryJson(c)) } : {}) }
+      : itemJson(i),
   text: (i, p) =>
     [
       itemText(p.summary_only ? { ...i, Description: undefined, Info: undefined } : i),
       nextSteps(
         i.type === 'Folder'
-          ? [`List the contents page by page: ${call('files_listChildren', { folder_id: i.Id })}`, `Upload into it: ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`]
+          ? [
+              `List the contents page by page: ${call('files_listChildren', { folder_id: i.Id })}`,
+              `Upload into it: ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`,
+            ]
           : [`Download it: ${call('files_getDownloadUrl', { item_id: i.Id })}`],
       ),
     ].join('\n'),

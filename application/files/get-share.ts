@@ -24,7 +24,10 @@ export type GetShareParams = t.TypeOf<typeof GetShareParams>;
 export class GetShare implements UseCase<GetShareParams, Share> {
   constructor(@inject(ShareStore) private readonly shares: ShareStore) {}
   execute(p: GetShareParams): TaskEither<GatewayError, Share> {
-    return this.shares.get(p.share_id.trim(), { includeItems: p.include_items ?? false, includeRecipients: p.include_recipients ?? false });
+    return this.shares.get(p.share_id.trim(), {
+      includeItems: p.include_items ?? false,
+      includeRecipients: p.include_recipients ?? false,
+    });
   }
 }
 
@@ -32,10 +35,18 @@ export const getShareTool = defineTool({
   group: 'files',
   name: 'getShare',
   title: 'Get share',
-  description: 'Reads one share: its public link (Uri), type, downloads used of the maximum, expiry and options; include_items and include_recipients add the shared items and who received the link.',
+  description:
+    'Reads one share: its public link (Uri), type, downloads used of the maximum, expiry and options; include_items and include_recipients add the shared items and who received the link.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetShareParams,
   useCase: GetShare,
   json: (s, p) => (p.summary_only ? shareSummaryJson(s, 'get') : shareJson(s)),
-  text: (s) => [shareText(s), nextSteps([`E-mail the link: ${call('files_sendShareNotification', { share_id: s.Id, recipients: ['<email>'] })}`, `Change it: ${call('files_updateShare', { share_id: s.Id })}`])].join('\n'),
+  text: (s) =>
+    [
+      shareText(s),
+      nextSteps([
+        `E-mail the link: ${call('files_sendShareNotification', { share_id: s.Id, recipients: ['<email>'] })}`,
+        `Change it: ${call('files_updateShare', { share_id: s.Id })}`,
+      ]),
+    ].join('\n'),
 });

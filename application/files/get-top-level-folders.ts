@@ -8,7 +8,10 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flag, itemJson, TYPE_PREFIX } from './files-text.js';
 
-export const GetTopLevelFoldersParams = params({}, { summary_only: flag('Only Id, Name and type of each container.', false) });
+export const GetTopLevelFoldersParams = params(
+  {},
+  { summary_only: flag('Only Id, Name and type of each container.', false) },
+);
 export type GetTopLevelFoldersParams = t.TypeOf<typeof GetTopLevelFoldersParams>;
 
 export interface TopLevelFoldersResult {
@@ -16,7 +19,8 @@ export interface TopLevelFoldersResult {
   readonly folders: readonly Item[];
 }
 
-const DESCRIPTION = 'The top-level containers: Home (your personal folders), Favorites, Shared Folders (id allshared) and Connectors.';
+const DESCRIPTION =
+  'The top-level containers: Home (your personal folders), Favorites, Shared Folders (id allshared) and Connectors.';
 
 @injectable()
 export class GetTopLevelFolders implements UseCase<GetTopLevelFoldersParams, TopLevelFoldersResult> {
@@ -33,20 +37,29 @@ export const getTopLevelFoldersTool = defineTool({
   group: 'files',
   name: 'getTopLevelFolders',
   title: 'Get top-level folders',
-  description: 'Lists the containers at the top of the file storage: Home (your personal folders), Favorites, Shared Folders (id "allshared") and Connectors, with their ids. Start here to browse; then files_listChildren.',
+  description:
+    'Lists the containers at the top of the file storage: Home (your personal folders), Favorites, Shared Folders (id "allshared") and Connectors, with their ids. Start here to browse; then files_listChildren.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetTopLevelFoldersParams,
   useCase: GetTopLevelFolders,
   json: (r, p) => ({
     description: r.description,
     count: r.folders.length,
-    folders: r.folders.map((f) => (p.summary_only ? { Id: f.Id, Name: f.Name, 'odata.type': TYPE_PREFIX + f.type } : itemJson(f))),
+    folders: r.folders.map((f) =>
+      p.summary_only ? { Id: f.Id, Name: f.Name, 'odata.type': TYPE_PREFIX + f.type } : itemJson(f),
+    ),
   }),
   text: (r) =>
     [
       `## Top-level folders (${r.folders.length})`,
       r.description,
-      table(['id', 'name', 'files inside'], r.folders.map((f) => [f.Id, f.Name, f.FileCount])),
-      nextSteps([`Browse one: ${call('files_listChildren', { folder_id: 'home' })}`, `Search everything: ${call('files_searchItems', { query: '<words>' })}`]),
+      table(
+        ['id', 'name', 'files inside'],
+        r.folders.map((f) => [f.Id, f.Name, f.FileCount]),
+      ),
+      nextSteps([
+        `Browse one: ${call('files_listChildren', { folder_id: 'home' })}`,
+        `Search everything: ${call('files_searchItems', { query: '<words>' })}`,
+      ]),
     ].join('\n\n'),
 });

@@ -15,12 +15,18 @@ export const GetUploadUrlParams = params(
     file_name: d(NonEmptyString, 'Name of the file to create.'),
   },
   {
-    file_size: d(intRange(0, Number.MAX_SAFE_INTEGER), 'Size in bytes; recommended (large files get a threaded, resumable upload, and oversized ones are refused up front).'),
+    file_size: d(
+      intRange(0, Number.MAX_SAFE_INTEGER),
+      'Size in bytes; recommended (large files get a threaded, resumable upload, and oversized ones are refused up front).',
+    ),
     batch_id: d(NonEmptyString, 'Groups the files of a multi-file upload.'),
     batch_last: flag('This is the last file of the batch.'),
     can_resume: flag('Resume an unfinished upload of the same name into the same folder. Default true.', true),
     start_over: flag('Start a new upload even if an unfinished one exists.', false),
-    overwrite: flag(`If a file of that name exists, the upload becomes its new version. Default false: the upload gets a numbered name ("name (1).ext"). ${OVERWRITE_NEEDS}`, false),
+    overwrite: flag(
+      `If a file of that name exists, the upload becomes its new version. Default false: the upload gets a numbered name ("name (1).ext"). ${OVERWRITE_NEEDS}`,
+      false,
+    ),
     title: d(t.string, 'Display title; defaults to file_name.'),
     details: d(t.string, 'Description of the file.'),
     notify: flag('Send notification e-mails when the upload completes.', false),
@@ -56,7 +62,9 @@ export const uploadInstructions = (s: UploadSpecification): string => {
   const chunk = s.ChunkSizeBytes ? ` of about ${size(s.ChunkSizeBytes)}` : '';
   return [
     `Send the file in chunks${chunk}: \`POST <ChunkUri>&index=<n>&byteOffset=<offset>\` with each chunk's raw bytes (index from 0, byteOffset = position of the chunk's first byte), at most ${s.MaxNumberOfThreads} at a time.`,
-    s.IsResume ? `This resumes an unfinished upload: the first ${s.ResumeOffset} bytes (${s.ResumeIndex} chunks) are already stored, so continue at index ${s.ResumeIndex}, byteOffset ${s.ResumeOffset}.` : '',
+    s.IsResume
+      ? `This resumes an unfinished upload: the first ${s.ResumeOffset} bytes (${s.ResumeIndex} chunks) are already stored, so continue at index ${s.ResumeIndex}, byteOffset ${s.ResumeOffset}.`
+      : '',
     'Then `POST <FinishUri>` (optionally with `&filehash=<md5 hex>` to have the bytes checked). No Authorization header is needed.',
   ]
     .filter(Boolean)

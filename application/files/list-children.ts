@@ -20,7 +20,10 @@ export const ListChildrenParams = params(
       stringUpTo(FILTER_LIMITS.maxLength),
       "OData filter: eq, ne, gt, ge, lt, le on Name, FileName, FileSizeBytes, CreationDate, ProgenyEditDate; startswith(Name,'x'), endswith(Name,'x'), substringof('x',Name); isof('Files.Api.Models.File') or isof('Files.Api.Models.Folder'); and, or, not, parentheses. Example: isof('Files.Api.Models.File') and FileSizeBytes gt 1000",
     ),
-    orderby: d(stringUpTo(200), 'OData orderby: Name, FileName, CreationDate, ProgenyEditDate or FileSizeBytes, each with asc or desc, comma-separated. Example: "CreationDate desc". Default: folders first, then by name.'),
+    orderby: d(
+      stringUpTo(200),
+      'OData orderby: Name, FileName, CreationDate, ProgenyEditDate or FileSizeBytes, each with asc or desc, comma-separated. Example: "CreationDate desc". Default: folders first, then by name.',
+    ),
     summary_only: flag('Only Id, Name, type, size and creation date of each item.', false),
   },
 );
@@ -39,7 +42,13 @@ export class ListChildren implements UseCase<ListChildrenParams, ListChildrenRes
   execute(p: ListChildrenParams): TaskEither<GatewayError, ListChildrenResult> {
     const folderId = (p.folder_id ?? 'home').trim();
     if (isAlias(folderId) && !(LISTABLE_ALIASES as readonly string[]).includes(folderId)) {
-      return TE.left(invalidInput(`"${folderId}" cannot be listed. Aliases listChildren accepts: ${LISTABLE_ALIASES.join(', ')}; files_getItem reads "${folderId}".`, 'folder_id', 'folder id or home, allshared, favorites, top'));
+      return TE.left(
+        invalidInput(
+          `"${folderId}" cannot be listed. Aliases listChildren accepts: ${LISTABLE_ALIASES.join(', ')}; files_getItem reads "${folderId}".`,
+          'folder_id',
+          'folder id or home, allshared, favorites, top',
+        ),
+      );
     }
     const filter = p.filter?.trim() ? parseFilter(p.filter) : E.right(undefined);
     if (E.isLeft(filter)) return TE.left(filter.left);
@@ -47,7 +56,13 @@ export class ListChildren implements UseCase<ListChildrenParams, ListChildrenRes
     if (E.isLeft(orderBy)) return TE.left(orderBy.left);
     const skip = p.skip ?? 0;
     return pipe(
-      this.items.children(folderId, { top: p.top ?? 100, skip, includeDeleted: p.include_deleted ?? false, orderBy: orderBy.right, ...(filter.right ? { filter: filter.right } : {}) }),
+      this.items.children(folderId, {
+        top: p.top ?? 100,
+        skip,
+        includeDeleted: p.include_deleted ?? false,
+        orderBy: orderBy.right,
+        ...(filter.right ? { filter: filter.right } : {}),
+      }),
       TE.map((page) => ({ folderId, totalCount: page.totalCount, skip, items: page.items })),
     );
   }
@@ -74,7 +89,14 @@ export const listChildrenTool = defineTool({
   text: (r, p) => {
     const heading = `## Contents of ${r.folderId} (${r.totalCount} item${r.totalCount === 1 ? '' : 's'}${p.filter ? ' matching the filter' : ''})`;
     if (r.items.length === 0) {
-      return [heading, r.totalCount === 0 ? (p.filter ? 'Nothing matches the filter.' : 'The folder is empty.') : `No items on this page; there are ${r.totalCount}. Start again with skip 0.`].join('\n\n');
+      return [
+        heading,
+        r.totalCount === 0
+          ? p.filter
+            ? 'Nothing matches the filter.'
+            : 'The folder is empty.'
+          : `No items on this page; there are ${r.totalCount}. Start again with skip 0.`,
+      ].join('\n\n');
     }
     const hasMore = r.skip + r.items.length < r.totalCount;
     const next = { ...p, folder_id: r.folderId, skip: r.skip + r.items.length };
@@ -83,7 +105,10 @@ export const listChildrenTool = defineTool({
       `Showing ${r.skip + 1}-${r.skip + r.items.length} of ${r.totalCount}.`,
       itemsTable(r.items),
       hasMore ? `Next page: ${call('files_listChildren', next)}` : 'This is the last page.',
-      nextSteps([`Open a folder: ${call('files_listChildren', { folder_id: '<id>' })}`, `Download a file: ${call('files_getDownloadUrl', { item_id: '<id>' })}`]),
+      nextSteps([
+        `Open a folder: ${call('files_listChildren', { folder_id: '<id>' })}`,
+        `Download a file: ${call('files_getDownloadUrl', { item_id: '<id>' })}`,
+      ]),
     ].join('\n\n');
   },
 });

@@ -35,7 +35,12 @@ export class ListShares implements UseCase<ListSharesParams, ListSharesResult> {
   execute(p: ListSharesParams): TaskEither<GatewayError, ListSharesResult> {
     const skip = p.skip ?? 0;
     return pipe(
-      this.shares.list({ ...(p.share_type ? { shareType: p.share_type } : {}), top: p.top ?? 50, skip, includeExpired: p.include_expired ?? false }),
+      this.shares.list({
+        ...(p.share_type ? { shareType: p.share_type } : {}),
+        top: p.top ?? 50,
+        skip,
+        includeExpired: p.include_expired ?? false,
+      }),
       TE.map((page) => ({ ...page, skip, now: this.clock.now() })),
     );
   }
@@ -45,7 +50,8 @@ export const listSharesTool = defineTool({
   group: 'files',
   name: 'listShares',
   title: 'List shares',
-  description: 'Lists the shares you created, newest first, 50 per page: id, type, title, public link, downloads and expiry. Expired shares are hidden unless include_expired is true.',
+  description:
+    'Lists the shares you created, newest first, 50 per page: id, type, title, public link, downloads and expiry. Expired shares are hidden unless include_expired is true.',
   annotations: { kind: 'Read', idempotent: true },
   params: ListSharesParams,
   useCase: ListShares,
@@ -60,7 +66,12 @@ export const listSharesTool = defineTool({
   text: (r, p) => {
     const heading = `## Shares: ${r.totalCount}${p.share_type ? ` ${p.share_type}` : ''}${p.include_expired ? ' (expired included)' : ''}`;
     if (!r.shares.length) {
-      return [heading, r.totalCount ? `No shares on this page; there are ${r.totalCount}. Start again with skip 0.` : `No shares${p.include_expired ? '' : ' that are still active; include_expired=true also lists expired ones'}.`].join('\n\n');
+      return [
+        heading,
+        r.totalCount
+          ? `No shares on this page; there are ${r.totalCount}. Start again with skip 0.`
+          : `No shares${p.include_expired ? '' : ' that are still active; include_expired=true also lists expired ones'}.`,
+      ].join('\n\n');
     }
     const hasMore = r.skip + r.shares.length < r.totalCount;
     return [
@@ -68,9 +79,18 @@ export const listSharesTool = defineTool({
       `Showing ${r.skip + 1}-${r.skip + r.shares.length} of ${r.totalCount}.`,
       table(
         ['id', 'type', 'title', 'downloads', 'expires', 'link'],
-        r.shares.map((s) => [s.Id, s.ShareType, s.Title, s.ShareType === 'Send' ? downloadsText(s) : '', expiryText(s, r.now), s.Uri]),
+        r.shares.map((s) => [
+          s.Id,
+          s.ShareType,
+          s.Title,
+          s.ShareType === 'Send' ? downloadsText(s) : '',
+          expiryText(s, r.now),
+          s.Uri,
+        ]),
       ),
-      hasMore ? `Next page: ${call('files_listShares', { ...p, skip: r.skip + r.shares.length })}` : 'This is the last page.',
+      hasMore
+        ? `Next page: ${call('files_listShares', { ...p, skip: r.skip + r.shares.length })}`
+        : 'This is the last page.',
       nextSteps([`Details of one: ${call('files_getShare', { share_id: r.shares[0]!.Id, include_items: true })}`]),
     ].join('\n\n');
   },

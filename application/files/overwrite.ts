@@ -19,7 +19,11 @@ export const OVERWRITE_PERMISSION = 'files:destructive';
 export const OVERWRITE_NEEDS = `overwrite: true also needs the "${OVERWRITE_PERMISSION}" permission.`;
 
 /** A 403 for `overwrite: true` from a token that lacks files:destructive; undefined when the call may go on. */
-export const overwriteRefusal = (overwrite: boolean | undefined, context: CallContext, tool: string): Forbidden | undefined =>
+export const overwriteRefusal = (
+  overwrite: boolean | undefined,
+  context: CallContext,
+  tool: string,
+): Forbidden | undefined =>
   overwrite === true && !isAllowed(context.principal, OVERWRITE_PERMISSION)
     ? forbidden(
         `overwrite: true replaces existing content, which needs the "${OVERWRITE_PERMISSION}" permission; this token lacks it. Call ${tool} without overwrite (a name clash then fails, or an upload gets a numbered name), or use a token with "${OVERWRITE_PERMISSION}".`,

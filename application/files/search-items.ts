@@ -11,11 +11,23 @@ import { flag, size, TYPE_PREFIX } from './files-text.js';
 import { isoDate } from './update-item.js';
 
 export const SearchItemsParams = params(
-  { query: d(nonEmptyUpTo(SEARCH_QUERY_LIMITS.maxLength), `Words to find in names and in the text of files (at most ${SEARCH_QUERY_LIMITS.maxTerms} words).`) },
   {
-    search_scope: d(oneOf(['all', 'personal', 'shared'] as const, 'SearchScope'), 'all (default), personal (home folder) or shared (shared folders).', 'all'),
+    query: d(
+      nonEmptyUpTo(SEARCH_QUERY_LIMITS.maxLength),
+      `Words to find in names and in the text of files (at most ${SEARCH_QUERY_LIMITS.maxTerms} words).`,
+    ),
+  },
+  {
+    search_scope: d(
+      oneOf(['all', 'personal', 'shared'] as const, 'SearchScope'),
+      'all (default), personal (home folder) or shared (shared folders).',
+      'all',
+    ),
     folder_id: d(NonEmptyString, 'Search only this folder and its subfolders; overrides search_scope.'),
-    item_types: d(arrayUpTo(oneOf(['File', 'Folder'] as const, 'ItemType'), 2), 'Only these kinds: File, Folder or both.'),
+    item_types: d(
+      arrayUpTo(oneOf(['File', 'Folder'] as const, 'ItemType'), 2),
+      'Only these kinds: File, Folder or both.',
+    ),
     creator_id: d(NonEmptyString, 'Only items created by this user id.'),
     create_start_date: d(NonEmptyString, 'Only items created on or after this ISO 8601 date.'),
     create_end_date: d(NonEmptyString, 'Only items created on or before this ISO 8601 date.'),
@@ -39,9 +51,18 @@ export class SearchItems implements UseCase<SearchItemsParams, SearchItemsResult
     const terms = searchTerms(query).length;
     if (!terms) return TE.left(invalidInput('The query has no letters or digits to search for.', 'query', 'words'));
     if (terms > SEARCH_QUERY_LIMITS.maxTerms) {
-      return TE.left(invalidInput(`The query has ${terms} words; use at most ${SEARCH_QUERY_LIMITS.maxTerms}, the most distinctive ones.`, 'query', `at most ${SEARCH_QUERY_LIMITS.maxTerms} words`));
+      return TE.left(
+        invalidInput(
+          `The query has ${terms} words; use at most ${SEARCH_QUERY_LIMITS.maxTerms}, the most distinctive ones.`,
+          'query',
+          `at most ${SEARCH_QUERY_LIMITS.maxTerms} words`,
+        ),
+      );
     }
-    for (const [name, value] of [['create_start_date', p.create_start_date], ['create_end_date', p.create_end_date]] as const) {
+    for (const [name, value] of [
+      ['create_start_date', p.create_start_date],
+      ['create_end_date', p.create_end_date],
+    ] as const) {
       const bad = value !== undefined ? isoDate(value, name) : undefined;
       if (bad) return TE.left(bad);
     }
@@ -90,17 +111,50 @@ export const searchItemsTool = defineTool({
   text: (r, p) => {
     const where = p.folder_id ? `in folder ${p.folder_id}` : r.scope === 'all' ? 'everywhere' : `in ${r.scope} folders`;
     const heading = `## Search "${r.query}" ${where}: ${r.totalCount} match${r.totalCount === 1 ? '' : 'es'}`;
-    const notes = [r.partialResults ? 'The storage returned partial results.' : '', r.timedOut ? 'The search timed out; results may be incomplete.' : ''].filter(Boolean).join(' ');
-    if (!r.results.length) return [heading, notes, 'Nothing matches. Try fewer or shorter words, another scope, or item_name_only=false to search contents.'].filter(Boolean).join('\n\n');
+    const notes = [
+      r.partialResults ? 'The storage returned partial results.' : '',
+      r.timedOut ? 'The search timed out; results may be incomplete.' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    if (!r.results.length)
+      return [
+        heading,
+        notes,
+        'Nothing matches. Try fewer or shorter words, another scope, or item_name_only=false to search contents.',
+      ]
+        .filter(Boolean)
+        .join('\n\n');
     return [
       heading,
       notes,
       `Showing 1-${r.results.length} of ${r.totalCount}.${r.results.length < r.totalCount ? ` Raise top (now ${p.top ?? 50}) to see more: ${call('files_searchItems', { ...p, top: Math.min(500, r.totalCount) })}` : ''}`,
       table(
-        ['rank', 'id', 'name', 'type', 'size', 'folder', 'score', ...(r.results.some((x) => x.MatchedIn) ? ['matched in'] : [])],
-        r.results.map((x) => [x.Rank, x.Id, x.Name, x.ItemType, size(x.Size), x.ParentSemanticPath ?? x.ParentName, x.Score, ...(x.MatchedIn ? [x.MatchedIn.join(' + ')] : [])]),
+        [
+          'rank',
+          'id',
+          'name',
+          'type',
+          'size',
+          'folder',
+          'score',
+          ...(r.results.some((x) => x.MatchedIn) ? ['matched in'] : []),
+        ],
+        r.results.map((x) => [
+          x.Rank,
+          x.Id,
+          x.Name,
+          x.ItemType,
+          size(x.Size),
+          x.ParentSemanticPath ?? x.ParentName,
+          x.Score,
+          ...(x.MatchedIn ? [x.MatchedIn.join(' + ')] : []),
+        ]),
       ),
-      nextSteps([`Download a file: ${call('files_getDownloadUrl', { item_id: r.results[0]!.Id })}`, `Read its details: ${call('files_getItem', { item_id: r.results[0]!.Id })}`]),
+      nextSteps([
+        `Download a file: ${call('files_getDownloadUrl', { item_id: r.results[0]!.Id })}`,
+        `Read its details: ${call('files_getItem', { item_id: r.results[0]!.Id })}`,
+      ]),
     ]
       .filter(Boolean)
       .join('\n\n');

@@ -33,7 +33,10 @@ export class SendShareNotification implements UseCase<SendShareNotificationParam
 
   execute(p: SendShareNotificationParams): TaskEither<GatewayError, SendShareNotificationResult> {
     const recipients = p.recipients.map((r) => r.trim());
-    if (!recipients.length) return TE.left(invalidInput('Give at least one e-mail address in "recipients".', 'recipients', 'array of e-mail addresses'));
+    if (!recipients.length)
+      return TE.left(
+        invalidInput('Give at least one e-mail address in "recipients".', 'recipients', 'array of e-mail addresses'),
+      );
     const bad = checkEmails(recipients, 'recipients');
     if (bad) return TE.left(bad);
     const id = p.share_id.trim();
@@ -41,10 +44,24 @@ export class SendShareNotification implements UseCase<SendShareNotificationParam
       this.shares.get(id, { includeItems: false, includeRecipients: false }),
       TE.chain((share) =>
         isExpired(share, this.clock.now())
-          ? TE.left(invalidInput(`Share ${id} expired on ${share.ExpirationDate}; its link no longer works. Extend it first: ${call('files_updateShare', { share_id: id, expiration_date: '<future date>' })}`, 'share_id', 'an active share'))
-          : this.notifier.notify({ share, recipients, ...(p.personal_message ? { personalMessage: p.personal_message } : {}), ccSender: p.cc_sender ?? false }),
+          ? TE.left(
+              invalidInput(
+                `Share ${id} expired on ${share.ExpirationDate}; its link no longer works. Extend it first: ${call('files_updateShare', { share_id: id, expiration_date: '<future date>' })}`,
+                'share_id',
+                'an active share',
+              ),
+            )
+          : this.notifier.notify({
+              share,
+              recipients,
+              ...(p.personal_message ? { personalMessage: p.personal_message } : {}),
+              ccSender: p.cc_sender ?? false,
+            }),
       ),
-      TE.map((sent) => ({ message: `The link of share ${id} was e-mailed to ${sent.recipients.length} recipient${sent.recipients.length === 1 ? '' : 's'}.`, recipients: sent.recipients })),
+      TE.map((sent) => ({
+        message: `The link of share ${id} was e-mailed to ${sent.recipients.length} recipient${sent.recipients.length === 1 ? '' : 's'}.`,
+        recipients: sent.recipients,
+      })),
     );
   }
 }
@@ -53,9 +70,11 @@ export const sendShareNotificationTool = defineTool({
   group: 'files',
   name: 'sendShareNotification',
   title: 'E-mail share link',
-  description: 'Sends (or re-sends) the e-mail with a share\'s link to the given addresses, with an optional personal message and a copy to you (cc_sender). The share must not be expired.',
+  description:
+    "Sends (or re-sends) the e-mail with a share's link to the given addresses, with an optional personal message and a copy to you (cc_sender). The share must not be expired.",
   annotations: { kind: 'Write', idempotent: false },
   params: SendShareNotificationParams,
   useCase: SendShareNotification,
-  text: (r, p) => `## Share ${p.share_id.trim()} sent\n\n${r.message}\n\n${r.recipients.map((x) => `- ${x}`).join('\n')}`,
+  text: (r, p) =>
+    `## Share ${p.share_id.trim()} sent\n\n${r.message}\n\n${r.recipients.map((x) => `- ${x}`).join('\n')}`,
 });

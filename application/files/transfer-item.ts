@@ -9,9 +9,17 @@ import { OVERWRITE_NEEDS } from './overwrite.js';
 export const TransferItemParams = params(
   {
     item_id: ItemIdParam('Id of the file or folder.'),
-    target_folder_id: d(NonEmptyString, 'Destination folder id, "home", or "allshared" (folders only: becomes a top-level shared folder).'),
+    target_folder_id: d(
+      NonEmptyString,
+      'Destination folder id, "home", or "allshared" (folders only: becomes a top-level shared folder).',
+    ),
   },
-  { overwrite: flag(`Replace an item of the same name in the destination (it goes to the recycle bin). Default false: a name clash fails. ${OVERWRITE_NEEDS}`, false) },
+  {
+    overwrite: flag(
+      `Replace an item of the same name in the destination (it goes to the recycle bin). Default false: a name clash fails. ${OVERWRITE_NEEDS}`,
+      false,
+    ),
+  },
 );
 export type TransferItemParams = t.TypeOf<typeof TransferItemParams>;
 
@@ -20,7 +28,8 @@ export const transferJson = (o: TransferOutcome): unknown =>
     ? itemJson(o.item)
     : {
         async: true,
-        message: 'The storage accepted the operation and runs it in the background (the destination is in another storage zone).',
+        message:
+          'The storage accepted the operation and runs it in the background (the destination is in another storage zone).',
         operation_id: o.operationId,
         state: o.state,
         item_id: o.itemId,
@@ -42,5 +51,8 @@ export const transferText = (o: TransferOutcome, verb: 'Copied' | 'Moved'): stri
       .join('\n\n');
   }
   const i: Item = o.item;
-  return [itemText(i).replace(/^## /, `## ${verb} `), nextSteps([`Open the destination: ${call('files_listChildren', { folder_id: i.Parent?.Id ?? 'home' })}`])].join('\n');
+  return [
+    itemText(i).replace(/^## /, `## ${verb} `),
+    nextSteps([`Open the destination: ${call('files_listChildren', { folder_id: i.Parent?.Id ?? 'home' })}`]),
+  ].join('\n');
 };

@@ -13,7 +13,10 @@ export const UpdateShareParams = params(
   { share_id: ShareIdParam },
   {
     title: d(NonEmptyString, 'New title.'),
-    expiration_date: d(NonEmptyString, 'New expiry, ISO 8601 (2026-12-31 or 2026-12-31T17:00:00Z); a past date ends the share now.'),
+    expiration_date: d(
+      NonEmptyString,
+      'New expiry, ISO 8601 (2026-12-31 or 2026-12-31T17:00:00Z); a past date ends the share now.',
+    ),
     max_downloads: d(intRange(-1, 1_000_000), 'Downloads allowed; -1 unlimited.'),
     require_login: flag('Recipients must sign in.'),
     require_user_info: flag('Recipients give their name and e-mail first.'),
@@ -28,13 +31,21 @@ export class UpdateShare implements UseCase<UpdateShareParams, Share> {
   execute(p: UpdateShareParams): TaskEither<GatewayError, Share> {
     const { share_id, ...changes } = p;
     if (!Object.values(changes).some((v) => v !== undefined)) {
-      return TE.left(invalidInput('Nothing to change: pass title, expiration_date, max_downloads, require_login, require_user_info or is_view_only.', 'title', 'at least one change'));
+      return TE.left(
+        invalidInput(
+          'Nothing to change: pass title, expiration_date, max_downloads, require_login, require_user_info or is_view_only.',
+          'title',
+          'at least one change',
+        ),
+      );
     }
     const bad = p.expiration_date !== undefined ? isoDate(p.expiration_date, 'expiration_date') : undefined;
     if (bad) return TE.left(bad);
     return this.shares.update(share_id.trim(), {
       ...(p.title !== undefined ? { title: p.title.trim() } : {}),
-      ...(p.expiration_date !== undefined ? { expirationDate: new Date(Date.parse(p.expiration_date.trim())).toISOString() } : {}),
+      ...(p.expiration_date !== undefined
+        ? { expirationDate: new Date(Date.parse(p.expiration_date.trim())).toISOString() }
+        : {}),
       ...(p.max_downloads !== undefined ? { maxDownloads: p.max_downloads } : {}),
       ...(p.require_login !== undefined ? { requireLogin: p.require_login } : {}),
       ...(p.require_user_info !== undefined ? { requireUserInfo: p.require_user_info } : {}),
@@ -47,7 +58,8 @@ export const updateShareTool = defineTool({
   group: 'files',
   name: 'updateShare',
   title: 'Update share',
-  description: 'Changes a share\'s title, expiry, download limit or access options; only the given fields change. The link (Uri) stays the same.',
+  description:
+    "Changes a share's title, expiry, download limit or access options; only the given fields change. The link (Uri) stays the same.",
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateShareParams,
   useCase: UpdateShare,

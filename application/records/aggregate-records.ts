@@ -1,5 +1,11 @@
 import { inject, injectable } from 'inversify';
-import { aggregate, INTERVALS, planAggregation, type AggregateResult, type AggregationResults } from '../../domain/records/aggregate.js';
+import {
+  aggregate,
+  INTERVALS,
+  planAggregation,
+  type AggregateResult,
+  type AggregationResults,
+} from '../../domain/records/aggregate.js';
 import type { App } from '../../domain/records/app.js';
 import { resolveFilters } from '../../domain/records/filters.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
@@ -14,27 +20,48 @@ import { FieldKey, FilterList, RecordsSettings, todayIn } from './common.js';
 
 const AggregationCodec = object(
   'Aggregation',
-  { operation: d(oneOf(['sum', 'avg', 'min', 'max', 'count'] as const, 'Operation'), 'sum, avg, min, max on numbers, money and calculations; min, max, count on dates; count on every field.') },
+  {
+    operation: d(
+      oneOf(['sum', 'avg', 'min', 'max', 'count'] as const, 'Operation'),
+      'sum, avg, min, max on numbers, money and calculations; min, max, count on dates; count on every field.',
+    ),
+  },
   {
     field_id: d(FieldKey, 'The field to aggregate (a real field_id or external_id of the app).'),
-    metric: d(oneOf(['date_diff'] as const, 'Metric'), 'date_diff: the operation over (field_b minus field_a) for records with both dates.'),
+    metric: d(
+      oneOf(['date_diff'] as const, 'Metric'),
+      'date_diff: the operation over (field_b minus field_a) for records with both dates.',
+    ),
     field_a_id: d(FieldKey, 'date_diff: the earlier date field.'),
     field_b_id: d(FieldKey, 'date_diff: the later date field.'),
-    unit: d(oneOf(['seconds', 'minutes', 'hours', 'days', 'weeks'] as const, 'Unit'), 'date_diff unit (default days).', 'days'),
+    unit: d(
+      oneOf(['seconds', 'minutes', 'hours', 'days', 'weeks'] as const, 'Unit'),
+      'date_diff unit (default days).',
+      'days',
+    ),
   },
 );
 
 const GroupByCodec = object(
   'GroupBy',
   { field_id: d(FieldKey, 'A date, category, status, relation or user field to group by.') },
-  { interval: d(oneOf(INTERVALS, 'Interval'), 'Date fields only: day, week (ISO, 2026-W47), month (default), quarter (2026-Q4) or year.', 'month') },
+  {
+    interval: d(
+      oneOf(INTERVALS, 'Interval'),
+      'Date fields only: day, week (ISO, 2026-W47), month (default), quarter (2026-Q4) or year.',
+      'month',
+    ),
+  },
 );
 
 export const AggregateRecordsParams = params(
   { app_id: d(NumericId, 'The app to aggregate.') },
   {
     filters: d(FilterList, 'Filters as records_filterRecords takes them; only matching records count.'),
-    aggregations: d(t.array(AggregationCodec), 'Up to 5 aggregations: {field_id, operation} or {metric: "date_diff", field_a_id, field_b_id, unit, operation}. None: just the number of matching records.'),
+    aggregations: d(
+      t.array(AggregationCodec),
+      'Up to 5 aggregations: {field_id, operation} or {metric: "date_diff", field_a_id, field_b_id, unit, operation}. None: just the number of matching records.',
+    ),
     group_by: d(GroupByCodec, 'One grouping: {field_id, interval} (interval for date fields).'),
   },
 );
@@ -60,21 +87,34 @@ export class AggregateRecords implements UseCase<AggregateRecordsParams, Aggrega
       this.apps.getApp(p.app_id),
       TE.bindTo('app'),
       TE.bindW('plan', ({ app }) => TE.fromEither(planAggregation(app, p.aggregations ?? [], p.group_by))),
-      TE.bindW('activeProfileId', () => (filters.some((f) => f.include_active_user) ? this.settings.activeProfileId() : TE.right(0))),
-      TE.bindW('resolved', ({ app, activeProfileId }) => TE.fromEither(resolveFilters(app, filters, { today: todayIn(this.clock, this.settings.timeZone), activeProfileId }))),
+      TE.bindW('activeProfileId', () =>
+        filters.some((f) => f.include_active_user) ? this.settings.activeProfileId() : TE.right(0),
+      ),
+      TE.bindW('resolved', ({ app, activeProfileId }) =>
+        TE.fromEither(
+          resolveFilters(app, filters, { today: todayIn(this.clock, this.settings.timeZone), activeProfileId }),
+        ),
+      ),
       TE.bindW('records', ({ app, resolved }) => this.store.matchAll(app, resolved)),
       TE.map(({ app, plan, records }) => ({ app, result: aggregate(plan, records) })),
     );
   }
 }
 
-const show = (v: number | string | null | undefined) => (v === null || v === undefined ? '-' : typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 4 }) : v);
+const show = (v: number | string | null | undefined) =>
+  v === null || v === undefined
+    ? '-'
+    : typeof v === 'number'
+      ? v.toLocaleString('en-US', { maximumFractionDigits: 4 })
+      : v;
 
 const columnsOf = (app: App, aggs: AggregationResults): { key: string; op: string; label: string }[] =>
   Object.entries(aggs).flatMap(([key, ops]) =>
     Object.keys(ops).map((op) => {
       const m = /^date_diff_(\d+)_(\d+)$/.exec(key);
-      const name = m ? `${app.fields.find((f) => f.field_id === Number(m[2]))?.label} - ${app.fields.find((f) => f.field_id === Number(m[1]))?.label}` : (app.fields.find((f) => String(f.field_id) === key)?.label ?? key);
+      const name = m
+        ? `${app.fields.find((f) => f.field_id === Number(m[2]))?.label} - ${app.fields.find((f) => f.field_id === Number(m[1]))?.label}`
+        : (app.fields.find((f) => String(f.field_id) === key)?.label ?? key);
       return { key, op, label: `${op} ${name} (${key})` };
     }),
   );
@@ -97,13 +137,27 @@ export const aggregateRecordsTool = defineTool({
         head,
         table(
           ['group', 'key', 'count', ...cols.map((c) => c.label)],
-          [...result.groups.map((g) => [g.group, g.key ?? '', g.count, ...cols.map((c) => show(g.aggregations[c.key]?.[c.op]))]), ['**total**', '', result.total_items, ...cols.map((c) => show(result.totals?.[c.key]?.[c.op]))]],
+          [
+            ...result.groups.map((g) => [
+              g.group,
+              g.key ?? '',
+              g.count,
+              ...cols.map((c) => show(g.aggregations[c.key]?.[c.op])),
+            ]),
+            ['**total**', '', result.total_items, ...cols.map((c) => show(result.totals?.[c.key]?.[c.op]))],
+          ],
         ),
         'Records with several values in the grouping field count in each of their groups; the total row counts each record once.',
       ].join('\n\n');
     }
     if (!result.aggregations) return head;
     const cols = columnsOf(app, result.aggregations);
-    return [head, table(['aggregation', 'value'], cols.map((c) => [c.label, show(result.aggregations![c.key]?.[c.op])]))].join('\n\n');
+    return [
+      head,
+      table(
+        ['aggregation', 'value'],
+        cols.map((c) => [c.label, show(result.aggregations![c.key]?.[c.op])]),
+      ),
+    ].join('\n\n');
   },
 });

@@ -7,7 +7,12 @@ import { d, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 
-export const ListAppsParams = params({}, { workspace_id: d(NumericId, 'The workspace (space) whose apps to list. Leave out for the apps of every workspace.') });
+export const ListAppsParams = params(
+  {},
+  {
+    workspace_id: d(NumericId, 'The workspace (space) whose apps to list. Leave out for the apps of every workspace.'),
+  },
+);
 export type ListAppsParams = t.TypeOf<typeof ListAppsParams>;
 
 @injectable()
@@ -22,17 +27,29 @@ export const listAppsTool = defineTool({
   group: 'records',
   name: 'listApps',
   title: 'List apps',
-  description: 'The apps (record databases) of a workspace, or of every workspace: id, name, description. Next: records_getApp for an app\'s fields.',
+  description:
+    "The apps (record databases) of a workspace, or of every workspace: id, name, description. Next: records_getApp for an app's fields.",
   annotations: { kind: 'Read', idempotent: true },
   params: ListAppsParams,
   useCase: ListApps,
-  json: (apps) => ({ apps: apps.map((a) => ({ id: a.id, name: a.name, description: a.description, workspace_id: a.workspace_id, item_name: a.item_name })) }),
+  json: (apps) => ({
+    apps: apps.map((a) => ({
+      id: a.id,
+      name: a.name,
+      description: a.description,
+      workspace_id: a.workspace_id,
+      item_name: a.item_name,
+    })),
+  }),
   text: (apps, p) =>
     apps.length === 0
       ? `## No apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}`
       : [
           `## Apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}: ${apps.length}`,
-          table(['id', 'name', 'workspace_id', 'description'], apps.map((a) => [a.id, a.name, a.workspace_id, a.description])),
+          table(
+            ['id', 'name', 'workspace_id', 'description'],
+            apps.map((a) => [a.id, a.name, a.workspace_id, a.description]),
+          ),
           nextSteps([`Fields of an app: ${call('records_getApp', { app_id: apps[0]!.id })}`]),
         ].join('\n\n'),
 });
@@ -96,10 +113,13 @@ export const getAppTool = defineTool({
               ? `apps ${f.referenced_app_ids.join(', ')}`
               : f.currencies
                 ? f.currencies.join(', ')
-                : f.description ?? '',
+                : (f.description ?? ''),
         ]),
       ),
-      nextSteps([`Records: ${call('records_listRecords', { app_id: a.app_id })}`, `Saved views: ${call('records_getAppViews', { app_id: a.app_id })}`]),
+      nextSteps([
+        `Records: ${call('records_listRecords', { app_id: a.app_id })}`,
+        `Saved views: ${call('records_getAppViews', { app_id: a.app_id })}`,
+      ]),
     ]
       .filter(Boolean)
       .join('\n\n'),
@@ -123,17 +143,34 @@ export const getAppViewsTool = defineTool({
   group: 'records',
   name: 'getAppViews',
   title: 'Get the saved views of an app',
-  description: 'The saved views of an app: view_id, name, filters and sort. records_listRecords with view_id lists a view\'s records.',
+  description:
+    "The saved views of an app: view_id, name, filters and sort. records_listRecords with view_id lists a view's records.",
   annotations: { kind: 'Read', idempotent: true },
   params: GetAppViewsParams,
   useCase: GetAppViews,
-  json: (r) => ({ views: r.views.map((v) => ({ view_id: v.view_id, name: v.name, filters: v.filters, sort_by: v.sort_by ?? null, sort_desc: v.sort_desc ?? false })) }),
+  json: (r) => ({
+    views: r.views.map((v) => ({
+      view_id: v.view_id,
+      name: v.name,
+      filters: v.filters,
+      sort_by: v.sort_by ?? null,
+      sort_desc: v.sort_desc ?? false,
+    })),
+  }),
   text: (r) =>
     r.views.length === 0
       ? `## App ${r.app_id} has no saved views`
       : [
           `## Saved views of app ${r.app_id}: ${r.views.length}`,
-          table(['view_id', 'name', 'filters', 'sort'], r.views.map((v) => [v.view_id, v.name, v.filters.length, v.sort_by ? `${v.sort_by}${v.sort_desc ? ' desc' : ''}` : ''])),
+          table(
+            ['view_id', 'name', 'filters', 'sort'],
+            r.views.map((v) => [
+              v.view_id,
+              v.name,
+              v.filters.length,
+              v.sort_by ? `${v.sort_by}${v.sort_desc ? ' desc' : ''}` : '',
+            ]),
+          ),
           nextSteps([`Records of a view: ${call('records_listRecords', { view_id: r.views[0]!.view_id })}`]),
         ].join('\n\n'),
 });

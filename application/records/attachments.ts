@@ -16,7 +16,9 @@ import type { UrlFetcher } from '../../ports/url-fetcher.js';
  */
 
 /** A file to store: given as content, or named by a URL to download (errors name `parameter`). */
-export type FileSource = { readonly file: NewFile } | { readonly url: string; readonly parameter: string; readonly name?: string; readonly mimetype?: string };
+export type FileSource =
+  | { readonly file: NewFile }
+  | { readonly url: string; readonly parameter: string; readonly name?: string; readonly mimetype?: string };
 
 const withParameter =
   (parameter: string) =>
@@ -25,7 +27,10 @@ const withParameter =
 
 /** Removes files this call stored (best effort). */
 export const discardFiles = async (store: RecordStore, fileIds: readonly number[]): Promise<void> => {
-  for (const id of fileIds) await store.deleteFile(id)().catch(() => undefined);
+  for (const id of fileIds)
+    await store
+      .deleteFile(id)()
+      .catch(() => undefined);
 };
 
 const contentOf = async (fetcher: UrlFetcher, source: FileSource): Promise<Either<GatewayError, NewFile>> => {
@@ -36,13 +41,20 @@ const contentOf = async (fetcher: UrlFetcher, source: FileSource): Promise<Eithe
 };
 
 /** Downloads (when needed) and stores each file in order; on the first failure the files stored before it are removed. */
-export const storeAll = async (store: RecordStore, fetcher: UrlFetcher, sources: readonly FileSource[]): Promise<Either<GatewayError, FileValue[]>> => {
+export const storeAll = async (
+  store: RecordStore,
+  fetcher: UrlFetcher,
+  sources: readonly FileSource[],
+): Promise<Either<GatewayError, FileValue[]>> => {
   const stored: FileValue[] = [];
   for (const source of sources) {
     const file = await contentOf(fetcher, source);
     const r = file._tag === 'Left' ? file : await store.uploadFile(file.right)();
     if (r._tag === 'Left') {
-      await discardFiles(store, stored.map((f) => f.file_id));
+      await discardFiles(
+        store,
+        stored.map((f) => f.file_id),
+      );
       return r;
     }
     stored.push(r.right);
@@ -54,8 +66,14 @@ export const storeAll = async (store: RecordStore, fetcher: UrlFetcher, sources:
 export const MAX_URLS_PER_RECORD = 10;
 
 /** Refuses fields that name more attachment URLs than {@link MAX_URLS_PER_RECORD} (checked with the other parameters, before any fetch). */
-export const limitAttachmentUrls = (fields: ValidatedFields, prefix = 'fields'): Either<GatewayError, ValidatedFields> => {
-  const count = fields.reduce((n, vf) => n + (vf.input.kind === 'attachment' ? vf.input.files.filter((f) => 'url' in f).length : 0), 0);
+export const limitAttachmentUrls = (
+  fields: ValidatedFields,
+  prefix = 'fields',
+): Either<GatewayError, ValidatedFields> => {
+  const count = fields.reduce(
+    (n, vf) => n + (vf.input.kind === 'attachment' ? vf.input.files.filter((f) => 'url' in f).length : 0),
+    0,
+  );
   if (count <= MAX_URLS_PER_RECORD) return E.right(fields);
   return E.left(
     invalidInput(
@@ -66,18 +84,28 @@ export const limitAttachmentUrls = (fields: ValidatedFields, prefix = 'fields'):
   );
 };
 
-const hasUrl = (vf: ValidatedField): boolean => vf.input.kind === 'attachment' && vf.input.files.some((f) => 'url' in f);
+const hasUrl = (vf: ValidatedField): boolean =>
+  vf.input.kind === 'attachment' && vf.input.files.some((f) => 'url' in f);
 
 /**
  * Writes validated fields whose attachments may name URLs: downloads and stores them one at a time, then runs
  * `write` with file ids in place of the URLs. When any step fails, the files stored for this call are removed.
  */
 export const writeWithAttachments =
-  <R>(fields: ValidatedFields, fetcher: UrlFetcher, store: RecordStore, write: (fields: ValidatedFields) => TaskEither<GatewayError, R>): TaskEither<GatewayError, R> =>
+  <R>(
+    fields: ValidatedFields,
+    fetcher: UrlFetcher,
+    store: RecordStore,
+    write: (fields: ValidatedFields) => TaskEither<GatewayError, R>,
+  ): TaskEither<GatewayError, R> =>
   async () => {
     if (!fields.some(hasUrl)) return write(fields)();
     const urls = fields.flatMap((vf) =>
-      vf.input.kind === 'attachment' ? vf.input.files.flatMap((f) => ('url' in f ? [{ url: f.url, parameter: `fields.${vf.field.external_id}` }] : [])) : [],
+      vf.input.kind === 'attachment'
+        ? vf.input.files.flatMap((f) =>
+            'url' in f ? [{ url: f.url, parameter: `fields.${vf.field.external_id}` }] : [],
+          )
+        : [],
     );
     const stored = await storeAll(store, fetcher, urls);
     if (stored._tag === 'Left') return stored;

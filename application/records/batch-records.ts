@@ -16,7 +16,11 @@ import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf } from './common.
 export const CHUNK_SIZE = 50;
 
 /** Runs `work` over the items in chunks: all of a chunk at once, the next chunk when the previous one is done. */
-export const runInChunks = async <I, R>(items: readonly I[], size: number, work: (item: I, index: number) => Promise<R>): Promise<R[]> => {
+export const runInChunks = async <I, R>(
+  items: readonly I[],
+  size: number,
+  work: (item: I, index: number) => Promise<R>,
+): Promise<R[]> => {
   const out: R[] = [];
   for (let start = 0; start < items.length; start += size) {
     const chunk = items.slice(start, start + size);
@@ -47,12 +51,21 @@ interface BadInput {
 }
 
 /** Validates every input first: one bad input means nothing is written, and the 400 names each bad index. */
-const validateAll = <I>(items: readonly I[], validate: (item: I, index: number) => Either<GatewayError, ValidatedFields>, what: string): Either<GatewayError, ValidatedFields[]> => {
+const validateAll = <I>(
+  items: readonly I[],
+  validate: (item: I, index: number) => Either<GatewayError, ValidatedFields>,
+  what: string,
+): Either<GatewayError, ValidatedFields[]> => {
   const bad: BadInput[] = [];
   const good: ValidatedFields[] = [];
   items.forEach((item, index) => {
     const r = validate(item, index);
-    if (r._tag === 'Left') bad.push({ index, parameter: r.left._tag === 'InvalidInput' ? r.left.parameter : undefined, message: r.left.message });
+    if (r._tag === 'Left')
+      bad.push({
+        index,
+        parameter: r.left._tag === 'InvalidInput' ? r.left.parameter : undefined,
+        message: r.left.message,
+      });
     else good.push(r.right);
   });
   if (bad.length === 0) return E.right(good);
@@ -88,7 +101,10 @@ const batchText = (r: BatchResult, verb: string): string =>
 export const BatchCreateRecordsParams = params(
   {
     app_id: d(NumericId, 'The app every record goes to.'),
-    inputs: d(t.array(object('BatchInput', { fields: d(FieldsObject, FIELDS_DESCRIPTION) }, {})), 'The records to create, each {fields}. Any count; written in chunks of 50.'),
+    inputs: d(
+      t.array(object('BatchInput', { fields: d(FieldsObject, FIELDS_DESCRIPTION) }, {})),
+      'The records to create, each {fields}. Any count; written in chunks of 50.',
+    ),
   },
   flagParams,
 );
@@ -108,12 +124,26 @@ export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, Bat
       this.apps.getApp(p.app_id),
       TE.chain((app) =>
         pipe(
-          TE.fromEither(validateAll(p.inputs, (input, i) => pipe(validateFields(app, input.fields, 'create', `inputs[${i}].fields`), E.chain((f) => limitAttachmentUrls(f, `inputs[${i}].fields`))), 'inputs')),
+          TE.fromEither(
+            validateAll(
+              p.inputs,
+              (input, i) =>
+                pipe(
+                  validateFields(app, input.fields, 'create', `inputs[${i}].fields`),
+                  E.chain((f) => limitAttachmentUrls(f, `inputs[${i}].fields`)),
+                ),
+              'inputs',
+            ),
+          ),
           TE.chain((valid) =>
             TE.fromTask(() =>
               runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
-                const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) => this.store.create(app, f, flags))();
-                return r._tag === 'Right' ? { index, success: true, record_id: r.right.record_id, record_url: r.right.record_url } : { index, success: false, error: r.left.message };
+                const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) =>
+                  this.store.create(app, f, flags),
+                )();
+                return r._tag === 'Right'
+                  ? { index, success: true, record_id: r.right.record_id, record_url: r.right.record_url }
+                  : { index, success: false, error: r.left.message };
               }),
             ),
           ),
@@ -140,7 +170,16 @@ export const BatchUpdateRecordsParams = params(
   {
     app_id: d(NumericId, 'The app all the records belong to.'),
     updates: d(
-      t.array(object('BatchUpdate', { record_id: d(NumericId, 'The record to change.'), fields: d(FieldsObject, 'Only the fields to change (formats as records_createRecord).') }, {})),
+      t.array(
+        object(
+          'BatchUpdate',
+          {
+            record_id: d(NumericId, 'The record to change.'),
+            fields: d(FieldsObject, 'Only the fields to change (formats as records_createRecord).'),
+          },
+          {},
+        ),
+      ),
       'The changes, each {record_id, fields}. Any count; written in chunks of 50.',
     ),
   },
@@ -160,8 +199,18 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
     const flags = flagsOf(p);
     const validate = (app: App) => (u: { record_id: number; fields: Record<string, unknown> }, i: number) => {
       const first = p.updates.findIndex((x) => x.record_id === u.record_id);
-      if (first !== i) return E.left(invalidInput(`record ${u.record_id} is also updated at index ${first}; merge the two updates.`, `updates[${i}].record_id`, 'each record once'));
-      return pipe(validateFields(app, u.fields, 'update', `updates[${i}].fields`), E.chain((f) => limitAttachmentUrls(f, `updates[${i}].fields`)));
+      if (first !== i)
+        return E.left(
+          invalidInput(
+            `record ${u.record_id} is also updated at index ${first}; merge the two updates.`,
+            `updates[${i}].record_id`,
+            'each record once',
+          ),
+        );
+      return pipe(
+        validateFields(app, u.fields, 'update', `updates[${i}].fields`),
+        E.chain((f) => limitAttachmentUrls(f, `updates[${i}].fields`)),
+      );
     };
     return pipe(
       this.apps.getApp(p.app_id),
@@ -172,8 +221,12 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
             TE.fromTask(() =>
               runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
                 const recordId = p.updates[index]!.record_id;
-                const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) => this.store.update(app, recordId, f, flags))();
-                return r._tag === 'Right' ? { index, success: true, record_id: recordId } : { index, success: false, record_id: recordId, error: r.left.message };
+                const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) =>
+                  this.store.update(app, recordId, f, flags),
+                )();
+                return r._tag === 'Right'
+                  ? { index, success: true, record_id: recordId }
+                  : { index, success: false, record_id: recordId, error: r.left.message };
               }),
             ),
           ),

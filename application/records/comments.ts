@@ -21,7 +21,11 @@ const hookParam = d(t.boolean, 'false prevents webhooks from running.', true);
 
 export const CreateRecordCommentParams = params(
   { record_id: d(NumericId, 'The record to comment on.'), value: d(NonEmptyString, 'The comment text.') },
-  { file_ids: d(t.array(NumericId), 'Files to attach (ids from records_uploadFiles).'), silent: silentParam, hook: hookParam },
+  {
+    file_ids: d(t.array(NumericId), 'Files to attach (ids from records_uploadFiles).'),
+    silent: silentParam,
+    hook: hookParam,
+  },
 );
 export type CreateRecordCommentParams = t.TypeOf<typeof CreateRecordCommentParams>;
 
@@ -37,11 +41,15 @@ export const createRecordCommentTool = defineTool({
   group: 'records',
   name: 'createRecordComment',
   title: 'Comment on a record',
-  description: 'Adds a comment to a record, optionally with files (ids from records_uploadFiles). silent suppresses notifications; hook false prevents webhooks.',
+  description:
+    'Adds a comment to a record, optionally with files (ids from records_uploadFiles). silent suppresses notifications; hook false prevents webhooks.',
   annotations: { kind: 'Write', idempotent: false },
   params: CreateRecordCommentParams,
   useCase: CreateRecordComment,
-  text: (c) => [commentText(c), nextSteps([`All comments: ${call('records_listRecordComments', { record_id: c.ref.id })}`])].join('\n'),
+  text: (c) =>
+    [commentText(c), nextSteps([`All comments: ${call('records_listRecordComments', { record_id: c.ref.id })}`])].join(
+      '\n',
+    ),
 });
 
 export const GetRecordCommentParams = params({ comment_id: d(NumericId, 'The comment id.') }, {});
@@ -68,7 +76,10 @@ export const getRecordCommentTool = defineTool({
 
 export const ListRecordCommentsParams = params(
   { record_id: d(NumericId, 'The record whose comments to list.') },
-  { limit: d(intRange(1, 100), 'Comments per page (default 30).', 30), cursor: d(NonEmptyString, 'The cursor of the previous response.') },
+  {
+    limit: d(intRange(1, 100), 'Comments per page (default 30).', 30),
+    cursor: d(NonEmptyString, 'The cursor of the previous response.'),
+  },
 );
 export type ListRecordCommentsParams = t.TypeOf<typeof ListRecordCommentsParams>;
 
@@ -90,7 +101,13 @@ export class ListRecordComments implements UseCase<ListRecordCommentsParams, Com
       TE.chainW((offset) =>
         pipe(
           this.comments.list(p.record_id, offset, limit),
-          TE.map((page) => ({ record_id: p.record_id, total: page.total, offset, comments: page.comments, cursor: offset + limit < page.total ? encodeCursor(offset + limit) : null })),
+          TE.map((page) => ({
+            record_id: p.record_id,
+            total: page.total,
+            offset,
+            comments: page.comments,
+            cursor: offset + limit < page.total ? encodeCursor(offset + limit) : null,
+          })),
         ),
       ),
     );
@@ -101,7 +118,8 @@ export const listRecordCommentsTool = defineTool({
   group: 'records',
   name: 'listRecordComments',
   title: 'List the comments of a record',
-  description: 'The comments of a record, oldest first, 30 per page by default; pass the returned cursor for the next page.',
+  description:
+    'The comments of a record, oldest first, 30 per page by default; pass the returned cursor for the next page.',
   annotations: { kind: 'Read', idempotent: true },
   params: ListRecordCommentsParams,
   useCase: ListRecordComments,
@@ -112,12 +130,25 @@ export const listRecordCommentsTool = defineTool({
       : [
           `## Comments on record ${r.record_id}: ${r.total}`,
           `Showing ${r.offset + 1}-${r.offset + r.comments.length} of ${r.total}.`,
-          table(['comment_id', 'by', 'on', 'text'], r.comments.map((c) => [c.comment_id, c.created_by.name, c.created_on, c.value.length > 200 ? `${c.value.slice(0, 200)}...` : c.value])),
-          r.cursor ? `Next page: ${call('records_listRecordComments', { ...p, cursor: r.cursor })}` : 'This is the last page.',
+          table(
+            ['comment_id', 'by', 'on', 'text'],
+            r.comments.map((c) => [
+              c.comment_id,
+              c.created_by.name,
+              c.created_on,
+              c.value.length > 200 ? `${c.value.slice(0, 200)}...` : c.value,
+            ]),
+          ),
+          r.cursor
+            ? `Next page: ${call('records_listRecordComments', { ...p, cursor: r.cursor })}`
+            : 'This is the last page.',
         ].join('\n\n'),
 });
 
-export const DeleteRecordCommentParams = params({ comment_id: d(NumericId, 'The comment to delete.') }, { silent: silentParam, hook: hookParam });
+export const DeleteRecordCommentParams = params(
+  { comment_id: d(NumericId, 'The comment to delete.') },
+  { silent: silentParam, hook: hookParam },
+);
 export type DeleteRecordCommentParams = t.TypeOf<typeof DeleteRecordCommentParams>;
 
 @injectable()

@@ -1,7 +1,17 @@
 import type { ServiceIdentifier } from 'inversify';
 import * as t from 'io-ts';
 import { findField, type App, type FieldDefinition } from '../../domain/records/app.js';
-import { compactRecord, formatValue, fullRecord, selectFields, unknownFieldKeys, valueOf, type CompactRecord, type FieldSelection, type RecordData } from '../../domain/records/record.js';
+import {
+  compactRecord,
+  formatValue,
+  fullRecord,
+  selectFields,
+  unknownFieldKeys,
+  valueOf,
+  type CompactRecord,
+  type FieldSelection,
+  type RecordData,
+} from '../../domain/records/record.js';
 import { DEFAULT_FLAGS, type WriteFlags } from '../../domain/records/revision.js';
 import { formatInZone, isEmptyValue } from '../../domain/records/values.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
@@ -23,19 +33,33 @@ export const RecordsSettings = Symbol.for('RecordsSettings') as ServiceIdentifie
 export const FieldKey = new SchemaType<string | number, string | number, unknown>(
   'FieldKey',
   (u): u is string | number => typeof u === 'string' || typeof u === 'number',
-  (u, c) => (typeof u === 'number' && Number.isSafeInteger(u) && u >= 0 ? t.success(u) : typeof u === 'string' && u.trim() ? t.success(u.trim()) : t.failure(u, c)),
+  (u, c) =>
+    typeof u === 'number' && Number.isSafeInteger(u) && u >= 0
+      ? t.success(u)
+      : typeof u === 'string' && u.trim()
+        ? t.success(u.trim())
+        : t.failure(u, c),
   (a) => a,
   { anyOf: [{ type: 'integer' }, { type: 'string' }] },
 );
 
 /** Any JSON value (a field value; its shape is checked per field type). */
-export const AnyValue = new SchemaType<unknown, unknown, unknown>('Value', (u): u is unknown => u !== undefined, (u, c) => (u === undefined ? t.failure(u, c) : t.success(u)), (a) => a, {});
+export const AnyValue = new SchemaType<unknown, unknown, unknown>(
+  'Value',
+  (u): u is unknown => u !== undefined,
+  (u, c) => (u === undefined ? t.failure(u, c) : t.success(u)),
+  (a) => a,
+  {},
+);
 
 /** A `fields` object keyed by field_id or external_id. */
 export const FieldsObject = new SchemaType<Record<string, unknown>, Record<string, unknown>, unknown>(
   'Fields',
   (u): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u),
-  (u, c) => (typeof u === 'object' && u !== null && !Array.isArray(u) ? t.success(u as Record<string, unknown>) : t.failure(u, c)),
+  (u, c) =>
+    typeof u === 'object' && u !== null && !Array.isArray(u)
+      ? t.success(u as Record<string, unknown>)
+      : t.failure(u, c),
   (a) => a,
   { type: 'object', additionalProperties: true },
 );
@@ -45,8 +69,16 @@ export const FIELDS_DESCRIPTION =
 
 export const selectionParams = {
   field_ids: d(t.array(FieldKey), 'Only these fields (field_id or external_id). Default: all fields.'),
-  field_types: d(oneOf(['all', 'basic', 'calculation'] as const, 'FieldTypes'), 'all (default), basic (no calculations) or calculation (only calculations).', 'all'),
-  verbose: d(t.boolean, 'Every field with field_type and raw values, plus revision and modification times. Large; rarely needed.', false),
+  field_types: d(
+    oneOf(['all', 'basic', 'calculation'] as const, 'FieldTypes'),
+    'all (default), basic (no calculations) or calculation (only calculations).',
+    'all',
+  ),
+  verbose: d(
+    t.boolean,
+    'Every field with field_type and raw values, plus revision and modification times. Large; rarely needed.',
+    false,
+  ),
 };
 
 export const flagParams = {
@@ -61,7 +93,16 @@ export const flagsOf = (p: { silent?: boolean; hook?: boolean; workflow?: boolea
   workflow: p.workflow ?? DEFAULT_FLAGS.workflow,
 });
 
-export const FilterValueCodec = object('FilterValue', { value: d(AnyValue, "The value: text, a number, an option id, a record id, a profile id, or a date 'YYYY-MM-DD HH:MM:SS' / relative token like '-30d'.") }, {});
+export const FilterValueCodec = object(
+  'FilterValue',
+  {
+    value: d(
+      AnyValue,
+      "The value: text, a number, an option id, a record id, a profile id, or a date 'YYYY-MM-DD HH:MM:SS' / relative token like '-30d'.",
+    ),
+  },
+  {},
+);
 
 export const FilterCodec = object(
   'Filter',
@@ -72,11 +113,26 @@ export const FilterCodec = object(
     ),
   },
   {
-    field_id: d(FieldKey, 'field_id or external_id of the field. Leave out only for the system dates created_on / last_modified_on (then give field_type).'),
-    field_label: d(t.string, 'The field label instead of field_id (case-insensitive exact match; an ambiguous or unknown label is rejected with the matching ids).'),
-    field_type: d(t.string, 'The field_type, e.g. single_text, multi_category, status, single_date, created_on. Optional with field_id.'),
-    type: d(t.string, 'Optional; derived from field_type (text, number, category, status, date, app, contact, email, phone, embed, location, file).'),
-    values: d(arrayUpTo(FilterValueCodec, 100), 'Values as [{"value": ...}]; several values mean any of them (equal/any) or none of them (none/not_equal). Not used by empty, not_empty, completed, incomplete.'),
+    field_id: d(
+      FieldKey,
+      'field_id or external_id of the field. Leave out only for the system dates created_on / last_modified_on (then give field_type).',
+    ),
+    field_label: d(
+      t.string,
+      'The field label instead of field_id (case-insensitive exact match; an ambiguous or unknown label is rejected with the matching ids).',
+    ),
+    field_type: d(
+      t.string,
+      'The field_type, e.g. single_text, multi_category, status, single_date, created_on. Optional with field_id.',
+    ),
+    type: d(
+      t.string,
+      'Optional; derived from field_type (text, number, category, status, date, app, contact, email, phone, embed, location, file).',
+    ),
+    values: d(
+      arrayUpTo(FilterValueCodec, 100),
+      'Values as [{"value": ...}]; several values mean any of them (equal/any) or none of them (none/not_equal). Not used by empty, not_empty, completed, incomplete.',
+    ),
     include_active_user: d(t.boolean, 'User fields: also match the calling user. Not combinable with empty/not_empty.'),
   },
 );
@@ -87,7 +143,10 @@ export type FilterParam = t.TypeOf<typeof FilterCodec>;
 export const FilterList = arrayUpTo(FilterCodec, 50);
 
 /** Rejects field_ids that name no field, listing the fields. */
-export const checkSelection = (app: App, selection: FieldSelection): TaskEither<GatewayError, readonly FieldDefinition[]> => {
+export const checkSelection = (
+  app: App,
+  selection: FieldSelection,
+): TaskEither<GatewayError, readonly FieldDefinition[]> => {
   const unknown = unknownFieldKeys(app, selection.field_ids);
   if (unknown.length)
     return TE.left(
@@ -100,7 +159,12 @@ export const checkSelection = (app: App, selection: FieldSelection): TaskEither<
   return TE.right(selectFields(app, selection));
 };
 
-export const recordPayload = (app: App, r: RecordData, fields: readonly FieldDefinition[], verbose: boolean | undefined): CompactRecord | ReturnType<typeof fullRecord> =>
+export const recordPayload = (
+  app: App,
+  r: RecordData,
+  fields: readonly FieldDefinition[],
+  verbose: boolean | undefined,
+): CompactRecord | ReturnType<typeof fullRecord> =>
   verbose ? fullRecord(app, r, fields) : compactRecord(app, r, fields);
 
 export const todayIn = (clock: Clock, timeZone: string): string => formatInZone(clock.now(), timeZone).slice(0, 10);
@@ -110,7 +174,11 @@ export const todayIn = (clock: Clock, timeZone: string): string => formatInZone(
 const TEXT_BUDGET = 12_000;
 
 /** Rows cut at a row boundary so the text stays under the budget; says so when it cuts. */
-export const budgetRows = <R>(rows: readonly R[], render: (rows: readonly R[]) => string, budget = TEXT_BUDGET): { text: string; shown: number } => {
+export const budgetRows = <R>(
+  rows: readonly R[],
+  render: (rows: readonly R[]) => string,
+  budget = TEXT_BUDGET,
+): { text: string; shown: number } => {
   let n = rows.length;
   let text = render(rows);
   while (text.length > budget && n > 1) {
@@ -134,7 +202,10 @@ export const recordText = (app: App, r: RecordData, fields: readonly FieldDefini
 
 /** A table of records: record_id, title, and up to six field columns. */
 export const recordsTable = (app: App, records: readonly RecordData[], fields: readonly FieldDefinition[]): string => {
-  const columns = fields.filter((f) => records.some((r) => !isEmptyValue(valueOf(r, f)))).filter((f) => f.field_type !== 'single_text' || f !== app.fields.find((x) => x.field_type === 'single_text')).slice(0, 6);
+  const columns = fields
+    .filter((f) => records.some((r) => !isEmptyValue(valueOf(r, f))))
+    .filter((f) => f.field_type !== 'single_text' || f !== app.fields.find((x) => x.field_type === 'single_text'))
+    .slice(0, 6);
   return table(
     ['record_id', 'title', ...columns.map((c) => c.label)],
     records.map((r) => [

@@ -43,8 +43,17 @@ export class CreateRecord implements UseCase<CreateRecordParams, WrittenRecord> 
       this.apps.getApp(p.app_id),
       TE.chain((app) =>
         pipe(
-          TE.fromEither(pipe(validateFields(app, p.fields, 'create'), E.chain((f) => limitAttachmentUrls(f)))),
-          TE.chain((fields) => writeWithAttachments(fields, this.fetcher, this.store, (resolved) => this.store.create(app, resolved, flagsOf(p)))),
+          TE.fromEither(
+            pipe(
+              validateFields(app, p.fields, 'create'),
+              E.chain((f) => limitAttachmentUrls(f)),
+            ),
+          ),
+          TE.chain((fields) =>
+            writeWithAttachments(fields, this.fetcher, this.store, (resolved) =>
+              this.store.create(app, resolved, flagsOf(p)),
+            ),
+          ),
           TE.map((record) => ({ app, record })),
         ),
       ),
@@ -61,10 +70,18 @@ export const createRecordTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: CreateRecordParams,
   useCase: CreateRecord,
-  json: ({ app, record }, p) => (p.id_only === false ? recordPayload(app, record, app.fields, false) : { record_id: record.record_id, record_url: record.record_url }),
+  json: ({ app, record }, p) =>
+    p.id_only === false
+      ? recordPayload(app, record, app.fields, false)
+      : { record_id: record.record_id, record_url: record.record_url },
   text: ({ app, record }, p) =>
     [
-      p.id_only === false ? recordText(app, record, app.fields) : `## Created ${app.item_name.toLowerCase()} "${record.title}" (record ${record.record_id})\n\n**URL:** ${record.record_url}`,
-      nextSteps([`Read it: ${call('records_getRecord', { record_id: record.record_id })}`, `Comment on it: ${call('records_createRecordComment', { record_id: record.record_id, value: '...' })}`]),
+      p.id_only === false
+        ? recordText(app, record, app.fields)
+        : `## Created ${app.item_name.toLowerCase()} "${record.title}" (record ${record.record_id})\n\n**URL:** ${record.record_url}`,
+      nextSteps([
+        `Read it: ${call('records_getRecord', { record_id: record.record_id })}`,
+        `Comment on it: ${call('records_createRecordComment', { record_id: record.record_id, value: '...' })}`,
+      ]),
     ].join('\n'),
 });

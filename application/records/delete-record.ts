@@ -29,11 +29,16 @@ export const deleteRecordTool = defineTool({
   group: 'records',
   name: 'deleteRecord',
   title: 'Delete a record',
-  description: 'Moves a record to the trash (soft delete): it disappears from gets, lists and filters until records_restoreRecord brings it back with every value intact.',
+  description:
+    'Moves a record to the trash (soft delete): it disappears from gets, lists and filters until records_restoreRecord brings it back with every value intact.',
   annotations: { kind: 'Destructive', idempotent: true },
   params: DeleteRecordParams,
   useCase: DeleteRecord,
-  text: (r) => [`## Record ${r.record_id} moved to the trash`, nextSteps([`Undo: ${call('records_restoreRecord', { record_id: r.record_id })}`])].join('\n'),
+  text: (r) =>
+    [
+      `## Record ${r.record_id} moved to the trash`,
+      nextSteps([`Undo: ${call('records_restoreRecord', { record_id: r.record_id })}`]),
+    ].join('\n'),
 });
 
 export const RestoreRecordParams = params({ record_id: d(NumericId, 'The deleted record to bring back.') }, {});
@@ -49,7 +54,12 @@ export class RestoreRecord implements UseCase<RestoreRecordParams, FullRecord> {
   execute(p: RestoreRecordParams): TaskEither<GatewayError, FullRecord> {
     return pipe(
       this.store.restore(p.record_id),
-      TE.chain((record) => pipe(this.apps.getApp(record.app_id), TE.map((app) => fullRecord(app, record)))),
+      TE.chain((record) =>
+        pipe(
+          this.apps.getApp(record.app_id),
+          TE.map((app) => fullRecord(app, record)),
+        ),
+      ),
     );
   }
 }
@@ -58,15 +68,20 @@ export const restoreRecordTool = defineTool({
   group: 'records',
   name: 'restoreRecord',
   title: 'Restore a deleted record',
-  description: 'Brings a record back from the trash with all its field values; returns the full restored record (deleted_on null).',
+  description:
+    'Brings a record back from the trash with all its field values; returns the full restored record (deleted_on null).',
   annotations: { kind: 'Write', idempotent: true },
   params: RestoreRecordParams,
   useCase: RestoreRecord,
   text: (r) =>
     [
       `## Restored record ${r.record_id} "${r.title}" in ${r.app.name} (app ${r.app_id})`,
-      r.fields.map((f) => `- **${f.label}:** ${f.values.map((v) => (typeof v.value === 'object' && v.value !== null ? JSON.stringify(v.value) : String(v.value))).join(', ')}`).join('\n'),
+      r.fields
+        .map(
+          (f) =>
+            `- **${f.label}:** ${f.values.map((v) => (typeof v.value === 'object' && v.value !== null ? JSON.stringify(v.value) : String(v.value))).join(', ')}`,
+        )
+        .join('\n'),
       nextSteps([`Read it: ${call('records_getRecord', { record_id: r.record_id })}`]),
     ].join('\n\n'),
 });
-

@@ -1,6 +1,12 @@
 import { inject, injectable } from 'inversify';
 import type { App, FieldDefinition } from '../../domain/records/app.js';
-import { decodeCursor, encodeCursor, resolveFilters, resolveSort, type FilterInput } from '../../domain/records/filters.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  resolveFilters,
+  resolveSort,
+  type FilterInput,
+} from '../../domain/records/filters.js';
 import type { RecordData } from '../../domain/records/record.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
@@ -10,7 +16,16 @@ import { RecordStore } from '../../ports/record-store.js';
 import { d, NonEmptyString, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { budgetRows, checkSelection, FilterList, recordPayload, recordsTable, RecordsSettings, selectionParams, todayIn } from './common.js';
+import {
+  budgetRows,
+  checkSelection,
+  FilterList,
+  recordPayload,
+  recordsTable,
+  RecordsSettings,
+  selectionParams,
+  todayIn,
+} from './common.js';
 
 export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 100;
@@ -28,7 +43,10 @@ export const FilterRecordsParams = params(
   },
   {
     ...pageParams,
-    sort_by: d(NonEmptyString, 'external_id of an app field to sort by (system properties such as created_on are not supported).'),
+    sort_by: d(
+      NonEmptyString,
+      'external_id of an app field to sort by (system properties such as created_on are not supported).',
+    ),
     sort_desc: d(t.boolean, 'Sort descending.', false),
     ...selectionParams,
   },
@@ -47,7 +65,13 @@ export interface RecordListResult {
 
 export const checkLimit = (limit: number | undefined): TaskEither<GatewayError, number> =>
   limit !== undefined && limit > MAX_LIMIT
-    ? TE.left(invalidInput(`limit is at most ${MAX_LIMIT}; page through larger results with cursor.`, 'limit', `integer from 1 to ${MAX_LIMIT}`))
+    ? TE.left(
+        invalidInput(
+          `limit is at most ${MAX_LIMIT}; page through larger results with cursor.`,
+          'limit',
+          `integer from 1 to ${MAX_LIMIT}`,
+        ),
+      )
     : TE.right(limit ?? DEFAULT_LIMIT);
 
 export interface QuerySpec {
@@ -73,13 +97,29 @@ export const runQuery = (
     TE.bindW('limit', () => checkLimit(spec.limit)),
     TE.bindW('offset', () => TE.fromEither(decodeCursor(spec.cursor))),
     TE.bindW('fields', () => checkSelection(app, spec)),
-    TE.bindW('activeProfileId', () => (spec.filters.some((f) => f.include_active_user) ? deps.settings.activeProfileId() : TE.right(0))),
+    TE.bindW('activeProfileId', () =>
+      spec.filters.some((f) => f.include_active_user) ? deps.settings.activeProfileId() : TE.right(0),
+    ),
     TE.bindW('resolved', ({ activeProfileId }) =>
-      TE.fromEither(resolveFilters(app, spec.filters, { today: todayIn(deps.clock, deps.settings.timeZone), activeProfileId }, filterPrefix)),
+      TE.fromEither(
+        resolveFilters(
+          app,
+          spec.filters,
+          { today: todayIn(deps.clock, deps.settings.timeZone), activeProfileId },
+          filterPrefix,
+        ),
+      ),
     ),
     TE.bindW('sort', () => TE.fromEither(resolveSort(app, spec.sort_by))),
     TE.bindW('page', ({ limit, offset, resolved, sort }) =>
-      deps.store.query(app, { filters: resolved, sort, sortDesc: spec.sort_desc ?? false, offset, limit, countOnly: spec.count_only ?? false }),
+      deps.store.query(app, {
+        filters: resolved,
+        sort,
+        sortDesc: spec.sort_desc ?? false,
+        offset,
+        limit,
+        countOnly: spec.count_only ?? false,
+      }),
     ),
     TE.map(({ page, offset, fields, limit }) => ({
       app,
@@ -112,10 +152,15 @@ export class FilterRecords implements UseCase<FilterRecordsParams, RecordListRes
 export const listJson = (r: RecordListResult, verbose: boolean | undefined): unknown =>
   r.countOnly
     ? { total: r.total, count_only: true }
-    : { total: r.total, cursor: r.cursor ?? null, records: r.records.map((rec) => recordPayload(r.app, rec, r.fields, verbose)) };
+    : {
+        total: r.total,
+        cursor: r.cursor ?? null,
+        records: r.records.map((rec) => recordPayload(r.app, rec, r.fields, verbose)),
+      };
 
 export const listText = (r: RecordListResult, tool: string, p: Record<string, unknown>): string => {
-  if (r.countOnly) return `## ${r.app.name} (app ${r.app.app_id}): ${r.total} matching record${r.total === 1 ? '' : 's'}`;
+  if (r.countOnly)
+    return `## ${r.app.name} (app ${r.app.app_id}): ${r.total} matching record${r.total === 1 ? '' : 's'}`;
   if (r.records.length === 0)
     return r.total === 0
       ? `## ${r.app.name} (app ${r.app.app_id}): no matching records\n\nLoosen the filters, or check field ids and option ids with ${call('records_getApp', { app_id: r.app.app_id })}.`

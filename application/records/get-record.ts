@@ -10,7 +10,10 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { checkSelection, recordPayload, recordText, selectionParams } from './common.js';
 
-export const GetRecordParams = params({ record_id: d(NumericId, 'The record id (record_id from a list or filter).') }, selectionParams);
+export const GetRecordParams = params(
+  { record_id: d(NumericId, 'The record id (record_id from a list or filter).') },
+  selectionParams,
+);
 export type GetRecordParams = t.TypeOf<typeof GetRecordParams>;
 
 export interface LoadedRecord {
@@ -29,8 +32,18 @@ export class GetRecord implements UseCase<GetRecordParams, LoadedRecord> {
   execute(p: GetRecordParams): TaskEither<GatewayError, LoadedRecord> {
     return pipe(
       this.store.get(p.record_id),
-      TE.chain((record) => pipe(this.apps.getApp(record.app_id), TE.map((app) => ({ app, record })))),
-      TE.chain(({ app, record }) => pipe(checkSelection(app, p), TE.map((fields) => ({ app, record, fields })))),
+      TE.chain((record) =>
+        pipe(
+          this.apps.getApp(record.app_id),
+          TE.map((app) => ({ app, record })),
+        ),
+      ),
+      TE.chain(({ app, record }) =>
+        pipe(
+          checkSelection(app, p),
+          TE.map((fields) => ({ app, record, fields })),
+        ),
+      ),
     );
   }
 }

@@ -1,7 +1,12 @@
 import { getAppTool, getAppViewsTool, listAppsTool } from './apps.js';
 import { aggregateRecordsTool } from './aggregate-records.js';
 import { batchCreateRecordsTool, batchUpdateRecordsTool } from './batch-records.js';
-import { createRecordCommentTool, deleteRecordCommentTool, getRecordCommentTool, listRecordCommentsTool } from './comments.js';
+import {
+  createRecordCommentTool,
+  deleteRecordCommentTool,
+  getRecordCommentTool,
+  listRecordCommentsTool,
+} from './comments.js';
 import { createRecordTool } from './create-record.js';
 import { deleteRecordTool, restoreRecordTool } from './delete-record.js';
 import { filterRecordsTool } from './filter-records.js';

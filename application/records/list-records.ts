@@ -14,7 +14,10 @@ export const ListRecordsParams = params(
   {},
   {
     app_id: d(NumericId, 'The app whose records to list (records_listApps gives app ids).'),
-    view_id: d(NumericId, "A saved view (records_getAppViews); its filters and sort apply. Takes precedence over app_id's plain listing."),
+    view_id: d(
+      NumericId,
+      "A saved view (records_getAppViews); its filters and sort apply. Takes precedence over app_id's plain listing.",
+    ),
     ...pageParams,
     ...selectionParams,
   },
@@ -37,11 +40,25 @@ export class ListRecords implements UseCase<ListRecordsParams, RecordListResult>
         TE.chain(({ app_id, view }) =>
           pipe(
             this.apps.getApp(app_id),
-            TE.chain((app) => runQuery(app, { ...p, filters: view.filters as FilterInput[], sort_by: view.sort_by, sort_desc: view.sort_desc }, this, `view ${view.view_id} filters`)),
+            TE.chain((app) =>
+              runQuery(
+                app,
+                { ...p, filters: view.filters as FilterInput[], sort_by: view.sort_by, sort_desc: view.sort_desc },
+                this,
+                `view ${view.view_id} filters`,
+              ),
+            ),
           ),
         ),
       );
-    if (p.app_id === undefined) return TE.left(invalidInput('Give app_id (records_listApps lists the apps) or view_id (records_getAppViews lists the views).', 'app_id', 'app id'));
+    if (p.app_id === undefined)
+      return TE.left(
+        invalidInput(
+          'Give app_id (records_listApps lists the apps) or view_id (records_getAppViews lists the views).',
+          'app_id',
+          'app id',
+        ),
+      );
     return pipe(
       this.apps.getApp(p.app_id),
       TE.chain((app) => runQuery(app, { ...p, filters: [] }, this)),

@@ -18,7 +18,11 @@ export const GetRelatedRecordsParams = params(
     record_ids: d(t.array(NumericId), 'Records of app_id to start from.'),
   },
   {
-    direction: d(oneOf(['forward', 'reverse', 'both'] as const, 'Direction'), 'forward: records these records reference; reverse: records that reference these; both (default).', 'both'),
+    direction: d(
+      oneOf(['forward', 'reverse', 'both'] as const, 'Direction'),
+      'forward: records these records reference; reverse: records that reference these; both (default).',
+      'both',
+    ),
     field_ids: d(t.array(FieldKey), 'Fields of the related app to show (default all).'),
     verbose: d(t.boolean, 'Include every field of the related records.', false),
   },
@@ -51,12 +55,35 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
         TE.sequenceSeqArray,
         TE.chain((records) => {
           const bad = records.find((r) => r.app_id !== source.app_id);
-          if (bad) return TE.left(invalidInput(`Record ${bad.record_id} belongs to app ${bad.app_id}, not app ${source.app_id}.`, 'record_ids', `records of app ${source.app_id}`));
+          if (bad)
+            return TE.left(
+              invalidInput(
+                `Record ${bad.record_id} belongs to app ${bad.app_id}, not app ${source.app_id}.`,
+                'record_ids',
+                `records of app ${source.app_id}`,
+              ),
+            );
           const fields = source.fields.filter((f) => valueTypeOf(f.field_type) === 'app');
-          const ids = [...new Set(records.flatMap((r) => fields.flatMap((f) => ((r.values[f.field_id] as readonly RelationValue[] | undefined) ?? []).filter((v) => v.app_id === p.related_app_id).map((v) => v.record_id))))];
+          const ids = [
+            ...new Set(
+              records.flatMap((r) =>
+                fields.flatMap((f) =>
+                  ((r.values[f.field_id] as readonly RelationValue[] | undefined) ?? [])
+                    .filter((v) => v.app_id === p.related_app_id)
+                    .map((v) => v.record_id),
+                ),
+              ),
+            ),
+          ];
           return pipe(
             ids,
-            A.map((id) => pipe(this.store.get(id), TE.map((r): RecordData[] => [r]), TE.orElse(() => TE.right<GatewayError, RecordData[]>([])))),
+            A.map((id) =>
+              pipe(
+                this.store.get(id),
+                TE.map((r): RecordData[] => [r]),
+                TE.orElse(() => TE.right<GatewayError, RecordData[]>([])),
+              ),
+            ),
             TE.sequenceSeqArray,
             TE.map((xs) => xs.flat()),
           );
@@ -73,10 +100,17 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
       TE.Do,
       TE.bind('source', () => this.apps.getApp(p.app_id)),
       TE.bind('related', () => this.apps.getApp(p.related_app_id)),
-      TE.bind('fields', ({ related }) => (p.verbose ? TE.right(related.fields as readonly FieldDefinition[]) : checkSelection(related, { field_ids: p.field_ids }))),
+      TE.bind('fields', ({ related }) =>
+        p.verbose
+          ? TE.right(related.fields as readonly FieldDefinition[])
+          : checkSelection(related, { field_ids: p.field_ids }),
+      ),
       TE.bind('forward', ({ source }) => (direction === 'reverse' ? TE.right([] as RecordData[]) : forward(source))),
       TE.bind('reverse', () => (direction === 'forward' ? TE.right([] as RecordData[]) : reverse())),
-      TE.map(({ related, fields, forward: f, reverse: r }) => ({ app: related, records: unique([...f, ...r]).map((x) => relatedRecord(related, x, fields, true)) })),
+      TE.map(({ related, fields, forward: f, reverse: r }) => ({
+        app: related,
+        records: unique([...f, ...r]).map((x) => relatedRecord(related, x, fields, true)),
+      })),
     );
   }
 }
@@ -88,7 +122,15 @@ const relatedText = (r: { records: readonly RelatedRecord[] }, heading: string):
         `${heading}: ${r.records.length}`,
         table(
           ['record_id', 'title', 'created', 'fields'],
-          r.records.map((x) => [x.record_id, x.title, x.created_on.slice(0, 10), Object.entries(x.fields).slice(0, 4).map(([k, v]) => `${k}: ${v}`).join('; ')]),
+          r.records.map((x) => [
+            x.record_id,
+            x.title,
+            x.created_on.slice(0, 10),
+            Object.entries(x.fields)
+              .slice(0, 4)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join('; '),
+          ]),
         ),
       ].join('\n\n');
 
@@ -118,7 +160,10 @@ export const FindRelatableRecordsParams = params(
 export type FindRelatableRecordsParams = t.TypeOf<typeof FindRelatableRecordsParams>;
 
 @injectable()
-export class FindRelatableRecords implements UseCase<FindRelatableRecordsParams, { records: readonly RelatedRecord[] }> {
+export class FindRelatableRecords implements UseCase<
+  FindRelatableRecordsParams,
+  { records: readonly RelatedRecord[] }
+> {
   constructor(
     @inject(RecordStore) private readonly store: RecordStore,
     @inject(RecordApps) private readonly apps: RecordApps,
@@ -135,7 +180,12 @@ export class FindRelatableRecords implements UseCase<FindRelatableRecordsParams,
           TE.map((apps) =>
             records.map((r) => {
               const app = apps.find((a) => a.app_id === r.app_id)!;
-              const fields = p.verbose || !p.field_ids ? app.fields : app.fields.filter((f) => p.field_ids!.some((k) => String(k) === String(f.field_id) || k === f.external_id));
+              const fields =
+                p.verbose || !p.field_ids
+                  ? app.fields
+                  : app.fields.filter((f) =>
+                      p.field_ids!.some((k) => String(k) === String(f.field_id) || k === f.external_id),
+                    );
               return relatedRecord(app, r, fields, false);
             }),
           ),
@@ -150,7 +200,8 @@ export const findRelatableRecordsTool = defineTool({
   group: 'records',
   name: 'findRelatableRecords',
   title: 'Find records a relation field can reference',
-  description: 'Finds records whose title contains text among the apps a relation field may reference: use the record_id as the relation value in records_createRecord or records_updateRecord.',
+  description:
+    'Finds records whose title contains text among the apps a relation field may reference: use the record_id as the relation value in records_createRecord or records_updateRecord.',
   annotations: { kind: 'Read', idempotent: true },
   params: FindRelatableRecordsParams,
   useCase: FindRelatableRecords,
@@ -158,7 +209,9 @@ export const findRelatableRecordsTool = defineTool({
   text: (r, p) =>
     [
       relatedText(r, `## Records field ${p.field_id} can reference, title containing "${p.text}"`),
-      r.records[0] ? `Use one as the value of field ${p.field_id}: [${r.records[0].record_id}] in records_createRecord or records_updateRecord.` : '',
+      r.records[0]
+        ? `Use one as the value of field ${p.field_id}: [${r.records[0].record_id}] in records_createRecord or records_updateRecord.`
+        : '',
     ]
       .filter(Boolean)
       .join('\n\n'),

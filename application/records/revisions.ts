@@ -12,9 +12,14 @@ export const GetRecordRevisionsParams = params({ record_id: d(NumericId, 'The re
 export type GetRecordRevisionsParams = t.TypeOf<typeof GetRecordRevisionsParams>;
 
 @injectable()
-export class GetRecordRevisions implements UseCase<GetRecordRevisionsParams, { record_id: number; revisions: readonly Revision[] }> {
+export class GetRecordRevisions implements UseCase<
+  GetRecordRevisionsParams,
+  { record_id: number; revisions: readonly Revision[] }
+> {
   constructor(@inject(RecordStore) private readonly store: RecordStore) {}
-  execute(p: GetRecordRevisionsParams): TaskEither<GatewayError, { record_id: number; revisions: readonly Revision[] }> {
+  execute(
+    p: GetRecordRevisionsParams,
+  ): TaskEither<GatewayError, { record_id: number; revisions: readonly Revision[] }> {
     return pipe(
       this.store.revisions(p.record_id),
       TE.map((revisions) => ({ record_id: p.record_id, revisions })),
@@ -26,7 +31,8 @@ export const getRecordRevisionsTool = defineTool({
   group: 'records',
   name: 'getRecordRevisions',
   title: 'Get the revisions of a record',
-  description: 'Every change of a record, oldest first: revision number (0 is the creation), type, who, when and which fields changed. records_getRecordRevisionDelta shows the values before and after.',
+  description:
+    'Every change of a record, oldest first: revision number (0 is the creation), type, who, when and which fields changed. records_getRecordRevisionDelta shows the values before and after.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetRecordRevisionsParams,
   useCase: GetRecordRevisions,
@@ -34,8 +40,21 @@ export const getRecordRevisionsTool = defineTool({
   text: (r) =>
     [
       `## Revisions of record ${r.record_id}: ${r.revisions.length}`,
-      table(['revision', 'type', 'by', 'on', 'fields changed'], r.revisions.map((x) => [x.revision, x.type, `${x.created_by.name} (user ${x.created_by.user_id})`, x.created_on, x.changes.map((c) => c.label).join(', ')])),
-      r.revisions.length > 1 ? nextSteps([`Values before and after the last change: ${call('records_getRecordRevisionDelta', { record_id: r.record_id, revision_from: r.revisions.at(-2)!.revision, revision_to: r.revisions.at(-1)!.revision })}`]) : '',
+      table(
+        ['revision', 'type', 'by', 'on', 'fields changed'],
+        r.revisions.map((x) => [
+          x.revision,
+          x.type,
+          `${x.created_by.name} (user ${x.created_by.user_id})`,
+          x.created_on,
+          x.changes.map((c) => c.label).join(', '),
+        ]),
+      ),
+      r.revisions.length > 1
+        ? nextSteps([
+            `Values before and after the last change: ${call('records_getRecordRevisionDelta', { record_id: r.record_id, revision_from: r.revisions.at(-2)!.revision, revision_to: r.revisions.at(-1)!.revision })}`,
+          ])
+        : '',
     ]
       .filter(Boolean)
       .join('\n\n'),
@@ -55,7 +74,8 @@ export type GetRecordRevisionDeltaParams = t.TypeOf<typeof GetRecordRevisionDelt
 export class GetRecordRevisionDelta implements UseCase<GetRecordRevisionDeltaParams, RevisionDelta> {
   constructor(@inject(RecordStore) private readonly store: RecordStore) {}
   execute(p: GetRecordRevisionDeltaParams): TaskEither<GatewayError, RevisionDelta> {
-    const [from, to] = p.revision_from <= p.revision_to ? [p.revision_from, p.revision_to] : [p.revision_to, p.revision_from];
+    const [from, to] =
+      p.revision_from <= p.revision_to ? [p.revision_from, p.revision_to] : [p.revision_to, p.revision_from];
     return pipe(
       this.store.revisionDelta(p.record_id, from, to),
       TE.map((changes) => ({ record_id: p.record_id, revision_from: from, revision_to: to, changes })),
@@ -69,7 +89,8 @@ export const getRecordRevisionDeltaTool = defineTool({
   group: 'records',
   name: 'getRecordRevisionDelta',
   title: 'Compare two revisions of a record',
-  description: 'Field by field, the values of a record at revision_from and at revision_to (only fields that differ). Revision numbers come from records_getRecordRevisions.',
+  description:
+    'Field by field, the values of a record at revision_from and at revision_to (only fields that differ). Revision numbers come from records_getRecordRevisions.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetRecordRevisionDeltaParams,
   useCase: GetRecordRevisionDelta,
@@ -78,6 +99,9 @@ export const getRecordRevisionDeltaTool = defineTool({
       ? `## Record ${r.record_id}: no field differs between revisions ${r.revision_from} and ${r.revision_to}`
       : [
           `## Record ${r.record_id}: ${r.changes.length} field${r.changes.length === 1 ? '' : 's'} changed from revision ${r.revision_from} to ${r.revision_to}`,
-          table(['field', 'before', 'after'], r.changes.map((c) => [`${c.label} (${c.field_id})`, show(c, c.from), show(c, c.to)])),
+          table(
+            ['field', 'before', 'after'],
+            r.changes.map((c) => [`${c.label} (${c.field_id})`, show(c, c.from), show(c, c.to)]),
+          ),
         ].join('\n\n'),
 });

@@ -15,7 +15,10 @@ import type { WrittenRecord } from './create-record.js';
 export const UpdateRecordParams = params(
   {
     record_id: d(NumericId, 'The record to change.'),
-    fields: d(FieldsObject, `Only the fields to change. ${FIELDS_DESCRIPTION} Checklists: items with their id are kept (and updated), items without id are added, existing items left out are deleted.`),
+    fields: d(
+      FieldsObject,
+      `Only the fields to change. ${FIELDS_DESCRIPTION} Checklists: items with their id are kept (and updated), items without id are added, existing items left out are deleted.`,
+    ),
   },
   {
     id_only: d(t.boolean, 'true (default): return record_id only; false: the full record.', true),
@@ -38,8 +41,17 @@ export class UpdateRecord implements UseCase<UpdateRecordParams, WrittenRecord> 
       TE.chain((current) => this.apps.getApp(current.app_id)),
       TE.chain((app) =>
         pipe(
-          TE.fromEither(pipe(validateFields(app, p.fields, 'update'), E.chain((f) => limitAttachmentUrls(f)))),
-          TE.chain((fields) => writeWithAttachments(fields, this.fetcher, this.store, (resolved) => this.store.update(app, p.record_id, resolved, flagsOf(p)))),
+          TE.fromEither(
+            pipe(
+              validateFields(app, p.fields, 'update'),
+              E.chain((f) => limitAttachmentUrls(f)),
+            ),
+          ),
+          TE.chain((fields) =>
+            writeWithAttachments(fields, this.fetcher, this.store, (resolved) =>
+              this.store.update(app, p.record_id, resolved, flagsOf(p)),
+            ),
+          ),
           TE.map((record) => ({ app, record })),
         ),
       ),
@@ -56,10 +68,13 @@ export const updateRecordTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateRecordParams,
   useCase: UpdateRecord,
-  json: ({ app, record }, p) => (p.id_only === false ? recordPayload(app, record, app.fields, false) : { record_id: record.record_id }),
+  json: ({ app, record }, p) =>
+    p.id_only === false ? recordPayload(app, record, app.fields, false) : { record_id: record.record_id },
   text: ({ app, record }, p) =>
     [
-      p.id_only === false ? recordText(app, record, app.fields) : `## Updated ${app.item_name.toLowerCase()} "${record.title}" (record ${record.record_id}), now at revision ${record.revision}`,
+      p.id_only === false
+        ? recordText(app, record, app.fields)
+        : `## Updated ${app.item_name.toLowerCase()} "${record.title}" (record ${record.record_id}), now at revision ${record.revision}`,
       nextSteps([`See what changed: ${call('records_getRecordRevisions', { record_id: record.record_id })}`]),
     ].join('\n'),
 });

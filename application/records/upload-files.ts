@@ -20,7 +20,10 @@ const FileCodec = object(
   },
 );
 
-export const UploadFilesParams = params({ files: d(t.array(FileCodec), 'Files to upload, each {url} or {content_base64, name}. At most 10.') }, {});
+export const UploadFilesParams = params(
+  { files: d(t.array(FileCodec), 'Files to upload, each {url} or {content_base64, name}. At most 10.') },
+  {},
+);
 export type UploadFilesParams = t.TypeOf<typeof UploadFilesParams>;
 
 @injectable()
@@ -33,19 +36,31 @@ export class UploadFiles implements UseCase<UploadFilesParams, readonly FileValu
   /** Checks every entry before fetching or storing anything; a failure later removes the files this call stored. */
   execute(p: UploadFilesParams): TaskEither<GatewayError, readonly FileValue[]> {
     return async () => {
-      if (p.files.length === 0 || p.files.length > 10) return E.left(invalidInput('Give 1 to 10 files.', 'files', 'array of 1 to 10 files'));
+      if (p.files.length === 0 || p.files.length > 10)
+        return E.left(invalidInput('Give 1 to 10 files.', 'files', 'array of 1 to 10 files'));
       const sources: FileSource[] = [];
       for (const [i, f] of p.files.entries()) {
         const at = `files[${i}]`;
-        if ((f.url === undefined) === (f.content_base64 === undefined)) return E.left(invalidInput(`${at}: give either url or content_base64.`, at, '{url} or {content_base64, name}'));
+        if ((f.url === undefined) === (f.content_base64 === undefined))
+          return E.left(
+            invalidInput(`${at}: give either url or content_base64.`, at, '{url} or {content_base64, name}'),
+          );
         if (f.url !== undefined) {
           sources.push({ url: f.url, parameter: `${at}.url`, name: f.name, mimetype: f.mimetype });
           continue;
         }
         const base64 = f.content_base64 as string;
-        if (!f.name) return E.left(invalidInput(`${at}: name is required with content_base64.`, `${at}.name`, 'file name'));
-        if (!/^[A-Za-z0-9+/=\s]+$/.test(base64)) return E.left(invalidInput(`${at}: content_base64 is not base64.`, `${at}.content_base64`, 'base64 text'));
-        sources.push({ file: { name: f.name, mimetype: f.mimetype ?? 'application/octet-stream', content: Buffer.from(base64, 'base64') } });
+        if (!f.name)
+          return E.left(invalidInput(`${at}: name is required with content_base64.`, `${at}.name`, 'file name'));
+        if (!/^[A-Za-z0-9+/=\s]+$/.test(base64))
+          return E.left(invalidInput(`${at}: content_base64 is not base64.`, `${at}.content_base64`, 'base64 text'));
+        sources.push({
+          file: {
+            name: f.name,
+            mimetype: f.mimetype ?? 'application/octet-stream',
+            content: Buffer.from(base64, 'base64'),
+          },
+        });
       }
       return storeAll(this.store, this.fetcher, sources);
     };
@@ -62,5 +77,12 @@ export const uploadFilesTool = defineTool({
   params: UploadFilesParams,
   useCase: UploadFiles,
   json: (files) => ({ files }),
-  text: (files) => [`## Uploaded ${files.length} file${files.length === 1 ? '' : 's'}`, table(['file_id', 'name', 'mimetype', 'size'], files.map((f) => [f.file_id, f.name, f.mimetype, f.size]))].join('\n\n'),
+  text: (files) =>
+    [
+      `## Uploaded ${files.length} file${files.length === 1 ? '' : 's'}`,
+      table(
+        ['file_id', 'name', 'mimetype', 'size'],
+        files.map((f) => [f.file_id, f.name, f.mimetype, f.size]),
+      ),
+    ].join('\n\n'),
 });

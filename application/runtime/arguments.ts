@@ -3,7 +3,8 @@ import { checkArgumentShape, preview, shownKey } from './argument-limits.js';
 import { describeExpected, toJsonSchema, type JsonSchema } from './json-schema.js';
 import { invalidParameter, type ToolError } from './tool-error.js';
 
-const isPlainObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
+const isPlainObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u);
 
 const distance = (a: string, b: string): number => {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -39,7 +40,8 @@ const closest = (name: string, candidates: readonly string[]): string | undefine
  * reserved keys such as `__proto__` (see argument-limits.ts), so nothing after it recurses into
  * unbounded input.
  */
-export const findUnknownMember = (value: unknown, schema: JsonSchema): ToolError | undefined => checkArgumentShape(value, schema) ?? unknownIn(value, schema, '');
+export const findUnknownMember = (value: unknown, schema: JsonSchema): ToolError | undefined =>
+  checkArgumentShape(value, schema) ?? unknownIn(value, schema, '');
 
 const unknownIn = (value: unknown, schema: JsonSchema, path: string): ToolError | undefined => {
   if (schema.type === 'object' && schema.properties && isPlainObject(value)) {
@@ -121,7 +123,8 @@ export const dropNullOptionals = (schema: JsonSchema, value: unknown): unknown =
     const copy = prop ? dropNullOptionals(prop, v) : v;
     // A "__proto__" key is defined, not assigned: it stays an own key (for the unknown-member check to
     // refuse) instead of replacing the copy's prototype. (defineProperty for every key is much slower.)
-    if (k === '__proto__') Object.defineProperty(out, k, { value: copy, enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: copy, enumerable: true, writable: true, configurable: true });
     else out[k] = copy;
   }
   // A parser upstream that copies by assignment would already have turned a "__proto__" key into the

@@ -36,7 +36,9 @@ export const intRange = (min: number, max?: number): SchemaType<number, number, 
     (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && (max === undefined || u <= max),
     (u, c) => {
       const n = typeof u === 'string' && /^-?[0-9]+$/.test(u.trim()) ? Number(u) : u;
-      return typeof n === 'number' && Number.isInteger(n) && n >= min && (max === undefined || n <= max) ? t.success(n) : t.failure(u, c);
+      return typeof n === 'number' && Number.isInteger(n) && n >= min && (max === undefined || n <= max)
+        ? t.success(n)
+        : t.failure(u, c);
     },
     (a) => a,
     { type: 'integer', minimum: min, ...(max !== undefined ? { maximum: max } : {}) },
@@ -46,7 +48,8 @@ export const intRange = (min: number, max?: number): SchemaType<number, number, 
 export const StateCode = new SchemaType<string, string, unknown>(
   'StateCode',
   (u): u is string => typeof u === 'string' && /^[A-Z]{2}$/.test(u),
-  (u, c) => (typeof u === 'string' && /^[A-Za-z]{2}$/.test(u.trim()) ? t.success(u.trim().toUpperCase()) : t.failure(u, c)),
+  (u, c) =>
+    typeof u === 'string' && /^[A-Za-z]{2}$/.test(u.trim()) ? t.success(u.trim().toUpperCase()) : t.failure(u, c),
   (a) => a,
   { type: 'string', pattern: '^[A-Za-z]{2}$' },
 );
@@ -84,7 +87,8 @@ export const nonEmptyUpTo = (maxLength: number): SchemaType<string, string, unkn
   );
 
 /** An array of at most `maxItems` members (schema `maxItems`). */
-export const arrayUpTo = <C extends t.Mixed>(item: C, maxItems: number): BoundedArrayType<C> => new BoundedArrayType(item, maxItems);
+export const arrayUpTo = <C extends t.Mixed>(item: C, maxItems: number): BoundedArrayType<C> =>
+  new BoundedArrayType(item, maxItems);
 
 /** A property value: a string; numbers and booleans are written as strings, as the CRM stores them. */
 export const PropertyValue = new SchemaType<string, string, unknown>(
@@ -103,7 +107,10 @@ export const PropertyValue = new SchemaType<string, string, unknown>(
 );
 
 /** A closed set of strings (schema `enum`). */
-export const oneOf = <const V extends readonly [string, ...string[]]>(values: V, name = 'Enum'): SchemaType<V[number], V[number], unknown> => {
+export const oneOf = <const V extends readonly [string, ...string[]]>(
+  values: V,
+  name = 'Enum',
+): SchemaType<V[number], V[number], unknown> => {
   const set = new Set<string>(values);
   return new SchemaType<V[number], V[number], unknown>(
     name,
@@ -118,14 +125,18 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(values: V,
 type Described = DescribedType<any>;
 type DescribedProps = Record<string, Described>;
 
-export type ParamsCodec<R extends DescribedProps, O extends DescribedProps> = t.ExactC<t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>>;
+export type ParamsCodec<R extends DescribedProps, O extends DescribedProps> = t.ExactC<
+  t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>
+>;
 
 /**
  * A tool's parameters: required and optional members, each described for the model. The result is
  * an exact io-ts codec; unknown members are rejected by the executor before decoding.
  */
-export const params = <R extends DescribedProps, O extends DescribedProps>(required: R, optional: O): ParamsCodec<R, O> =>
-  t.exact(t.intersection([t.type(required), t.partial(optional)]));
+export const params = <R extends DescribedProps, O extends DescribedProps>(
+  required: R,
+  optional: O,
+): ParamsCodec<R, O> => t.exact(t.intersection([t.type(required), t.partial(optional)]));
 
 /** Shorthand for nested objects with required and optional members (schema: additionalProperties false). */
 export const object = <R extends t.Props, O extends t.Props>(name: string, required: R, optional: O) =>

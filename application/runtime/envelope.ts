@@ -9,7 +9,14 @@ export type ResponseFormat = 'text' | 'json';
 
 export type Envelope =
   | { readonly success: true; readonly data: unknown; readonly encoding?: 'base64' }
-  | { readonly success: false; readonly error: { readonly code: string; readonly message: string; readonly details: Readonly<Record<string, unknown>> } };
+  | {
+      readonly success: false;
+      readonly error: {
+        readonly code: string;
+        readonly message: string;
+        readonly details: Readonly<Record<string, unknown>>;
+      };
+    };
 
 export interface Presented {
   readonly status: number;
@@ -17,7 +24,11 @@ export interface Presented {
 }
 
 /** No runs of blank lines and no trailing space, whichever presenter wrote the text. */
-const tidy = (text: string): string => text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+const tidy = (text: string): string =>
+  text
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 
 export const errorEnvelope = (e: ToolError): Presented => ({
   status: e.status,
@@ -29,11 +40,23 @@ export const errorEnvelope = (e: ToolError): Presented => ({
  * structured payload with `format=json` (never cut), and either of them base64-encoded on request.
  * Errors are never encoded.
  */
-export const present = (result: ToolResult, format: ResponseFormat, base64: boolean, budget = DEFAULT_OUTPUT_BUDGET): Presented => {
+export const present = (
+  result: ToolResult,
+  format: ResponseFormat,
+  base64: boolean,
+  budget = DEFAULT_OUTPUT_BUDGET,
+): Presented => {
   if (!result.ok) return errorEnvelope(result.error);
   if (format === 'json') {
     return base64
-      ? { status: 200, body: { success: true, data: Buffer.from(JSON.stringify(result.payload), 'utf8').toString('base64'), encoding: 'base64' } }
+      ? {
+          status: 200,
+          body: {
+            success: true,
+            data: Buffer.from(JSON.stringify(result.payload), 'utf8').toString('base64'),
+            encoding: 'base64',
+          },
+        }
       : { status: 200, body: { success: true, data: result.payload } };
   }
   const text = fitToBudget(tidy(result.text()), budget, result.next);

@@ -2,13 +2,30 @@ import type { Principal } from '../../ports/authenticator.js';
 import type { IdempotencyClaim } from '../../ports/idempotency-store.js';
 import type { RateDecision } from '../../ports/rate-limiter.js';
 import { GROUPS, isAllowed, type CallContext, type Group, type UseCase } from './define-tool.js';
-import type { CallMeta, ExecutorOptions, IdempotencyPolicy, RunOptions, StoreFault, ToolResult, UseCaseResolver } from './executor-types.js';
+import type {
+  CallMeta,
+  ExecutorOptions,
+  IdempotencyPolicy,
+  RunOptions,
+  StoreFault,
+  ToolResult,
+  UseCaseResolver,
+} from './executor-types.js';
 import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
 import { dropNullOptionals, explainDecodeErrors, findUnknownMember } from './arguments.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { fromGatewayError, toolError, type ToolError } from './tool-error.js';
 
-export type { CallMeta, ExecutorOptions, IdempotencyPolicy, RateLimitPolicy, RunOptions, StoreFault, ToolResult, UseCaseResolver } from './executor-types.js';
+export type {
+  CallMeta,
+  ExecutorOptions,
+  IdempotencyPolicy,
+  RateLimitPolicy,
+  RunOptions,
+  StoreFault,
+  ToolResult,
+  UseCaseResolver,
+} from './executor-types.js';
 
 const fail = (error: ToolError, meta?: CallMeta): ToolResult => ({ ok: false, error, meta });
 
@@ -33,37 +50,65 @@ export class ToolExecutor {
   /** A 404 that names the tools that do exist in the group (or the groups, when the group is unknown). */
   unknownTool(group: string, toolName?: string): ToolError {
     if (!(GROUPS as readonly string[]).includes(group)) {
-      return toolError(404, 'NOT_FOUND', `Unknown tool group "${group}". Groups: ${GROUPS.join(', ')}. GET /v1/tools lists every tool.`, {
-        resource: 'tool_group',
-        id: group,
-        groups: [...GROUPS],
-      });
+      return toolError(
+        404,
+        'NOT_FOUND',
+        `Unknown tool group "${group}". Groups: ${GROUPS.join(', ')}. GET /v1/tools lists every tool.`,
+        {
+          resource: 'tool_group',
+          id: group,
+          groups: [...GROUPS],
+        },
+      );
     }
     const tools = this.registry.inGroup(group as Group).map((t) => t.declaration.name);
     const name = toolName === undefined ? group : `${group}_${toolName}`;
-    const available = tools.length ? `Tools in "${group}": ${tools.join(', ')}.` : `The "${group}" group has no tools yet.`;
+    const available = tools.length
+      ? `Tools in "${group}": ${tools.join(', ')}.`
+      : `The "${group}" group has no tools yet.`;
     return toolError(404, 'NOT_FOUND', `Unknown tool "${name}". ${available}`, { resource: 'tool', id: name, tools });
   }
 
   /** Runs a tool by its qualified name (`crm_getContact`). */
-  call(name: string, args: unknown, principal: Principal, requestId: string, options: RunOptions = {}): Promise<ToolResult> {
+  call(
+    name: string,
+    args: unknown,
+    principal: Principal,
+    requestId: string,
+    options: RunOptions = {},
+  ): Promise<ToolResult> {
     const tool = this.registry.get(name);
     if (!tool) {
       const cut = name.indexOf('_');
-      return Promise.resolve(fail(this.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined)));
+      return Promise.resolve(
+        fail(this.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined)),
+      );
     }
     return this.run(tool, args, principal, requestId, options);
   }
 
-  run(tool: RegisteredTool, args: unknown, principal: Principal, requestId: string, options: RunOptions = {}): Promise<ToolResult> {
+  run(
+    tool: RegisteredTool,
+    args: unknown,
+    principal: Principal,
+    requestId: string,
+    options: RunOptions = {},
+  ): Promise<ToolResult> {
     const observer = this.options.observer;
     if (!observer) return this.runObserved(tool, args, principal, requestId, options);
-    return observer.observe({ tool: tool.name, group: tool.declaration.group, principal: principal.name, requestId }, () =>
-      this.runObserved(tool, args, principal, requestId, options),
+    return observer.observe(
+      { tool: tool.name, group: tool.declaration.group, principal: principal.name, requestId },
+      () => this.runObserved(tool, args, principal, requestId, options),
     );
   }
 
-  private async runObserved(tool: RegisteredTool, args: unknown, principal: Principal, requestId: string, options: RunOptions): Promise<ToolResult> {
+  private async runObserved(
+    tool: RegisteredTool,
+    args: unknown,
+    principal: Principal,
+    requestId: string,
+    options: RunOptions,
+  ): Promise<ToolResult> {
     if (!isAllowed(principal, tool.permission)) {
       return fail(
         toolError(403, 'FORBIDDEN', `This token lacks the "${tool.permission}" permission that ${tool.name} needs.`, {
@@ -79,7 +124,11 @@ export class ToolExecutor {
       const group = tool.declaration.group;
       let decision: RateDecision | undefined;
       try {
-        decision = await limits.limiter.take(`${principal.id}:${group}`, limits.perGroup[group] ?? limits.perMinute, 60);
+        decision = await limits.limiter.take(
+          `${principal.id}:${group}`,
+          limits.perGroup[group] ?? limits.perMinute,
+          60,
+        );
       } catch (error) {
         // Fail open: a limit that cannot be checked for a while must not take every tool down.
         this.reportStoreFault({ store: 'rate-limit', operation: 'take', error, tool: tool.name, requestId });
@@ -102,7 +151,13 @@ export class ToolExecutor {
     // parameter it leaves out); nulls inside free-form values (a record field set to null) are kept.
     const input = args === undefined ? {} : dropNullOptionals(tool.inputSchema, args);
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return fail(toolError(400, 'INVALID_PARAMETER', 'The parameters must be a JSON object.', { parameter: 'body', expected: 'JSON object' }), meta);
+      return fail(
+        toolError(400, 'INVALID_PARAMETER', 'The parameters must be a JSON object.', {
+          parameter: 'body',
+          expected: 'JSON object',
+        }),
+        meta,
+      );
     }
     const unknown = findUnknownMember(input, tool.inputSchema);
     if (unknown) return fail(unknown, meta);
@@ -114,7 +169,13 @@ export class ToolExecutor {
     const key = options.idempotencyKey;
     if (idempotency && key !== undefined && tool.declaration.annotations.kind !== 'Read') {
       if (!IDEMPOTENCY_KEY.test(key)) {
-        return fail(toolError(400, 'INVALID_PARAMETER', 'An idempotency key is 1 to 255 visible ASCII characters.', { parameter: 'Idempotency-Key', expected: 'string of 1 to 255 visible ASCII characters' }), meta);
+        return fail(
+          toolError(400, 'INVALID_PARAMETER', 'An idempotency key is 1 to 255 visible ASCII characters.', {
+            parameter: 'Idempotency-Key',
+            expected: 'string of 1 to 255 visible ASCII characters',
+          }),
+          meta,
+        );
       }
       return this.runIdempotently(tool, params, principal, requestId, key, idempotency, meta);
     }
@@ -144,13 +205,26 @@ export class ToolExecutor {
     switch (claim.state) {
       case 'mismatch':
         return fail(
-          toolError(422, 'IDEMPOTENCY_KEY_REUSED', `This Idempotency-Key was already used for a different call (another tool or other arguments). Use a new key for a new call.`, {
-            idempotency_key: key,
-          }),
+          toolError(
+            422,
+            'IDEMPOTENCY_KEY_REUSED',
+            `This Idempotency-Key was already used for a different call (another tool or other arguments). Use a new key for a new call.`,
+            {
+              idempotency_key: key,
+            },
+          ),
           meta,
         );
       case 'in-progress':
-        return fail(toolError(409, 'CONFLICT', 'A call with this Idempotency-Key is still running. Retry the same request shortly to get its outcome.', { idempotency_key: key }), meta);
+        return fail(
+          toolError(
+            409,
+            'CONFLICT',
+            'A call with this Idempotency-Key is still running. Retry the same request shortly to get its outcome.',
+            { idempotency_key: key },
+          ),
+          meta,
+        );
       case 'replay':
         return replay(tool, claim.outcome, meta);
       case 'started':
@@ -195,7 +269,13 @@ export class ToolExecutor {
   }
 
   /** Runs the use case; `result` answers within the time limit, `settled` is the work's own end. */
-  private execute(tool: RegisteredTool, params: unknown, principal: Principal, requestId: string, meta: CallMeta | undefined) {
+  private execute(
+    tool: RegisteredTool,
+    params: unknown,
+    principal: Principal,
+    requestId: string,
+    meta: CallMeta | undefined,
+  ) {
     const context: CallContext = { principal, requestId };
     const { declaration } = tool;
     const settled: Promise<ToolResult> = (async (): Promise<ToolResult> => {
@@ -227,7 +307,15 @@ export class ToolExecutor {
         };
       } catch (error) {
         this.internalError(error, tool.name, requestId);
-        return fail(toolError(500, 'INTERNAL_ERROR', `${tool.name} failed unexpectedly. The error was logged with request id ${requestId}.`, { request_id: requestId }), meta);
+        return fail(
+          toolError(
+            500,
+            'INTERNAL_ERROR',
+            `${tool.name} failed unexpectedly. The error was logged with request id ${requestId}.`,
+            { request_id: requestId },
+          ),
+          meta,
+        );
       }
     })();
     const limit = this.options.timeoutMs;

@@ -22,7 +22,10 @@ const canonical = (v: unknown): string => {
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** A call's identity under its key: the tool and its decoded arguments. */
-export const fingerprintOf = (tool: string, params: unknown): string => createHash('sha256').update(`${tool}\n${canonical(params)}`).digest('hex');
+export const fingerprintOf = (tool: string, params: unknown): string =>
+  createHash('sha256')
+    .update(`${tool}\n${canonical(params)}`)
+    .digest('hex');
 
 /** What a caller is told to wait before retrying a keyed write the store could not take. */
 export const UNAVAILABLE_RETRY_SECONDS = 5;
@@ -49,5 +52,9 @@ export const replay = (tool: RegisteredTool, outcome: StoredOutcome, meta: CallM
   const replayMeta = { ...meta, replayed: true };
   if (outcome.ok) return { ok: true, tool, payload: outcome.payload, text: () => outcome.text, meta: replayMeta };
   const e = outcome.error;
-  return { ok: false, error: toolError(e.status, e.code as ToolError['code'], e.message, { ...e.details }), meta: replayMeta };
+  return {
+    ok: false,
+    error: toolError(e.status, e.code as ToolError['code'], e.message, { ...e.details }),
+    meta: replayMeta,
+  };
 };

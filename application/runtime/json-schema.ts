@@ -91,8 +91,10 @@ export const toJsonSchema = (codec: t.Mixed): JsonSchema => {
   if (c instanceof t.LiteralType) return { const: c.value as string | number | boolean };
   if (c instanceof t.KeyofType) return { type: 'string', enum: Object.keys(c.keys) };
   if (c instanceof t.RefinementType || c instanceof t.ReadonlyType) return toJsonSchema(c.type as t.Mixed);
-  if (c instanceof BoundedArrayType) return { type: 'array', items: toJsonSchema(c.type as t.Mixed), maxItems: c.maxItems };
-  if (c instanceof t.ArrayType || c instanceof t.ReadonlyArrayType) return { type: 'array', items: toJsonSchema(c.type as t.Mixed) };
+  if (c instanceof BoundedArrayType)
+    return { type: 'array', items: toJsonSchema(c.type as t.Mixed), maxItems: c.maxItems };
+  if (c instanceof t.ArrayType || c instanceof t.ReadonlyArrayType)
+    return { type: 'array', items: toJsonSchema(c.type as t.Mixed) };
   if (c instanceof t.ExactType) return toJsonSchema(c.type as t.Mixed);
   if (c instanceof t.InterfaceType) return objectSchema(c.props as t.Props, Object.keys(c.props as t.Props));
   if (c instanceof t.PartialType) return objectSchema(c.props as t.Props, []);
@@ -140,7 +142,8 @@ export const describeExpected = (schema: JsonSchema): string => {
     case 'integer':
     case 'number': {
       const base = schema.type;
-      if (schema.minimum !== undefined && schema.maximum !== undefined) return `${base} from ${schema.minimum} to ${schema.maximum}`;
+      if (schema.minimum !== undefined && schema.maximum !== undefined)
+        return `${base} from ${schema.minimum} to ${schema.maximum}`;
       if (schema.minimum !== undefined) return `${base} of at least ${schema.minimum}`;
       return base;
     }

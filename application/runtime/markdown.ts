@@ -3,10 +3,14 @@
 const escapeCell = (v: string): string =>
   v.includes('|') || v.includes('\n') ? v.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ') : v;
 
-const cell = (v: string | number | undefined | null): string => (v === undefined || v === null ? '' : escapeCell(String(v)));
+const cell = (v: string | number | undefined | null): string =>
+  v === undefined || v === null ? '' : escapeCell(String(v));
 
 /** A markdown table; empty cells for missing values. */
-export const table = (headers: readonly string[], rows: readonly (readonly (string | number | undefined | null)[])[]): string => {
+export const table = (
+  headers: readonly string[],
+  rows: readonly (readonly (string | number | undefined | null)[])[],
+): string => {
   let out = '|';
   let rule = '|';
   for (const h of headers) {
@@ -31,8 +35,10 @@ export const fields = (entries: readonly (readonly [string, string | number | bo
 /** A follow-up call written exactly as a model would send it. */
 export const call = (tool: string, args: Record<string, unknown>): string => `${tool} ${JSON.stringify(args)}`;
 
-export const nextSteps = (steps: readonly string[]): string => (steps.length ? `\nNext steps:\n${steps.map((s) => `- ${s}`).join('\n')}` : '');
+export const nextSteps = (steps: readonly string[]): string =>
+  steps.length ? `\nNext steps:\n${steps.map((s) => `- ${s}`).join('\n')}` : '';
 
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-export const joinBlocks = (...blocks: readonly (string | undefined | false)[]): string => blocks.filter(Boolean).join('\n\n');
+export const joinBlocks = (...blocks: readonly (string | undefined | false)[]): string =>
+  blocks.filter(Boolean).join('\n\n');

@@ -24,15 +24,24 @@ export interface ToolError {
   readonly details: Readonly<Record<string, unknown>>;
 }
 
-export const toolError = (status: number, code: ErrorCode, message: string, details: Record<string, unknown> = {}): ToolError => ({
+export const toolError = (
+  status: number,
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown> = {},
+): ToolError => ({
   status,
   code,
   message,
   details,
 });
 
-export const invalidParameter = (message: string, parameter: string, expected: string, extra: Record<string, unknown> = {}): ToolError =>
-  toolError(400, 'INVALID_PARAMETER', message, { parameter, expected, ...extra });
+export const invalidParameter = (
+  message: string,
+  parameter: string,
+  expected: string,
+  extra: Record<string, unknown> = {},
+): ToolError => toolError(400, 'INVALID_PARAMETER', message, { parameter, expected, ...extra });
 
 /** Maps the domain's expected failures onto the envelope. */
 export const fromGatewayError = (e: GatewayError): ToolError => {

@@ -22,7 +22,10 @@ export const SkipTracePropertyParams = params(
     city: d(NonEmptyString, 'City of the property.'),
     state: d(StateCode, 'Two-letter state code, such as "NY".'),
     zip: d(NonEmptyString, 'ZIP code of the property.'),
-    apn: d(NonEmptyString, 'Assessor parcel number: an alternative to the address; needs county (with state) or county_fips_code.'),
+    apn: d(
+      NonEmptyString,
+      'Assessor parcel number: an alternative to the address; needs county (with state) or county_fips_code.',
+    ),
     county: d(NonEmptyString, 'County name, used with apn.'),
     county_fips_code: d(NonEmptyString, 'Five-digit county FIPS code, used with apn.'),
   },
@@ -52,17 +55,24 @@ export class SkipTraceProperty implements UseCase<SkipTracePropertyParams, SkipT
 }
 
 const address = (a: PostalAddress | undefined): string | undefined =>
-  a ? [a.street, [a.city, [a.state, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')].filter(Boolean).join(', ') || undefined : undefined;
+  a
+    ? [a.street, [a.city, [a.state, a.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')]
+        .filter(Boolean)
+        .join(', ') || undefined
+    : undefined;
 
 const yes = (b: boolean | undefined): string => (b ? 'yes' : 'no');
 
 const personText = (person: Person, index: number): string => {
-  const name = person.name?.full ?? [person.name?.first, person.name?.middle, person.name?.last].filter(Boolean).join(' ');
+  const name =
+    person.name?.full ?? [person.name?.first, person.name?.middle, person.name?.last].filter(Boolean).join(' ');
   const flags = [
     person.death?.deceased ? 'deceased' : '',
     person.litigator ? 'known TCPA litigator: do not contact' : '',
     person.dnc?.tcpa ? 'on the TCPA list' : '',
-    person.bankruptcy?.bankruptcy ? `bankruptcy${person.bankruptcy.filingDate ? ` filed ${person.bankruptcy.filingDate}` : ''}` : '',
+    person.bankruptcy?.bankruptcy
+      ? `bankruptcy${person.bankruptcy.filingDate ? ` filed ${person.bankruptcy.filingDate}` : ''}`
+      : '',
   ].filter(Boolean);
   const phones = rankPhones(person.phoneNumbers ?? []);
   return [
@@ -75,10 +85,21 @@ const personText = (person: Person, index: number): string => {
     phones.length
       ? table(
           ['phone', 'type', 'carrier', 'score', 'reachable', 'DNC', 'TCPA', 'last reported'],
-          phones.map((ph) => [ph.number, ph.type, ph.carrier, ph.score, yes(ph.reachable), yes(ph.dnc), yes(ph.tcpa), ph.lastReportedDate]),
+          phones.map((ph) => [
+            ph.number,
+            ph.type,
+            ph.carrier,
+            ph.score,
+            yes(ph.reachable),
+            yes(ph.dnc),
+            yes(ph.tcpa),
+            ph.lastReportedDate,
+          ]),
         )
       : 'No phone numbers found.',
-    person.emails?.length ? `**Emails:** ${person.emails.map((e) => e.email + (e.tested ? ' (tested)' : '')).join(', ')}` : 'No email addresses found.',
+    person.emails?.length
+      ? `**Emails:** ${person.emails.map((e) => e.email + (e.tested ? ' (tested)' : '')).join(', ')}`
+      : 'No email addresses found.',
   ]
     .filter(Boolean)
     .join('\n\n');

@@ -1,7 +1,12 @@
 import { inject, injectable } from 'inversify';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
-import { SPACE_ROLES, validateInvitation, type InvitationOutcome, type SpaceRole } from '../../domain/workspaces/space.js';
+import {
+  SPACE_ROLES,
+  validateInvitation,
+  type InvitationOutcome,
+  type SpaceRole,
+} from '../../domain/workspaces/space.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
 import { d, NonEmptyString, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
@@ -10,17 +15,26 @@ import { call, nextSteps, table } from '../runtime/markdown.js';
 const ExternalContact = object(
   'ExternalContact',
   { mail: d(NonEmptyString, 'Email address the invitation goes to.') },
-  { name: d(t.string, 'The person\'s name, shown in the invitation.') },
+  { name: d(t.string, "The person's name, shown in the invitation.") },
 );
 
 export const AddMemberToSpaceParams = params(
   {
     space_id: d(NumericId, 'The space to add people to.'),
-    role: d(oneOf(SPACE_ROLES, 'SpaceRole'), 'Role of everyone added: admin (manages the space and its members), regular (works with apps and items), light (reads and comments).'),
+    role: d(
+      oneOf(SPACE_ROLES, 'SpaceRole'),
+      'Role of everyone added: admin (manages the space and its members), regular (works with apps and items), light (reads and comments).',
+    ),
   },
   {
-    users: d(t.array(NumericId), 'User ids of people who already have a Podio account (the user_id column of workspaces_getSpaceMembers).'),
-    profiles: d(t.array(NumericId), 'Profile ids of people (the profile_id column of workspaces_getSpaceMembers; the ids contact fields of records use).'),
+    users: d(
+      t.array(NumericId),
+      'User ids of people who already have a Podio account (the user_id column of workspaces_getSpaceMembers).',
+    ),
+    profiles: d(
+      t.array(NumericId),
+      'Profile ids of people (the profile_id column of workspaces_getSpaceMembers; the ids contact fields of records use).',
+    ),
     mails: d(t.array(NonEmptyString), 'Email addresses; someone without an account gets a pending invitation.'),
     message: d(t.string, 'A personal note in the invitation.'),
     external_contacts: d(t.array(ExternalContact), 'Outside contacts to invite, each with a mail and optional name.'),
@@ -68,7 +82,7 @@ export const addMemberToSpaceTool = defineTool({
   name: 'addMemberToSpace',
   title: 'Add members to space',
   description:
-    'Adds people to a space with one role, by user ids, profile ids or email addresses (an address without a Podio account becomes a pending invitation). Fails with FORBIDDEN when the space\'s user limit (set per organization; active members and pending invitations count) would be passed. See the result with workspaces_getSpaceMembers.',
+    "Adds people to a space with one role, by user ids, profile ids or email addresses (an address without a Podio account becomes a pending invitation). Fails with FORBIDDEN when the space's user limit (set per organization; active members and pending invitations count) would be passed. See the result with workspaces_getSpaceMembers.",
   annotations: { kind: 'Write', idempotent: false },
   params: AddMemberToSpaceParams,
   useCase: AddMemberToSpace,

@@ -13,7 +13,11 @@ export const CreateSpaceParams = params(
     name: d(NonEmptyString, 'Name of the new space.'),
   },
   {
-    privacy: d(oneOf(PRIVACIES, 'Privacy'), 'open: every employee of the organization can find and join it; closed: members only.', 'closed'),
+    privacy: d(
+      oneOf(PRIVACIES, 'Privacy'),
+      'open: every employee of the organization can find and join it; closed: members only.',
+      'closed',
+    ),
     auto_join: d(t.boolean, 'Employees of the organization join the space automatically (open spaces).', false),
     post_on_new_app: d(t.boolean, 'Post to the space stream when an app is added.', true),
     post_on_new_member: d(t.boolean, 'Post to the space stream when a member joins.', true),
@@ -46,7 +50,11 @@ export class CreateSpace implements UseCase<CreateSpaceParams, CreateSpaceResult
         }),
       ),
       TE.chain((space) => this.directory.createSpace(space)),
-      TE.map((c) => ({ space_id: c.space_id, url: c.url, full_url: /^https?:\/\//.test(c.url) ? c.url : `${PODIO_WEB}/${c.url.replace(/^\/+/, '')}` })),
+      TE.map((c) => ({
+        space_id: c.space_id,
+        url: c.url,
+        full_url: /^https?:\/\//.test(c.url) ? c.url : `${PODIO_WEB}/${c.url.replace(/^\/+/, '')}`,
+      })),
     );
   }
 }
@@ -56,7 +64,7 @@ export const createSpaceTool = defineTool({
   name: 'createSpace',
   title: 'Create space',
   description:
-    'Creates a space (workspace) in an organization; the gateway\'s Podio user becomes its first admin. Privacy defaults to closed. Get org_id from workspaces_getOrganizations; then add people with workspaces_addMemberToSpace.',
+    "Creates a space (workspace) in an organization; the gateway's Podio user becomes its first admin. Privacy defaults to closed. Get org_id from workspaces_getOrganizations; then add people with workspaces_addMemberToSpace.",
   annotations: { kind: 'Write', idempotent: false },
   params: CreateSpaceParams,
   useCase: CreateSpace,

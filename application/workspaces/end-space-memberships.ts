@@ -10,7 +10,10 @@ import type { MembershipStatus } from './update-space-memberships.js';
 export const EndSpaceMembershipsParams = params(
   {
     space_id: d(NumericId, 'The space.'),
-    user_ids: d(t.array(NumericId), 'User ids of the members to remove or of the pending invitations to cancel (the user_id column of workspaces_getSpaceMembers).'),
+    user_ids: d(
+      t.array(NumericId),
+      'User ids of the members to remove or of the pending invitations to cancel (the user_id column of workspaces_getSpaceMembers).',
+    ),
   },
   {},
 );

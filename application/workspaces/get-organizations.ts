@@ -31,18 +31,24 @@ export const getOrganizationsTool = defineTool({
   name: 'getOrganizations',
   title: 'List organizations and their spaces',
   description:
-    'Lists the organizations the gateway\'s Podio user belongs to, each with its org_id and its spaces (space_id, name, privacy, your role). Use it to find the org_id that workspaces_createSpace needs and the space_id that the other workspaces tools take.',
+    "Lists the organizations the gateway's Podio user belongs to, each with its org_id and its spaces (space_id, name, privacy, your role). Use it to find the org_id that workspaces_createSpace needs and the space_id that the other workspaces tools take.",
   annotations: { kind: 'Read', idempotent: true },
   params: GetOrganizationsParams,
   useCase: GetOrganizations,
   text: ({ organizations }) => {
-    if (organizations.length === 0) return 'The gateway\'s Podio user belongs to no organization, so no space can be created or read.';
+    if (organizations.length === 0)
+      return "The gateway's Podio user belongs to no organization, so no space can be created or read.";
     const blocks = organizations.map((o) =>
       [
         `### ${o.name} (org_id ${o.org_id})`,
         fields([
           ['URL', o.url],
-          ['Space user limit', o.user_limit !== undefined ? `${o.user_limit} members per space (active members and pending invitations)` : undefined],
+          [
+            'Space user limit',
+            o.user_limit !== undefined
+              ? `${o.user_limit} members per space (active members and pending invitations)`
+              : undefined,
+          ],
         ]),
         o.spaces.length
           ? table(

@@ -37,13 +37,25 @@ export class GetSpaceMembers implements UseCase<GetSpaceMembersParams, GetSpaceM
     const limit = p.limit ?? 100;
     const offset = p.offset ?? 0;
     return pipe(
-      this.directory.members(p.space_id, { member_type: p.member_type, query: p.query?.trim() || undefined, limit, offset }),
+      this.directory.members(p.space_id, {
+        member_type: p.member_type,
+        query: p.query?.trim() || undefined,
+        limit,
+        offset,
+      }),
       TE.map((page) => ({ space_id: p.space_id, page, limit, offset })),
     );
   }
 }
 
-const memberJson = (m: SpaceMember) => ({ role: m.role, employee: m.employee, is_partner: m.is_partner, grants: m.grants, status: m.status, profile: m.profile });
+const memberJson = (m: SpaceMember) => ({
+  role: m.role,
+  employee: m.employee,
+  is_partner: m.is_partner,
+  grants: m.grants,
+  status: m.status,
+  profile: m.profile,
+});
 
 export const getSpaceMembersTool = defineTool({
   group: 'workspaces',
@@ -54,7 +66,10 @@ export const getSpaceMembersTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetSpaceMembersParams,
   useCase: GetSpaceMembers,
-  continuation: (p, r, shown) => (shown < r.page.members.length || r.page.total === undefined || r.offset + shown < r.page.total ? { ...p, offset: r.offset + shown } : undefined),
+  continuation: (p, r, shown) =>
+    shown < r.page.members.length || r.page.total === undefined || r.offset + shown < r.page.total
+      ? { ...p, offset: r.offset + shown }
+      : undefined,
   json: (r) => r.page.members.map(memberJson),
   text: (r, p) => {
     const { members, total } = r.page;

@@ -10,7 +10,13 @@ import { spaceText } from './workspace-text.js';
 
 export const GetSpaceParams = params(
   { space_id: d(NumericId, 'The space id; workspaces_getOrganizations lists them.') },
-  { verbose: d(t.boolean, 'Also return when and by whom it was created, the organization name, and your role and rights in it.', false) },
+  {
+    verbose: d(
+      t.boolean,
+      'Also return when and by whom it was created, the organization name, and your role and rights in it.',
+      false,
+    ),
+  },
 );
 export type GetSpaceParams = t.TypeOf<typeof GetSpaceParams>;
 
@@ -51,6 +57,9 @@ export const getSpaceTool = defineTool({
   text: (s, p) =>
     [
       spaceText(s, p.verbose === true),
-      nextSteps([`Members: ${call('workspaces_getSpaceMembers', { space_id: s.space_id })}`, 'Change settings with workspaces_updateSpace.']),
+      nextSteps([
+        `Members: ${call('workspaces_getSpaceMembers', { space_id: s.space_id })}`,
+        'Change settings with workspaces_updateSpace.',
+      ]),
     ].join('\n\n'),
 });

@@ -7,7 +7,12 @@ import type { SpaceDirectory } from '../../ports/space-directory.js';
 const ALL = 500;
 
 /** Refuses a change that would leave the space without an admin, reading its active admins first. */
-export const keepsAnAdmin = (directory: SpaceDirectory, spaceId: number, userIds: readonly number[], newRole?: SpaceRole): TaskEither<GatewayError, void> =>
+export const keepsAnAdmin = (
+  directory: SpaceDirectory,
+  spaceId: number,
+  userIds: readonly number[],
+  newRole?: SpaceRole,
+): TaskEither<GatewayError, void> =>
   userIds.length === 0
     ? TE.left(invalidInput('Name at least one user id.', 'user_ids', 'non-empty array of user ids'))
     : pipe(

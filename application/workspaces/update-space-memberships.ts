@@ -11,7 +11,10 @@ import { keepsAnAdmin } from './membership-guard.js';
 export const UpdateSpaceMembershipsParams = params(
   {
     space_id: d(NumericId, 'The space.'),
-    user_ids: d(t.array(NumericId), 'User ids of the members to change (the user_id column of workspaces_getSpaceMembers, not profile ids).'),
+    user_ids: d(
+      t.array(NumericId),
+      'User ids of the members to change (the user_id column of workspaces_getSpaceMembers, not profile ids).',
+    ),
     role: d(oneOf(SPACE_ROLES, 'SpaceRole'), 'The new role: admin, regular or light.'),
   },
   {},

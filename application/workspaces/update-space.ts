@@ -13,7 +13,10 @@ export const UpdateSpaceParams = params(
     name: d(NonEmptyString, 'New name.'),
     privacy: d(oneOf(PRIVACIES, 'Privacy'), 'open (employees can find and join it) or closed (members only).'),
     auto_join: d(t.boolean, 'Employees of the organization join automatically.'),
-    url_label: d(NonEmptyString, 'The last part of the space\'s web address: lower-case letters, digits and hyphens, such as "deal-flow".'),
+    url_label: d(
+      NonEmptyString,
+      'The last part of the space\'s web address: lower-case letters, digits and hyphens, such as "deal-flow".',
+    ),
     post_on_new_app: d(t.boolean, 'Post to the space stream when an app is added.'),
     post_on_new_member: d(t.boolean, 'Post to the space stream when a member joins.'),
   },
@@ -43,7 +46,8 @@ export const updateSpaceTool = defineTool({
   group: 'workspaces',
   name: 'updateSpace',
   title: 'Update space',
-  description: 'Changes a space\'s name, privacy, auto_join, url_label or posting settings. Only the values given change; the rest stay as they are.',
+  description:
+    "Changes a space's name, privacy, auto_join, url_label or posting settings. Only the values given change; the rest stay as they are.",
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateSpaceParams,
   useCase: UpdateSpace,

@@ -7,7 +7,15 @@ const yesNo = (b: boolean | undefined): string | undefined => (b === undefined ?
 export const memberTable = (members: readonly SpaceMember[]): string =>
   table(
     ['user_id', 'profile_id', 'name', 'role', 'member', 'status', 'mail'],
-    members.map((m) => [m.profile.user_id, m.profile.profile_id, m.profile.name, m.role, m.employee ? 'employee' : 'external', m.status === 'invited' ? 'invited (pending)' : 'active', m.profile.mail.join(', ')]),
+    members.map((m) => [
+      m.profile.user_id,
+      m.profile.profile_id,
+      m.profile.name,
+      m.role,
+      m.employee ? 'employee' : 'external',
+      m.status === 'invited' ? 'invited (pending)' : 'active',
+      m.profile.mail.join(', '),
+    ]),
   );
 
 export const spaceText = (s: SpaceDetails, verbose: boolean): string =>
@@ -24,7 +32,12 @@ export const spaceText = (s: SpaceDetails, verbose: boolean): string =>
       ['Post on new member', yesNo(s.post_on_new_member)],
       ...(verbose
         ? ([
-            ['Created', s.created_on ? `${s.created_on}${s.created_by ? ` by ${s.created_by.name}${s.created_by.user_id ? ` (user_id ${s.created_by.user_id})` : ''}` : ''}` : undefined],
+            [
+              'Created',
+              s.created_on
+                ? `${s.created_on}${s.created_by ? ` by ${s.created_by.name}${s.created_by.user_id ? ` (user_id ${s.created_by.user_id})` : ''}` : ''}`
+                : undefined,
+            ],
             ['Your role', s.role],
             ['Your rights', s.rights?.join(', ')],
           ] as const)

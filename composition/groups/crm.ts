@@ -15,11 +15,20 @@ export type CrmConfig =
       readonly portalId?: string;
       readonly auth:
         | { readonly kind: 'private-app'; readonly accessToken: string }
-        | { readonly kind: 'oauth'; readonly clientId: string; readonly clientSecret: string; readonly refreshToken: string };
+        | {
+            readonly kind: 'oauth';
+            readonly clientId: string;
+            readonly clientSecret: string;
+            readonly refreshToken: string;
+          };
     };
 
 const hubspotVersionVar = new EnvVar<string>('version', 'v3 or a date version such as 2026-03', (raw) =>
-  raw === undefined ? { ok: true, value: 'v3' } : raw === 'v3' || /^\d{4}-\d{2}$/.test(raw) ? { ok: true, value: raw } : { ok: false },
+  raw === undefined
+    ? { ok: true, value: 'v3' }
+    : raw === 'v3' || /^\d{4}-\d{2}$/.test(raw)
+      ? { ok: true, value: raw }
+      : { ok: false },
 );
 
 export const crmGroup = defineGroup<CrmConfig>({
@@ -27,7 +36,11 @@ export const crmGroup = defineGroup<CrmConfig>({
   environment: [
     ['CRM_BACKEND', 'memory', 'crm tools: memory or hubspot.'],
     ['HUBSPOT_ACCESS_TOKEN', '(none)', 'HubSpot private-app (static) token. Or use the three OAuth variables below.'],
-    ['HUBSPOT_CLIENT_ID', '(none)', 'HubSpot OAuth app client id (with HUBSPOT_CLIENT_SECRET and HUBSPOT_REFRESH_TOKEN).'],
+    [
+      'HUBSPOT_CLIENT_ID',
+      '(none)',
+      'HubSpot OAuth app client id (with HUBSPOT_CLIENT_SECRET and HUBSPOT_REFRESH_TOKEN).',
+    ],
     ['HUBSPOT_CLIENT_SECRET', '(none)', 'HubSpot OAuth app client secret.'],
     ['HUBSPOT_REFRESH_TOKEN', '(none)', 'HubSpot OAuth refresh token; access tokens are refreshed before they expire.'],
     ['HUBSPOT_BASE_URL', 'https://api.hubapi.com', 'HubSpot API base URL.'],
@@ -61,12 +74,18 @@ export const crmGroup = defineGroup<CrmConfig>({
       portalId: str('HUBSPOT_PORTAL_ID'),
       auth: accessToken
         ? { kind: 'private-app', accessToken }
-        : { kind: 'oauth', clientId: required('HUBSPOT_CLIENT_ID'), clientSecret: required('HUBSPOT_CLIENT_SECRET'), refreshToken: required('HUBSPOT_REFRESH_TOKEN') },
+        : {
+            kind: 'oauth',
+            clientId: required('HUBSPOT_CLIENT_ID'),
+            clientSecret: required('HUBSPOT_CLIENT_SECRET'),
+            refreshToken: required('HUBSPOT_REFRESH_TOKEN'),
+          },
     };
   },
   bind: (container, config, { clock, logger, demoData, upstreamTimeoutMs }) =>
     bindOnce(container, ContactBook, () => {
-      if (config.kind === 'memory') return demoData ? InMemoryContactBook.withDemoData({ clock }) : new InMemoryContactBook({ clock });
+      if (config.kind === 'memory')
+        return demoData ? InMemoryContactBook.withDemoData({ clock }) : new InMemoryContactBook({ clock });
       const tokens =
         config.auth.kind === 'private-app'
           ? new StaticAccessToken(config.auth.accessToken)
@@ -78,9 +97,16 @@ export const crmGroup = defineGroup<CrmConfig>({
               clock,
               timeoutMs: upstreamTimeoutMs,
               store: container.isBound(TokenStore) ? container.get(TokenStore) : undefined,
-              onRefreshTokenRotated: () => logger.info('HubSpot rotated the refresh token; the new one is kept in the token store.'),
+              onRefreshTokenRotated: () =>
+                logger.info('HubSpot rotated the refresh token; the new one is kept in the token store.'),
             });
-      return new HubSpotContactBook({ baseUrl: config.baseUrl, objectsPath: config.objectsPath, tokens, timeoutMs: upstreamTimeoutMs, portalId: config.portalId });
+      return new HubSpotContactBook({
+        baseUrl: config.baseUrl,
+        objectsPath: config.objectsPath,
+        tokens,
+        timeoutMs: upstreamTimeoutMs,
+        portalId: config.portalId,
+      });
     }),
   describe: (config) => config.kind,
 });

@@ -1,7 +1,10 @@
 import type { Container } from 'inversify';
 import { ShareFileClient } from '../../adapters/outbound/sharefile/sharefile-client.js';
 import { ShareFileItemStore } from '../../adapters/outbound/sharefile/sharefile-item-store.js';
-import { ShareFileShareNotifier, ShareFileShareStore } from '../../adapters/outbound/sharefile/sharefile-share-store.js';
+import {
+  ShareFileShareNotifier,
+  ShareFileShareStore,
+} from '../../adapters/outbound/sharefile/sharefile-share-store.js';
 import { ShareFileOAuthToken, StaticShareFileToken } from '../../adapters/outbound/sharefile/sharefile-tokens.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
@@ -13,11 +16,20 @@ export interface ShareFileConfig {
   readonly oauthBaseUrl: string;
   readonly auth:
     | { readonly kind: 'static'; readonly accessToken: string }
-    | { readonly kind: 'oauth'; readonly clientId: string; readonly clientSecret: string; readonly refreshToken: string };
+    | {
+        readonly kind: 'oauth';
+        readonly clientId: string;
+        readonly clientSecret: string;
+        readonly refreshToken: string;
+      };
 }
 
 /** ShareFile binds the item, share and notifier ports; ShareFile serves the bytes and share pages itself. */
-export const bindShareFile = (container: Container, config: ShareFileConfig & { maxUploadBytes: number }, shared: SharedServices): void => {
+export const bindShareFile = (
+  container: Container,
+  config: ShareFileConfig & { maxUploadBytes: number },
+  shared: SharedServices,
+): void => {
   let client: ShareFileClient | undefined;
   const make = () =>
     (client ??= new ShareFileClient({
@@ -33,10 +45,15 @@ export const bindShareFile = (container: Container, config: ShareFileConfig & { 
               refreshToken: config.auth.refreshToken,
               clock: shared.clock,
               timeoutMs: shared.upstreamTimeoutMs,
-              onRefreshTokenRotated: () => shared.logger.warn('ShareFile rotated the refresh token; the new one is kept in memory only.'),
+              onRefreshTokenRotated: () =>
+                shared.logger.warn('ShareFile rotated the refresh token; the new one is kept in memory only.'),
             }),
     }));
-  bindOnce(container, ItemStore, () => new ShareFileItemStore({ client: make(), maxUploadBytes: config.maxUploadBytes }));
+  bindOnce(
+    container,
+    ItemStore,
+    () => new ShareFileItemStore({ client: make(), maxUploadBytes: config.maxUploadBytes }),
+  );
   bindOnce(container, ShareStore, () => new ShareFileShareStore(make()));
   bindOnce(container, ShareNotifier, () => new ShareFileShareNotifier(make()));
 };

@@ -22,14 +22,27 @@ export type FilesConfig =
 /** The in-memory account, its shares and outbox: one set per container, shared by every port it serves. */
 export const memoryFiles = (config: { signingSecret?: string; maxUploadBytes: number }, shared: SharedServices) => {
   const signer = new HmacLinkSigner(shared.publicBaseUrl, config.signingSecret);
-  const items = new InMemoryItemStore({ clock: shared.clock, signer, maxUploadBytes: config.maxUploadBytes, ...(shared.demoData ? { newId: demoIds() } : {}) });
+  const items = new InMemoryItemStore({
+    clock: shared.clock,
+    signer,
+    maxUploadBytes: config.maxUploadBytes,
+    ...(shared.demoData ? { newId: demoIds() } : {}),
+  });
   if (shared.demoData) seedDemoFiles(items);
   const shares = new InMemoryShareStore({ clock: shared.clock, items, baseUrl: shared.publicBaseUrl });
-  const outbox = new InMemoryOutbox(shared.clock, { name: `${items.user.firstName} ${items.user.lastName}`, email: items.user.email }, (id, to) => shares.markSent(id, to));
+  const outbox = new InMemoryOutbox(
+    shared.clock,
+    { name: `${items.user.firstName} ${items.user.lastName}`, email: items.user.email },
+    (id, to) => shares.markSent(id, to),
+  );
   return { signer, items, shares, outbox };
 };
 
-const bindMemory = (container: Container, config: { signingSecret?: string; maxUploadBytes: number }, shared: SharedServices): void => {
+const bindMemory = (
+  container: Container,
+  config: { signingSecret?: string; maxUploadBytes: number },
+  shared: SharedServices,
+): void => {
   let set: ReturnType<typeof memoryFiles> | undefined;
   const mem = () => (set ??= memoryFiles(config, shared));
   bindOnce(container, LinkSigner, () => mem().signer);
@@ -44,16 +57,48 @@ export const filesGroup = defineGroup<FilesConfig>({
   name: 'files',
   environment: [
     ['FILES_BACKEND', 'memory', 'files tools: memory (demo account served by this gateway) or sharefile.'],
-    ['FILES_SIGNING_SECRET', 'random per process', 'Secret that signs the upload, download and share addresses of memory mode. Several instances behind one URL need the same value, or links from one fail on another.'],
-    ['FILES_MAX_UPLOAD_BYTES', '104857600', 'Largest file accepted by the upload addresses (memory mode) and by getUploadUrl (both modes); larger uploads are refused with nothing stored.'],
-    ['SHAREFILE_SUBDOMAIN', '(none)', 'ShareFile account subdomain (mycompany in mycompany.sharefile.com); required with FILES_BACKEND=sharefile.'],
+    [
+      'FILES_SIGNING_SECRET',
+      'random per process',
+      'Secret that signs the upload, download and share addresses of memory mode. Several instances behind one URL need the same value, or links from one fail on another.',
+    ],
+    [
+      'FILES_MAX_UPLOAD_BYTES',
+      '104857600',
+      'Largest file accepted by the upload addresses (memory mode) and by getUploadUrl (both modes); larger uploads are refused with nothing stored.',
+    ],
+    [
+      'SHAREFILE_SUBDOMAIN',
+      '(none)',
+      'ShareFile account subdomain (mycompany in mycompany.sharefile.com); required with FILES_BACKEND=sharefile.',
+    ],
     ['SHAREFILE_APICP', 'sf-api.com', 'ShareFile API control plane; the API is https://{subdomain}.{apicp}/sf/v3.'],
-    ['SHAREFILE_APPCP', 'sharefile.com', 'ShareFile app control plane; tokens are refreshed at https://{subdomain}.{appcp}/oauth/token.'],
-    ['SHAREFILE_CLIENT_ID', '(none)', 'ShareFile OAuth client id (with SHAREFILE_CLIENT_SECRET and SHAREFILE_REFRESH_TOKEN).'],
+    [
+      'SHAREFILE_APPCP',
+      'sharefile.com',
+      'ShareFile app control plane; tokens are refreshed at https://{subdomain}.{appcp}/oauth/token.',
+    ],
+    [
+      'SHAREFILE_CLIENT_ID',
+      '(none)',
+      'ShareFile OAuth client id (with SHAREFILE_CLIENT_SECRET and SHAREFILE_REFRESH_TOKEN).',
+    ],
     ['SHAREFILE_CLIENT_SECRET', '(none)', 'ShareFile OAuth client secret.'],
-    ['SHAREFILE_REFRESH_TOKEN', '(none)', 'ShareFile OAuth refresh token; access tokens are refreshed before they expire.'],
-    ['SHAREFILE_ACCESS_TOKEN', '(none)', 'A ShareFile access token to use as is (short-lived; for trying things out). The three OAuth variables are preferred.'],
-    ['SHAREFILE_API_URL', 'https://{subdomain}.{apicp}/sf/v3', 'Override of the ShareFile API base URL (for a proxy or a stand-in).'],
+    [
+      'SHAREFILE_REFRESH_TOKEN',
+      '(none)',
+      'ShareFile OAuth refresh token; access tokens are refreshed before they expire.',
+    ],
+    [
+      'SHAREFILE_ACCESS_TOKEN',
+      '(none)',
+      'A ShareFile access token to use as is (short-lived; for trying things out). The three OAuth variables are preferred.',
+    ],
+    [
+      'SHAREFILE_API_URL',
+      'https://{subdomain}.{apicp}/sf/v3',
+      'Override of the ShareFile API base URL (for a proxy or a stand-in).',
+    ],
     ['SHAREFILE_OAUTH_URL', 'https://{subdomain}.{appcp}', 'Override of the ShareFile OAuth base URL.'],
   ],
   env: {
@@ -75,18 +120,21 @@ export const filesGroup = defineGroup<FilesConfig>({
     const maxUploadBytes = v['FILES_MAX_UPLOAD_BYTES'] as number;
     if (v['FILES_BACKEND'] !== 'sharefile') {
       const secret = str('FILES_SIGNING_SECRET');
-      if (secret !== undefined && secret.length < 16) problems.push('FILES_SIGNING_SECRET must be at least 16 characters.');
+      if (secret !== undefined && secret.length < 16)
+        problems.push('FILES_SIGNING_SECRET must be at least 16 characters.');
       return { kind: 'memory', maxUploadBytes, ...(secret ? { signingSecret: secret } : {}) };
     }
     const subdomain = str('SHAREFILE_SUBDOMAIN');
     if (!subdomain) problems.push('SHAREFILE_SUBDOMAIN is required when FILES_BACKEND=sharefile.');
-    else if (!/^[a-z0-9-]+$/i.test(subdomain)) problems.push('SHAREFILE_SUBDOMAIN must be the bare subdomain (letters, digits, hyphens), such as mycompany.');
+    else if (!/^[a-z0-9-]+$/i.test(subdomain))
+      problems.push('SHAREFILE_SUBDOMAIN must be the bare subdomain (letters, digits, hyphens), such as mycompany.');
     const apicp = str('SHAREFILE_APICP') ?? 'sf-api.com';
     const appcp = str('SHAREFILE_APPCP') ?? 'sharefile.com';
     const accessToken = str('SHAREFILE_ACCESS_TOKEN');
     const required = (name: string): string => {
       const value = str(name);
-      if (!value) problems.push(`${name} is required when FILES_BACKEND=sharefile and SHAREFILE_ACCESS_TOKEN is not set.`);
+      if (!value)
+        problems.push(`${name} is required when FILES_BACKEND=sharefile and SHAREFILE_ACCESS_TOKEN is not set.`);
       return value ?? '';
     };
     return {
@@ -96,10 +144,16 @@ export const filesGroup = defineGroup<FilesConfig>({
       oauthBaseUrl: str('SHAREFILE_OAUTH_URL') ?? `https://${subdomain ?? 'unset'}.${appcp}`,
       auth: accessToken
         ? { kind: 'static', accessToken }
-        : { kind: 'oauth', clientId: required('SHAREFILE_CLIENT_ID'), clientSecret: required('SHAREFILE_CLIENT_SECRET'), refreshToken: required('SHAREFILE_REFRESH_TOKEN') },
+        : {
+            kind: 'oauth',
+            clientId: required('SHAREFILE_CLIENT_ID'),
+            clientSecret: required('SHAREFILE_CLIENT_SECRET'),
+            refreshToken: required('SHAREFILE_REFRESH_TOKEN'),
+          },
     };
   },
-  bind: (container, config, shared) => (config.kind === 'memory' ? bindMemory(container, config, shared) : bindShareFile(container, config, shared)),
+  bind: (container, config, shared) =>
+    config.kind === 'memory' ? bindMemory(container, config, shared) : bindShareFile(container, config, shared),
   routes: (app, container, _config, shared) => {
     if (!container.isBound(UploadDesk) || !container.isBound(ShareDesk) || !container.isBound(LinkSigner)) return;
     mountFileTransferRoutes(app, {

@@ -7,4 +7,10 @@ import { workspacesGroup } from './workspaces.js';
 
 /** Every tool group's wiring, in the order the groups are listed. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each module has its own configuration type
-export const groupModules: readonly GroupModule<any>[] = [filesGroup, crmGroup, skiptraceGroup, workspacesGroup, recordsGroup];
+export const groupModules: readonly GroupModule<any>[] = [
+  filesGroup,
+  crmGroup,
+  skiptraceGroup,
+  workspacesGroup,
+  recordsGroup,
+];

@@ -33,7 +33,11 @@ const timeZoneVar = new EnvVar<string>('timezone', 'an IANA time zone such as UT
 /** The in-memory records backend of the shared in-memory Podio account (demo apps when demo data is on). */
 export const inMemoryRecords = (container: Container, shared: SharedServices, timeZone: string): InMemoryRecords => {
   bindOnce(container, InMemoryRecordsToken, () => {
-    const store = new InMemoryRecords({ clock: shared.clock, account: inMemoryPodioAccount(container, shared.demoData), timeZone });
+    const store = new InMemoryRecords({
+      clock: shared.clock,
+      account: inMemoryPodioAccount(container, shared.demoData),
+      timeZone,
+    });
     if (shared.demoData) seedDemoRecords(store);
     return store;
   });
@@ -44,10 +48,18 @@ export const recordsGroup = defineGroup<RecordsConfig>({
   name: 'records',
   environment: [
     ['RECORDS_BACKEND', 'memory', 'records tools: memory or podio (uses the PODIO_* variables).'],
-    ['RECORDS_TIMEZONE', 'UTC', 'IANA time zone of record timestamps in memory mode and of relative date filters (-30d, +0d).'],
+    [
+      'RECORDS_TIMEZONE',
+      'UTC',
+      'IANA time zone of record timestamps in memory mode and of relative date filters (-30d, +0d).',
+    ],
     ['RECORDS_FETCH_MAX_BYTES', '26214400', 'Largest file the gateway downloads for an attachment URL.'],
     ['RECORDS_FETCH_TIMEOUT_MS', '15000', 'Time limit of downloading an attachment URL.'],
-    ['RECORDS_FETCH_ALLOW_PRIVATE', 'false', 'Allow attachment URLs on loopback, private and link-local addresses (local development only).'],
+    [
+      'RECORDS_FETCH_ALLOW_PRIVATE',
+      'false',
+      'Allow attachment URLs on loopback, private and link-local addresses (local development only).',
+    ],
   ],
   env: {
     RECORDS_BACKEND: enumVar(['memory', 'podio'], 'memory'),
@@ -57,9 +69,16 @@ export const recordsGroup = defineGroup<RecordsConfig>({
     RECORDS_FETCH_ALLOW_PRIVATE: boolVar(false),
   },
   configure: (v, problems) => ({
-    backend: v['RECORDS_BACKEND'] === 'podio' ? { kind: 'podio', podio: podioConfigFrom(v, problems, 'RECORDS_BACKEND=podio') } : { kind: 'memory' },
+    backend:
+      v['RECORDS_BACKEND'] === 'podio'
+        ? { kind: 'podio', podio: podioConfigFrom(v, problems, 'RECORDS_BACKEND=podio') }
+        : { kind: 'memory' },
     timeZone: v['RECORDS_TIMEZONE'] as string,
-    fetch: { maxBytes: v['RECORDS_FETCH_MAX_BYTES'] as number, timeoutMs: v['RECORDS_FETCH_TIMEOUT_MS'] as number, allowPrivate: v['RECORDS_FETCH_ALLOW_PRIVATE'] as boolean },
+    fetch: {
+      maxBytes: v['RECORDS_FETCH_MAX_BYTES'] as number,
+      timeoutMs: v['RECORDS_FETCH_TIMEOUT_MS'] as number,
+      allowPrivate: v['RECORDS_FETCH_ALLOW_PRIVATE'] as boolean,
+    },
   }),
   bind: (container, config, shared) => {
     bindOnce(container, UrlFetcher, () => new UrlFetchGuard(config.fetch));
@@ -82,7 +101,10 @@ export const recordsGroup = defineGroup<RecordsConfig>({
     bindOnce(container, RecordApps, podioApps);
     bindOnce(container, RecordStore, () => new PodioRecordStore(client(), podioApps()));
     bindOnce(container, RecordComments, () => new PodioRecordComments(client()));
-    bindOnce(container, RecordsSettings, () => ({ timeZone: config.timeZone, activeProfileId: podioActiveProfile(client()) }));
+    bindOnce(container, RecordsSettings, () => ({
+      timeZone: config.timeZone,
+      activeProfileId: podioActiveProfile(client()),
+    }));
   },
   describe: (config) => config.backend.kind,
 });

@@ -4,7 +4,8 @@ import { SkipTracer } from '../../ports/skip-tracer.js';
 import { enumVar, optionalString, urlVar } from '../env.js';
 import { bindOnce, defineGroup } from '../group-module.js';
 
-export type SkipTraceConfig = { readonly kind: 'memory' } | { readonly kind: 'batchdata'; readonly baseUrl: string; readonly apiToken: string };
+export type SkipTraceConfig =
+  { readonly kind: 'memory' } | { readonly kind: 'batchdata'; readonly baseUrl: string; readonly apiToken: string };
 
 export const skiptraceGroup = defineGroup<SkipTraceConfig>({
   name: 'skiptrace',

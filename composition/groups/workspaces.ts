@@ -17,7 +17,9 @@ export const workspacesGroup = defineGroup<WorkspacesConfig>({
     ...podioEnv,
   },
   configure: (v, problems) =>
-    v['WORKSPACES_BACKEND'] === 'podio' ? { kind: 'podio', podio: podioConfigFrom(v, problems, 'WORKSPACES_BACKEND=podio') } : { kind: 'memory' },
+    v['WORKSPACES_BACKEND'] === 'podio'
+      ? { kind: 'podio', podio: podioConfigFrom(v, problems, 'WORKSPACES_BACKEND=podio') }
+      : { kind: 'memory' },
   bind: (container, config, shared) =>
     bindOnce(container, SpaceDirectory, () =>
       config.kind === 'memory'

@@ -36,7 +36,14 @@ export interface CompanyLink {
 }
 
 /** getContact's default properties, exactly as the spec lists them. */
-export const DEFAULT_CONTACT_PROPERTIES = ['firstname', 'lastname', 'email', 'phone', 'company', 'lifecyclestage'] as const;
+export const DEFAULT_CONTACT_PROPERTIES = [
+  'firstname',
+  'lastname',
+  'email',
+  'phone',
+  'company',
+  'lifecyclestage',
+] as const;
 /** searchContacts' default `return_properties`. */
 export const DEFAULT_SEARCH_PROPERTIES = ['firstname', 'lastname', 'email'] as const;
 /** Properties HubSpot always returns alongside the requested ones. */
@@ -76,7 +83,9 @@ export const newContact = (id: ContactId, values: PropertyValues, now: Date, url
 /** Only the given properties change; an empty string clears a property, as in HubSpot. */
 export const updateContact = (contact: Contact, values: PropertyValues, now: Date): Either<InvalidInput, Contact> => {
   if (contact.archived) {
-    return E.left(invalidInput(`Contact ${contact.id} is archived and cannot be updated.`, 'contact_id', 'id of an active contact'));
+    return E.left(
+      invalidInput(`Contact ${contact.id} is archived and cannot be updated.`, 'contact_id', 'id of an active contact'),
+    );
   }
   const at = isoTimestamp(now);
   return E.right({

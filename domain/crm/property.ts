@@ -35,7 +35,9 @@ const checkValue = (def: PropertyDefinition, value: string): string | undefined 
     case 'date':
       return DATE.test(value) || /^\d+$/.test(value) ? undefined : `a date "YYYY-MM-DD" or epoch milliseconds`;
     case 'datetime':
-      return /^\d+$/.test(value) || !Number.isNaN(Date.parse(value)) ? undefined : `an ISO 8601 timestamp or epoch milliseconds`;
+      return /^\d+$/.test(value) || !Number.isNaN(Date.parse(value))
+        ? undefined
+        : `an ISO 8601 timestamp or epoch milliseconds`;
     case 'enumeration': {
       const allowed = new Set((def.options ?? []).map((o) => o.value));
       const parts = def.fieldType === 'checkbox' ? value.split(';') : [value];
@@ -71,12 +73,20 @@ export const validatePropertyValues = (
       );
     }
     if (def.readOnly || READ_ONLY_PROPERTIES.has(name)) {
-      return E.left(invalidInput(`Property "${name}" is read-only and set by the CRM itself.`, `${parameter}.${name}`, 'writable property'));
+      return E.left(
+        invalidInput(
+          `Property "${name}" is read-only and set by the CRM itself.`,
+          `${parameter}.${name}`,
+          'writable property',
+        ),
+      );
     }
     if (value === null) continue;
     const problem = checkValue(def, value);
     if (problem) {
-      return E.left(invalidInput(`Property "${name}" (${def.label}) takes ${problem}.`, `${parameter}.${name}`, problem));
+      return E.left(
+        invalidInput(`Property "${name}" (${def.label}) takes ${problem}.`, `${parameter}.${name}`, problem),
+      );
     }
   }
   return E.right(values);

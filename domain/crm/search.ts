@@ -82,7 +82,13 @@ export const VALUE_LIMITS = {
 
 const checkValues = (f: Filter, p: string): Either<InvalidInput, Filter> => {
   if (f.values && f.values.length > VALUE_LIMITS.maxValues) {
-    return E.left(invalidInput(`${f.operator} on "${f.propertyName}" takes at most ${VALUE_LIMITS.maxValues} values; got ${f.values.length}.`, `${p}.values`, `array of at most ${VALUE_LIMITS.maxValues} strings`));
+    return E.left(
+      invalidInput(
+        `${f.operator} on "${f.propertyName}" takes at most ${VALUE_LIMITS.maxValues} values; got ${f.values.length}.`,
+        `${p}.values`,
+        `array of at most ${VALUE_LIMITS.maxValues} strings`,
+      ),
+    );
   }
   const long = [
     ['value', f.value],
@@ -90,7 +96,13 @@ const checkValues = (f: Filter, p: string): Either<InvalidInput, Filter> => {
     ...(f.values ?? []).map((v, i) => [`values[${i}]`, v] as const),
   ].find(([, v]) => v !== undefined && v.length > VALUE_LIMITS.maxValueLength);
   if (long) {
-    return E.left(invalidInput(`A filter value is at most ${VALUE_LIMITS.maxValueLength} characters; "${long[0]}" of "${f.propertyName}" has ${long[1]!.length}.`, `${p}.${long[0]}`, `string of at most ${VALUE_LIMITS.maxValueLength} characters`));
+    return E.left(
+      invalidInput(
+        `A filter value is at most ${VALUE_LIMITS.maxValueLength} characters; "${long[0]}" of "${f.propertyName}" has ${long[1]!.length}.`,
+        `${p}.${long[0]}`,
+        `string of at most ${VALUE_LIMITS.maxValueLength} characters`,
+      ),
+    );
   }
   return E.right(f);
 };
@@ -102,14 +114,33 @@ const checkValues = (f: Filter, p: string): Either<InvalidInput, Filter> => {
 export const validateSearch = (search: ContactSearch): Either<InvalidInput, ContactSearch> => {
   const groups = search.filterGroups;
   if (groups.length > SEARCH_LIMITS.maxGroups) {
-    return E.left(invalidInput(`At most ${SEARCH_LIMITS.maxGroups} filter groups are allowed; got ${groups.length}.`, 'filter_groups', `array of at most ${SEARCH_LIMITS.maxGroups} groups`));
+    return E.left(
+      invalidInput(
+        `At most ${SEARCH_LIMITS.maxGroups} filter groups are allowed; got ${groups.length}.`,
+        'filter_groups',
+        `array of at most ${SEARCH_LIMITS.maxGroups} groups`,
+      ),
+    );
   }
   let total = 0;
   for (const [g, group] of groups.entries()) {
     const at = `filter_groups[${g}].filters`;
-    if (group.filters.length === 0) return E.left(invalidInput(`Filter group ${g} has no filters; remove it or add at least one filter.`, at, 'non-empty array of filters'));
+    if (group.filters.length === 0)
+      return E.left(
+        invalidInput(
+          `Filter group ${g} has no filters; remove it or add at least one filter.`,
+          at,
+          'non-empty array of filters',
+        ),
+      );
     if (group.filters.length > SEARCH_LIMITS.maxFiltersPerGroup) {
-      return E.left(invalidInput(`A filter group holds at most ${SEARCH_LIMITS.maxFiltersPerGroup} filters; group ${g} has ${group.filters.length}.`, at, `at most ${SEARCH_LIMITS.maxFiltersPerGroup} filters`));
+      return E.left(
+        invalidInput(
+          `A filter group holds at most ${SEARCH_LIMITS.maxFiltersPerGroup} filters; group ${g} has ${group.filters.length}.`,
+          at,
+          `at most ${SEARCH_LIMITS.maxFiltersPerGroup} filters`,
+        ),
+      );
     }
     total += group.filters.length;
     for (const [i, f] of group.filters.entries()) {
@@ -119,13 +150,25 @@ export const validateSearch = (search: ContactSearch): Either<InvalidInput, Cont
       switch (f.operator) {
         case 'BETWEEN':
           if (f.value === undefined || f.highValue === undefined) {
-            return E.left(invalidInput(`BETWEEN on "${f.propertyName}" needs both "value" (low end) and "highValue" (high end).`, `${p}.highValue`, 'string'));
+            return E.left(
+              invalidInput(
+                `BETWEEN on "${f.propertyName}" needs both "value" (low end) and "highValue" (high end).`,
+                `${p}.highValue`,
+                'string',
+              ),
+            );
           }
           break;
         case 'IN':
         case 'NOT_IN':
           if (!f.values || f.values.length === 0) {
-            return E.left(invalidInput(`${f.operator} on "${f.propertyName}" needs "values", a non-empty array of strings (not "value").`, `${p}.values`, 'non-empty array of strings'));
+            return E.left(
+              invalidInput(
+                `${f.operator} on "${f.propertyName}" needs "values", a non-empty array of strings (not "value").`,
+                `${p}.values`,
+                'non-empty array of strings',
+              ),
+            );
           }
           break;
         case 'HAS_PROPERTY':
@@ -133,23 +176,49 @@ export const validateSearch = (search: ContactSearch): Either<InvalidInput, Cont
           break;
         default:
           if (f.value === undefined) {
-            return E.left(invalidInput(`${f.operator} on "${f.propertyName}" needs a "value".`, `${p}.value`, 'string'));
+            return E.left(
+              invalidInput(`${f.operator} on "${f.propertyName}" needs a "value".`, `${p}.value`, 'string'),
+            );
           }
       }
     }
   }
   if (total > SEARCH_LIMITS.maxFilters) {
-    return E.left(invalidInput(`At most ${SEARCH_LIMITS.maxFilters} filters in all are allowed; got ${total}.`, 'filter_groups', `at most ${SEARCH_LIMITS.maxFilters} filters`));
+    return E.left(
+      invalidInput(
+        `At most ${SEARCH_LIMITS.maxFilters} filters in all are allowed; got ${total}.`,
+        'filter_groups',
+        `at most ${SEARCH_LIMITS.maxFilters} filters`,
+      ),
+    );
   }
   if (search.query !== undefined && search.query.length > SEARCH_LIMITS.maxQueryLength) {
-    return E.left(invalidInput(`The query is limited to ${SEARCH_LIMITS.maxQueryLength} characters.`, 'query', `string of at most ${SEARCH_LIMITS.maxQueryLength} characters`));
+    return E.left(
+      invalidInput(
+        `The query is limited to ${SEARCH_LIMITS.maxQueryLength} characters.`,
+        'query',
+        `string of at most ${SEARCH_LIMITS.maxQueryLength} characters`,
+      ),
+    );
   }
   const words = tokens(search.query ?? '').length;
   if (words > VALUE_LIMITS.maxQueryWords) {
-    return E.left(invalidInput(`The query has ${words} words; use at most ${VALUE_LIMITS.maxQueryWords}, or filter_groups for exact conditions.`, 'query', `at most ${VALUE_LIMITS.maxQueryWords} words`));
+    return E.left(
+      invalidInput(
+        `The query has ${words} words; use at most ${VALUE_LIMITS.maxQueryWords}, or filter_groups for exact conditions.`,
+        'query',
+        `at most ${VALUE_LIMITS.maxQueryWords} words`,
+      ),
+    );
   }
   if (search.limit < 1 || search.limit > SEARCH_LIMITS.maxLimit) {
-    return E.left(invalidInput(`limit must be between 1 and ${SEARCH_LIMITS.maxLimit}.`, 'limit', `integer from 1 to ${SEARCH_LIMITS.maxLimit}`));
+    return E.left(
+      invalidInput(
+        `limit must be between 1 and ${SEARCH_LIMITS.maxLimit}.`,
+        'limit',
+        `integer from 1 to ${SEARCH_LIMITS.maxLimit}`,
+      ),
+    );
   }
   return E.right(search);
 };
@@ -178,7 +247,11 @@ const compare = (a: string, b: string): number => {
   return xs < ys ? -1 : xs > ys ? 1 : 0;
 };
 
-const tokens = (v: string): string[] => v.toLowerCase().split(/[^\p{L}\p{N}@._+-]+/u).filter(Boolean);
+const tokens = (v: string): string[] =>
+  v
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}@._+-]+/u)
+    .filter(Boolean);
 
 /** CONTAINS_TOKEN: a whole word of the value, `*` as a wildcard (`*@example.com`). */
 const containsToken = (value: string, token: string): boolean => {
@@ -188,7 +261,11 @@ const containsToken = (value: string, token: string): boolean => {
     const matches = wildcardMatcher(needle);
     return matches(value.toLowerCase()) || tokens(value).some(matches);
   }
-  return value.toLowerCase() === needle || tokens(value).includes(needle) || value.toLowerCase().split(/\s+/).includes(needle);
+  return (
+    value.toLowerCase() === needle ||
+    tokens(value).includes(needle) ||
+    value.toLowerCase().split(/\s+/).includes(needle)
+  );
 };
 
 const present = (v: string | null | undefined): v is string => v !== null && v !== undefined && v !== '';

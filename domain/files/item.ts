@@ -63,7 +63,13 @@ export interface ItemPage {
 /** What a copy or move produced: the item, or an asynchronous operation the storage runs later. */
 export type TransferOutcome =
   | { readonly kind: 'done'; readonly item: Item }
-  | { readonly kind: 'async'; readonly operationId?: string; readonly state?: string; readonly itemId: string; readonly targetId: string };
+  | {
+      readonly kind: 'async';
+      readonly operationId?: string;
+      readonly state?: string;
+      readonly itemId: string;
+      readonly targetId: string;
+    };
 
 export interface TopLevelFolders {
   readonly folders: readonly Item[];
@@ -75,14 +81,30 @@ export const nameProblem = (name: string): string | undefined => {
   if (!n) return 'The name is blank.';
   if (n.length > 255) return 'The name is longer than 255 characters.';
   // eslint-disable-next-line no-control-regex -- control characters are refused in names
-  if (/[\\/:*?"<>|\u0000-\u001f]/.test(n)) return 'The name contains a character that is not allowed (\\ / : * ? " < > | or a control character).';
+  if (/[\\/:*?"<>|\u0000-\u001f]/.test(n))
+    return 'The name contains a character that is not allowed (\\ / : * ? " < > | or a control character).';
   if (n === '.' || n === '..') return 'The name "." or ".." is not allowed.';
   return undefined;
 };
 
 export const sameName = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-const TEXT_EXTENSIONS = new Set(['txt', 'md', 'csv', 'tsv', 'json', 'xml', 'html', 'htm', 'log', 'yaml', 'yml', 'ini', 'eml', 'rtf']);
+const TEXT_EXTENSIONS = new Set([
+  'txt',
+  'md',
+  'csv',
+  'tsv',
+  'json',
+  'xml',
+  'html',
+  'htm',
+  'log',
+  'yaml',
+  'yml',
+  'ini',
+  'eml',
+  'rtf',
+]);
 
 /** Whether a file's content is searched as text: a known text extension, or bytes that decode without control noise. */
 export const isTextContent = (fileName: string, bytes: Uint8Array): boolean => {
@@ -94,9 +116,18 @@ export const isTextContent = (fileName: string, bytes: Uint8Array): boolean => {
 };
 
 const CONTENT_TYPES: Record<string, string> = {
-  txt: 'text/plain; charset=utf-8', md: 'text/markdown; charset=utf-8', csv: 'text/csv; charset=utf-8', json: 'application/json',
-  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', html: 'text/html; charset=utf-8', xml: 'application/xml',
-  zip: 'application/zip', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  txt: 'text/plain; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  html: 'text/html; charset=utf-8',
+  xml: 'application/xml',
+  zip: 'application/zip',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 

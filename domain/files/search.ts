@@ -60,7 +60,11 @@ export const searchTerms = (query: string): string[] =>
  * appear in the name or the content; a whole-name match scores highest, then name matches, then
  * content matches (more occurrences score higher, capped).
  */
-export const relevance = (query: string, name: string, content?: string): { score: number; matchedIn: ('name' | 'content')[] } => {
+export const relevance = (
+  query: string,
+  name: string,
+  content?: string,
+): { score: number; matchedIn: ('name' | 'content')[] } => {
   const terms = searchTerms(query);
   if (!terms.length) return { score: 0, matchedIn: [] };
   const lname = name.toLowerCase();
@@ -83,7 +87,10 @@ export const relevance = (query: string, name: string, content?: string): { scor
   }
   const base = lname.replace(/\.[^.]+$/, '');
   if (base === query.trim().toLowerCase() || lname === query.trim().toLowerCase()) score += 40;
-  return { score: Math.min(100, score), matchedIn: [...(inName ? ['name' as const] : []), ...(inContent ? ['content' as const] : [])] };
+  return {
+    score: Math.min(100, score),
+    matchedIn: [...(inName ? ['name' as const] : []), ...(inContent ? ['content' as const] : [])],
+  };
 };
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;

@@ -44,8 +44,10 @@ export const THREADED_THRESHOLD_BYTES = 4 * 1024 * 1024;
 export const CHUNK_SIZE_BYTES = 4 * 1024 * 1024;
 export const MAX_UPLOAD_THREADS = 4;
 
-export const uploadMethodFor = (fileSize: number | undefined, thresholdBytes = THREADED_THRESHOLD_BYTES): UploadMethod =>
-  fileSize !== undefined && fileSize > thresholdBytes ? 'Threaded' : 'Standard';
+export const uploadMethodFor = (
+  fileSize: number | undefined,
+  thresholdBytes = THREADED_THRESHOLD_BYTES,
+): UploadMethod => (fileSize !== undefined && fileSize > thresholdBytes ? 'Threaded' : 'Standard');
 
 export interface ReceivedChunk {
   readonly index: number;

@@ -3,7 +3,16 @@ import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import { E, type Either } from '../shared/fp.js';
 import { describeFields, findField, isDateField, valueTypeOf, type App, type FieldDefinition } from './app.js';
 import { valueOf, type RecordData } from './record.js';
-import { isEmptyValue, secondsBetween, type CategoryValue, type ContactValue, type DateValue, type FieldValue, type MoneyValue, type RelationValue } from './values.js';
+import {
+  isEmptyValue,
+  secondsBetween,
+  type CategoryValue,
+  type ContactValue,
+  type DateValue,
+  type FieldValue,
+  type MoneyValue,
+  type RelationValue,
+} from './values.js';
 
 export const OPERATIONS = ['sum', 'avg', 'min', 'max', 'count'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -29,7 +38,14 @@ export interface GroupByInput {
 
 export type ResolvedAggregation =
   | { readonly kind: 'field'; readonly key: string; readonly field: FieldDefinition; readonly operation: Operation }
-  | { readonly kind: 'date_diff'; readonly key: string; readonly a: FieldDefinition; readonly b: FieldDefinition; readonly unit: DiffUnit; readonly operation: Operation };
+  | {
+      readonly kind: 'date_diff';
+      readonly key: string;
+      readonly a: FieldDefinition;
+      readonly b: FieldDefinition;
+      readonly unit: DiffUnit;
+      readonly operation: Operation;
+    };
 
 export interface ResolvedGroupBy {
   readonly field: FieldDefinition;
@@ -68,8 +84,13 @@ export const operationsFor = (f: FieldDefinition): readonly Operation[] => {
   return ['count'];
 };
 
-const realField = (app: App, key: string | number | undefined, param: string): Either<InvalidInput, FieldDefinition> => {
-  const field = key === undefined || String(key).trim() === '' || String(key).trim() === '0' ? undefined : findField(app, key);
+const realField = (
+  app: App,
+  key: string | number | undefined,
+  param: string,
+): Either<InvalidInput, FieldDefinition> => {
+  const field =
+    key === undefined || String(key).trim() === '' || String(key).trim() === '0' ? undefined : findField(app, key);
   return field
     ? E.right(field)
     : E.left(
@@ -81,37 +102,89 @@ const realField = (app: App, key: string | number | undefined, param: string): E
       );
 };
 
-const asOperation = (op: string, allowed: readonly Operation[], param: string, what: string): Either<InvalidInput, Operation> =>
+const asOperation = (
+  op: string,
+  allowed: readonly Operation[],
+  param: string,
+  what: string,
+): Either<InvalidInput, Operation> =>
   (allowed as readonly string[]).includes(op)
     ? E.right(op as Operation)
-    : E.left(invalidInput(`operation "${op}" does not apply to ${what}; allowed: ${allowed.join(', ')}.`, param, `one of ${allowed.join(', ')}`));
+    : E.left(
+        invalidInput(
+          `operation "${op}" does not apply to ${what}; allowed: ${allowed.join(', ')}.`,
+          param,
+          `one of ${allowed.join(', ')}`,
+        ),
+      );
 
-export const planAggregation = (app: App, aggregations: readonly AggregationInput[], groupBy: GroupByInput | undefined): Either<InvalidInput, AggregationPlan> => {
+export const planAggregation = (
+  app: App,
+  aggregations: readonly AggregationInput[],
+  groupBy: GroupByInput | undefined,
+): Either<InvalidInput, AggregationPlan> => {
   if (aggregations.length > MAX_AGGREGATIONS)
-    return E.left(invalidInput(`At most ${MAX_AGGREGATIONS} aggregations per request; ${aggregations.length} were given. Split them over several calls.`, 'aggregations', `array of at most ${MAX_AGGREGATIONS}`));
+    return E.left(
+      invalidInput(
+        `At most ${MAX_AGGREGATIONS} aggregations per request; ${aggregations.length} were given. Split them over several calls.`,
+        'aggregations',
+        `array of at most ${MAX_AGGREGATIONS}`,
+      ),
+    );
   const out: ResolvedAggregation[] = [];
   for (let i = 0; i < aggregations.length; i++) {
     const a = aggregations[i]!;
     const param = `aggregations[${i}]`;
     if (a.metric !== undefined) {
-      if (a.metric !== 'date_diff') return E.left(invalidInput(`Unknown metric "${a.metric}"; the one metric is date_diff.`, `${param}.metric`, '"date_diff"'));
+      if (a.metric !== 'date_diff')
+        return E.left(
+          invalidInput(`Unknown metric "${a.metric}"; the one metric is date_diff.`, `${param}.metric`, '"date_diff"'),
+        );
       const fa = realField(app, a.field_a_id, `${param}.field_a_id`);
       if (fa._tag === 'Left') return fa;
       const fb = realField(app, a.field_b_id, `${param}.field_b_id`);
       if (fb._tag === 'Left') return fb;
-      for (const [f, p] of [[fa.right, 'field_a_id'], [fb.right, 'field_b_id']] as const)
+      for (const [f, p] of [
+        [fa.right, 'field_a_id'],
+        [fb.right, 'field_b_id'],
+      ] as const)
         if (!isDateField(f.field_type))
-          return E.left(invalidInput(`date_diff needs two date fields; ${f.external_id} (${f.field_id}) is ${f.field_type}. Date fields: ${describeFields(app, (x) => isDateField(x.field_type))}.`, `${param}.${p}`, 'field_id of a date field'));
+          return E.left(
+            invalidInput(
+              `date_diff needs two date fields; ${f.external_id} (${f.field_id}) is ${f.field_type}. Date fields: ${describeFields(app, (x) => isDateField(x.field_type))}.`,
+              `${param}.${p}`,
+              'field_id of a date field',
+            ),
+          );
       const unit = a.unit ?? 'days';
-      if (!(DIFF_UNITS as readonly string[]).includes(unit)) return E.left(invalidInput(`unit must be one of ${DIFF_UNITS.join(', ')}.`, `${param}.unit`, `one of ${DIFF_UNITS.join(', ')}`));
+      if (!(DIFF_UNITS as readonly string[]).includes(unit))
+        return E.left(
+          invalidInput(
+            `unit must be one of ${DIFF_UNITS.join(', ')}.`,
+            `${param}.unit`,
+            `one of ${DIFF_UNITS.join(', ')}`,
+          ),
+        );
       const op = asOperation(a.operation, OPERATIONS, `${param}.operation`, 'date_diff');
       if (op._tag === 'Left') return op;
-      out.push({ kind: 'date_diff', key: `date_diff_${fa.right.field_id}_${fb.right.field_id}`, a: fa.right, b: fb.right, unit: unit as DiffUnit, operation: op.right });
+      out.push({
+        kind: 'date_diff',
+        key: `date_diff_${fa.right.field_id}_${fb.right.field_id}`,
+        a: fa.right,
+        b: fb.right,
+        unit: unit as DiffUnit,
+        operation: op.right,
+      });
       continue;
     }
     const f = realField(app, a.field_id, `${param}.field_id`);
     if (f._tag === 'Left') return f;
-    const op = asOperation(a.operation, operationsFor(f.right), `${param}.operation`, `${f.right.external_id} (${f.right.field_type})`);
+    const op = asOperation(
+      a.operation,
+      operationsFor(f.right),
+      `${param}.operation`,
+      `${f.right.external_id} (${f.right.field_type})`,
+    );
     if (op._tag === 'Left') return op;
     out.push({ kind: 'field', key: String(f.right.field_id), field: f.right, operation: op.right });
   }
@@ -121,11 +194,21 @@ export const planAggregation = (app: App, aggregations: readonly AggregationInpu
   const t = valueTypeOf(g.right.field_type);
   if (isDateField(g.right.field_type)) {
     const interval = groupBy.interval ?? 'month';
-    if (!(INTERVALS as readonly string[]).includes(interval)) return E.left(invalidInput(`interval must be one of ${INTERVALS.join(', ')}.`, 'group_by.interval', `one of ${INTERVALS.join(', ')}`));
+    if (!(INTERVALS as readonly string[]).includes(interval))
+      return E.left(
+        invalidInput(
+          `interval must be one of ${INTERVALS.join(', ')}.`,
+          'group_by.interval',
+          `one of ${INTERVALS.join(', ')}`,
+        ),
+      );
     return E.right({ aggregations: out, groupBy: { field: g.right, interval: interval as Interval } });
   }
   if (t === 'category' || t === 'status' || t === 'app' || t === 'contact') {
-    if (groupBy.interval !== undefined) return E.left(invalidInput('interval applies to date fields only; leave it out.', 'group_by.interval', 'nothing'));
+    if (groupBy.interval !== undefined)
+      return E.left(
+        invalidInput('interval applies to date fields only; leave it out.', 'group_by.interval', 'nothing'),
+      );
     return E.right({ aggregations: out, groupBy: { field: g.right } });
   }
   return E.left(
@@ -172,7 +255,13 @@ const samplerOf = (a: ResolvedAggregation): Sampler => {
   const field = a.field;
   const t = valueTypeOf(field.field_type);
   const read: (v: FieldValue) => Sample =
-    t === 'money' ? (v) => Number((v as MoneyValue).value) : t === 'number' || t === 'calculation' ? (v) => v as number : t === 'date' ? (v) => (v as DateValue).start : () => undefined;
+    t === 'money'
+      ? (v) => Number((v as MoneyValue).value)
+      : t === 'number' || t === 'calculation'
+        ? (v) => v as number
+        : t === 'date'
+          ? (v) => (v as DateValue).start
+          : () => undefined;
   return (r) => {
     const v = valueOf(r, field);
     return v === undefined || isEmptyValue(v) ? null : read(v);
@@ -203,7 +292,9 @@ const results = (aggs: readonly ResolvedAggregation[], accs: readonly Acc[]): Ag
               ? round(acc.sum / acc.count)
               : null
             : a.operation === 'min'
-              ? (typeof acc.min === 'number' ? round(acc.min) : (acc.min ?? null))
+              ? typeof acc.min === 'number'
+                ? round(acc.min)
+                : (acc.min ?? null)
               : typeof acc.max === 'number'
                 ? round(acc.max)
                 : (acc.max ?? null);
@@ -306,7 +397,13 @@ export const aggregate = (plan: AggregationPlan, records: readonly RecordData[])
     if (!groupBy) continue;
     const v = valueOf(record, groupBy.field);
     if (v === undefined || isEmptyValue(v)) {
-      addTo(bucketFor(null, () => '(no value)', () => null));
+      addTo(
+        bucketFor(
+          null,
+          () => '(no value)',
+          () => null,
+        ),
+      );
       continue;
     }
     switch (gType) {
@@ -315,27 +412,66 @@ export const aggregate = (plan: AggregationPlan, records: readonly RecordData[])
         const n = periodNumber(start, interval);
         if (Number.isNaN(n)) {
           const p = periodOf(start, interval);
-          addTo(bucketFor(`s:${p}`, () => p, () => p));
+          addTo(
+            bucketFor(
+              `s:${p}`,
+              () => p,
+              () => p,
+            ),
+          );
           break;
         }
         if (interval === 'week') {
           let w = weekOfDay.get(n);
           if (w === undefined) weekOfDay.set(n, (w = isoWeek(start.slice(0, 10))));
           const label = w;
-          addTo(bucketFor(label, () => label, () => label));
+          addTo(
+            bucketFor(
+              label,
+              () => label,
+              () => label,
+            ),
+          );
           break;
         }
-        addTo(bucketFor(n, () => periodOf(start, interval), () => periodOf(start, interval)));
+        addTo(
+          bucketFor(
+            n,
+            () => periodOf(start, interval),
+            () => periodOf(start, interval),
+          ),
+        );
         break;
       }
       case 'app':
-        for (const x of v as readonly RelationValue[]) addTo(bucketFor(x.record_id, () => x.title, () => x.record_id));
+        for (const x of v as readonly RelationValue[])
+          addTo(
+            bucketFor(
+              x.record_id,
+              () => x.title,
+              () => x.record_id,
+            ),
+          );
         break;
       case 'contact':
-        for (const x of v as readonly ContactValue[]) addTo(bucketFor(x.profile_id, () => x.name, () => x.profile_id));
+        for (const x of v as readonly ContactValue[])
+          addTo(
+            bucketFor(
+              x.profile_id,
+              () => x.name,
+              () => x.profile_id,
+            ),
+          );
         break;
       default:
-        for (const x of v as readonly CategoryValue[]) addTo(bucketFor(x.id, () => x.text, () => x.id));
+        for (const x of v as readonly CategoryValue[])
+          addTo(
+            bucketFor(
+              x.id,
+              () => x.text,
+              () => x.id,
+            ),
+          );
     }
   }
   if (!groupBy) return { total_items: records.length, aggregations: results(aggs, totals) };

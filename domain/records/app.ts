@@ -96,14 +96,21 @@ export const valueTypeOf = (ft: FieldType): ValueType => {
   }
 };
 
-export const isMulti = (ft: FieldType): boolean => ft === 'multi_category' || ft === 'multi_relation' || ft === 'multi_user';
+export const isMulti = (ft: FieldType): boolean =>
+  ft === 'multi_category' || ft === 'multi_relation' || ft === 'multi_user';
 
 /** Values the system sets: not writable through createRecord or updateRecord. */
 export const isSystemField = (ft: FieldType): boolean =>
-  ft === 'created_on' || ft === 'last_modified_on' || ft === 'created_by' || ft === 'last_modified_by' || ft === 'unique_id' || ft === 'calculation';
+  ft === 'created_on' ||
+  ft === 'last_modified_on' ||
+  ft === 'created_by' ||
+  ft === 'last_modified_by' ||
+  ft === 'unique_id' ||
+  ft === 'calculation';
 
 export const isDateField = (ft: FieldType): boolean => valueTypeOf(ft) === 'date';
-export const isNumericField = (ft: FieldType): boolean => ft === 'number' || ft === 'calculation' || ft === 'unique_id' || ft === 'money';
+export const isNumericField = (ft: FieldType): boolean =>
+  ft === 'number' || ft === 'calculation' || ft === 'unique_id' || ft === 'money';
 
 export interface CategoryOption {
   readonly id: number;
@@ -173,4 +180,5 @@ export const describeFields = (app: App, predicate: (f: FieldDefinition) => bool
     .join(', ');
 
 /** The field that names a record (Podio's item title): the first single_text field. */
-export const titleField = (app: App): FieldDefinition | undefined => app.fields.find((f) => f.field_type === 'single_text');
+export const titleField = (app: App): FieldDefinition | undefined =>
+  app.fields.find((f) => f.field_type === 'single_text');

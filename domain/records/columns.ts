@@ -4,7 +4,19 @@
 import { isMulti, valueTypeOf, type FieldDefinition, type ValueType } from './app.js';
 import type { ResolvedFilter } from './filters.js';
 import { valueOf, type RecordData } from './record.js';
-import { isEmptyValue, phoneDigits, stringsOf, textSortKey, toEpochSeconds, type CategoryValue, type ContactValue, type DateValue, type FieldValue, type MoneyValue, type RelationValue } from './values.js';
+import {
+  isEmptyValue,
+  phoneDigits,
+  stringsOf,
+  textSortKey,
+  toEpochSeconds,
+  type CategoryValue,
+  type ContactValue,
+  type DateValue,
+  type FieldValue,
+  type MoneyValue,
+  type RelationValue,
+} from './values.js';
 
 type SystemDate = 'created_on' | 'last_modified_on';
 type ColumnKey = number | SystemDate;
@@ -28,15 +40,18 @@ interface Column {
   sortKey: (string | undefined)[];
 }
 
-
 const idsOf = (type: ValueType, v: FieldValue): number[] => {
   const list = v as readonly unknown[];
   const out = new Array<number>(list.length);
   for (let i = 0; i < list.length; i++)
-    out[i] = type === 'app' ? (list[i] as RelationValue).record_id : type === 'contact' ? (list[i] as ContactValue).profile_id : (list[i] as CategoryValue).id;
+    out[i] =
+      type === 'app'
+        ? (list[i] as RelationValue).record_id
+        : type === 'contact'
+          ? (list[i] as ContactValue).profile_id
+          : (list[i] as CategoryValue).id;
   return out;
 };
-
 
 const isNumeric = (t: ValueType) => t === 'number' || t === 'calculation' || t === 'money' || t === 'date';
 const isIds = (t: ValueType) => t === 'category' || t === 'status' || t === 'app' || t === 'contact';
@@ -92,7 +107,16 @@ export class RecordColumns {
     if (have) return have.col;
     const n = Math.max(this.records.length, 64);
     const type: ValueType = field ? valueTypeOf(field.field_type) : 'date';
-    const col: Column = { type, present: new Uint8Array(n), num: new Float64Array(n), ids: [], strs: [], trimmed: [], digits: [], sortKey: [] };
+    const col: Column = {
+      type,
+      present: new Uint8Array(n),
+      num: new Float64Array(n),
+      ids: [],
+      strs: [],
+      trimmed: [],
+      digits: [],
+      sortKey: [],
+    };
     for (let row = 0; row < this.records.length; row++) this.fill(col, key, field, row, this.records[row]!);
     this.columns.set(key, { field, col });
     return col;
@@ -106,7 +130,13 @@ export class RecordColumns {
     col.present[row] = empty ? 0 : 1;
     const t = col.type;
     if (isNumeric(t)) {
-      col.num[row] = empty ? Number.NaN : t === 'date' ? toEpochSeconds((v as DateValue).start) : t === 'money' ? Number((v as MoneyValue).value) : (v as number);
+      col.num[row] = empty
+        ? Number.NaN
+        : t === 'date'
+          ? toEpochSeconds((v as DateValue).start)
+          : t === 'money'
+            ? Number((v as MoneyValue).value)
+            : (v as number);
       if (!empty && t === 'date' && Number.isNaN(col.num[row])) col.sortKey[row] = (v as DateValue).start;
       return;
     }
@@ -268,7 +298,9 @@ export class RecordColumns {
           case 'not_equal':
             return (row) => count(row) === 0;
           default:
-            return isMulti(field.field_type) ? (row) => ids[row] !== undefined && ids[row]!.length === wanted.size && count(row) === wanted.size : (row) => count(row) > 0;
+            return isMulti(field.field_type)
+              ? (row) => ids[row] !== undefined && ids[row]!.length === wanted.size && count(row) === wanted.size
+              : (row) => count(row) > 0;
         }
       }
       case 'checklist':
@@ -282,7 +314,13 @@ export class RecordColumns {
    * Rows `offset` to `offset + limit` of `rows` in sortRecords order (no field: row order, reversed when
    * descending). Keeps only the rows needed (a bounded heap) instead of sorting every match.
    */
-  page(rows: readonly number[], field: FieldDefinition | undefined, desc: boolean, offset: number, limit: number): number[] {
+  page(
+    rows: readonly number[],
+    field: FieldDefinition | undefined,
+    desc: boolean,
+    offset: number,
+    limit: number,
+  ): number[] {
     if (!field) {
       if (!desc) return rows.slice(offset, offset + limit);
       const out: number[] = [];
@@ -298,7 +336,11 @@ export class RecordColumns {
   }
 }
 
-const dateTest = (num: Float64Array, match: string, bound: { readonly from: string; readonly to: string }): ((row: number) => boolean) => {
+const dateTest = (
+  num: Float64Array,
+  match: string,
+  bound: { readonly from: string; readonly to: string },
+): ((row: number) => boolean) => {
   const from = toEpochSeconds(bound.from);
   const to = toEpochSeconds(bound.to);
   switch (match) {

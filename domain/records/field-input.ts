@@ -56,17 +56,24 @@ type Check<A> = Either<InvalidInput, A>;
 export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: string): Check<FieldInput> => {
   const name = `Field "${field.external_id}" (${field.field_type})`;
   const fail = (message: string, expected: string): Check<FieldInput> => E.left(invalidInput(message, param, expected));
-  if (isSystemField(field.field_type)) return fail(`${name} is set by the system and cannot be written. Leave it out.`, 'nothing (read-only field)');
+  if (isSystemField(field.field_type))
+    return fail(`${name} is set by the system and cannot be written. Leave it out.`, 'nothing (read-only field)');
   if (raw === null) return E.right({ kind: 'clear' });
   switch (field.field_type) {
     case 'single_text':
     case 'multi_text':
-      return typeof raw === 'string' ? E.right({ kind: 'text', value: raw }) : fail(`${name} takes a string.`, 'string');
+      return typeof raw === 'string'
+        ? E.right({ kind: 'text', value: raw })
+        : fail(`${name} takes a string.`, 'string');
     case 'single_location':
-      return typeof raw === 'string' && raw.trim() ? E.right({ kind: 'location', value: raw.trim() }) : fail(`${name} takes an address string, such as "1 Harbor Way, Boston, MA".`, 'string');
+      return typeof raw === 'string' && raw.trim()
+        ? E.right({ kind: 'location', value: raw.trim() })
+        : fail(`${name} takes an address string, such as "1 Harbor Way, Boston, MA".`, 'string');
     case 'number': {
       const n = typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-      return typeof n === 'number' && Number.isFinite(n) ? E.right({ kind: 'number', value: n }) : fail(`${name} takes a number, such as 42 or 3.5.`, 'number');
+      return typeof n === 'number' && Number.isFinite(n)
+        ? E.right({ kind: 'number', value: n })
+        : fail(`${name} takes a number, such as 42 or 3.5.`, 'number');
     }
     case 'single_category':
     case 'multi_category':
@@ -74,7 +81,11 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
       const options = field.options ?? [];
       const list = asList(raw);
       const listing = options.map((o) => `${o.id} "${o.text}"`).join(', ');
-      if (field.field_type !== 'multi_category' && list.length > 1) return fail(`${name} takes one option; ${list.length} were given. Options: ${listing}.`, 'array with one option id or text');
+      if (field.field_type !== 'multi_category' && list.length > 1)
+        return fail(
+          `${name} takes one option; ${list.length} were given. Options: ${listing}.`,
+          'array with one option id or text',
+        );
       const ids: number[] = [];
       for (const v of list) {
         const byId = positiveInt(v);
@@ -84,17 +95,32 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
             : typeof v === 'string'
               ? options.find((o) => o.text.toLowerCase() === v.trim().toLowerCase())
               : undefined;
-        if (!option) return fail(`${name} has no option ${JSON.stringify(v)}. Options: ${listing}. Send option ids or texts.`, 'array of option ids or option texts');
+        if (!option)
+          return fail(
+            `${name} has no option ${JSON.stringify(v)}. Options: ${listing}. Send option ids or texts.`,
+            'array of option ids or option texts',
+          );
         if (!ids.includes(option.id)) ids.push(option.id);
       }
       return E.right({ kind: 'category', option_ids: ids });
     }
     case 'single_date': {
-      if (isRecord(raw)) return fail(`${name} takes a string 'YYYY-MM-DD HH:MM:SS' (time required; use 00:00:00 for a date only), not an object with start. Only range_date fields take {start, end}.`, "string 'YYYY-MM-DD HH:MM:SS'");
-      if (typeof raw === 'string' && DATE_ONLY.test(raw.trim()) && isValidDate(raw.trim())) return fail(`${name} needs a time: send '${raw.trim()} 00:00:00' for a date only.`, "string 'YYYY-MM-DD HH:MM:SS'");
+      if (isRecord(raw))
+        return fail(
+          `${name} takes a string 'YYYY-MM-DD HH:MM:SS' (time required; use 00:00:00 for a date only), not an object with start. Only range_date fields take {start, end}.`,
+          "string 'YYYY-MM-DD HH:MM:SS'",
+        );
+      if (typeof raw === 'string' && DATE_ONLY.test(raw.trim()) && isValidDate(raw.trim()))
+        return fail(
+          `${name} needs a time: send '${raw.trim()} 00:00:00' for a date only.`,
+          "string 'YYYY-MM-DD HH:MM:SS'",
+        );
       return typeof raw === 'string' && isValidDateTime(raw.trim())
         ? E.right({ kind: 'date', start: raw.trim(), end: null })
-        : fail(`${name} takes a string 'YYYY-MM-DD HH:MM:SS' (time required; use 00:00:00 for a date only).`, "string 'YYYY-MM-DD HH:MM:SS'");
+        : fail(
+            `${name} takes a string 'YYYY-MM-DD HH:MM:SS' (time required; use 00:00:00 for a date only).`,
+            "string 'YYYY-MM-DD HH:MM:SS'",
+          );
     }
     case 'range_date': {
       const shape = "{start: 'YYYY-MM-DD HH:MM:SS', end: 'YYYY-MM-DD HH:MM:SS'}";
@@ -103,9 +129,12 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
       if (unknown.length) return fail(`${name} takes only start and end, not ${unknown.join(', ')}.`, shape);
       const start = raw['start'];
       const end = raw['end'] ?? null;
-      if (typeof start !== 'string' || !isValidDateTime(start.trim())) return fail(`${name}: start must be 'YYYY-MM-DD HH:MM:SS' (use 00:00:00 for a date only).`, shape);
-      if (end !== null && (typeof end !== 'string' || !isValidDateTime(end.trim()))) return fail(`${name}: end must be 'YYYY-MM-DD HH:MM:SS' (use 00:00:00 for a date only).`, shape);
-      if (typeof end === 'string' && end.trim() < start.trim()) return fail(`${name}: end ${end} is before start ${start}.`, shape);
+      if (typeof start !== 'string' || !isValidDateTime(start.trim()))
+        return fail(`${name}: start must be 'YYYY-MM-DD HH:MM:SS' (use 00:00:00 for a date only).`, shape);
+      if (end !== null && (typeof end !== 'string' || !isValidDateTime(end.trim())))
+        return fail(`${name}: end must be 'YYYY-MM-DD HH:MM:SS' (use 00:00:00 for a date only).`, shape);
+      if (typeof end === 'string' && end.trim() < start.trim())
+        return fail(`${name}: end ${end} is before start ${start}.`, shape);
       return E.right({ kind: 'date', start: start.trim(), end: typeof end === 'string' ? end.trim() : null });
     }
     case 'money': {
@@ -113,10 +142,14 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
       if (!isRecord(raw)) return fail(`${name} takes an object ${shape}.`, shape);
       const v = typeof raw['value'] === 'number' ? String(raw['value']) : raw['value'];
       const currency = typeof raw['currency'] === 'string' ? raw['currency'].trim().toUpperCase() : undefined;
-      if (typeof v !== 'string' || !/^-?\d+(\.\d+)?$/.test(v.trim())) return fail(`${name}: value must be an amount string such as '1250.00'.`, shape);
+      if (typeof v !== 'string' || !/^-?\d+(\.\d+)?$/.test(v.trim()))
+        return fail(`${name}: value must be an amount string such as '1250.00'.`, shape);
       const allowed = field.currencies ?? [];
       if (!currency || !/^[A-Z]{3}$/.test(currency) || (allowed.length > 0 && !allowed.includes(currency)))
-        return fail(`${name}: currency must be ${allowed.length ? `one of ${allowed.join(', ')}` : 'a three-letter code such as USD'}.`, shape);
+        return fail(
+          `${name}: currency must be ${allowed.length ? `one of ${allowed.join(', ')}` : 'a three-letter code such as USD'}.`,
+          shape,
+        );
       return E.right({ kind: 'money', value: v.trim(), currency });
     }
     case 'single_relation':
@@ -124,11 +157,18 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
     case 'single_user':
     case 'multi_user': {
       const relation = field.field_type.endsWith('relation');
-      const what = relation ? 'record ids' : 'profile ids (a space member has both a user_id and a profile_id; contact fields take the profile_id)';
+      const what = relation
+        ? 'record ids'
+        : 'profile ids (a space member has both a user_id and a profile_id; contact fields take the profile_id)';
       const list = asList(raw);
       const ids = list.map(positiveInt);
-      if (ids.some((i) => i === undefined)) return fail(`${name} takes an array of ${what}.`, relation ? 'array of record ids' : 'array of profile ids');
-      if (field.field_type.startsWith('single') && ids.length > 1) return fail(`${name} takes one value; ${ids.length} were given.`, relation ? 'array with one record id' : 'array with one profile id');
+      if (ids.some((i) => i === undefined))
+        return fail(`${name} takes an array of ${what}.`, relation ? 'array of record ids' : 'array of profile ids');
+      if (field.field_type.startsWith('single') && ids.length > 1)
+        return fail(
+          `${name} takes one value; ${ids.length} were given.`,
+          relation ? 'array with one record id' : 'array with one profile id',
+        );
       const unique = [...new Set(ids as number[])];
       return E.right(relation ? { kind: 'relation', record_ids: unique } : { kind: 'user', profile_ids: unique });
     }
@@ -142,13 +182,17 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
       for (const item of asList(raw)) {
         if (!isRecord(item)) return fail(`${name} takes an ${shape}.`, shape);
         const extra = Object.keys(item).filter((k) => k !== 'type' && k !== member);
-        if (extra.length) return fail(`${name}: items have the members type and ${member}, not ${extra.join(', ')}.`, shape);
+        if (extra.length)
+          return fail(`${name}: items have the members type and ${member}, not ${extra.join(', ')}.`, shape);
         const type = item['type'] ?? 'other';
         const value = item[member];
-        if (typeof type !== 'string' || !types.includes(type)) return fail(`${name}: type must be ${types.join(', ')}.`, shape);
-        if (typeof value !== 'string' || !value.trim()) return fail(`${name}: each item needs ${member} (a string).`, shape);
+        if (typeof type !== 'string' || !types.includes(type))
+          return fail(`${name}: type must be ${types.join(', ')}.`, shape);
+        if (typeof value !== 'string' || !value.trim())
+          return fail(`${name}: each item needs ${member} (a string).`, shape);
         if (email && !isEmailAddress(value.trim())) return fail(`${name}: "${value}" is not an email address.`, shape);
-        if (!email && !/^[+()\d][\d\s().-]{3,}$/.test(value.trim())) return fail(`${name}: "${value}" is not a phone number.`, shape);
+        if (!email && !/^[+()\d][\d\s().-]{3,}$/.test(value.trim()))
+          return fail(`${name}: "${value}" is not a phone number.`, shape);
         items.push({ type, value: value.trim() });
       }
       return E.right({ kind: email ? 'email' : 'phone', items });
@@ -160,7 +204,8 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
         if (!isRecord(item)) return fail(`${name} takes an ${shape}.`, shape);
         const url = item['url'];
         const title = item['title'] ?? '';
-        if (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url.trim())) return fail(`${name}: url must be an http or https address.`, shape);
+        if (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url.trim()))
+          return fail(`${name}: url must be an http or https address.`, shape);
         if (typeof title !== 'string') return fail(`${name}: title must be a string.`, shape);
         items.push({ url: url.trim(), title });
       }
@@ -171,23 +216,45 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
       const items: ChecklistInput[] = [];
       for (const item of asList(raw)) {
         if (!isRecord(item)) return fail(`${name} takes an ${shape}.`, shape);
-        if ('text' in item || 'checked' in item) return fail(`${name}: checklist items have the members title and completed, not text and checked.`, shape);
-        const extra = Object.keys(item).filter((k) => !['id', 'title', 'completed', 'description', 'due', 'assignee'].includes(k));
-        if (extra.length) return fail(`${name}: unknown item member ${extra.join(', ')}; members are title, completed, description, due, assignee, id.`, shape);
+        if ('text' in item || 'checked' in item)
+          return fail(`${name}: checklist items have the members title and completed, not text and checked.`, shape);
+        const extra = Object.keys(item).filter(
+          (k) => !['id', 'title', 'completed', 'description', 'due', 'assignee'].includes(k),
+        );
+        if (extra.length)
+          return fail(
+            `${name}: unknown item member ${extra.join(', ')}; members are title, completed, description, due, assignee, id.`,
+            shape,
+          );
         const title = item['title'];
-        if (typeof title !== 'string' || !title.trim()) return fail(`${name}: each item needs a title (string).`, shape);
+        if (typeof title !== 'string' || !title.trim())
+          return fail(`${name}: each item needs a title (string).`, shape);
         const completed = item['completed'] ?? false;
         if (typeof completed !== 'boolean') return fail(`${name}: completed must be true or false.`, shape);
         const description = item['description'] ?? null;
-        if (description !== null && typeof description !== 'string') return fail(`${name}: description must be a string.`, shape);
+        if (description !== null && typeof description !== 'string')
+          return fail(`${name}: description must be a string.`, shape);
         const due = item['due'] ?? null;
-        if (due !== null && (typeof due !== 'string' || !(isValidDate(due) || (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(due) && isValidDateTime(`${due}:00`)))))
+        if (
+          due !== null &&
+          (typeof due !== 'string' ||
+            !(isValidDate(due) || (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(due) && isValidDateTime(`${due}:00`))))
+        )
           return fail(`${name}: due must be 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM'.`, shape);
-        const assignee = item['assignee'] === undefined || item['assignee'] === null ? null : positiveInt(item['assignee']);
+        const assignee =
+          item['assignee'] === undefined || item['assignee'] === null ? null : positiveInt(item['assignee']);
         if (assignee === undefined) return fail(`${name}: assignee must be a user id.`, shape);
         const id = item['id'] === undefined ? undefined : positiveInt(item['id']);
-        if (item['id'] !== undefined && id === undefined) return fail(`${name}: id must be the id of an existing item (leave it out for a new item).`, shape);
-        items.push({ ...(id !== undefined ? { id } : {}), title: title.trim(), completed, description, due: due as string | null, assignee_user_id: assignee });
+        if (item['id'] !== undefined && id === undefined)
+          return fail(`${name}: id must be the id of an existing item (leave it out for a new item).`, shape);
+        items.push({
+          ...(id !== undefined ? { id } : {}),
+          title: title.trim(),
+          completed,
+          description,
+          due: due as string | null,
+          assignee_user_id: assignee,
+        });
       }
       return E.right({ kind: 'checklist', items });
     }
@@ -198,7 +265,11 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
         const id = positiveInt(item);
         if (id !== undefined) files.push({ file_id: id });
         else if (typeof item === 'string' && /^https?:\/\//i.test(item.trim())) files.push({ url: item.trim() });
-        else return fail(`${name} takes an ${shape} (URLs are uploaded automatically; records_uploadFiles gives file ids).`, shape);
+        else
+          return fail(
+            `${name} takes an ${shape} (URLs are uploaded automatically; records_uploadFiles gives file ids).`,
+            shape,
+          );
       }
       return E.right({ kind: 'attachment', files });
     }
@@ -209,10 +280,21 @@ export const validateFieldValue = (field: FieldDefinition, raw: unknown, param: 
  * Validates a `fields` object keyed by field_id or external_id. On create, required fields must be present;
  * on update, only the given fields change and a required field cannot be cleared.
  */
-export const validateFields = (app: App, fields: Readonly<Record<string, unknown>>, mode: 'create' | 'update', prefix = 'fields'): Either<InvalidInput, ValidatedFields> => {
+export const validateFields = (
+  app: App,
+  fields: Readonly<Record<string, unknown>>,
+  mode: 'create' | 'update',
+  prefix = 'fields',
+): Either<InvalidInput, ValidatedFields> => {
   const keys = Object.keys(fields);
   if (mode === 'update' && keys.length === 0)
-    return E.left(invalidInput(`Give at least one field to change. Fields of app ${app.app_id}: ${describeFields(app, (f) => !isSystemField(f.field_type))}.`, prefix, 'object with at least one field'));
+    return E.left(
+      invalidInput(
+        `Give at least one field to change. Fields of app ${app.app_id}: ${describeFields(app, (f) => !isSystemField(f.field_type))}.`,
+        prefix,
+        'object with at least one field',
+      ),
+    );
   const out: ValidatedField[] = [];
   const seen = new Set<number>();
   for (const key of keys) {
@@ -224,24 +306,49 @@ export const validateFields = (app: App, fields: Readonly<Record<string, unknown
           `App "${app.name}" (${app.app_id}) has no field "${key}". Fields: ${describeFields(app)}. Key fields by field_id or external_id (records_getApp lists them).`,
           param,
           'field_id or external_id of the app',
-          { fields: app.fields.map((f) => ({ field_id: f.field_id, external_id: f.external_id, field_type: f.field_type })) },
+          {
+            fields: app.fields.map((f) => ({
+              field_id: f.field_id,
+              external_id: f.external_id,
+              field_type: f.field_type,
+            })),
+          },
         ),
       );
-    if (seen.has(field.field_id)) return E.left(invalidInput(`Field ${field.field_id} is given twice (by field_id and by external_id "${field.external_id}").`, param, 'each field once'));
+    if (seen.has(field.field_id))
+      return E.left(
+        invalidInput(
+          `Field ${field.field_id} is given twice (by field_id and by external_id "${field.external_id}").`,
+          param,
+          'each field once',
+        ),
+      );
     seen.add(field.field_id);
     const checked = validateFieldValue(field, fields[key], param);
     if (checked._tag === 'Left') return checked;
     const input = checked.right;
-    const empty = input.kind === 'clear' || (input.kind === 'text' && input.value === '') || ('items' in input && input.items.length === 0)
-      || ('option_ids' in input && input.option_ids.length === 0) || ('record_ids' in input && input.record_ids.length === 0)
-      || ('profile_ids' in input && input.profile_ids.length === 0) || ('files' in input && input.files.length === 0);
-    if (field.required && empty) return E.left(invalidInput(`Field "${field.external_id}" is required and cannot be empty.`, param, 'a value'));
+    const empty =
+      input.kind === 'clear' ||
+      (input.kind === 'text' && input.value === '') ||
+      ('items' in input && input.items.length === 0) ||
+      ('option_ids' in input && input.option_ids.length === 0) ||
+      ('record_ids' in input && input.record_ids.length === 0) ||
+      ('profile_ids' in input && input.profile_ids.length === 0) ||
+      ('files' in input && input.files.length === 0);
+    if (field.required && empty)
+      return E.left(invalidInput(`Field "${field.external_id}" is required and cannot be empty.`, param, 'a value'));
     if (!(mode === 'create' && empty)) out.push({ field, input: empty ? { kind: 'clear' } : input });
   }
   if (mode === 'create') {
     const missing = app.fields.filter((f) => f.required && !seen.has(f.field_id));
     if (missing.length)
-      return E.left(invalidInput(`Required field${missing.length > 1 ? 's' : ''} missing: ${missing.map((f) => `${f.external_id} (${f.field_id}, ${f.field_type})`).join(', ')}.`, prefix, 'object with every required field'));
+      return E.left(
+        invalidInput(
+          `Required field${missing.length > 1 ? 's' : ''} missing: ${missing.map((f) => `${f.external_id} (${f.field_id}, ${f.field_type})`).join(', ')}.`,
+          prefix,
+          'object with every required field',
+        ),
+      );
   }
   return E.right(out);
 };

@@ -1,9 +1,33 @@
 // filterRecords: filter objects resolved against an app (rules 1-5 of the spec) and compiled to predicates.
 import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import { E, type Either } from '../shared/fp.js';
-import { describeFields, findField, isFieldType, isMulti, valueTypeOf, type App, type FieldDefinition, type ValueType } from './app.js';
+import {
+  describeFields,
+  findField,
+  isFieldType,
+  isMulti,
+  valueTypeOf,
+  type App,
+  type FieldDefinition,
+  type ValueType,
+} from './app.js';
 import { valueOf, type RecordData } from './record.js';
-import { isEmptyValue, phoneDigits, stringsOf, textSortKey, isValidDate, isValidDateTime, shiftDay, type CategoryValue, type ChecklistItem, type ContactValue, type DateValue, type FieldValue, type MoneyValue, type RelationValue } from './values.js';
+import {
+  isEmptyValue,
+  phoneDigits,
+  stringsOf,
+  textSortKey,
+  isValidDate,
+  isValidDateTime,
+  shiftDay,
+  type CategoryValue,
+  type ChecklistItem,
+  type ContactValue,
+  type DateValue,
+  type FieldValue,
+  type MoneyValue,
+  type RelationValue,
+} from './values.js';
 
 export interface FilterInput {
   readonly field_id?: string | number;
@@ -17,7 +41,15 @@ export interface FilterInput {
 
 export const TEXT_MATCHES = ['contains', 'equal', 'not_equal', 'not_contains', 'empty', 'not_empty'] as const;
 export const CATEGORY_MATCHES = ['equal', 'not_equal', 'any', 'none', 'empty', 'not_empty'] as const;
-export const NUMBER_MATCHES = ['equal', 'smaller', 'larger', 'smaller_or_equal', 'larger_or_equal', 'empty', 'not_empty'] as const;
+export const NUMBER_MATCHES = [
+  'equal',
+  'smaller',
+  'larger',
+  'smaller_or_equal',
+  'larger_or_equal',
+  'empty',
+  'not_empty',
+] as const;
 export const DATE_MATCHES = ['equal', 'before', 'after', 'on_or_before', 'on_or_after', 'empty', 'not_empty'] as const;
 export const SYSTEM_DATE_MATCHES = ['before', 'after', 'on_or_before', 'on_or_after'] as const;
 
@@ -55,7 +87,12 @@ export interface DateBound {
 }
 
 export type ResolvedFilter =
-  | { readonly kind: 'system_date'; readonly which: 'created_on' | 'last_modified_on'; readonly match: string; readonly bound: DateBound }
+  | {
+      readonly kind: 'system_date';
+      readonly which: 'created_on' | 'last_modified_on';
+      readonly match: string;
+      readonly bound: DateBound;
+    }
   | {
       readonly kind: 'field';
       readonly field: FieldDefinition;
@@ -89,31 +126,59 @@ export const resolveDateValue = (raw: unknown, ctx: FilterContext): DateBound | 
   return undefined;
 };
 
-const DATE_EXPECTED = "{value: 'YYYY-MM-DD HH:MM:SS'} or a relative token such as '-30d', '+0d' (today), '-1w', '+1m', '-1y' (sign required)";
+const DATE_EXPECTED =
+  "{value: 'YYYY-MM-DD HH:MM:SS'} or a relative token such as '-30d', '+0d' (today), '-1w', '+1m', '-1y' (sign required)";
 
-const labelList = (fields: readonly FieldDefinition[]): string => fields.map((f) => `"${f.label}" (${f.field_id})`).join(', ');
+const labelList = (fields: readonly FieldDefinition[]): string =>
+  fields.map((f) => `"${f.label}" (${f.field_id})`).join(', ');
 
 /** Resolves one filter object against the app (param is its path, `filters[2]`). */
-export const resolveFilter = (app: App, f: FilterInput, param: string, ctx: FilterContext): Either<InvalidInput, ResolvedFilter> => {
-  const fail = (message: string, at: string, expected: string, details?: Record<string, unknown>) => E.left(invalidInput(message, at, expected, details));
+export const resolveFilter = (
+  app: App,
+  f: FilterInput,
+  param: string,
+  ctx: FilterContext,
+): Either<InvalidInput, ResolvedFilter> => {
+  const fail = (message: string, at: string, expected: string, details?: Record<string, unknown>) =>
+    E.left(invalidInput(message, at, expected, details));
   const declared = f.field_type;
-  if (declared !== undefined && !isFieldType(declared)) return fail(`Unknown field_type "${declared}". Use the field_type records_getApp shows for the field.`, `${param}.field_type`, 'a field_type such as single_text, multi_category, single_date');
+  if (declared !== undefined && !isFieldType(declared))
+    return fail(
+      `Unknown field_type "${declared}". Use the field_type records_getApp shows for the field.`,
+      `${param}.field_type`,
+      'a field_type such as single_text, multi_category, single_date',
+    );
 
   let field: FieldDefinition | undefined;
   if (f.field_id !== undefined && String(f.field_id).trim() !== '') {
     field = findField(app, f.field_id);
-    if (!field) return fail(`App "${app.name}" (${app.app_id}) has no field ${JSON.stringify(f.field_id)}. Fields: ${describeFields(app)}.`, `${param}.field_id`, 'field_id or external_id of the app');
+    if (!field)
+      return fail(
+        `App "${app.name}" (${app.app_id}) has no field ${JSON.stringify(f.field_id)}. Fields: ${describeFields(app)}.`,
+        `${param}.field_id`,
+        'field_id or external_id of the app',
+      );
   } else if (f.field_label !== undefined) {
     const wanted = f.field_label.trim().toLowerCase();
     const matches = app.fields.filter((x) => x.label.toLowerCase() === wanted);
     if (matches.length === 0)
-      return fail(`No field of app ${app.app_id} is labelled "${f.field_label}". Labels: ${labelList(app.fields)}. Send field_id instead.`, `${param}.field_label`, 'an exact field label or a field_id', {
-        field_ids: app.fields.map((x) => x.field_id),
-      });
+      return fail(
+        `No field of app ${app.app_id} is labelled "${f.field_label}". Labels: ${labelList(app.fields)}. Send field_id instead.`,
+        `${param}.field_label`,
+        'an exact field label or a field_id',
+        {
+          field_ids: app.fields.map((x) => x.field_id),
+        },
+      );
     if (matches.length > 1)
-      return fail(`The label "${f.field_label}" is ambiguous: fields ${labelList(matches)} carry it. Send field_id instead.`, `${param}.field_label`, 'field_id', {
-        field_ids: matches.map((x) => x.field_id),
-      });
+      return fail(
+        `The label "${f.field_label}" is ambiguous: fields ${labelList(matches)} carry it. Send field_id instead.`,
+        `${param}.field_label`,
+        'field_id',
+        {
+          field_ids: matches.map((x) => x.field_id),
+        },
+      );
     field = matches[0]!;
   } else {
     if (declared === 'created_on' || declared === 'last_modified_on') {
@@ -126,37 +191,81 @@ export const resolveFilter = (app: App, f: FilterInput, param: string, ctx: Filt
       const only = f.values?.length === 1 ? f.values[0]!.value : undefined;
       const bound = resolveDateValue(only, ctx);
       if (!bound) return fail(`Give exactly one date value: ${DATE_EXPECTED}.`, `${param}.values`, DATE_EXPECTED);
-      if (f.type !== undefined && f.type !== 'date') return fail(`type of a ${declared} filter is "date", not "${f.type}" (type may be left out).`, `${param}.type`, '"date"');
+      if (f.type !== undefined && f.type !== 'date')
+        return fail(
+          `type of a ${declared} filter is "date", not "${f.type}" (type may be left out).`,
+          `${param}.type`,
+          '"date"',
+        );
       return E.right({ kind: 'system_date', which: declared, match: f.match_type, bound });
     }
-    return fail('Give field_id (or field_label) of the field to filter on; only created_on and last_modified_on work without one.', `${param}.field_id`, 'field_id or external_id');
+    return fail(
+      'Give field_id (or field_label) of the field to filter on; only created_on and last_modified_on work without one.',
+      `${param}.field_id`,
+      'field_id or external_id',
+    );
   }
 
   const type = valueTypeOf(field.field_type);
   if (declared !== undefined && declared !== field.field_type && valueTypeOf(declared) !== type)
-    return fail(`Field ${field.field_id} ("${field.label}") is ${field.field_type}, not ${declared}. Send field_type "${field.field_type}" or leave it out.`, `${param}.field_type`, `"${field.field_type}"`);
-  if (f.type !== undefined && f.type !== type) return fail(`The type of field ${field.field_id} (${field.field_type}) is "${type}", not "${f.type}". type may be left out: it is derived from field_type.`, `${param}.type`, `"${type}"`);
+    return fail(
+      `Field ${field.field_id} ("${field.label}") is ${field.field_type}, not ${declared}. Send field_type "${field.field_type}" or leave it out.`,
+      `${param}.field_type`,
+      `"${field.field_type}"`,
+    );
+  if (f.type !== undefined && f.type !== type)
+    return fail(
+      `The type of field ${field.field_id} (${field.field_type}) is "${type}", not "${f.type}". type may be left out: it is derived from field_type.`,
+      `${param}.type`,
+      `"${type}"`,
+    );
 
   const multi = isMulti(field.field_type);
   const allowed = matchTypesFor(type, multi);
   if (!allowed.includes(f.match_type)) {
     let why = '';
-    if (f.match_type === 'starts_with' || f.match_type === 'ends_with') why = ' starts_with and ends_with are not supported; use contains or equal.';
-    else if (f.match_type === 'not_equal' && multi) why = ` not_equal is not supported on ${field.field_type}; use none (contains none of the values) or equal (exactly these values).`;
-    else if (f.match_type === 'fully_includes') why = ' fully_includes works on multi_email and multi_phone fields only.';
-    return fail(`match_type "${f.match_type}" does not apply to field ${field.field_id} ("${field.label}", ${field.field_type}).${why} Supported: ${allowed.join(', ')}.`, `${param}.match_type`, `one of ${allowed.join(', ')}`);
+    if (f.match_type === 'starts_with' || f.match_type === 'ends_with')
+      why = ' starts_with and ends_with are not supported; use contains or equal.';
+    else if (f.match_type === 'not_equal' && multi)
+      why = ` not_equal is not supported on ${field.field_type}; use none (contains none of the values) or equal (exactly these values).`;
+    else if (f.match_type === 'fully_includes')
+      why = ' fully_includes works on multi_email and multi_phone fields only.';
+    return fail(
+      `match_type "${f.match_type}" does not apply to field ${field.field_id} ("${field.label}", ${field.field_type}).${why} Supported: ${allowed.join(', ')}.`,
+      `${param}.match_type`,
+      `one of ${allowed.join(', ')}`,
+    );
   }
   if (f.include_active_user) {
-    if (type !== 'contact') return fail(`include_active_user works on user fields only; field ${field.field_id} is ${field.field_type}.`, `${param}.include_active_user`, 'a user field');
-    if (f.match_type === 'not_empty' || f.match_type === 'empty') return fail(`include_active_user cannot be combined with ${f.match_type}; use equal, any or none.`, `${param}.include_active_user`, 'match_type equal, any or none');
+    if (type !== 'contact')
+      return fail(
+        `include_active_user works on user fields only; field ${field.field_id} is ${field.field_type}.`,
+        `${param}.include_active_user`,
+        'a user field',
+      );
+    if (f.match_type === 'not_empty' || f.match_type === 'empty')
+      return fail(
+        `include_active_user cannot be combined with ${f.match_type}; use equal, any or none.`,
+        `${param}.include_active_user`,
+        'match_type equal, any or none',
+      );
   }
 
   const noValues = ['empty', 'not_empty', 'completed', 'incomplete'].includes(f.match_type);
   const raw = (f.values ?? []).map((v) => v.value);
-  const base = { kind: 'field' as const, field, type, match: f.match_type, strings: [] as string[], numbers: [] as number[], ids: [] as number[] };
+  const base = {
+    kind: 'field' as const,
+    field,
+    type,
+    match: f.match_type,
+    strings: [] as string[],
+    numbers: [] as number[],
+    ids: [] as number[],
+  };
   if (noValues) return E.right(base);
   const valuesParam = `${param}.values`;
-  if (raw.length === 0 && !(f.include_active_user && type === 'contact')) return fail(`match_type ${f.match_type} needs values: an array of {value}.`, valuesParam, 'array of {value}');
+  if (raw.length === 0 && !(f.include_active_user && type === 'contact'))
+    return fail(`match_type ${f.match_type} needs values: an array of {value}.`, valuesParam, 'array of {value}');
 
   switch (type) {
     case 'text':
@@ -165,14 +274,21 @@ export const resolveFilter = (app: App, f: FilterInput, param: string, ctx: Filt
     case 'email':
     case 'phone': {
       const strings = raw.map((v) => (typeof v === 'number' ? String(v) : v));
-      if (strings.some((s) => typeof s !== 'string' || !s.trim())) return fail('Text filters take string values: [{"value": "..."}].', valuesParam, 'array of {value: string}');
+      if (strings.some((s) => typeof s !== 'string' || !s.trim()))
+        return fail('Text filters take string values: [{"value": "..."}].', valuesParam, 'array of {value: string}');
       return E.right({ ...base, strings: (strings as string[]).map((s) => s.trim().toLowerCase()) });
     }
     case 'number':
     case 'money':
     case 'calculation': {
-      const n = raw.length === 1 ? (typeof raw[0] === 'string' && raw[0].trim() !== '' ? Number(raw[0]) : raw[0]) : undefined;
-      if (typeof n !== 'number' || !Number.isFinite(n)) return fail('Number filters take exactly one number: [{"value": 100000}].', valuesParam, 'array with one {value: number}');
+      const n =
+        raw.length === 1 ? (typeof raw[0] === 'string' && raw[0].trim() !== '' ? Number(raw[0]) : raw[0]) : undefined;
+      if (typeof n !== 'number' || !Number.isFinite(n))
+        return fail(
+          'Number filters take exactly one number: [{"value": 100000}].',
+          valuesParam,
+          'array with one {value: number}',
+        );
       return E.right({ ...base, numbers: [n] });
     }
     case 'date': {
@@ -185,8 +301,15 @@ export const resolveFilter = (app: App, f: FilterInput, param: string, ctx: Filt
       const options = field.options ?? [];
       const ids: number[] = [];
       for (const v of raw) {
-        const option = options.find((o) => o.id === (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)) ?? (typeof v === 'string' ? options.find((o) => o.text.toLowerCase() === v.trim().toLowerCase()) : undefined);
-        if (!option) return fail(`Field ${field.field_id} ("${field.label}") has no option ${JSON.stringify(v)}. Options: ${options.map((o) => `${o.id} "${o.text}"`).join(', ')}. Send {value: <option_id>}.`, valuesParam, 'array of {value: option_id}');
+        const option =
+          options.find((o) => o.id === (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)) ??
+          (typeof v === 'string' ? options.find((o) => o.text.toLowerCase() === v.trim().toLowerCase()) : undefined);
+        if (!option)
+          return fail(
+            `Field ${field.field_id} ("${field.label}") has no option ${JSON.stringify(v)}. Options: ${options.map((o) => `${o.id} "${o.text}"`).join(', ')}. Send {value: <option_id>}.`,
+            valuesParam,
+            'array of {value: option_id}',
+          );
         ids.push(option.id);
       }
       return E.right({ ...base, ids });
@@ -195,17 +318,32 @@ export const resolveFilter = (app: App, f: FilterInput, param: string, ctx: Filt
     case 'contact': {
       const ids = raw.map((v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v));
       if (ids.some((i) => typeof i !== 'number' || !Number.isSafeInteger(i) || i <= 0))
-        return fail(type === 'app' ? 'Relation filters take record ids: [{"value": 123}].' : 'User filters take profile ids: [{"value": 9101}].', valuesParam, 'array of {value: id}');
+        return fail(
+          type === 'app'
+            ? 'Relation filters take record ids: [{"value": 123}].'
+            : 'User filters take profile ids: [{"value": 9101}].',
+          valuesParam,
+          'array of {value: id}',
+        );
       const all = ids as number[];
       if (f.include_active_user && !all.includes(ctx.activeProfileId)) all.push(ctx.activeProfileId);
       return E.right({ ...base, ids: all });
     }
     default:
-      return fail(`Field ${field.field_id} (${field.field_type}) can only be filtered with empty or not_empty.`, `${param}.match_type`, 'empty or not_empty');
+      return fail(
+        `Field ${field.field_id} (${field.field_type}) can only be filtered with empty or not_empty.`,
+        `${param}.match_type`,
+        'empty or not_empty',
+      );
   }
 };
 
-export const resolveFilters = (app: App, filters: readonly FilterInput[], ctx: FilterContext, prefix = 'filters'): Either<InvalidInput, readonly ResolvedFilter[]> => {
+export const resolveFilters = (
+  app: App,
+  filters: readonly FilterInput[],
+  ctx: FilterContext,
+  prefix = 'filters',
+): Either<InvalidInput, readonly ResolvedFilter[]> => {
   const out: ResolvedFilter[] = [];
   for (let i = 0; i < filters.length; i++) {
     const r = resolveFilter(app, filters[i]!, `${prefix}[${i}]`, ctx);
@@ -230,8 +368,8 @@ const dateCompare = (v: string, match: string, b: DateBound): boolean => {
   }
 };
 
-
-const numberOf = (type: ValueType, v: FieldValue): number => (type === 'money' ? Number((v as MoneyValue).value) : (v as number));
+const numberOf = (type: ValueType, v: FieldValue): number =>
+  type === 'money' ? Number((v as MoneyValue).value) : (v as number);
 
 export type RecordPredicate = (r: RecordData) => boolean;
 
@@ -260,7 +398,8 @@ export const compileFilter = (f: ResolvedFilter): RecordPredicate => {
         const values = stringsOf(type, v);
         return values.some((s) => wanted.some((w) => test(s, w)));
       };
-      const contains = (s: string, w: string) => s.includes(w) || (phone && phoneDigits(w).length > 0 && phoneDigits(s).includes(phoneDigits(w)));
+      const contains = (s: string, w: string) =>
+        s.includes(w) || (phone && phoneDigits(w).length > 0 && phoneDigits(s).includes(phoneDigits(w)));
       switch (match) {
         case 'contains':
           return (r) => has(r, contains);
@@ -284,7 +423,15 @@ export const compileFilter = (f: ResolvedFilter): RecordPredicate => {
     case 'calculation': {
       const n = f.numbers[0]!;
       const cmp: (x: number) => boolean =
-        match === 'equal' ? (x) => x === n : match === 'smaller' ? (x) => x < n : match === 'larger' ? (x) => x > n : match === 'smaller_or_equal' ? (x) => x <= n : (x) => x >= n;
+        match === 'equal'
+          ? (x) => x === n
+          : match === 'smaller'
+            ? (x) => x < n
+            : match === 'larger'
+              ? (x) => x > n
+              : match === 'smaller_or_equal'
+                ? (x) => x <= n
+                : (x) => x >= n;
       return (r) => {
         const v = get(r);
         return v !== undefined && !isEmptyValue(v) && cmp(numberOf(type, v));
@@ -312,7 +459,11 @@ export const compileFilter = (f: ResolvedFilter): RecordPredicate => {
       }
       const wanted = new Set(f.ids);
       const idOf: (x: unknown) => number =
-        type === 'app' ? (x) => (x as RelationValue).record_id : type === 'contact' ? (x) => (x as ContactValue).profile_id : (x) => (x as CategoryValue).id;
+        type === 'app'
+          ? (x) => (x as RelationValue).record_id
+          : type === 'contact'
+            ? (x) => (x as ContactValue).profile_id
+            : (x) => (x as CategoryValue).id;
       const count = (r: RecordData): number => {
         const v = get(r) as readonly unknown[] | undefined;
         if (!v) return 0;
@@ -359,11 +510,17 @@ export const compileFilters = (filters: readonly ResolvedFilter[]): RecordPredic
 
 // Sorting by an app field (sort_by is an external id; system properties are not supported).
 
-export const resolveSort = (app: App, sortBy: string | undefined, param = 'sort_by'): Either<InvalidInput, FieldDefinition | undefined> => {
+export const resolveSort = (
+  app: App,
+  sortBy: string | undefined,
+  param = 'sort_by',
+): Either<InvalidInput, FieldDefinition | undefined> => {
   if (sortBy === undefined) return E.right(undefined);
   const field = app.fields.find((f) => f.external_id === sortBy.trim()) ?? findField(app, sortBy);
   if (!field) {
-    const system = ['created_on', 'last_modified_on', 'created_by', 'record_id', 'app_record_id', 'title'].includes(sortBy.trim());
+    const system = ['created_on', 'last_modified_on', 'created_by', 'record_id', 'app_record_id', 'title'].includes(
+      sortBy.trim(),
+    );
     return E.left(
       invalidInput(
         `${system ? `Sorting by the system property ${sortBy} is not supported; ` : `App ${app.app_id} has no field "${sortBy}"; `}sort_by takes the external id of an app field: ${app.fields.map((f) => f.external_id).join(', ')}.`,
@@ -391,11 +548,16 @@ const sortKey = (field: FieldDefinition, v: FieldValue | undefined): string | nu
 };
 
 /** Sorts by a field; records without a value come last either way; ties keep record id order. */
-export const sortRecords = (records: readonly RecordData[], field: FieldDefinition | undefined, desc: boolean): RecordData[] => {
+export const sortRecords = (
+  records: readonly RecordData[],
+  field: FieldDefinition | undefined,
+  desc: boolean,
+): RecordData[] => {
   if (!field) return desc ? [...records].reverse() : [...records];
   const keyed = records.map((r) => ({ r, k: sortKey(field, valueOf(r, field)) }));
   keyed.sort((a, b) => {
-    if (a.k === undefined || b.k === undefined) return a.k === undefined ? (b.k === undefined ? a.r.record_id - b.r.record_id : 1) : -1;
+    if (a.k === undefined || b.k === undefined)
+      return a.k === undefined ? (b.k === undefined ? a.r.record_id - b.r.record_id : 1) : -1;
     const c = a.k < b.k ? -1 : a.k > b.k ? 1 : 0;
     return c === 0 ? a.r.record_id - b.r.record_id : desc ? -c : c;
   });
@@ -415,5 +577,13 @@ export const decodeCursor = (cursor: string | undefined, param = 'cursor'): Eith
     text = '';
   }
   const m = /^o:(\d+)$/.exec(text);
-  return m ? E.right(Number(m[1])) : E.left(invalidInput('This cursor is not one the gateway issued. Send the cursor of the previous response unchanged, or leave it out for the first page.', param, 'cursor from a previous response'));
+  return m
+    ? E.right(Number(m[1]))
+    : E.left(
+        invalidInput(
+          'This cursor is not one the gateway issued. Send the cursor of the previous response unchanged, or leave it out for the first page.',
+          param,
+          'cursor from a previous response',
+        ),
+      );
 };

@@ -83,13 +83,21 @@ export const valueOf = (record: RecordData, field: FieldDefinition): FieldValue 
   }
 };
 
-const userToContact = (u: UserRef): ContactValue => ({ profile_id: u.profile_id ?? 0, user_id: u.user_id, name: u.name });
+const userToContact = (u: UserRef): ContactValue => ({
+  profile_id: u.profile_id ?? 0,
+  user_id: u.user_id,
+  name: u.name,
+});
 
 export const selectFields = (app: App, selection: FieldSelection): readonly FieldDefinition[] => {
   const types = selection.field_types ?? 'all';
-  let fields = app.fields.filter((f) => (types === 'all' ? true : types === 'calculation' ? f.field_type === 'calculation' : f.field_type !== 'calculation'));
+  let fields = app.fields.filter((f) =>
+    types === 'all' ? true : types === 'calculation' ? f.field_type === 'calculation' : f.field_type !== 'calculation',
+  );
   if (selection.field_ids && selection.field_ids.length > 0) {
-    const wanted = new Set(selection.field_ids.map((k) => findField(app, k)?.field_id).filter((id): id is number => id !== undefined));
+    const wanted = new Set(
+      selection.field_ids.map((k) => findField(app, k)?.field_id).filter((id): id is number => id !== undefined),
+    );
     fields = fields.filter((f) => wanted.has(f.field_id));
   }
   return fields;
@@ -104,7 +112,13 @@ export const compactRecord = (app: App, record: RecordData, fields: readonly Fie
   for (const f of fields) {
     const value = valueOf(record, f);
     if (value === undefined || isEmptyValue(value)) continue;
-    entries.push({ field_id: f.field_id, external_id: f.external_id, label: f.label, type: valueTypeOf(f.field_type), value });
+    entries.push({
+      field_id: f.field_id,
+      external_id: f.external_id,
+      label: f.label,
+      type: valueTypeOf(f.field_type),
+      value,
+    });
   }
   return {
     record_id: record.record_id,
@@ -143,7 +157,13 @@ export interface FullRecord {
   readonly last_modified_on_utc: string;
   readonly deleted_on: string | null;
   readonly deleted_on_utc: string | null;
-  readonly app: { readonly app_id: number; readonly icon: string; readonly name: string; readonly record_name: string; readonly workspace_id: number };
+  readonly app: {
+    readonly app_id: number;
+    readonly icon: string;
+    readonly name: string;
+    readonly record_name: string;
+    readonly workspace_id: number;
+  };
   readonly fields: readonly FullFieldEntry[];
 }
 
@@ -152,7 +172,14 @@ const valuesList = (field: FieldDefinition, value: FieldValue): { value: unknown
     if (valueTypeOf(field.field_type) === 'category' || valueTypeOf(field.field_type) === 'status') {
       return (value as readonly CategoryValue[]).map((c) => {
         const option = field.options?.find((o) => o.id === c.id);
-        return { value: { id: c.id, text: c.text, color: option?.color ?? null, means_completed: option?.means_completed ?? false } };
+        return {
+          value: {
+            id: c.id,
+            text: c.text,
+            color: option?.color ?? null,
+            means_completed: option?.means_completed ?? false,
+          },
+        };
       });
     }
     return (value as readonly unknown[]).map((v) => ({ value: v }));
@@ -160,7 +187,11 @@ const valuesList = (field: FieldDefinition, value: FieldValue): { value: unknown
   return [{ value }];
 };
 
-export const fullRecord = (app: App, record: RecordData, fields: readonly FieldDefinition[] = app.fields): FullRecord => ({
+export const fullRecord = (
+  app: App,
+  record: RecordData,
+  fields: readonly FieldDefinition[] = app.fields,
+): FullRecord => ({
   record_id: record.record_id,
   record_url: record.record_url,
   app_record_id: record.app_record_id,
@@ -178,7 +209,16 @@ export const fullRecord = (app: App, record: RecordData, fields: readonly FieldD
   fields: fields.flatMap((f) => {
     const value = valueOf(record, f);
     if (value === undefined || isEmptyValue(value)) return [];
-    return [{ field_id: f.field_id, external_id: f.external_id, label: f.label, type: valueTypeOf(f.field_type), field_type: f.field_type, values: valuesList(f, value) }];
+    return [
+      {
+        field_id: f.field_id,
+        external_id: f.external_id,
+        label: f.label,
+        type: valueTypeOf(f.field_type),
+        field_type: f.field_type,
+        values: valuesList(f, value),
+      },
+    ];
   }),
 });
 
@@ -189,7 +229,8 @@ const money = (m: MoneyValue): string => {
   return `${m.currency} ${Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : m.value}`;
 };
 
-export const formatValue = (field: FieldDefinition, value: FieldValue): string => formatByType(valueTypeOf(field.field_type), value);
+export const formatValue = (field: FieldDefinition, value: FieldValue): string =>
+  formatByType(valueTypeOf(field.field_type), value);
 
 export const formatByType = (type: ValueType, value: FieldValue): string => {
   switch (type) {
@@ -239,7 +280,12 @@ export interface RelatedRecord {
   readonly fields: Readonly<Record<string, string>>;
 }
 
-export const relatedRecord = (app: App, record: RecordData, fields: readonly FieldDefinition[], withUrl: boolean): RelatedRecord => {
+export const relatedRecord = (
+  app: App,
+  record: RecordData,
+  fields: readonly FieldDefinition[],
+  withUrl: boolean,
+): RelatedRecord => {
   const out: Record<string, string> = {};
   for (const f of fields) {
     const v = valueOf(record, f);

@@ -75,7 +75,14 @@ export const isValidDateTime = (s: string): boolean => {
   if (!m) return false;
   const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && se < 60;
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    h < 24 &&
+    mi < 60 &&
+    se < 60
+  );
 };
 
 export const isValidDate = (s: string): boolean => DATE_ONLY.test(s) && isValidDateTime(`${s} 00:00:00`);
@@ -126,11 +133,13 @@ export const shiftDay = (day: string, amount: number, unit: 'd' | 'w' | 'm' | 'y
   const months = unit === 'm' ? amount : amount * 12;
   const first = new Date(Date.UTC(y, m - 1 + months, 1));
   const lastDay = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, lastDay))).toISOString().slice(0, 10);
+  return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, lastDay)))
+    .toISOString()
+    .slice(0, 10);
 };
 
 /** Seconds between two `YYYY-MM-DD HH:MM:SS` values read as the same zone (b minus a). */
-export const secondsBetween = (a: string, b: string): number => (toEpochSeconds(b) - toEpochSeconds(a));
+export const secondsBetween = (a: string, b: string): number => toEpochSeconds(b) - toEpochSeconds(a);
 
 /** Epoch seconds of `YYYY-MM-DD HH:MM:SS` read as UTC; NaN for anything else. Parsed by character (hot in filters and aggregations). */
 export const toEpochSeconds = (s: string): number => {
@@ -139,7 +148,14 @@ export const toEpochSeconds = (s: string): number => {
     const c = s.charCodeAt(i) - 48;
     return c >= 0 && c <= 9 ? c : Number.NaN;
   };
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return Number.NaN;
+  if (
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 32 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58
+  )
+    return Number.NaN;
   const y = n(0) * 1000 + n(1) * 100 + n(2) * 10 + n(3);
   const mo = n(5) * 10 + n(6);
   const d = n(8) * 10 + n(9);

@@ -18,5 +18,11 @@ export const gcra = (storedTat: number | undefined, now: number, limit: number, 
   if (next - now > windowMs) {
     return { allowed: false, tat, remaining: 0, resetMs: tat - now, retryAfterMs: next - windowMs - now };
   }
-  return { allowed: true, tat: next, remaining: Math.floor((windowMs - (next - now)) / interval), resetMs: next - now, retryAfterMs: 0 };
+  return {
+    allowed: true,
+    tat: next,
+    remaining: Math.floor((windowMs - (next - now)) / interval),
+    resetMs: next - now,
+    retryAfterMs: 0,
+  };
 };

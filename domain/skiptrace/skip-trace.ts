@@ -53,17 +53,27 @@ export const identifyProperty = (input: PropertyLookup): Either<InvalidInput, Pr
     return E.right({ kind: 'address', street, city, state, zip });
   }
   if (apn) {
-    return E.left(invalidInput(`An apn needs its county: add "county" (with "state") or "county_fips_code". ${WHAT_IS_NEEDED}`, 'county', 'string'));
+    return E.left(
+      invalidInput(
+        `An apn needs its county: add "county" (with "state") or "county_fips_code". ${WHAT_IS_NEEDED}`,
+        'county',
+        'string',
+      ),
+    );
   }
   if (street) {
-    return E.left(invalidInput(`A street alone is ambiguous: add "zip", or "city" and "state". ${WHAT_IS_NEEDED}`, 'zip', 'string'));
+    return E.left(
+      invalidInput(`A street alone is ambiguous: add "zip", or "city" and "state". ${WHAT_IS_NEEDED}`, 'zip', 'string'),
+    );
   }
   return E.left(invalidInput(`No property given. ${WHAT_IS_NEEDED}`, 'street', 'string'));
 };
 
 export const describeIdentity = (id: PropertyIdentity): string =>
   id.kind === 'address'
-    ? [id.street, [id.city, [id.state, id.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')].filter(Boolean).join(', ')
+    ? [id.street, [id.city, [id.state, id.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')]
+        .filter(Boolean)
+        .join(', ')
     : `APN ${id.apn} (${id.countyFipsCode ? `county FIPS ${id.countyFipsCode}` : [id.county, id.state].filter(Boolean).join(', ')})`;
 
 // ---- The result, in the spec's shape (BatchData's V1 property skip-trace response). ----

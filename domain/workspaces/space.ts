@@ -138,30 +138,54 @@ export const urlLabelFor = (name: string): string =>
     .replace(/^-+|-+$/g, '') || 'space';
 
 export const validateNewSpace = (s: NewSpace): Either<GatewayError, NewSpace> =>
-  s.name.trim() === '' ? E.left(invalidInput('The space needs a name.', 'name', 'non-empty string')) : E.right({ ...s, name: s.name.trim() });
+  s.name.trim() === ''
+    ? E.left(invalidInput('The space needs a name.', 'name', 'non-empty string'))
+    : E.right({ ...s, name: s.name.trim() });
 
 export const validateSpaceChanges = (c: SpaceChanges): Either<GatewayError, SpaceChanges> => {
   const given = Object.entries(c).filter(([, v]) => v !== undefined);
   if (given.length === 0) {
-    return E.left(invalidInput('Nothing to change: give at least one of name, privacy, auto_join, url_label, post_on_new_app, post_on_new_member.', 'name', 'at least one value to change'));
+    return E.left(
+      invalidInput(
+        'Nothing to change: give at least one of name, privacy, auto_join, url_label, post_on_new_app, post_on_new_member.',
+        'name',
+        'at least one value to change',
+      ),
+    );
   }
-  if (c.name !== undefined && c.name.trim() === '') return E.left(invalidInput('A space name cannot be empty.', 'name', 'non-empty string'));
+  if (c.name !== undefined && c.name.trim() === '')
+    return E.left(invalidInput('A space name cannot be empty.', 'name', 'non-empty string'));
   if (c.url_label !== undefined && !URL_LABEL.test(c.url_label)) {
     return E.left(
-      invalidInput(`"${c.url_label}" is not a usable url_label: use lower-case letters, digits and single hyphens, such as "${urlLabelFor(c.url_label)}".`, 'url_label', 'slug of a-z, 0-9 and hyphens'),
+      invalidInput(
+        `"${c.url_label}" is not a usable url_label: use lower-case letters, digits and single hyphens, such as "${urlLabelFor(c.url_label)}".`,
+        'url_label',
+        'slug of a-z, 0-9 and hyphens',
+      ),
     );
   }
   return E.right(Object.fromEntries(given.map(([k, v]) => [k, k === 'name' ? String(v).trim() : v])) as SpaceChanges);
 };
 
-
 export const validateInvitation = (i: Invitation): Either<GatewayError, Invitation> => {
   if (i.users.length + i.profiles.length + i.mails.length + (i.external_contacts?.length ?? 0) === 0) {
-    return E.left(invalidInput('Name at least one person to add: users (user ids), profiles (profile ids) or mails (email addresses).', 'users', 'array of user ids'));
+    return E.left(
+      invalidInput(
+        'Name at least one person to add: users (user ids), profiles (profile ids) or mails (email addresses).',
+        'users',
+        'array of user ids',
+      ),
+    );
   }
   const bad = i.mails.findIndex((m) => !isEmailAddress(m.trim()));
-  if (bad >= 0) return E.left(invalidInput(`"${i.mails[bad]}" is not an email address.`, `mails[${bad}]`, 'email address'));
-  return E.right({ ...i, mails: [...new Set(i.mails.map((m) => m.trim().toLowerCase()))], users: [...new Set(i.users)], profiles: [...new Set(i.profiles)] });
+  if (bad >= 0)
+    return E.left(invalidInput(`"${i.mails[bad]}" is not an email address.`, `mails[${bad}]`, 'email address'));
+  return E.right({
+    ...i,
+    mails: [...new Set(i.mails.map((m) => m.trim().toLowerCase()))],
+    users: [...new Set(i.users)],
+    profiles: [...new Set(i.profiles)],
+  });
 };
 
 export const matchesMemberType = (m: SpaceMember, type: MemberType | undefined): boolean => {
@@ -191,12 +215,22 @@ export const pageOfMembers = (members: readonly SpaceMember[], q: MemberQuery): 
   const rank: Record<SpaceRole, number> = { admin: 0, regular: 1, light: 2 };
   const matching = members
     .filter((m) => matchesMemberType(m, q.member_type) && matchesName(m, q.query))
-    .sort((a, b) => rank[a.role] - rank[b.role] || a.profile.name.localeCompare(b.profile.name) || a.profile.user_id - b.profile.user_id);
+    .sort(
+      (a, b) =>
+        rank[a.role] - rank[b.role] ||
+        a.profile.name.localeCompare(b.profile.name) ||
+        a.profile.user_id - b.profile.user_id,
+    );
   return { members: matching.slice(q.offset, q.offset + q.limit), total: matching.length };
 };
 
 /** The space user limit: active members and pending invitations count; 403 once it would be passed. */
-export const checkUserLimit = (space: { space_id: number; name: string }, limit: number, count: number, adding: number): Either<GatewayError, void> =>
+export const checkUserLimit = (
+  space: { space_id: number; name: string },
+  limit: number,
+  count: number,
+  adding: number,
+): Either<GatewayError, void> =>
   count + adding <= limit
     ? E.right(undefined)
     : E.left(
@@ -207,12 +241,19 @@ export const checkUserLimit = (space: { space_id: number; name: string }, limit:
       );
 
 /** The admins a space would have left after the change; a space must keep at least one. */
-export const checkKeepsAnAdmin = (spaceId: number, adminIds: readonly number[], affected: readonly number[], newRole?: SpaceRole): Either<GatewayError, void> => {
+export const checkKeepsAnAdmin = (
+  spaceId: number,
+  adminIds: readonly number[],
+  affected: readonly number[],
+  newRole?: SpaceRole,
+): Either<GatewayError, void> => {
   if (newRole === 'admin') return E.right(undefined);
   const gone = new Set(affected);
   const left = adminIds.filter((id) => !gone.has(id));
   if (adminIds.length === 0 || left.length > 0) return E.right(undefined);
-  const what = newRole ? `make ${adminIds.length === 1 ? 'its only admin' : 'all its admins'} ${newRole}` : `end the membership of ${adminIds.length === 1 ? 'its only admin' : 'all its admins'}`;
+  const what = newRole
+    ? `make ${adminIds.length === 1 ? 'its only admin' : 'all its admins'} ${newRole}`
+    : `end the membership of ${adminIds.length === 1 ? 'its only admin' : 'all its admins'}`;
   return E.left(
     invalidInput(
       `Space ${spaceId} must keep at least one admin, so the gateway will not ${what} (user ${adminIds.join(', ')}). Make another member admin first with workspaces_updateSpaceMemberships.`,

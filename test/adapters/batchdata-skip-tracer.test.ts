@@ -24,8 +24,20 @@ const OFFICIAL_V1_NON_US_NO_MATCH = {
 // Verbatim from https://help.batchdata.io/en/articles/11880468-status-codes-in-http ("Error Response Format").
 const OFFICIAL_401 = { status: { code: 401, text: 'Unauthorized', message: 'Invalid token.' } };
 
-const TORONTO: PropertyIdentity = { kind: 'address', street: '145 Adelaide St W', city: 'Toronto', state: 'ON', zip: 'M5H 4' };
-const ROSEGOLD: PropertyIdentity = { kind: 'address', street: '1011 Rosegold St', city: 'Franklin Square', state: 'NY', zip: '11010' };
+const TORONTO: PropertyIdentity = {
+  kind: 'address',
+  street: '145 Adelaide St W',
+  city: 'Toronto',
+  state: 'ON',
+  zip: 'M5H 4',
+};
+const ROSEGOLD: PropertyIdentity = {
+  kind: 'address',
+  street: '1011 Rosegold St',
+  city: 'Franklin Square',
+  state: 'NY',
+  zip: '11010',
+};
 
 describe('BatchDataSkipTracer', () => {
   let server: BatchDataServer;
@@ -55,7 +67,9 @@ describe('BatchDataSkipTracer', () => {
       expect(req?.headers['content-type']).toMatch(/^application\/json/);
       expect(req?.headers.accept).toMatch(/application\/json/);
       expect(req?.body).toEqual({
-        requests: [{ propertyAddress: { street: '1011 Rosegold St', city: 'Franklin Square', state: 'NY', zip: '11010' } }],
+        requests: [
+          { propertyAddress: { street: '1011 Rosegold St', city: 'Franklin Square', state: 'NY', zip: '11010' } },
+        ],
       });
     });
 
@@ -76,7 +90,9 @@ describe('BatchDataSkipTracer', () => {
     });
 
     it('sends apn with countyFipsCode, preferring it to a county name', async () => {
-      const r = await ok(tracer.trace({ kind: 'apn', apn: '14-28-107-006', countyFipsCode: '17167', county: 'Sangamon', state: 'IL' }));
+      const r = await ok(
+        tracer.trace({ kind: 'apn', apn: '14-28-107-006', countyFipsCode: '17167', county: 'Sangamon', state: 'IL' }),
+      );
       expect(lastBody()).toEqual({ requests: [{ apn: '14-28-107-006', countyFipsCode: '17167' }] });
       expect(r.results.persons[0]?.name?.last).toBe('Kowalski');
     });
@@ -119,21 +135,39 @@ describe('BatchDataSkipTracer', () => {
       expect(r.status).toEqual({ code: 200, text: 'OK' });
       expect(r.results.persons).toHaveLength(1);
       expect(r.results.persons[0]?.meta).toEqual({ matched: false, error: false });
-      expect(r.results.persons[0]?.propertyAddress).toEqual({ street: '145 Adelaide St W', city: 'Toronto', state: 'ON', zip: 'M5H 4' });
+      expect(r.results.persons[0]?.propertyAddress).toEqual({
+        street: '145 Adelaide St W',
+        city: 'Toronto',
+        state: 'ON',
+        zip: 'M5H 4',
+      });
       expect(r.results.meta.results).toEqual({ requestCount: 1, matchCount: 0, noMatchCount: 1, errorCount: 0 });
       expect(r.results.meta.apiVersion).toBe('v1');
       expect(r.results.meta.requestId).toBeTruthy();
       expect(r.results.meta.performance.totalRequestTime).toBeGreaterThanOrEqual(0);
-      expect(Date.parse(r.results.meta.performance.endTime)).toBeGreaterThanOrEqual(Date.parse(r.results.meta.performance.startTime));
+      expect(Date.parse(r.results.meta.performance.endTime)).toBeGreaterThanOrEqual(
+        Date.parse(r.results.meta.performance.startTime),
+      );
     });
 
     it('keeps a person with meta.error true as a result, with its error message', async () => {
       server.failNext(200, {
         status: { code: 200, text: 'OK' },
-        results: { persons: [{ propertyAddress: { street: '1011 Rosegold St', zip: '11010' }, meta: { matched: false, error: true, errorMessage: 'Address could not be parsed.' } }] },
+        results: {
+          persons: [
+            {
+              propertyAddress: { street: '1011 Rosegold St', zip: '11010' },
+              meta: { matched: false, error: true, errorMessage: 'Address could not be parsed.' },
+            },
+          ],
+        },
       });
       const r = await ok(tracer.trace(ROSEGOLD));
-      expect(r.results.persons[0]?.meta).toEqual({ matched: false, error: true, errorMessage: 'Address could not be parsed.' });
+      expect(r.results.persons[0]?.meta).toEqual({
+        matched: false,
+        error: true,
+        errorMessage: 'Address could not be parsed.',
+      });
       expect(r.results.meta.results).toEqual({ requestCount: 1, matchCount: 0, noMatchCount: 0, errorCount: 1 });
     });
 
@@ -144,8 +178,17 @@ describe('BatchDataSkipTracer', () => {
           persons: [
             {
               name: { first: 'Ada', last: 'Lovelace' },
-              phoneNumbers: [{ number: 5550001111, score: '70' }, { type: 'Mobile' }, { number: '5550002222', score: 90, reachable: 'true' }],
-              emails: [{ address: 'ada@example.com', type: 'personal' }, { email: 'ada@example.org', tested: true }, 'a@example.net', {}],
+              phoneNumbers: [
+                { number: 5550001111, score: '70' },
+                { type: 'Mobile' },
+                { number: '5550002222', score: 90, reachable: 'true' },
+              ],
+              emails: [
+                { address: 'ada@example.com', type: 'personal' },
+                { email: 'ada@example.org', tested: true },
+                'a@example.net',
+                {},
+              ],
               bankruptcy: { filingDate: '2020-01-01' },
               death: {},
               dnc: 'unknown',
@@ -163,7 +206,11 @@ describe('BatchDataSkipTracer', () => {
         { number: '5550002222', score: 90, reachable: true },
         { number: '5550001111', score: 70 },
       ]);
-      expect(p?.emails).toEqual([{ email: 'ada@example.com' }, { email: 'ada@example.org', tested: true }, { email: 'a@example.net' }]);
+      expect(p?.emails).toEqual([
+        { email: 'ada@example.com' },
+        { email: 'ada@example.org', tested: true },
+        { email: 'a@example.net' },
+      ]);
       expect(p?.bankruptcy).toEqual({ bankruptcy: true, filingDate: '2020-01-01' });
       expect(p?.death).toBeUndefined();
       expect(p?.dnc).toBeUndefined();
@@ -176,7 +223,12 @@ describe('BatchDataSkipTracer', () => {
     it('turns an empty persons list into a single no-match person for the property asked about', async () => {
       server.failNext(200, { status: { code: 200, text: 'OK' }, results: { persons: [] } });
       const r = await ok(tracer.trace(TORONTO));
-      expect(r.results.persons).toEqual([{ propertyAddress: { street: '145 Adelaide St W', city: 'Toronto', state: 'ON', zip: 'M5H 4' }, meta: { matched: false, error: false } }]);
+      expect(r.results.persons).toEqual([
+        {
+          propertyAddress: { street: '145 Adelaide St W', city: 'Toronto', state: 'ON', zip: 'M5H 4' },
+          meta: { matched: false, error: false },
+        },
+      ]);
       expect(r.results.meta.results.noMatchCount).toBe(1);
     });
 
@@ -221,7 +273,9 @@ describe('BatchDataSkipTracer', () => {
     });
 
     it('never repeats the token even if BatchData echoes it', async () => {
-      server.failNext(401, { status: { code: 401, text: 'Unauthorized', message: `Token bd-secret-token-123 is invalid.` } });
+      server.failNext(401, {
+        status: { code: 401, text: 'Unauthorized', message: `Token bd-secret-token-123 is invalid.` },
+      });
       const e = await err(tracer.trace(ROSEGOLD));
       expect(e.message).not.toContain('bd-secret-token-123');
     });
@@ -234,7 +288,9 @@ describe('BatchDataSkipTracer', () => {
     });
 
     it("turns 400 into InvalidInput with BatchData's message", async () => {
-      server.failNext(400, { status: { code: 400, text: 'Bad Request', message: 'requests[0].propertyAddress.street is required' } });
+      server.failNext(400, {
+        status: { code: 400, text: 'Bad Request', message: 'requests[0].propertyAddress.street is required' },
+      });
       const e = await err(tracer.trace(ROSEGOLD));
       expect(e._tag).toBe('InvalidInput');
       expect(e.message).toContain('requests[0].propertyAddress.street is required');
@@ -293,7 +349,11 @@ describe('BatchDataSkipTracer', () => {
       await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
       const { port } = silent.address() as AddressInfo;
       try {
-        const e = await err(new BatchDataSkipTracer({ baseUrl: `http://127.0.0.1:${port}`, apiToken: 't', timeoutMs: 150 }).trace(ROSEGOLD));
+        const e = await err(
+          new BatchDataSkipTracer({ baseUrl: `http://127.0.0.1:${port}`, apiToken: 't', timeoutMs: 150 }).trace(
+            ROSEGOLD,
+          ),
+        );
         expect(e).toMatchObject({ _tag: 'UpstreamFailure', retryable: true });
         expect(e.message).toContain('did not answer in time');
       } finally {
@@ -316,7 +376,12 @@ describe('BatchData stand-in', () => {
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     axios.post(`${server.baseUrl}${SKIP_TRACE_PATH}`, body, {
       validateStatus: () => true,
-      headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+      headers: {
+        Authorization: `Bearer ${server.token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        ...headers,
+      },
     });
 
   it.each([
@@ -341,7 +406,9 @@ describe('BatchData stand-in', () => {
   });
 
   it('answers a miss exactly like the published V1 example', async () => {
-    const res = await post({ requests: [{ propertyAddress: OFFICIAL_V1_NON_US_NO_MATCH.results.persons[0]?.propertyAddress }] });
+    const res = await post({
+      requests: [{ propertyAddress: OFFICIAL_V1_NON_US_NO_MATCH.results.persons[0]?.propertyAddress }],
+    });
     expect(res.data).toEqual(OFFICIAL_V1_NON_US_NO_MATCH);
   });
 });

@@ -47,22 +47,48 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
     it('creates the contact with a primary company association (type 279, string id)', async () => {
       const tag = uniqueTag();
       const created = await ok(book.create({ email: `${tag}@example.com`, company: `Initech ${tag}` }, []));
-      const post = server.requests.find((r) => r.method === 'POST' && r.path === '/crm/v3/objects/contacts' && JSON.stringify(r.body).includes(tag))!;
+      const post = server.requests.find(
+        (r) => r.method === 'POST' && r.path === '/crm/v3/objects/contacts' && JSON.stringify(r.body).includes(tag),
+      )!;
       expect(post.body).toEqual({
         properties: { email: `${tag}@example.com`, company: `Initech ${tag}` },
-        associations: [{ to: { id: created.company!.id }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 }] }],
+        associations: [
+          {
+            to: { id: created.company!.id },
+            types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 }],
+          },
+        ],
       });
       expect(created.company).toMatchObject({ name: `Initech ${tag}`, created: true });
     });
 
     it('searches with string sorts ("-name" descending) and a string cursor', async () => {
-      await ok(book.search({ ...search, sorts: [{ propertyName: 'lastname', direction: 'DESCENDING' }, { propertyName: 'firstname', direction: 'ASCENDING' }] }));
-      expect(lastRequest(server).body).toMatchObject({ sorts: ['-lastname', 'firstname'], after: '0', limit: 10, properties: ['email'] });
+      await ok(
+        book.search({
+          ...search,
+          sorts: [
+            { propertyName: 'lastname', direction: 'DESCENDING' },
+            { propertyName: 'firstname', direction: 'ASCENDING' },
+          ],
+        }),
+      );
+      expect(lastRequest(server).body).toMatchObject({
+        sorts: ['-lastname', 'firstname'],
+        after: '0',
+        limit: 10,
+        properties: ['email'],
+      });
     });
 
     it('clears a property given as null by sending "" (the documents allow only strings)', async () => {
-      const { contact } = await ok(book.create({ email: `${uniqueTag()}@example.com`, phone: '+1 555 0100', firstname: null }, []));
-      expect(server.requests.find((r) => r.method === 'POST' && JSON.stringify(r.body).includes(contact.properties['email']!))?.body).toMatchObject({
+      const { contact } = await ok(
+        book.create({ email: `${uniqueTag()}@example.com`, phone: '+1 555 0100', firstname: null }, []),
+      );
+      expect(
+        server.requests.find(
+          (r) => r.method === 'POST' && JSON.stringify(r.body).includes(contact.properties['email']!),
+        )?.body,
+      ).toMatchObject({
         properties: { phone: '+1 555 0100' },
       });
       const updated = await ok(book.update(contact.id, { phone: null, lastname: 'Cleared' }));
@@ -80,7 +106,10 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
       const props = await ok(book.properties('contacts'));
       expect(props.find((p) => p.name === 'hs_object_id')?.readOnly).toBe(true);
       expect(props.find((p) => p.name === 'email')?.readOnly).toBeUndefined();
-      expect(props.find((p) => p.name === 'hs_buying_role')).toMatchObject({ type: 'enumeration', fieldType: 'checkbox' });
+      expect(props.find((p) => p.name === 'hs_buying_role')).toMatchObject({
+        type: 'enumeration',
+        fieldType: 'checkbox',
+      });
     });
   });
 
@@ -95,7 +124,11 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
     it('400 for an option label → InvalidInput that asks for the internal value', async () => {
       const { contact } = await ok(book.create({ email: `${uniqueTag()}@example.com` }, []));
       const e = await err(book.update(contact.id, { lifecyclestage: 'Customer' }));
-      expect(e).toMatchObject({ _tag: 'InvalidInput', parameter: 'values.lifecyclestage', expected: 'internal value of one of the options' });
+      expect(e).toMatchObject({
+        _tag: 'InvalidInput',
+        parameter: 'values.lifecyclestage',
+        expected: 'internal value of one of the options',
+      });
     });
 
     it('400 with the property in errors[].context.propertyName → InvalidInput naming it', async () => {
@@ -104,10 +137,20 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
         message: 'Property values were not valid',
         correlationId: '7a1f6d2e-4f1b-4a86-9a8e-2d1c6f0e9b11',
         category: 'VALIDATION_ERROR',
-        errors: [{ message: 'NOPE was not one of the allowed options', code: 'INVALID_OPTION', context: { propertyName: ['hs_lead_status'] } }],
+        errors: [
+          {
+            message: 'NOPE was not one of the allowed options',
+            code: 'INVALID_OPTION',
+            context: { propertyName: ['hs_lead_status'] },
+          },
+        ],
       });
       const e = await err(book.update('51', { hs_lead_status: 'NOPE' }));
-      expect(e).toMatchObject({ _tag: 'InvalidInput', parameter: 'values.hs_lead_status', details: { hubspot_code: 'INVALID_OPTION', correlation_id: '7a1f6d2e-4f1b-4a86-9a8e-2d1c6f0e9b11' } });
+      expect(e).toMatchObject({
+        _tag: 'InvalidInput',
+        parameter: 'values.hs_lead_status',
+        details: { hubspot_code: 'INVALID_OPTION', correlation_id: '7a1f6d2e-4f1b-4a86-9a8e-2d1c6f0e9b11' },
+      });
       expect(e.message).toContain('hs_lead_status');
     });
 
@@ -136,7 +179,13 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
 
     it('401 → UpstreamFailure asking for re-authorisation, not retryable', async () => {
       const e = await err(bookFor(server, 'pat-na1-revoked').get('51', ['email']));
-      expect(e).toMatchObject({ _tag: 'UpstreamFailure', vendor: 'HubSpot', reauthorize: true, retryable: false, status: 401 });
+      expect(e).toMatchObject({
+        _tag: 'UpstreamFailure',
+        vendor: 'HubSpot',
+        reauthorize: true,
+        retryable: false,
+        status: 401,
+      });
       expect(e.message).toContain('must be re-authorised');
     });
 
@@ -171,10 +220,19 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
     });
 
     it('5xx → retryable UpstreamFailure, whatever the body', async () => {
-      server.failNext(500, { status: 'error', message: 'internal error', correlationId: 'c0ffee00-0000-4000-8000-000000000000', category: 'INTERNAL_ERROR' });
+      server.failNext(500, {
+        status: 'error',
+        message: 'internal error',
+        correlationId: 'c0ffee00-0000-4000-8000-000000000000',
+        category: 'INTERNAL_ERROR',
+      });
       expect(await err(book.search(search))).toMatchObject({ _tag: 'UpstreamFailure', retryable: true, status: 500 });
       server.failNext(502, '<html><body>Bad gateway</body></html>');
-      expect(await err(book.get('51', ['email']))).toMatchObject({ _tag: 'UpstreamFailure', retryable: true, status: 502 });
+      expect(await err(book.get('51', ['email']))).toMatchObject({
+        _tag: 'UpstreamFailure',
+        retryable: true,
+        status: 502,
+      });
     });
 
     it('an answer of an unexpected shape → UpstreamFailure, not an exception', async () => {
@@ -184,7 +242,12 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
       expect(e.message).toMatch(/^HubSpot answered with an unexpected shape/);
       expect(e.message).toContain('"properties"');
 
-      server.failNext(200, { total: 1, results: [{ id: '1', properties: { email: ['not', 'a', 'string'] }, createdAt: 'x', updatedAt: 'x', archived: false }] });
+      server.failNext(200, {
+        total: 1,
+        results: [
+          { id: '1', properties: { email: ['not', 'a', 'string'] }, createdAt: 'x', updatedAt: 'x', archived: false },
+        ],
+      });
       expect((await err(book.search(search))).message).toContain('results.0.properties.email');
 
       server.failNext(200, { results: [{ name: 'email' }] });
@@ -207,7 +270,12 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
     const leaky = bookFor(echoing, secret);
     const errors: GatewayError[] = [];
     try {
-      const echo = { status: 'error', message: `token ${secret} is not allowed here`, correlationId: 'c0ffee00-0000-4000-8000-000000000001', category: 'VALIDATION_ERROR' };
+      const echo = {
+        status: 'error',
+        message: `token ${secret} is not allowed here`,
+        correlationId: 'c0ffee00-0000-4000-8000-000000000001',
+        category: 'VALIDATION_ERROR',
+      };
       for (const status of [400, 401, 403, 409, 418, 429, 500]) {
         echoing.failNext(status, echo);
         errors.push(await err(leaky.create({ email: `${uniqueTag()}@example.com`, company: 'Echo Inc' }, [])));
@@ -225,7 +293,7 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
   });
 });
 
-describe('the stand-in holds requests to HubSpot\'s OpenAPI documents', () => {
+describe("the stand-in holds requests to HubSpot's OpenAPI documents", () => {
   let server: HubSpotServer;
   const auth = { Authorization: `Bearer ${HUBSPOT_TEST_TOKEN}` };
   beforeAll(async () => {
@@ -249,10 +317,22 @@ describe('the stand-in holds requests to HubSpot\'s OpenAPI documents', () => {
 
   it('rejects object sorts, a numeric cursor, and `properties[]` query names', async () => {
     const before = server.specViolations.length;
-    const body = { filterGroups: [], sorts: [{ propertyName: 'email', direction: 'ASCENDING' }], properties: [], limit: 10, after: 0 };
-    const search = await axios.post(`${server.baseUrl}/crm/objects/2026-03/contacts/search`, body, { headers: auth, validateStatus: () => true });
+    const body = {
+      filterGroups: [],
+      sorts: [{ propertyName: 'email', direction: 'ASCENDING' }],
+      properties: [],
+      limit: 10,
+      after: 0,
+    };
+    const search = await axios.post(`${server.baseUrl}/crm/objects/2026-03/contacts/search`, body, {
+      headers: auth,
+      validateStatus: () => true,
+    });
     expect(search.status).toBe(400);
-    const read = await axios.get(`${server.baseUrl}/crm/v3/objects/contacts/51?properties[]=email`, { headers: auth, validateStatus: () => true });
+    const read = await axios.get(`${server.baseUrl}/crm/v3/objects/contacts/51?properties[]=email`, {
+      headers: auth,
+      validateStatus: () => true,
+    });
     expect(read.status).toBe(400);
     const problems = server.specViolations.slice(before).flatMap((v) => v.problems);
     expect(problems).toEqual(expect.arrayContaining(['body/sorts/0 must be string', 'body/after must be string']));
@@ -261,11 +341,28 @@ describe('the stand-in holds requests to HubSpot\'s OpenAPI documents', () => {
 
   it('rejects the documentation example that sends the association id as a number', async () => {
     const before = server.specViolations.length;
-    const company = await axios.post(`${server.baseUrl}/crm/v3/objects/companies`, { properties: { name: 'Numeric Id Co' }, associations: [] }, { headers: auth });
-    const body = { properties: { email: 'numeric@example.com' }, associations: [{ to: { id: Number(company.data.id) }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 }] }] };
-    const res = await axios.post(`${server.baseUrl}/crm/v3/objects/contacts`, body, { headers: auth, validateStatus: () => true });
+    const company = await axios.post(
+      `${server.baseUrl}/crm/v3/objects/companies`,
+      { properties: { name: 'Numeric Id Co' }, associations: [] },
+      { headers: auth },
+    );
+    const body = {
+      properties: { email: 'numeric@example.com' },
+      associations: [
+        {
+          to: { id: Number(company.data.id) },
+          types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 }],
+        },
+      ],
+    };
+    const res = await axios.post(`${server.baseUrl}/crm/v3/objects/contacts`, body, {
+      headers: auth,
+      validateStatus: () => true,
+    });
     expect(res.status).toBe(400);
-    expect(server.specViolations.slice(before).flatMap((v) => v.problems)).toEqual(['body/associations/0/to/id must be string']);
+    expect(server.specViolations.slice(before).flatMap((v) => v.problems)).toEqual([
+      'body/associations/0/to/id must be string',
+    ]);
   });
 
   it('rejects a request without a bearer token', async () => {

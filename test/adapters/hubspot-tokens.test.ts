@@ -17,7 +17,10 @@ afterEach(async () => {
   servers = [];
 });
 
-const setUp = async (oauth: { expiresIn?: number; rotateRefreshToken?: boolean } = {}, onRefreshTokenRotated?: (t: string) => void) => {
+const setUp = async (
+  oauth: { expiresIn?: number; rotateRefreshToken?: boolean } = {},
+  onRefreshTokenRotated?: (t: string) => void,
+) => {
   const clock = new FixedClock(T0);
   const server = await HubSpotServer.start({ clock, oauth });
   servers.push(server);
@@ -30,7 +33,12 @@ const setUp = async (oauth: { expiresIn?: number; rotateRefreshToken?: boolean }
     timeoutMs: 3_000,
     onRefreshTokenRotated,
   });
-  const book = new HubSpotContactBook({ baseUrl: server.baseUrl, objectsPath: '/crm/v3/objects', tokens, timeoutMs: 3_000 });
+  const book = new HubSpotContactBook({
+    baseUrl: server.baseUrl,
+    objectsPath: '/crm/v3/objects',
+    tokens,
+    timeoutMs: 3_000,
+  });
   const tokenRequests = () => server.requests.filter((r) => r.path === '/oauth/v1/token');
   return { clock, server, tokens, book, tokenRequests };
 };
@@ -98,7 +106,13 @@ describe('OAuthRefreshingAccessToken against the local HubSpot stand-in', () => 
     const { server, tokens, book } = await setUp();
     server.revokeRefreshToken(server.oauth.refreshTokens[0]!);
     const e = await err(() => tokens.accessToken());
-    expect(e).toMatchObject({ _tag: 'UpstreamFailure', vendor: 'HubSpot', reauthorize: true, retryable: false, status: 400 });
+    expect(e).toMatchObject({
+      _tag: 'UpstreamFailure',
+      vendor: 'HubSpot',
+      reauthorize: true,
+      retryable: false,
+      status: 400,
+    });
     expect(e.message).toContain('The HubSpot connection must be re-authorised: the refresh token was rejected.');
     expect(e.message).not.toContain(server.oauth.clientSecret);
     expect((await err(book.search(search)))._tag).toBe('UpstreamFailure');
@@ -107,7 +121,11 @@ describe('OAuthRefreshingAccessToken against the local HubSpot stand-in', () => 
   it('a failing token endpoint is retryable, and the next call tries again', async () => {
     const { server, tokens, tokenRequests } = await setUp();
     server.failNext(503, '<html>unavailable</html>');
-    expect(await err(() => tokens.accessToken())).toMatchObject({ _tag: 'UpstreamFailure', retryable: true, status: 503 });
+    expect(await err(() => tokens.accessToken())).toMatchObject({
+      _tag: 'UpstreamFailure',
+      retryable: true,
+      status: 503,
+    });
     await ok(() => tokens.accessToken());
     expect(tokenRequests()).toHaveLength(2);
   });
@@ -130,7 +148,12 @@ describe('OAuthRefreshingAccessToken against the local HubSpot stand-in', () => 
   it('after HubSpot answers 401 the cached token is dropped and the next call refreshes', async () => {
     const { server, book, tokenRequests } = await setUp();
     await ok(book.search(search));
-    server.failNext(401, { status: 'error', message: 'The OAuth token used to make this call expired 1 second(s) ago.', correlationId: 'c0ffee00-0000-4000-8000-000000000002', category: 'EXPIRED_AUTHENTICATION' });
+    server.failNext(401, {
+      status: 'error',
+      message: 'The OAuth token used to make this call expired 1 second(s) ago.',
+      correlationId: 'c0ffee00-0000-4000-8000-000000000002',
+      category: 'EXPIRED_AUTHENTICATION',
+    });
     expect(await err(book.search(search))).toMatchObject({ _tag: 'UpstreamFailure', reauthorize: true });
     await ok(book.search(search));
     expect(tokenRequests()).toHaveLength(2);

@@ -29,7 +29,8 @@ const peakRss = (pid: number): number => {
 function* generated(total: number, head = '', tail = ''): Generator<Uint8Array> {
   const block = new Uint8Array(64 * 1024).fill(0x61);
   yield new TextEncoder().encode(head);
-  for (let sent = 0; sent < total; sent += block.length) yield total - sent >= block.length ? block : block.subarray(0, total - sent);
+  for (let sent = 0; sent < total; sent += block.length)
+    yield total - sent >= block.length ? block : block.subarray(0, total - sent);
   yield new TextEncoder().encode(tail);
 }
 
@@ -41,7 +42,13 @@ function* generated(total: number, head = '', tail = ''): Generator<Uint8Array> 
 const send = (url: string, body: Iterable<Uint8Array>, headers: Record<string, string>): Promise<number | 'closed'> =>
   new Promise((resolve) => {
     const u = new URL(url);
-    const req = httpRequest({ host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: 'POST', headers });
+    const req = httpRequest({
+      host: u.hostname,
+      port: u.port,
+      path: `${u.pathname}${u.search}`,
+      method: 'POST',
+      headers,
+    });
     let answered = false;
     req.on('response', (res) => {
       answered = true;
@@ -65,9 +72,17 @@ const send = (url: string, body: Iterable<Uint8Array>, headers: Record<string, s
 
 const boundary = '----gateway-test-boundary';
 const multipartUpload = (url: string) =>
-  send(url, generated(ATTACK_BYTES, `--${boundary}\r\nContent-Disposition: form-data; name="Filedata"; filename="huge.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`, `\r\n--${boundary}--\r\n`), {
-    'content-type': `multipart/form-data; boundary=${boundary}`,
-  });
+  send(
+    url,
+    generated(
+      ATTACK_BYTES,
+      `--${boundary}\r\nContent-Disposition: form-data; name="Filedata"; filename="huge.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      `\r\n--${boundary}--\r\n`,
+    ),
+    {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
+  );
 
 describe('oversized bodies against the running server', () => {
   let child: ChildProcess;
@@ -94,7 +109,11 @@ describe('oversized bodies against the running server', () => {
     });
     // Warm up the paths under test, so that the first measurement already includes their code.
     for (let i = 0; i < 3; i++) {
-      await fetch(`${base}/v1/tools/crm/getContact`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"contact_id":"101"}' }).then((r) => r.text());
+      await fetch(`${base}/v1/tools/crm/getContact`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: '{"contact_id":"101"}',
+      }).then((r) => r.text());
     }
   }, 60_000);
 
@@ -103,11 +122,17 @@ describe('oversized bodies against the running server', () => {
   });
 
   const tool = async (name: string, args: unknown) => {
-    const r = await fetch(`${base}/v1/tools/files/${name}?format=json`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(args) });
+    const r = await fetch(`${base}/v1/tools/files/${name}?format=json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify(args),
+    });
     return (await r.json()) as { data: Record<string, string> };
   };
   const requestShare = async () => {
-    const folder = (await tool('createFolder', { parent_id: 'home', name: `Inbox ${Math.random().toString(36).slice(2)}` })).data.Id;
+    const folder = (
+      await tool('createFolder', { parent_id: 'home', name: `Inbox ${Math.random().toString(36).slice(2)}` })
+    ).data.Id;
     return (await tool('createShare', { share_type: 'Request', parent_id: folder })).data.Uri!;
   };
   // Links name PUBLIC_BASE_URL, which is port 0 here: send them to the port the server really has.
@@ -139,15 +164,22 @@ describe('oversized bodies against the running server', () => {
   it('refuses a 200 MB raw body to a signed upload address without holding it', async () => {
     const spec = (await tool('getUploadUrl', { folder_id: 'home', file_name: 'raw.bin' })).data;
     const before = peakRss(child.pid!);
-    const outcome = await send(here(spec.ChunkUri!), generated(ATTACK_BYTES), { 'content-type': 'application/octet-stream' });
+    const outcome = await send(here(spec.ChunkUri!), generated(ATTACK_BYTES), {
+      'content-type': 'application/octet-stream',
+    });
     expect(refused(outcome), String(outcome)).toBe(true);
     expect(peakRss(child.pid!) - before).toBeLessThan(100 * MB);
   }, 60_000);
 
   it('refuses a 200 MB MCP body and a 200 MB tool call body without holding them', async () => {
     const before = peakRss(child.pid!);
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const rpc = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"crm_getContact","arguments":{"contact_id":"';
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const rpc =
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"crm_getContact","arguments":{"contact_id":"';
     const outcomes = await Promise.all([
       send(`${base}/mcp`, generated(ATTACK_BYTES, rpc, '"}}}'), headers),
       send(`${base}/mcp`, generated(ATTACK_BYTES, rpc, '"}}}'), headers),
@@ -162,13 +194,22 @@ describe('oversized bodies against the running server', () => {
 describe('bytes held per upload session', () => {
   it('keeps no more than the declared size when 300 overlapping chunks arrive', async () => {
     const gateway = testGateway({}, { FILES_MAX_UPLOAD_BYTES: String(16 * MB) });
-    const spec = (await post(gateway, '/v1/tools/files/getUploadUrl?format=json', { folder_id: 'home', file_name: 'overlap.bin', file_size: MB })).body.data;
+    const spec = (
+      await post(gateway, '/v1/tools/files/getUploadUrl?format=json', {
+        folder_id: 'home',
+        file_name: 'overlap.bin',
+        file_size: MB,
+      })
+    ).body.data;
     const u = new URL(spec.ChunkUri);
     const chunk = new Uint8Array(MB - 300);
     let accepted = 0;
     let refusedAt = -1;
     for (let offset = 0; offset < 300; offset++) {
-      const res = await gateway.http.request(`${u.pathname}${u.search}&index=${offset}&byteOffset=${offset}`, { method: 'POST', body: chunk });
+      const res = await gateway.http.request(`${u.pathname}${u.search}&index=${offset}&byteOffset=${offset}`, {
+        method: 'POST',
+        body: chunk,
+      });
       const body = (await res.json()) as { data?: { received_bytes: number }; error?: { code: string } };
       if (res.status !== 200) {
         expect(res.status).toBe(413);
@@ -185,10 +226,20 @@ describe('bytes held per upload session', () => {
   it('still accepts a retried chunk (same offset) and a normal threaded upload', async () => {
     const gateway = testGateway();
     const size = 9 * MB;
-    const spec = (await post(gateway, '/v1/tools/files/getUploadUrl?format=json', { folder_id: 'home', file_name: 'retry.bin', file_size: size })).body.data;
+    const spec = (
+      await post(gateway, '/v1/tools/files/getUploadUrl?format=json', {
+        folder_id: 'home',
+        file_name: 'retry.bin',
+        file_size: size,
+      })
+    ).body.data;
     const u = new URL(spec.ChunkUri);
     const piece = 3 * MB;
-    const at = (i: number) => gateway.http.request(`${u.pathname}${u.search}&index=${i}&byteOffset=${i * piece}`, { method: 'POST', body: new Uint8Array(piece).fill(i) });
+    const at = (i: number) =>
+      gateway.http.request(`${u.pathname}${u.search}&index=${i}&byteOffset=${i * piece}`, {
+        method: 'POST',
+        body: new Uint8Array(piece).fill(i),
+      });
     for (const i of [0, 1, 1, 1, 2, 2]) expect((await at(i)).status).toBe(200);
     const f = new URL(spec.FinishUri);
     const done = await gateway.http.request(`${f.pathname}${f.search}`, { method: 'POST' });

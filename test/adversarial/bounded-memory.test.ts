@@ -43,14 +43,27 @@ describe('bounded in-memory logs', () => {
 
   it('the share outbox keeps only its last messages however many shares are sent', async () => {
     const clock = new FixedClock(new Date('2026-11-21T10:00:00Z'));
-    const box = new InMemoryOutbox(clock, { name: 'Dana', email: 'dana@example.com' }, undefined, { max: 5, ttlMs: 3_600_000 });
+    const box = new InMemoryOutbox(clock, { name: 'Dana', email: 'dana@example.com' }, undefined, {
+      max: 5,
+      ttlMs: 3_600_000,
+    });
     const g = testGateway({ ports: [[ShareNotifier, box]] });
     const file = (await post(g, '/v1/tools/files/searchItems?format=json', { query: 'welcome' })).body.data.results[0];
     for (let i = 0; i < 12; i++) {
-      const r = await post(g, '/v1/tools/files/createShare?format=json', { share_type: 'Send', items: [file.Id], recipients: [`p${i}@example.com`] });
+      const r = await post(g, '/v1/tools/files/createShare?format=json', {
+        share_type: 'Send',
+        items: [file.Id],
+        recipients: [`p${i}@example.com`],
+      });
       expect(r.status).toBe(200);
     }
-    expect(box.messages.map((m) => m.to[0])).toEqual(['p7@example.com', 'p8@example.com', 'p9@example.com', 'p10@example.com', 'p11@example.com']);
+    expect(box.messages.map((m) => m.to[0])).toEqual([
+      'p7@example.com',
+      'p8@example.com',
+      'p9@example.com',
+      'p10@example.com',
+      'p11@example.com',
+    ]);
     clock.advance(3_600_001);
     expect(box.messages).toEqual([]);
   });
@@ -63,7 +76,8 @@ describe('demo store caps', () => {
     const clock = new FixedClock(new Date('2026-11-21T10:00:00Z'));
     const book = InMemoryContactBook.withDemoData({ clock, limits: { contacts: 30, companies: 10_000 } });
     const g = testGateway({ contactBook: book });
-    const create = (i: number) => post(g, '/v1/tools/crm/createContact', { values: { email: `loop${i}@example.com`, firstname: 'Loop' } });
+    const create = (i: number) =>
+      post(g, '/v1/tools/crm/createContact', { values: { email: `loop${i}@example.com`, firstname: 'Loop' } });
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) statuses.push((await create(i)).status);
     const firstRefused = statuses.indexOf(409);
@@ -82,7 +96,8 @@ describe('demo store caps', () => {
     const directory = new InMemorySpaceDirectory(account, clock, account.spaces.size + 2);
     const org = [...account.organisations.values()][0]!.org_id;
     const results = [];
-    for (let i = 0; i < 4; i++) results.push(await directory.createSpace({ org_id: org, name: `Loop ${i}`, privacy: 'closed' } as never)());
+    for (let i = 0; i < 4; i++)
+      results.push(await directory.createSpace({ org_id: org, name: `Loop ${i}`, privacy: 'closed' } as never)());
     expect(results.map((r) => r._tag)).toEqual(['Right', 'Right', 'Left', 'Left']);
     expect(results[2]).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'spaces' } } });
   });
@@ -96,7 +111,11 @@ describe('demo store caps: records and files', () => {
   };
 
   it('records, comments and record files stop at their caps with a 409-kind refusal', async () => {
-    const store = new InMemoryRecords({ clock: clock(), account: InMemoryPodioAccount.withDemoData(), limits: { records: 3, comments: 1, recordFiles: 1 } });
+    const store = new InMemoryRecords({
+      clock: clock(),
+      account: InMemoryPodioAccount.withDemoData(),
+      limits: { records: 3, comments: 1, recordFiles: 1 },
+    });
     store.addApp(leadsApp);
     const fields = right(validateFields(leadsApp, { name: 'Loop' }, 'create'));
     const made = [];
@@ -106,11 +125,15 @@ describe('demo store caps: records and files', () => {
 
     const file = { name: 'a.txt', mimetype: 'text/plain', content: new Uint8Array(3) };
     expect((await store.uploadFile(file)())._tag).toBe('Right');
-    expect(await store.uploadFile(file)()).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'record files' } } });
+    expect(await store.uploadFile(file)()).toMatchObject({
+      left: { _tag: 'Conflict', details: { resource: 'record files' } },
+    });
 
     const recordId = right<{ record_id: number }>(made[0] as never).record_id;
     expect((await store.createComment(recordId, 'one', [], DEFAULT_FLAGS)())._tag).toBe('Right');
-    expect(await store.createComment(recordId, 'two', [], DEFAULT_FLAGS)()).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'comments' } } });
+    expect(await store.createComment(recordId, 'two', [], DEFAULT_FLAGS)()).toMatchObject({
+      left: { _tag: 'Conflict', details: { resource: 'comments' } },
+    });
   });
 
   it('the records event log keeps only recent events', async () => {
@@ -125,12 +148,20 @@ describe('demo store caps: records and files', () => {
   });
 
   it('the file store stops at its item and byte caps, copies included', async () => {
-    const items = new InMemoryItemStore({ clock: clock(), signer: new HmacLinkSigner('http://127.0.0.1:8787', 'a-test-secret-for-links'), limits: { items: 6, itemBytes: 100 } });
+    const items = new InMemoryItemStore({
+      clock: clock(),
+      signer: new HmacLinkSigner('http://127.0.0.1:8787', 'a-test-secret-for-links'),
+      limits: { items: 6, itemBytes: 100 },
+    });
     const home = items.homeId;
     expect(items.addFile(home, 'a.bin', new Uint8Array(60), { overwrite: false })._tag).toBe('Right');
-    expect(items.addFile(home, 'b.bin', new Uint8Array(60), { overwrite: false })).toMatchObject({ left: { _tag: 'Conflict', details: { resource: 'bytes of file content', limit: 100 } } });
+    expect(items.addFile(home, 'b.bin', new Uint8Array(60), { overwrite: false })).toMatchObject({
+      left: { _tag: 'Conflict', details: { resource: 'bytes of file content', limit: 100 } },
+    });
     const folder = right<{ Id: string }>(await items.createFolder(home, { name: 'F', overwrite: false })());
-    const c = right<{ item: { Id: string } }>(items.addFile(folder.Id, 'c.bin', new Uint8Array(10), { overwrite: false }));
+    const c = right<{ item: { Id: string } }>(
+      items.addFile(folder.Id, 'c.bin', new Uint8Array(10), { overwrite: false }),
+    );
     const other = right<{ Id: string }>(await items.createFolder(home, { name: 'G', overwrite: false })());
     // 5 items now (home, a.bin, F, c.bin, G): a copy of c.bin makes 6; a copy of F (2 more) would pass 6.
     expect((await items.copy(c.item.Id, other.Id, false)())._tag).toBe('Right');

@@ -22,9 +22,14 @@ const local = (url: string) => {
 
 describe('file writes need the right permissions', () => {
   const gateway = testGateway({}, { GATEWAY_API_KEYS: keys });
-  const call = (tool: string, args: unknown, token: string): Promise<Answer> => request(gateway, 'POST', `/v1/tools/files/${tool}?format=json`, { body: args, token });
+  const call = (tool: string, args: unknown, token: string): Promise<Answer> =>
+    request(gateway, 'POST', `/v1/tools/files/${tool}?format=json`, { body: args, token });
   const upload = async (token: string, folder: string, name: string, text: string, overwrite?: boolean) => {
-    const spec = await call('getUploadUrl', { folder_id: folder, file_name: name, ...(overwrite !== undefined ? { overwrite } : {}) }, token);
+    const spec = await call(
+      'getUploadUrl',
+      { folder_id: folder, file_name: name, ...(overwrite !== undefined ? { overwrite } : {}) },
+      token,
+    );
     if (spec.status !== 200) return spec;
     const res = await gateway.http.request(local(spec.body.data.ChunkUri), { method: 'POST', body: text });
     return { status: res.status, body: await res.json(), headers: res.headers, raw: '' } as Answer;
@@ -43,22 +48,34 @@ describe('file writes need the right permissions', () => {
 
   it('refuses an upload address to a files:read token, with or without overwrite', async () => {
     for (const overwrite of [undefined, false, true]) {
-      const r = await call('getUploadUrl', { folder_id: 'home', file_name: 'notes.txt', ...(overwrite !== undefined ? { overwrite } : {}) }, READ_ONLY);
+      const r = await call(
+        'getUploadUrl',
+        { folder_id: 'home', file_name: 'notes.txt', ...(overwrite !== undefined ? { overwrite } : {}) },
+        READ_ONLY,
+      );
       expect(r.status).toBe(403);
       expect(r.body.error).toMatchObject({ code: 'FORBIDDEN', details: { permission: 'files:write' } });
     }
   });
 
   it('lets files:write add content but not replace it; files:destructive may replace', async () => {
-    const folder = (await call('createFolder', { parent_id: 'home', name: 'Permissions' }, WRITER)).body.data.Id as string;
+    const folder = (await call('createFolder', { parent_id: 'home', name: 'Permissions' }, WRITER)).body.data
+      .Id as string;
     const first = await upload(WRITER, folder, 'contract.txt', 'original terms');
     expect(first.status).toBe(200);
     const fileId = first.body.data.Id as string;
 
     // A writer without files:destructive: overwrite is refused up front, and nothing changes.
-    const refused = await call('getUploadUrl', { folder_id: folder, file_name: 'contract.txt', overwrite: true }, WRITER);
+    const refused = await call(
+      'getUploadUrl',
+      { folder_id: folder, file_name: 'contract.txt', overwrite: true },
+      WRITER,
+    );
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: { permission: 'files:destructive', parameter: 'overwrite' } });
+    expect(refused.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { permission: 'files:destructive', parameter: 'overwrite' },
+    });
     expect(refused.body.error.message).toContain('without overwrite');
     expect(await contentOf(fileId)).toBe('original terms');
 
@@ -76,7 +93,8 @@ describe('file writes need the right permissions', () => {
   });
 
   it('refuses overwrite on createFolder, copyItem and moveItem without files:destructive, and changes nothing', async () => {
-    const root = (await call('createFolder', { parent_id: 'home', name: 'Overwrite targets' }, WRITER)).body.data.Id as string;
+    const root = (await call('createFolder', { parent_id: 'home', name: 'Overwrite targets' }, WRITER)).body.data
+      .Id as string;
     const source = (await call('createFolder', { parent_id: 'home', name: 'Keep' }, WRITER)).body.data.Id as string;
     const existing = (await call('createFolder', { parent_id: root, name: 'Keep' }, WRITER)).body.data.Id as string;
     const before = (await call('listChildren', { folder_id: root }, WRITER)).body.data;
@@ -89,7 +107,11 @@ describe('file writes need the right permissions', () => {
     for (const [tool, args] of attempts) {
       const r = await call(tool, args, WRITER);
       expect(r.status, tool).toBe(403);
-      expect(r.body.error.details, tool).toMatchObject({ permission: 'files:destructive', parameter: 'overwrite', tool: `files_${tool}` });
+      expect(r.body.error.details, tool).toMatchObject({
+        permission: 'files:destructive',
+        parameter: 'overwrite',
+        tool: `files_${tool}`,
+      });
     }
     expect((await call('listChildren', { folder_id: root }, WRITER)).body.data).toEqual(before);
     expect((await call('getItem', { item_id: existing }, WRITER)).status).toBe(200);
@@ -98,7 +120,9 @@ describe('file writes need the right permissions', () => {
     // The same calls without overwrite are ordinary writes (a clash is a conflict, not a replacement).
     expect((await call('createFolder', { parent_id: root, name: 'Keep' }, WRITER)).status).toBe(409);
     // And a token with files:destructive may replace.
-    expect((await call('createFolder', { parent_id: root, name: 'Keep', overwrite: true }, DESTROYER)).status).toBe(200);
+    expect((await call('createFolder', { parent_id: root, name: 'Keep', overwrite: true }, DESTROYER)).status).toBe(
+      200,
+    );
     expect((await call('getItem', { item_id: existing }, WRITER)).status).toBe(404);
   });
 });

@@ -31,12 +31,17 @@ const verified = async (auth: JwtAuthenticator, token: string): Promise<Principa
 describe('principals of different credentials never share state', () => {
   const env = { JWT_SECRET: SECRET, JWT_AUDIENCE: 'tool-gateway' };
 
-  it('a JWT named like an API key does not get that key\'s idempotent replays', async () => {
+  it("a JWT named like an API key does not get that key's idempotent replays", async () => {
     const g = testGateway({}, env);
     const twin = await jwtFor('crm-all', 'crm:*');
     const key = `shared-${randomUUID()}`;
     const body = { values: { email: `twin-${randomUUID()}@example.com` } };
-    const create = (token: string) => request(g, 'POST', '/v1/tools/crm/createContact?format=json', { body, token, headers: { 'idempotency-key': key } });
+    const create = (token: string) =>
+      request(g, 'POST', '/v1/tools/crm/createContact?format=json', {
+        body,
+        token,
+        headers: { 'idempotency-key': key },
+      });
 
     const byKey = await create(CRM_ALL_TOKEN);
     expect(byKey.status).toBe(200);
@@ -50,7 +55,8 @@ describe('principals of different credentials never share state', () => {
   it('a JWT named like an API key has its own rate-limit bucket', async () => {
     const g = testGateway({}, { ...env, RATE_LIMIT_PER_MINUTE: '2' });
     const twin = await jwtFor('crm-all', 'crm:*');
-    const read = (token: string) => request(g, 'POST', '/v1/tools/crm/getContact', { body: { contact_id: '101' }, token });
+    const read = (token: string) =>
+      request(g, 'POST', '/v1/tools/crm/getContact', { body: { contact_id: '101' }, token });
     expect((await read(CRM_ALL_TOKEN)).status).toBe(200);
     expect((await read(CRM_ALL_TOKEN)).status).toBe(200);
     expect((await read(CRM_ALL_TOKEN)).status).toBe(429);
@@ -67,7 +73,12 @@ describe('principals of different credentials never share state', () => {
     const otherIssuer = await verified(auth, await jwtFor('agent-7', 'crm:read', 'https://other.example'));
     const embedded = principal('agent-7', ['*']);
 
-    expect([fromKey.name, fromJwt.name, otherIssuer.name, embedded.name]).toEqual(['agent-7', 'agent-7', 'agent-7', 'agent-7']);
+    expect([fromKey.name, fromJwt.name, otherIssuer.name, embedded.name]).toEqual([
+      'agent-7',
+      'agent-7',
+      'agent-7',
+      'agent-7',
+    ]);
     expect(fromKey.id).toBe('key:agent-7');
     expect(fromJwt.id).toBe('jwt:https%3A%2F%2Fissuer.example:agent-7');
     expect(new Set([fromKey.id, fromJwt.id, otherIssuer.id, embedded.id]).size).toBe(4);

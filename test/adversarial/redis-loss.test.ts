@@ -65,7 +65,8 @@ describe.skipIf('skip' in own)('losing Redis mid-write', () => {
       token: TOKEN,
       headers: { 'idempotency-key': key },
     });
-  const read = () => request(gateway, 'POST', '/v1/tools/crm/getContact?format=json', { body: { contact_id: '101' }, token: TOKEN });
+  const read = () =>
+    request(gateway, 'POST', '/v1/tools/crm/getContact?format=json', { body: { contact_id: '101' }, token: TOKEN });
   const timed = async <A>(work: () => Promise<A>): Promise<{ answer: A; ms: number }> => {
     const started = performance.now();
     const answer = await work();
@@ -171,7 +172,12 @@ describe('stores that fail', () => {
         abandon: gone,
       };
       const limiter: RateLimiter = { take: gone };
-      const g = testGateway({ ports: [[IdempotencyStore, store], [RateLimiter, limiter]] });
+      const g = testGateway({
+        ports: [
+          [IdempotencyStore, store],
+          [RateLimiter, limiter],
+        ],
+      });
       const write = (key: string) =>
         request(g, 'POST', '/v1/tools/crm/createContact?format=json', {
           body: { values: { email: `${key}@example.com` } },
@@ -181,9 +187,15 @@ describe('stores that fail', () => {
       expect((await write('first')).status).toBe(200);
       const refused = await write('second');
       expect(refused.status).toBe(503);
-      expect(refused.body.error).toMatchObject({ code: 'UNAVAILABLE', details: { retry_after_seconds: 5, retryable: true } });
+      expect(refused.body.error).toMatchObject({
+        code: 'UNAVAILABLE',
+        details: { retry_after_seconds: 5, retryable: true },
+      });
       expect(refused.headers.get('retry-after')).toBe('5');
-      const search = await request(g, 'POST', '/v1/tools/crm/searchContacts?format=json', { body: { query: 'second@example.com' }, token: CRM_ALL_TOKEN });
+      const search = await request(g, 'POST', '/v1/tools/crm/searchContacts?format=json', {
+        body: { query: 'second@example.com' },
+        token: CRM_ALL_TOKEN,
+      });
       expect(search.status).toBe(200);
       expect(search.body.data.total).toBe(0);
       await new Promise((r) => setTimeout(r, 50));
@@ -209,7 +221,10 @@ describe('an unreachable Redis', () => {
     redis.on('error', () => undefined);
     try {
       const fallbacks: unknown[] = [];
-      const tokens = new RedisTokenStore(redis, { local: new InMemoryTokenStore(), onFallback: (e) => void fallbacks.push(e) });
+      const tokens = new RedisTokenStore(redis, {
+        local: new InMemoryTokenStore(),
+        onFallback: (e) => void fallbacks.push(e),
+      });
       const limiter = new RedisRateLimiter(redis);
       const stored = { accessToken: 'a', refreshToken: 'r', expiresAt: Date.now() + 3600_000 };
       for (let i = 0; i < 3; i++) {

@@ -50,8 +50,7 @@ describe('refused record calls have no side effects', () => {
         const value = (target as any)[prop];
         if (typeof value !== 'function') return value;
         if (prop === 'uploadFile')
-          return (...a: unknown[]) =>
-            TE.map((f: FileValue) => (live.add(f.file_id), f))(value.apply(target, a));
+          return (...a: unknown[]) => TE.map((f: FileValue) => (live.add(f.file_id), f))(value.apply(target, a));
         if (prop === 'deleteFile') return (id: number) => (live.delete(id), value.call(target, id));
         return value.bind(target);
       },
@@ -82,7 +81,9 @@ describe('refused record calls have no side effects', () => {
 
   it('uploadFiles: a URL that fails leaves none of the other files stored', async () => {
     const { call, live } = setup();
-    const r = await call('uploadFiles', { files: [{ content_base64: 'aGk=', name: 'a.txt' }, { url: `${base}/b.pdf` }, { url: `${base}/missing.pdf` }] });
+    const r = await call('uploadFiles', {
+      files: [{ content_base64: 'aGk=', name: 'a.txt' }, { url: `${base}/b.pdf` }, { url: `${base}/missing.pdf` }],
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.details.parameter).toBe('files[2].url');
     expect(live.size).toBe(0);
@@ -90,14 +91,19 @@ describe('refused record calls have no side effects', () => {
 
   it('uploadFiles: the files are stored when every entry is good', async () => {
     const { call, live } = setup();
-    const r = await call('uploadFiles', { files: [{ content_base64: 'aGk=', name: 'a.txt' }, { url: `${base}/b.pdf` }] });
+    const r = await call('uploadFiles', {
+      files: [{ content_base64: 'aGk=', name: 'a.txt' }, { url: `${base}/b.pdf` }],
+    });
     expect(r.status).toBe(200);
     expect(live.size).toBe(2);
   });
 
   it('createRecord: an invalid field refuses the call before an attachment URL is fetched', async () => {
     const { call, live } = setup();
-    const r = await call('createRecord', { app_id: DEALS_APP, fields: { title: 'Deal', documents: [`${base}/a.pdf`], amount: 'lots' } });
+    const r = await call('createRecord', {
+      app_id: DEALS_APP,
+      fields: { title: 'Deal', documents: [`${base}/a.pdf`], amount: 'lots' },
+    });
     expect(r.status).toBe(400);
     expect(hits).toEqual([]);
     expect(live.size).toBe(0);
@@ -105,7 +111,10 @@ describe('refused record calls have no side effects', () => {
 
   it('createRecord: a record the store refuses leaves no uploaded attachment behind', async () => {
     const { call, live } = setup();
-    const r = await call('createRecord', { app_id: DEALS_APP, fields: { title: 'Deal', documents: [`${base}/a.pdf`, `${base}/b.pdf`], lead: [99999999] } });
+    const r = await call('createRecord', {
+      app_id: DEALS_APP,
+      fields: { title: 'Deal', documents: [`${base}/a.pdf`, `${base}/b.pdf`], lead: [99999999] },
+    });
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
     expect(live.size).toBe(0);
@@ -113,7 +122,10 @@ describe('refused record calls have no side effects', () => {
 
   it('createRecord: a second attachment that fails to download leaves the first one unstored', async () => {
     const { call, live } = setup();
-    const r = await call('createRecord', { app_id: DEALS_APP, fields: { title: 'Deal', documents: [`${base}/a.pdf`, `${base}/missing.pdf`] } });
+    const r = await call('createRecord', {
+      app_id: DEALS_APP,
+      fields: { title: 'Deal', documents: [`${base}/a.pdf`, `${base}/missing.pdf`] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.details.parameter).toBe('fields.documents');
     expect(live.size).toBe(0);
@@ -123,7 +135,10 @@ describe('refused record calls have no side effects', () => {
     const { call, live } = setup();
     const created = await call('createRecord', { app_id: DEALS_APP, fields: { title: 'Deal' } });
     expect(created.status).toBe(200);
-    const r = await call('updateRecord', { record_id: created.body.data.record_id, fields: { documents: [`${base}/a.pdf`], lead: [99999999] } });
+    const r = await call('updateRecord', {
+      record_id: created.body.data.record_id,
+      fields: { documents: [`${base}/a.pdf`], lead: [99999999] },
+    });
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
     expect(live.size).toBe(0);
@@ -135,7 +150,10 @@ describe('refused record calls have no side effects', () => {
     const r = await call('createRecord', { app_id: DEALS_APP, fields: { title: 'Deal', documents: urls } });
     expect(r.status).toBe(400);
     expect(r.body.error.message).toContain('at most 10');
-    const b = await call('batchUpdateRecords', { app_id: DEALS_APP, updates: [{ record_id: 1, fields: { documents: urls } }] });
+    const b = await call('batchUpdateRecords', {
+      app_id: DEALS_APP,
+      updates: [{ record_id: 1, fields: { documents: urls } }],
+    });
     expect(b.status).toBe(400);
     expect(b.body.error.details.errors[0].parameter).toBe('updates[0].fields');
     expect(hits).toEqual([]);
@@ -144,7 +162,10 @@ describe('refused record calls have no side effects', () => {
 
   it('batchCreateRecords: one invalid input refuses the batch before any URL is fetched', async () => {
     const { call, live } = setup();
-    const r = await call('batchCreateRecords', { app_id: DEALS_APP, inputs: [{ fields: { title: 'A', documents: [`${base}/a.pdf`] } }, { fields: { amount: 'lots' } }] });
+    const r = await call('batchCreateRecords', {
+      app_id: DEALS_APP,
+      inputs: [{ fields: { title: 'A', documents: [`${base}/a.pdf`] } }, { fields: { amount: 'lots' } }],
+    });
     expect(r.status).toBe(400);
     expect(hits).toEqual([]);
     expect(live.size).toBe(0);
@@ -154,13 +175,19 @@ describe('refused record calls have no side effects', () => {
     const { call, live } = setup();
     const r = await call('batchCreateRecords', {
       app_id: DEALS_APP,
-      inputs: [{ fields: { title: 'A', documents: [`${base}/a.pdf`] } }, { fields: { title: 'B', documents: [`${base}/b.pdf`], lead: [99999999] } }],
+      inputs: [
+        { fields: { title: 'A', documents: [`${base}/a.pdf`] } },
+        { fields: { title: 'B', documents: [`${base}/b.pdf`], lead: [99999999] } },
+      ],
     });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ successful: 1, failed: 1 });
     expect(live.size).toBe(1);
     const id = r.body.data.items[0].record_id;
-    const u = await call('batchUpdateRecords', { app_id: DEALS_APP, updates: [{ record_id: id, fields: { documents: [`${base}/c.pdf`], lead: [99999999] } }] });
+    const u = await call('batchUpdateRecords', {
+      app_id: DEALS_APP,
+      updates: [{ record_id: id, fields: { documents: [`${base}/c.pdf`], lead: [99999999] } }],
+    });
     expect(u.body.data).toMatchObject({ successful: 0, failed: 1 });
     expect(live.size).toBe(1);
   });

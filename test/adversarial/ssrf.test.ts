@@ -64,7 +64,10 @@ describe('SSRF: no attachment URL reaches an internal listener', () => {
     let dealId: number;
     beforeAll(async () => {
       g = testGateway();
-      const created = await post(g, '/v1/tools/records/createRecord?format=json', { app_id: DEALS_APP, fields: { title: 'Target' } });
+      const created = await post(g, '/v1/tools/records/createRecord?format=json', {
+        app_id: DEALS_APP,
+        fields: { title: 'Target' },
+      });
       expect(created.status).toBe(200);
       dealId = created.body.data.record_id;
     });
@@ -72,18 +75,40 @@ describe('SSRF: no attachment URL reaches an internal listener', () => {
     it('refuses every loopback form in records_uploadFiles', async () => {
       for (const url of forms(port)) {
         const r = await post(g, '/v1/tools/records/uploadFiles?format=json', { files: [{ url }] });
-        expect({ url, status: r.status, code: r.body?.error?.code, parameter: r.body?.error?.details?.parameter }).toEqual({ url, status: 400, code: 'INVALID_PARAMETER', parameter: 'files[0].url' });
+        expect({
+          url,
+          status: r.status,
+          code: r.body?.error?.code,
+          parameter: r.body?.error?.details?.parameter,
+        }).toEqual({ url, status: 400, code: 'INVALID_PARAMETER', parameter: 'files[0].url' });
       }
       expect(reached).toEqual({ connections: 0, requests: 0 });
     });
 
     it('refuses every loopback form as an attachment of records_createRecord, records_updateRecord and records_batchCreateRecords', async () => {
       for (const url of forms(port)) {
-        const c = await post(g, '/v1/tools/records/createRecord?format=json', { app_id: DEALS_APP, fields: { title: 'Deal', documents: [url] } });
-        expect({ url, status: c.status, parameter: c.body?.error?.details?.parameter }).toEqual({ url, status: 400, parameter: 'fields.documents' });
-        const u = await post(g, '/v1/tools/records/updateRecord?format=json', { record_id: dealId, fields: { documents: [url] } });
-        expect({ url, status: u.status, parameter: u.body?.error?.details?.parameter }).toEqual({ url, status: 400, parameter: 'fields.documents' });
-        const b = await post(g, '/v1/tools/records/batchCreateRecords?format=json', { app_id: DEALS_APP, inputs: [{ fields: { title: 'Deal', documents: [url] } }] });
+        const c = await post(g, '/v1/tools/records/createRecord?format=json', {
+          app_id: DEALS_APP,
+          fields: { title: 'Deal', documents: [url] },
+        });
+        expect({ url, status: c.status, parameter: c.body?.error?.details?.parameter }).toEqual({
+          url,
+          status: 400,
+          parameter: 'fields.documents',
+        });
+        const u = await post(g, '/v1/tools/records/updateRecord?format=json', {
+          record_id: dealId,
+          fields: { documents: [url] },
+        });
+        expect({ url, status: u.status, parameter: u.body?.error?.details?.parameter }).toEqual({
+          url,
+          status: 400,
+          parameter: 'fields.documents',
+        });
+        const b = await post(g, '/v1/tools/records/batchCreateRecords?format=json', {
+          app_id: DEALS_APP,
+          inputs: [{ fields: { title: 'Deal', documents: [url] } }],
+        });
         expect(b.body.data).toMatchObject({ successful: 0, failed: 1 });
       }
       expect(reached).toEqual({ connections: 0, requests: 0 });
@@ -94,9 +119,21 @@ describe('SSRF: no attachment URL reaches an internal listener', () => {
     // The first answer is public (what a check sees), every later one is loopback (what a second,
     // unchecked resolution would see). `localhost` makes an unpinned fetch really land on the listener.
     const asked: string[] = [];
-    const rebinding = async (host: string) => (asked.push(host), asked.length === 1 ? ['93.184.216.34'] : ['127.0.0.1']);
-    const g = testGateway({ ports: [[UrlFetcher, new UrlFetchGuard({ maxBytes: 1_048_576, timeoutMs: 2_000, allowPrivate: false, resolve: rebinding })]] });
-    const r = await post(g, '/v1/tools/records/uploadFiles?format=json', { files: [{ url: `http://localhost:${port}/a.pdf` }] });
+    const rebinding = async (host: string) => (
+      asked.push(host),
+      asked.length === 1 ? ['93.184.216.34'] : ['127.0.0.1']
+    );
+    const g = testGateway({
+      ports: [
+        [
+          UrlFetcher,
+          new UrlFetchGuard({ maxBytes: 1_048_576, timeoutMs: 2_000, allowPrivate: false, resolve: rebinding }),
+        ],
+      ],
+    });
+    const r = await post(g, '/v1/tools/records/uploadFiles?format=json', {
+      files: [{ url: `http://localhost:${port}/a.pdf` }],
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.details.parameter).toBe('files[0].url');
     expect(r.body.error.message).toContain('127.0.0.1 is loopback');
@@ -114,7 +151,8 @@ describe('SSRF: no attachment URL reaches an internal listener', () => {
       // everything else is judged by the real policy. The sink stays on 127.0.0.1 / ::1.
       redirector = createServer((req, res) => {
         served.push(req.url ?? '');
-        if (req.url === '/file.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1');
+        if (req.url === '/file.pdf')
+          return void res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1');
         const to = decodeURIComponent((req.url ?? '').replace(/^\/to\//, ''));
         res.writeHead(302, { location: to }).end();
       });
@@ -122,7 +160,14 @@ describe('SSRF: no attachment URL reaches an internal listener', () => {
       origin = `http://files.example.test:${rport}`;
       const resolve = async (host: string) => (host === 'files.example.test' ? ['127.0.0.2'] : systemResolve(host));
       const addressPolicy = (ip: string) => (ip === '127.0.0.2' ? { allowed: true as const } : classifyAddress(ip));
-      g = testGateway({ ports: [[UrlFetcher, new UrlFetchGuard({ maxBytes: 1_048_576, timeoutMs: 2_000, allowPrivate: false, resolve, addressPolicy })]] });
+      g = testGateway({
+        ports: [
+          [
+            UrlFetcher,
+            new UrlFetchGuard({ maxBytes: 1_048_576, timeoutMs: 2_000, allowPrivate: false, resolve, addressPolicy }),
+          ],
+        ],
+      });
     });
     afterAll(() => stop(redirector));
 
@@ -133,11 +178,21 @@ describe('SSRF: no attachment URL reaches an internal listener', () => {
     });
 
     it('refuses a redirect from the allowed host to any loopback form', async () => {
-      const targets = [`http://127.0.0.1:${port}/a.pdf`, `http://[::ffff:7f00:1]:${port}/a.pdf`, `http://localhost:${port}/a.pdf`, `http://[::1]:${port}/a.pdf`, `http://2130706433:${port}/a.pdf`];
+      const targets = [
+        `http://127.0.0.1:${port}/a.pdf`,
+        `http://[::ffff:7f00:1]:${port}/a.pdf`,
+        `http://localhost:${port}/a.pdf`,
+        `http://[::1]:${port}/a.pdf`,
+        `http://2130706433:${port}/a.pdf`,
+      ];
       for (const target of targets) {
         const url = `${origin}/to/${encodeURIComponent(target)}`;
         const r = await post(g, '/v1/tools/records/uploadFiles?format=json', { files: [{ url }] });
-        expect({ target, status: r.status, parameter: r.body?.error?.details?.parameter }).toEqual({ target, status: 400, parameter: 'files[0].url' });
+        expect({ target, status: r.status, parameter: r.body?.error?.details?.parameter }).toEqual({
+          target,
+          status: 400,
+          parameter: 'files[0].url',
+        });
         expect(r.body.error.message).toContain('redirects to');
       }
       expect(served.filter((u) => u.startsWith('/to/')).length).toBe(targets.length);
@@ -146,7 +201,9 @@ describe('SSRF: no attachment URL reaches an internal listener', () => {
 
     it('refuses a chain of more than 3 redirects', async () => {
       const hop = (to: string) => `${origin}/to/${encodeURIComponent(to)}`;
-      const r = await post(g, '/v1/tools/records/uploadFiles?format=json', { files: [{ url: hop(hop(hop(hop(`${origin}/file.pdf`)))) }] });
+      const r = await post(g, '/v1/tools/records/uploadFiles?format=json', {
+        files: [{ url: hop(hop(hop(hop(`${origin}/file.pdf`)))) }],
+      });
       expect(r.status).toBe(400);
       expect(r.body.error.message).toContain('redirects more than 3 times');
     });

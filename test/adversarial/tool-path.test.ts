@@ -61,10 +61,19 @@ describe('malformed tool paths', () => {
     // Raw paths, sent byte for byte (fetch would normalise them).
     const send = (path: string, method = 'POST') =>
       new Promise<number>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path,
+            method,
+            headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
         req.on('error', reject);
         req.end('{}');
       });

@@ -7,9 +7,16 @@ const call = (g: ReturnType<typeof testGateway>, name: string, args: unknown, fo
 describe('crm tools over the in-memory CRM', () => {
   it('creates a contact, links a new company, reads, updates and archives it', async () => {
     const g = testGateway();
-    const created = await call(g, 'crm_createContact', { values: { email: 'nina@lumen.io', firstname: 'Nina', company: 'Lumen Labs' } }, 'json');
+    const created = await call(
+      g,
+      'crm_createContact',
+      { values: { email: 'nina@lumen.io', firstname: 'Nina', company: 'Lumen Labs' } },
+      'json',
+    );
     expect(created.status).toBe(200);
-    const data = created.body.success ? (created.body.data as { id: string; associated_company: { name: string; created: boolean } }) : undefined;
+    const data = created.body.success
+      ? (created.body.data as { id: string; associated_company: { name: string; created: boolean } })
+      : undefined;
     expect(data?.id).toMatch(/^\d+$/);
     expect(data?.associated_company).toMatchObject({ name: 'Lumen Labs', created: true });
     const id = data!.id;
@@ -18,12 +25,25 @@ describe('crm tools over the in-memory CRM', () => {
     expect(text.body.success && text.body.data).toContain('Linked to existing company "Lumen Labs"');
 
     g.clock.advance(60_000);
-    const updated = await call(g, 'crm_updateContact', { contact_id: id, values: { lastname: 'Park', lifecyclestage: 'lead' } }, 'json');
+    const updated = await call(
+      g,
+      'crm_updateContact',
+      { contact_id: id, values: { lastname: 'Park', lifecyclestage: 'lead' } },
+      'json',
+    );
     expect(updated.body).toEqual({ success: true, data: { id, updated: true } });
 
     const read = await call(g, 'crm_getContact', { contact_id: id }, 'json');
-    const contact = read.body.success ? (read.body.data as { properties: Record<string, string | null>; createdAt: string; updatedAt: string }) : undefined;
-    expect(contact?.properties).toMatchObject({ firstname: 'Nina', lastname: 'Park', lifecyclestage: 'lead', company: 'Lumen Labs', phone: null });
+    const contact = read.body.success
+      ? (read.body.data as { properties: Record<string, string | null>; createdAt: string; updatedAt: string })
+      : undefined;
+    expect(contact?.properties).toMatchObject({
+      firstname: 'Nina',
+      lastname: 'Park',
+      lifecyclestage: 'lead',
+      company: 'Lumen Labs',
+      phone: null,
+    });
     expect(contact?.updatedAt).toBe('2026-11-21T10:01:00.000Z');
     expect(contact?.createdAt).toBe('2026-11-21T10:00:00.000Z');
 
@@ -36,8 +56,16 @@ describe('crm tools over the in-memory CRM', () => {
 
   it('returns the full contact on create when id_only is false', async () => {
     const g = testGateway();
-    const r = await call(g, 'crm_createContact', { values: { email: 'full@example.com', firstname: 'Full' }, id_only: false }, 'json');
-    expect(r.body.success && r.body.data).toMatchObject({ properties: { email: 'full@example.com', firstname: 'Full' }, archived: false });
+    const r = await call(
+      g,
+      'crm_createContact',
+      { values: { email: 'full@example.com', firstname: 'Full' }, id_only: false },
+      'json',
+    );
+    expect(r.body.success && r.body.data).toMatchObject({
+      properties: { email: 'full@example.com', firstname: 'Full' },
+      archived: false,
+    });
   });
 
   it('explains property mistakes a model can fix', async () => {
@@ -60,9 +88,23 @@ describe('crm tools over the in-memory CRM', () => {
 
     it('defaults to 10 results with firstname, lastname, email, and prints the exact next call', async () => {
       const first = await call(g, 'crm_searchContacts', {}, 'json');
-      const page = first.body.success ? (first.body.data as { total: number; count: number; results: { id: string; properties: object }[]; after?: string }) : undefined;
+      const page = first.body.success
+        ? (first.body.data as {
+            total: number;
+            count: number;
+            results: { id: string; properties: object }[];
+            after?: string;
+          })
+        : undefined;
       expect(page).toMatchObject({ total: 12, count: 10, after: '10' });
-      expect(Object.keys(page!.results[0]!.properties).sort()).toEqual(['createdate', 'email', 'firstname', 'hs_object_id', 'lastmodifieddate', 'lastname']);
+      expect(Object.keys(page!.results[0]!.properties).sort()).toEqual([
+        'createdate',
+        'email',
+        'firstname',
+        'hs_object_id',
+        'lastmodifieddate',
+        'lastname',
+      ]);
 
       const text = await call(g, 'crm_searchContacts', {});
       expect(text.body.success && text.body.data).toContain('Showing 1-10 of 12.');
@@ -78,7 +120,12 @@ describe('crm tools over the in-memory CRM', () => {
         'crm_searchContacts',
         {
           filter_groups: [
-            { filters: [{ propertyName: 'state', operator: 'EQ', value: 'FL' }, { propertyName: 'lifecyclestage', operator: 'EQ', value: 'customer' }] },
+            {
+              filters: [
+                { propertyName: 'state', operator: 'EQ', value: 'FL' },
+                { propertyName: 'lifecyclestage', operator: 'EQ', value: 'customer' },
+              ],
+            },
             { filters: [{ propertyName: 'state', operator: 'EQ', value: 'AZ' }] },
           ],
           sorts: [{ propertyName: 'lastname', direction: 'DESCENDING' }],
@@ -86,7 +133,9 @@ describe('crm tools over the in-memory CRM', () => {
         },
         'json',
       );
-      const names = r.body.success ? (r.body.data as { results: { properties: { lastname: string } }[] }).results.map((c) => c.properties.lastname) : [];
+      const names = r.body.success
+        ? (r.body.data as { results: { properties: { lastname: string } }[] }).results.map((c) => c.properties.lastname)
+        : [];
       expect(names).toEqual(['Thompson', 'Rossi', 'Okafor']);
     });
 
@@ -94,21 +143,49 @@ describe('crm tools over the in-memory CRM', () => {
       const between = await call(
         g,
         'crm_searchContacts',
-        { filter_groups: [{ filters: [{ propertyName: 'createdate', operator: 'BETWEEN', value: '2026-01-06', highValue: '2026-01-08T23:59:59Z' }] }] },
+        {
+          filter_groups: [
+            {
+              filters: [
+                {
+                  propertyName: 'createdate',
+                  operator: 'BETWEEN',
+                  value: '2026-01-06',
+                  highValue: '2026-01-08T23:59:59Z',
+                },
+              ],
+            },
+          ],
+        },
         'json',
       );
       expect(between.body.success && (between.body.data as { total: number }).total).toBe(3);
-      const within = await call(g, 'crm_searchContacts', { filter_groups: [{ filters: [{ propertyName: 'state', operator: 'IN', values: ['TX', 'WA'] }] }] }, 'json');
+      const within = await call(
+        g,
+        'crm_searchContacts',
+        { filter_groups: [{ filters: [{ propertyName: 'state', operator: 'IN', values: ['TX', 'WA'] }] }] },
+        'json',
+      );
       expect(within.body.success && (within.body.data as { total: number }).total).toBe(2);
     });
 
     it('rejects a BETWEEN without highValue and an IN without values, naming the member', async () => {
-      const between = await call(g, 'crm_searchContacts', { filter_groups: [{ filters: [{ propertyName: 'createdate', operator: 'BETWEEN', value: '2026-01-01' }] }] });
+      const between = await call(g, 'crm_searchContacts', {
+        filter_groups: [{ filters: [{ propertyName: 'createdate', operator: 'BETWEEN', value: '2026-01-01' }] }],
+      });
       expect(between.status).toBe(400);
-      expect(!between.body.success && between.body.error.details.parameter).toBe('filter_groups[0].filters[0].highValue');
-      const inn = await call(g, 'crm_searchContacts', { filter_groups: [{ filters: [{ propertyName: 'state', operator: 'IN', value: 'TX' }] }] });
+      expect(!between.body.success && between.body.error.details.parameter).toBe(
+        'filter_groups[0].filters[0].highValue',
+      );
+      const inn = await call(g, 'crm_searchContacts', {
+        filter_groups: [{ filters: [{ propertyName: 'state', operator: 'IN', value: 'TX' }] }],
+      });
       expect(!inn.body.success && inn.body.error.message).toContain('"values"');
-      const tooMany = await call(g, 'crm_searchContacts', { filter_groups: Array.from({ length: 6 }, () => ({ filters: [{ propertyName: 'state', operator: 'HAS_PROPERTY' }] })) });
+      const tooMany = await call(g, 'crm_searchContacts', {
+        filter_groups: Array.from({ length: 6 }, () => ({
+          filters: [{ propertyName: 'state', operator: 'HAS_PROPERTY' }],
+        })),
+      });
       expect(!tooMany.body.success && tooMany.body.error.details.parameter).toBe('filter_groups');
     });
 
@@ -129,10 +206,18 @@ describe('crm tools over the in-memory CRM', () => {
   it('lists properties with enumeration options', async () => {
     const g = testGateway();
     const r = await call(g, 'crm_getProperties', { object_type: 'contacts' });
-    expect(r.body.success && r.body.data).toMatch(/\| lifecyclestage \| Lifecycle Stage \| enumeration \| subscriber \(Subscriber\), lead \(Lead\)/);
+    expect(r.body.success && r.body.data).toMatch(
+      /\| lifecyclestage \| Lifecycle Stage \| enumeration \| subscriber \(Subscriber\), lead \(Lead\)/,
+    );
     const companies = await call(g, 'crm_getProperties', { object_type: 'companies' }, 'json');
-    expect(companies.body.success && (companies.body.data as { properties: { name: string }[] }).properties.map((p) => p.name)).toContain('industry');
+    expect(
+      companies.body.success &&
+        (companies.body.data as { properties: { name: string }[] }).properties.map((p) => p.name),
+    ).toContain('industry');
     const bad = await call(g, 'crm_getProperties', { object_type: 'deals' });
-    expect(!bad.body.success && bad.body.error.details).toEqual({ parameter: 'object_type', expected: 'one of "contacts", "companies"' });
+    expect(!bad.body.success && bad.body.error.details).toEqual({
+      parameter: 'object_type',
+      expected: 'one of "contacts", "companies"',
+    });
   });
 });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import * as t from 'io-ts';
 import { describeExpected, toJsonSchema } from '../../application/runtime/json-schema.js';
-import { d, intRange, NumericId, NumericString, object, oneOf, params, StateCode } from '../../application/runtime/codecs.js';
+import {
+  d,
+  intRange,
+  NumericId,
+  NumericString,
+  object,
+  oneOf,
+  params,
+  StateCode,
+} from '../../application/runtime/codecs.js';
 import { E } from '../../domain/shared/fp.js';
 
 describe('JSON Schema from io-ts codecs', () => {

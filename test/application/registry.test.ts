@@ -67,10 +67,19 @@ describe('the tool registry', () => {
 
   it('lists the tools in a stable order: group order, then declaration order', () => {
     const crm = listing.filter((t) => t.group === 'crm').map((t) => t.name);
-    expect(crm).toEqual(['crm_createContact', 'crm_getContact', 'crm_updateContact', 'crm_deleteContact', 'crm_searchContacts', 'crm_getProperties']);
+    expect(crm).toEqual([
+      'crm_createContact',
+      'crm_getContact',
+      'crm_updateContact',
+      'crm_deleteContact',
+      'crm_searchContacts',
+      'crm_getProperties',
+    ]);
   });
 
   it('changes the public listing only on purpose (snapshot)', async () => {
-    await expect(`${JSON.stringify(listing satisfies ToolListing[], null, 2)}\n`).toMatchFileSnapshot('__snapshots__/tool-listing.json');
+    await expect(`${JSON.stringify(listing satisfies ToolListing[], null, 2)}\n`).toMatchFileSnapshot(
+      '__snapshots__/tool-listing.json',
+    );
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { everyone, testGateway } from '../support/gateway.js';
 
 const g = testGateway();
-const trace = (args: unknown, format: 'text' | 'json' = 'text') => g.callTool('skiptrace_skipTraceProperty', args, { principal: everyone, format });
+const trace = (args: unknown, format: 'text' | 'json' = 'text') =>
+  g.callTool('skiptrace_skipTraceProperty', args, { principal: everyone, format });
 
 describe('skiptrace_skipTraceProperty in memory', () => {
   it('finds the owner by address and shows phones best first with their flags', async () => {
@@ -19,9 +20,16 @@ describe('skiptrace_skipTraceProperty in memory', () => {
     const r = await trace({ apn: '504-33-221', county: 'Maricopa', state: 'AZ' }, 'json');
     const data = r.body.success ? (r.body.data as any) : undefined;
     expect(data.status).toEqual({ code: 200, text: 'OK' });
-    expect(data.results.meta).toMatchObject({ apiVersion: 'v1', results: { requestCount: 1, matchCount: 1, noMatchCount: 0, errorCount: 0 } });
+    expect(data.results.meta).toMatchObject({
+      apiVersion: 'v1',
+      results: { requestCount: 1, matchCount: 1, noMatchCount: 0, errorCount: 0 },
+    });
     expect(data.results.meta.performance).toHaveProperty('totalRequestTime');
-    expect(data.results.persons[0]).toMatchObject({ name: { last: 'Ortega' }, dnc: { tcpa: true }, bankruptcy: { bankruptcy: true, filingDate: '2024-06-11' } });
+    expect(data.results.persons[0]).toMatchObject({
+      name: { last: 'Ortega' },
+      dnc: { tcpa: true },
+      bankruptcy: { bankruptcy: true, filingDate: '2024-06-11' },
+    });
   });
 
   it('warns about litigators and the deceased in the text', async () => {

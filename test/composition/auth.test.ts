@@ -13,7 +13,8 @@ describe('API keys', () => {
     expect(auth.find('hashed-token-456')?.name).toBe('hashed');
   });
   it('refuses anything else', () => {
-    for (const t of ['', 'plain-token-12', 'plain-token-1234', sha256Hex('hashed-token-456')]) expect(auth.authenticate(t)).toEqual({ reason: 'the token is not a known API key' });
+    for (const t of ['', 'plain-token-12', 'plain-token-1234', sha256Hex('hashed-token-456')])
+      expect(auth.authenticate(t)).toEqual({ reason: 'the token is not a known API key' });
   });
 });
 

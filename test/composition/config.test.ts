@@ -12,7 +12,13 @@ const problems = (env: Record<string, string>) => {
 describe('configuration from the environment', () => {
   it('defaults to memory mode on port 8787', () => {
     const r = loadConfig({});
-    expect(E.isRight(r) && r.right).toMatchObject({ port: 8787, host: '127.0.0.1', groups: { crm: { kind: 'memory' }, skiptrace: { kind: 'memory' } }, demoData: true, maxBodyBytes: 1048576 });
+    expect(E.isRight(r) && r.right).toMatchObject({
+      port: 8787,
+      host: '127.0.0.1',
+      groups: { crm: { kind: 'memory' }, skiptrace: { kind: 'memory' } },
+      demoData: true,
+      maxBodyBytes: 1048576,
+    });
   });
 
   it('names every bad variable at once', () => {
@@ -30,9 +36,19 @@ describe('configuration from the environment', () => {
       'HUBSPOT_CLIENT_SECRET is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.',
       'HUBSPOT_REFRESH_TOKEN is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.',
     ]);
-    expect(problems({ SKIPTRACE_BACKEND: 'batchdata' })).toEqual(['BATCHDATA_API_TOKEN is required when SKIPTRACE_BACKEND=batchdata.']);
-    const ok = loadConfig({ CRM_BACKEND: 'hubspot', HUBSPOT_ACCESS_TOKEN: 'pat-na1-x', HUBSPOT_API_VERSION: '2026-03' });
-    expect(E.isRight(ok) && ok.right.groups['crm']).toMatchObject({ kind: 'hubspot', objectsPath: '/crm/objects/2026-03', auth: { kind: 'private-app' } });
+    expect(problems({ SKIPTRACE_BACKEND: 'batchdata' })).toEqual([
+      'BATCHDATA_API_TOKEN is required when SKIPTRACE_BACKEND=batchdata.',
+    ]);
+    const ok = loadConfig({
+      CRM_BACKEND: 'hubspot',
+      HUBSPOT_ACCESS_TOKEN: 'pat-na1-x',
+      HUBSPOT_API_VERSION: '2026-03',
+    });
+    expect(E.isRight(ok) && ok.right.groups['crm']).toMatchObject({
+      kind: 'hubspot',
+      objectsPath: '/crm/objects/2026-03',
+      auth: { kind: 'private-app' },
+    });
   });
 
   it('never echoes a secret value', () => {
@@ -45,7 +61,9 @@ describe('configuration from the environment', () => {
 
   it('checks API keys: a sha256 is 64 hex digits', () => {
     expect(problems({ GATEWAY_API_KEYS: '[{"name":"ci","sha256":"abc","permissions":["crm:read"]}]' })).toHaveLength(1);
-    expect(problems({ GATEWAY_API_KEYS: `[{"name":"ci","sha256":"${'a'.repeat(64)}","permissions":["crm:read"]}]` })).toEqual([]);
+    expect(
+      problems({ GATEWAY_API_KEYS: `[{"name":"ci","sha256":"${'a'.repeat(64)}","permissions":["crm:read"]}]` }),
+    ).toEqual([]);
   });
 
   it('documents every variable it reads, in code and in the README', () => {

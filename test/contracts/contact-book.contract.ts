@@ -31,7 +31,9 @@ export const contactBookContract = (name: string, start: () => Promise<ContactBo
 
     it('creates a contact with its values, system timestamps and an id', async () => {
       const tag = uniqueTag();
-      const { contact } = await ok(h.book.create({ email: `${tag}@example.com`, firstname: 'Ada', lastname: tag }, ['email', 'firstname']));
+      const { contact } = await ok(
+        h.book.create({ email: `${tag}@example.com`, firstname: 'Ada', lastname: tag }, ['email', 'firstname']),
+      );
       expect(contact.id).toMatch(/^\d+$/);
       expect(contact.properties['email']).toBe(`${tag}@example.com`);
       expect(contact.createdAt).toMatch(ISO_MS);
@@ -57,10 +59,17 @@ export const contactBookContract = (name: string, start: () => Promise<ContactBo
 
     it('updates only the given properties', async () => {
       const tag = uniqueTag();
-      const { contact } = await ok(h.book.create({ email: `${tag}@example.com`, firstname: 'Alan', lastname: 'Before' }, []));
+      const { contact } = await ok(
+        h.book.create({ email: `${tag}@example.com`, firstname: 'Alan', lastname: 'Before' }, []),
+      );
       await ok(h.book.update(contact.id, { lastname: 'After', lifecyclestage: 'lead' }));
       const read = await ok(h.book.get(contact.id, ['firstname', 'lastname', 'lifecyclestage', 'email']));
-      expect(read.properties).toMatchObject({ firstname: 'Alan', lastname: 'After', lifecyclestage: 'lead', email: `${tag}@example.com` });
+      expect(read.properties).toMatchObject({
+        firstname: 'Alan',
+        lastname: 'After',
+        lifecyclestage: 'lead',
+        email: `${tag}@example.com`,
+      });
       expect(Date.parse(read.updatedAt)).toBeGreaterThanOrEqual(Date.parse(read.createdAt));
     });
 
@@ -69,7 +78,11 @@ export const contactBookContract = (name: string, start: () => Promise<ContactBo
       const { contact } = await ok(h.book.create({ email: `${tag}@example.com`, lastname: tag }, []));
       await ok(h.book.archive(contact.id));
       expect((await err(h.book.get(contact.id, ['email'])))._tag).toBe('NotFound');
-      const page = await ok(h.book.search(search({ filterGroups: [{ filters: [{ propertyName: 'lastname', operator: 'EQ', value: tag }] }] })));
+      const page = await ok(
+        h.book.search(
+          search({ filterGroups: [{ filters: [{ propertyName: 'lastname', operator: 'EQ', value: tag }] }] }),
+        ),
+      );
       expect(page.total).toBe(0);
     });
 
@@ -80,7 +93,9 @@ export const contactBookContract = (name: string, start: () => Promise<ContactBo
     it('creates or matches the company named in the values and links it as primary', async () => {
       const tag = uniqueTag();
       const companyName = `Acme ${tag}`;
-      const first = await ok(h.book.create({ email: `a.${tag}@example.com`, company: companyName }, ['associatedcompanyid']));
+      const first = await ok(
+        h.book.create({ email: `a.${tag}@example.com`, company: companyName }, ['associatedcompanyid']),
+      );
       expect(first.company).toMatchObject({ name: companyName, created: true });
       const second = await ok(h.book.create({ email: `b.${tag}@example.com`, company: companyName.toUpperCase() }, []));
       expect(second.company).toMatchObject({ id: first.company!.id, created: false });
@@ -115,7 +130,9 @@ export const contactBookContract = (name: string, start: () => Promise<ContactBo
           { firstname: 'Cid', lastname: `Charlie${tag}`, phone: '+1 555 0003', lifecyclestage: 'opportunity' },
         ];
         for (const p of people) {
-          const { contact } = await ok(h.book.create({ ...p, city: tag, email: `${p['firstname']!.toLowerCase()}.${tag}@example.com` }, []));
+          const { contact } = await ok(
+            h.book.create({ ...p, city: tag, email: `${p['firstname']!.toLowerCase()}.${tag}@example.com` }, []),
+          );
           ids[p['firstname']!] = contact.id;
         }
       });
@@ -123,7 +140,12 @@ export const contactBookContract = (name: string, start: () => Promise<ContactBo
 
       it('ANDs the filters of a group and sorts', async () => {
         const page = await ok(
-          h.book.search(search({ filterGroups: [{ filters: [inCity, { propertyName: 'phone', operator: 'HAS_PROPERTY' }] }], sorts: [{ propertyName: 'firstname', direction: 'DESCENDING' }] })),
+          h.book.search(
+            search({
+              filterGroups: [{ filters: [inCity, { propertyName: 'phone', operator: 'HAS_PROPERTY' }] }],
+              sorts: [{ propertyName: 'firstname', direction: 'DESCENDING' }],
+            }),
+          ),
         );
         expect(page.total).toBe(2);
         expect(page.results.map((c) => c.properties['firstname'])).toEqual(['Cid', 'Ann']);
@@ -146,28 +168,57 @@ export const contactBookContract = (name: string, start: () => Promise<ContactBo
 
       it('supports IN, NOT_IN, NEQ, NOT_HAS_PROPERTY and CONTAINS_TOKEN', async () => {
         const names = async (filters: ContactSearch['filterGroups'][number]['filters']) =>
-          (await ok(h.book.search(search({ filterGroups: [{ filters: [inCity, ...filters] }], sorts: [{ propertyName: 'firstname', direction: 'ASCENDING' }] })))).results.map(
-            (c) => c.properties['firstname'],
-          );
-        expect(await names([{ propertyName: 'lifecyclestage', operator: 'IN', values: ['lead', 'opportunity'] }])).toEqual(['Ann', 'Cid']);
-        expect(await names([{ propertyName: 'lifecyclestage', operator: 'NOT_IN', values: ['lead', 'opportunity'] }])).toEqual(['Bob']);
-        expect(await names([{ propertyName: 'lifecyclestage', operator: 'NEQ', value: 'customer' }])).toEqual(['Ann', 'Cid']);
+          (
+            await ok(
+              h.book.search(
+                search({
+                  filterGroups: [{ filters: [inCity, ...filters] }],
+                  sorts: [{ propertyName: 'firstname', direction: 'ASCENDING' }],
+                }),
+              ),
+            )
+          ).results.map((c) => c.properties['firstname']);
+        expect(
+          await names([{ propertyName: 'lifecyclestage', operator: 'IN', values: ['lead', 'opportunity'] }]),
+        ).toEqual(['Ann', 'Cid']);
+        expect(
+          await names([{ propertyName: 'lifecyclestage', operator: 'NOT_IN', values: ['lead', 'opportunity'] }]),
+        ).toEqual(['Bob']);
+        expect(await names([{ propertyName: 'lifecyclestage', operator: 'NEQ', value: 'customer' }])).toEqual([
+          'Ann',
+          'Cid',
+        ]);
         expect(await names([{ propertyName: 'phone', operator: 'NOT_HAS_PROPERTY' }])).toEqual(['Bob']);
-        expect(await names([{ propertyName: 'email', operator: 'CONTAINS_TOKEN', value: `bob.${tag}@example.com` }])).toEqual(['Bob']);
+        expect(
+          await names([{ propertyName: 'email', operator: 'CONTAINS_TOKEN', value: `bob.${tag}@example.com` }]),
+        ).toEqual(['Bob']);
       });
 
       it('compares with LT, GTE and BETWEEN', async () => {
         const names = async (filters: ContactSearch['filterGroups'][number]['filters']) =>
-          (await ok(h.book.search(search({ filterGroups: [{ filters: [inCity, ...filters] }], sorts: [{ propertyName: 'firstname', direction: 'ASCENDING' }] })))).results.map(
-            (c) => c.properties['firstname'],
-          );
+          (
+            await ok(
+              h.book.search(
+                search({
+                  filterGroups: [{ filters: [inCity, ...filters] }],
+                  sorts: [{ propertyName: 'firstname', direction: 'ASCENDING' }],
+                }),
+              ),
+            )
+          ).results.map((c) => c.properties['firstname']);
         expect(await names([{ propertyName: 'firstname', operator: 'LT', value: 'Bob' }])).toEqual(['Ann']);
         expect(await names([{ propertyName: 'firstname', operator: 'GTE', value: 'Bob' }])).toEqual(['Bob', 'Cid']);
-        expect(await names([{ propertyName: 'firstname', operator: 'BETWEEN', value: 'Ann', highValue: 'Bob' }])).toEqual(['Ann', 'Bob']);
+        expect(
+          await names([{ propertyName: 'firstname', operator: 'BETWEEN', value: 'Ann', highValue: 'Bob' }]),
+        ).toEqual(['Ann', 'Bob']);
       });
 
       it('pages with a cursor until the last page', async () => {
-        const base = search({ filterGroups: [{ filters: [inCity] }], sorts: [{ propertyName: 'firstname', direction: 'ASCENDING' }], limit: 2 });
+        const base = search({
+          filterGroups: [{ filters: [inCity] }],
+          sorts: [{ propertyName: 'firstname', direction: 'ASCENDING' }],
+          limit: 2,
+        });
         const first = await ok(h.book.search(base));
         expect(first.total).toBe(3);
         expect(first.results).toHaveLength(2);
@@ -183,7 +234,9 @@ export const contactBookContract = (name: string, start: () => Promise<ContactBo
       });
 
       it('returns only the requested properties', async () => {
-        const page = await ok(h.book.search(search({ filterGroups: [{ filters: [inCity] }], properties: ['lifecyclestage'], limit: 1 })));
+        const page = await ok(
+          h.book.search(search({ filterGroups: [{ filters: [inCity] }], properties: ['lifecyclestage'], limit: 1 })),
+        );
         expect(page.results[0]!.properties).toHaveProperty('lifecyclestage');
         expect(page.results[0]!.properties).not.toHaveProperty('email');
       });

@@ -9,7 +9,10 @@ import { shareStoreContract } from './share-store.contract.js';
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 
 const memory = (clock: FixedClock) => {
-  const items = new InMemoryItemStore({ clock, signer: new HmacLinkSigner('http://127.0.0.1:8787', 'contract-secret-123456') });
+  const items = new InMemoryItemStore({
+    clock,
+    signer: new HmacLinkSigner('http://127.0.0.1:8787', 'contract-secret-123456'),
+  });
   const shares = new InMemoryShareStore({ clock, items, baseUrl: 'http://127.0.0.1:8787' });
   const seedFile = (folderId: string, name: string, text: string, overwrite = false) => {
     const r = items.addFile(folderId, name, new TextEncoder().encode(text), { overwrite });
@@ -28,5 +31,10 @@ itemStoreContract('in memory', async () => {
 shareStoreContract('in memory', async () => {
   const clock = new FixedClock(NOW);
   const m = memory(clock);
-  return { shares: m.shares, clock, seedFile: (name) => m.seedFile('home', name, 'shared bytes'), close: async () => undefined };
+  return {
+    shares: m.shares,
+    clock,
+    seedFile: (name) => m.seedFile('home', name, 'shared bytes'),
+    close: async () => undefined,
+  };
 });

@@ -23,7 +23,13 @@ export const shareFileAdapters = async (clock: FixedClock) => {
     if (E.isLeft(r)) throw new Error(r.left.message);
     return r.right.item.Id;
   };
-  return { fake, client, items: new ShareFileItemStore({ client, maxUploadBytes: 100 * 1024 * 1024 }), shares: new ShareFileShareStore(client), seedFile };
+  return {
+    fake,
+    client,
+    items: new ShareFileItemStore({ client, maxUploadBytes: 100 * 1024 * 1024 }),
+    shares: new ShareFileShareStore(client),
+    seedFile,
+  };
 };
 
 const noViolations = (fake: ShareFileStandIn) => expect(fake.violations).toEqual([]);
@@ -47,7 +53,12 @@ shareStoreContract(
     const clock = new FixedClock(NOW);
     const a = await shareFileAdapters(clock);
     shareFake = a.fake;
-    return { shares: a.shares, clock, seedFile: (name) => a.seedFile('home', name, 'shared bytes'), close: () => a.fake.close() };
+    return {
+      shares: a.shares,
+      clock,
+      seedFile: (name) => a.seedFile('home', name, 'shared bytes'),
+      close: () => a.fake.close(),
+    };
   },
   () => noViolations(shareFake!),
 );

@@ -11,14 +11,20 @@ for (const objectsPath of ['/crm/v3/objects', '/crm/objects/2026-03']) {
     const server = await HubSpotServer.start();
     servers.push(server);
     return {
-      book: new HubSpotContactBook({ baseUrl: server.baseUrl, objectsPath, tokens: new StaticAccessToken(HUBSPOT_TEST_TOKEN), timeoutMs: 5_000, portalId: '4242' }),
+      book: new HubSpotContactBook({
+        baseUrl: server.baseUrl,
+        objectsPath,
+        tokens: new StaticAccessToken(HUBSPOT_TEST_TOKEN),
+        timeoutMs: 5_000,
+        portalId: '4242',
+      }),
       // the server stays readable for the checks below; it is closed after them
       close: async () => {},
     };
   });
 }
 
-describe('HubSpot (local stand-in): every request the adapter sent matched HubSpot\'s OpenAPI documents', () => {
+describe("HubSpot (local stand-in): every request the adapter sent matched HubSpot's OpenAPI documents", () => {
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));
   });
@@ -34,7 +40,7 @@ describe('HubSpot (local stand-in): every request the adapter sent matched HubSp
     expect(servers.flatMap((s) => s.specViolations)).toEqual([]);
   });
 
-  it('answered only in the documents\' response shapes', () => {
+  it("answered only in the documents' response shapes", () => {
     expect(servers.flatMap((s) => s.responseViolations)).toEqual([]);
   });
 });

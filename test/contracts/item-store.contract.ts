@@ -29,7 +29,11 @@ const right = <A>(e: E.Either<unknown, A>): A => {
 };
 
 /** What every ItemStore adapter must do, whatever the storage behind it. */
-export const itemStoreContract = (name: string, make: () => Promise<ItemStoreHarness>, after?: (h: ItemStoreHarness) => void) =>
+export const itemStoreContract = (
+  name: string,
+  make: () => Promise<ItemStoreHarness>,
+  after?: (h: ItemStoreHarness) => void,
+) =>
   describe(`ItemStore contract: ${name}`, () => {
     let h: ItemStoreHarness;
     let homeId: string;
@@ -47,7 +51,9 @@ export const itemStoreContract = (name: string, make: () => Promise<ItemStoreHar
       expect(f).toMatchObject({ type: 'Folder', Name: 'Contract A', Parent: { Id: homeId } });
       const again = await ok(h.store.get(f.Id, { includeDeleted: false, includeChildren: false }));
       expect(again).toMatchObject({ Id: f.Id, Name: 'Contract A', Description: 'first' });
-      expect((await failure(h.store.createFolder('home', { name: 'Contract A', overwrite: false })))._tag).toBe('Conflict');
+      expect((await failure(h.store.createFolder('home', { name: 'Contract A', overwrite: false })))._tag).toBe(
+        'Conflict',
+      );
       const replaced = await ok(h.store.createFolder('home', { name: 'Contract A', overwrite: true }));
       expect(replaced.Id).not.toBe(f.Id);
     });
@@ -58,14 +64,44 @@ export const itemStoreContract = (name: string, make: () => Promise<ItemStoreHar
       h.seedFile(folder.Id, 'a-notes.txt', 'a');
       h.seedFile(folder.Id, 'c-report.txt', 'cccc');
       await ok(h.store.createFolder(folder.Id, { name: 'sub', overwrite: false }));
-      const page = await ok(h.store.children(folder.Id, { top: 2, skip: 0, includeDeleted: false, orderBy: right(parseOrderBy('Name asc')) }));
+      const page = await ok(
+        h.store.children(folder.Id, {
+          top: 2,
+          skip: 0,
+          includeDeleted: false,
+          orderBy: right(parseOrderBy('Name asc')),
+        }),
+      );
       expect(page.totalCount).toBe(4);
       expect(page.items.map((i) => i.Name)).toEqual(['a-notes.txt', 'b-notes.txt']);
-      const rest = await ok(h.store.children(folder.Id, { top: 2, skip: 2, includeDeleted: false, orderBy: right(parseOrderBy('Name asc')) }));
+      const rest = await ok(
+        h.store.children(folder.Id, {
+          top: 2,
+          skip: 2,
+          includeDeleted: false,
+          orderBy: right(parseOrderBy('Name asc')),
+        }),
+      );
       expect(rest.items.map((i) => i.Name)).toEqual(['c-report.txt', 'sub']);
-      const bySize = await ok(h.store.children(folder.Id, { top: 10, skip: 0, includeDeleted: false, orderBy: right(parseOrderBy('FileSizeBytes desc')), filter: right(parseFilter("isof('Files.Api.Models.File')")) }));
+      const bySize = await ok(
+        h.store.children(folder.Id, {
+          top: 10,
+          skip: 0,
+          includeDeleted: false,
+          orderBy: right(parseOrderBy('FileSizeBytes desc')),
+          filter: right(parseFilter("isof('Files.Api.Models.File')")),
+        }),
+      );
       expect(bySize.items.map((i) => i.Name)).toEqual(['c-report.txt', 'b-notes.txt', 'a-notes.txt']);
-      const filtered = await ok(h.store.children(folder.Id, { top: 10, skip: 0, includeDeleted: false, orderBy: [], filter: right(parseFilter("startswith(Name,'a') or FileSizeBytes gt 3")) }));
+      const filtered = await ok(
+        h.store.children(folder.Id, {
+          top: 10,
+          skip: 0,
+          includeDeleted: false,
+          orderBy: [],
+          filter: right(parseFilter("startswith(Name,'a') or FileSizeBytes gt 3")),
+        }),
+      );
       expect(filtered.items.map((i) => i.Name).sort()).toEqual(['a-notes.txt', 'c-report.txt']);
     });
 
@@ -79,7 +115,9 @@ export const itemStoreContract = (name: string, make: () => Promise<ItemStoreHar
       const folder = await ok(h.store.createFolder('home', { name: 'Contract Bin', overwrite: false }));
       const fileId = h.seedFile(folder.Id, 'old.txt', 'old');
       await ok(h.store.delete(fileId, { singleVersion: false, forceSync: false }));
-      expect((await failure(h.store.get(fileId, { includeDeleted: false, includeChildren: false })))._tag).toBe('NotFound');
+      expect((await failure(h.store.get(fileId, { includeDeleted: false, includeChildren: false })))._tag).toBe(
+        'NotFound',
+      );
       expect((await ok(h.store.get(fileId, { includeDeleted: true, includeChildren: false }))).Id).toBe(fileId);
       const listed = await ok(h.store.children(folder.Id, { top: 10, skip: 0, includeDeleted: true, orderBy: [] }));
       expect(listed.items.map((i) => i.Id)).toContain(fileId);
@@ -90,7 +128,9 @@ export const itemStoreContract = (name: string, make: () => Promise<ItemStoreHar
     it('deletes a single version only of a file with history, and refuses for a file without', async () => {
       const folder = await ok(h.store.createFolder('home', { name: 'Contract Versions', overwrite: false }));
       const once = h.seedFile(folder.Id, 'once.txt', 'one');
-      expect((await failure(h.store.delete(once, { singleVersion: true, forceSync: false })))._tag).toBe('InvalidInput');
+      expect((await failure(h.store.delete(once, { singleVersion: true, forceSync: false })))._tag).toBe(
+        'InvalidInput',
+      );
       const twice = h.seedFile(folder.Id, 'twice.txt', 'first');
       expect(h.seedFile(folder.Id, 'twice.txt', 'second version', true)).toBe(twice);
       const before = await ok(h.store.get(twice, { includeDeleted: false, includeChildren: false }));
@@ -108,7 +148,9 @@ export const itemStoreContract = (name: string, make: () => Promise<ItemStoreHar
       if (copy.kind !== 'done') throw new Error('expected a finished copy');
       expect(copy.item.Id).not.toBe(src.Id);
       expect(copy.item.Parent?.Id).toBe(target.Id);
-      const copiedChildren = await ok(h.store.children(copy.item.Id, { top: 10, skip: 0, includeDeleted: false, orderBy: [] }));
+      const copiedChildren = await ok(
+        h.store.children(copy.item.Id, { top: 10, skip: 0, includeDeleted: false, orderBy: [] }),
+      );
       expect(copiedChildren.items.map((i) => i.Name)).toEqual(['child']);
       expect(copiedChildren.items[0]!.Id).not.toBe(child.Id);
       expect((await failure(h.store.copy(src.Id, target.Id, false)))._tag).toBe('Conflict');
@@ -135,16 +177,45 @@ export const itemStoreContract = (name: string, make: () => Promise<ItemStoreHar
       const file = h.seedFile(folder.Id, 'get-me.txt', 'bytes');
       expect((await ok(h.store.downloadLink(file, { includeAllVersions: false }))).DownloadUrl).toMatch(/^https?:\/\//);
       expect((await failure(h.store.downloadLink(folder.Id, { includeAllVersions: false })))._tag).toBe('InvalidInput');
-      const small = await ok(h.store.uploadLink(folder.Id, { fileName: 'up.txt', fileSize: 10, canResume: true, startOver: false, overwrite: false, notify: false }));
+      const small = await ok(
+        h.store.uploadLink(folder.Id, {
+          fileName: 'up.txt',
+          fileSize: 10,
+          canResume: true,
+          startOver: false,
+          overwrite: false,
+          notify: false,
+        }),
+      );
       expect(small).toMatchObject({ Method: 'Standard', IsResume: false });
       expect(small.ChunkUri).toMatch(/^https?:\/\//);
-      const big = await ok(h.store.uploadLink(folder.Id, { fileName: 'big.bin', fileSize: 50 * 1024 * 1024, canResume: true, startOver: false, overwrite: false, notify: false }));
+      const big = await ok(
+        h.store.uploadLink(folder.Id, {
+          fileName: 'big.bin',
+          fileSize: 50 * 1024 * 1024,
+          canResume: true,
+          startOver: false,
+          overwrite: false,
+          notify: false,
+        }),
+      );
       expect(big.Method).toBe('Threaded');
-      const huge = await failure(h.store.uploadLink(folder.Id, { fileName: 'huge.bin', fileSize: 10 * 1024 ** 3, canResume: true, startOver: false, overwrite: false, notify: false }));
+      const huge = await failure(
+        h.store.uploadLink(folder.Id, {
+          fileName: 'huge.bin',
+          fileSize: 10 * 1024 ** 3,
+          canResume: true,
+          startOver: false,
+          overwrite: false,
+          notify: false,
+        }),
+      );
       expect(huge._tag).toBe('InvalidInput');
     });
 
     it('says NotFound for an unknown id', async () => {
-      expect((await failure(h.store.get('fi0000nothere', { includeDeleted: false, includeChildren: false })))._tag).toBe('NotFound');
+      expect(
+        (await failure(h.store.get('fi0000nothere', { includeDeleted: false, includeChildren: false })))._tag,
+      ).toBe('NotFound');
     });
   });

@@ -21,7 +21,10 @@ export const recordAppsContract = (name: string, start: () => Promise<RecordsHar
         [LEADS_APP, 'Leads', 2001],
         [DEALS_APP, 'Deals', 2001],
       ]);
-      expect(apps.find((a) => a.id === LEADS_APP)).toMatchObject({ description: 'Motivated sellers and how far we got with them.', item_name: 'Lead' });
+      expect(apps.find((a) => a.id === LEADS_APP)).toMatchObject({
+        description: 'Motivated sellers and how far we got with them.',
+        item_name: 'Lead',
+      });
     });
 
     it('reads an app with typed field definitions, options and referenced apps', async () => {
@@ -42,7 +45,12 @@ export const recordAppsContract = (name: string, start: () => Promise<RecordsHar
         notes: 'multi_text',
       });
       expect(byKey['name']).toMatchObject({ field_id: 300101, label: 'Name', required: true });
-      expect(byKey['source']!.options!.map((o) => [o.id, o.text])).toEqual([[1, 'Website'], [2, 'Referral'], [3, 'Cold call'], [4, 'Direct mail']]);
+      expect(byKey['source']!.options!.map((o) => [o.id, o.text])).toEqual([
+        [1, 'Website'],
+        [2, 'Referral'],
+        [3, 'Cold call'],
+        [4, 'Direct mail'],
+      ]);
       expect(byKey['property']!.referenced_app_ids).toEqual([PROPERTIES_APP]);
       expect(byKey['budget']!.currencies).toEqual(['USD', 'EUR']);
       const deals = await ok(h.apps.getApp(DEALS_APP));

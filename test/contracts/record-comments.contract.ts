@@ -12,20 +12,30 @@ export const recordCommentsContract = (name: string, start: () => Promise<Record
     beforeAll(async () => {
       h = await start();
       const app = await ok(h.apps.getApp(LEADS_APP));
-      recordId = (await ok(h.store.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: false }))).records[0]!.record_id;
+      recordId = (await ok(h.store.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: false })))
+        .records[0]!.record_id;
     });
     afterAll(async () => {
       await h?.close();
     });
 
-    it('creates a comment by the acting user, reads it back and lists a record\'s comments oldest first', async () => {
-      const file = await ok(h.store.uploadFile({ name: 'note.txt', mimetype: 'text/plain', content: new TextEncoder().encode('hello') }));
+    it("creates a comment by the acting user, reads it back and lists a record's comments oldest first", async () => {
+      const file = await ok(
+        h.store.uploadFile({ name: 'note.txt', mimetype: 'text/plain', content: new TextEncoder().encode('hello') }),
+      );
       const first = await ok(h.comments.create(recordId, 'First comment', [file.file_id], DEFAULT_FLAGS));
       const second = await ok(h.comments.create(recordId, 'Second comment', [], { ...DEFAULT_FLAGS, silent: true }));
-      expect(first).toMatchObject({ value: 'First comment', ref: { type: 'record', id: recordId }, created_by: { user_id: 5001, name: 'Maria Gonzalez', type: 'user' } });
+      expect(first).toMatchObject({
+        value: 'First comment',
+        ref: { type: 'record', id: recordId },
+        created_by: { user_id: 5001, name: 'Maria Gonzalez', type: 'user' },
+      });
       expect(first.files.map((f) => [f.file_id, f.name])).toEqual([[file.file_id, 'note.txt']]);
       expect(first.created_on).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-      expect(await ok(h.comments.get(second.comment_id))).toMatchObject({ comment_id: second.comment_id, value: 'Second comment' });
+      expect(await ok(h.comments.get(second.comment_id))).toMatchObject({
+        comment_id: second.comment_id,
+        value: 'Second comment',
+      });
       const page = await ok(h.comments.list(recordId, 0, 30));
       expect(page.total).toBe(2);
       expect(page.comments.map((c) => c.value)).toEqual(['First comment', 'Second comment']);
@@ -36,7 +46,9 @@ export const recordCommentsContract = (name: string, start: () => Promise<Record
       const c = await ok(h.comments.create(recordId, 'To be removed', [], DEFAULT_FLAGS));
       await ok(h.comments.delete(c.comment_id, { silent: false, hook: true }));
       expect(await err(h.comments.get(c.comment_id))).toMatchObject({ _tag: 'NotFound' });
-      expect((await ok(h.comments.list(recordId, 0, 30))).comments.map((x) => x.comment_id)).not.toContain(c.comment_id);
+      expect((await ok(h.comments.list(recordId, 0, 30))).comments.map((x) => x.comment_id)).not.toContain(
+        c.comment_id,
+      );
     });
 
     it('answers NotFound for a comment or record that does not exist', async () => {

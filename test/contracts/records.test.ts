@@ -31,12 +31,28 @@ const podio = async (): Promise<RecordsHarness & { server: PodioServer }> => {
   const server = await PodioServer.start({ clock });
   servers.push(server);
   servePodioItems(server, clock);
-  const client = new PodioClient({ baseUrl: server.baseUrl, auth: new StaticPodioToken(server.issueToken(5001)), timeoutMs: 3_000, clock, rateLimitWaitSeconds: 600 });
+  const client = new PodioClient({
+    baseUrl: server.baseUrl,
+    auth: new StaticPodioToken(server.issueToken(5001)),
+    timeoutMs: 3_000,
+    clock,
+    rateLimitWaitSeconds: 600,
+  });
   const apps = new PodioRecordApps(client);
-  return { apps, store: new PodioRecordStore(client, apps), comments: new PodioRecordComments(client), podio: true, server, close: async () => {} };
+  return {
+    apps,
+    store: new PodioRecordStore(client, apps),
+    comments: new PodioRecordComments(client),
+    podio: true,
+    server,
+    close: async () => {},
+  };
 };
 
-for (const [name, start] of [['in memory', inMemory], ['Podio (local stand-in)', podio]] as const) {
+for (const [name, start] of [
+  ['in memory', inMemory],
+  ['Podio (local stand-in)', podio],
+] as const) {
   recordAppsContract(name, start);
   recordStoreContract(name, start);
   recordCommentsContract(name, start);
@@ -88,29 +104,38 @@ describe('Podio (local stand-in): the requests the records adapter sent', () => 
   });
 
   it('sends write flags as query parameters', () => {
-    const writes = servers.flatMap((s) => s.requests).filter((r) => (r.method === 'POST' && /^\/item\/app\/\d+\/$/.test(r.path)) || r.method === 'PUT');
+    const writes = servers
+      .flatMap((s) => s.requests)
+      .filter((r) => (r.method === 'POST' && /^\/item\/app\/\d+\/$/.test(r.path)) || r.method === 'PUT');
     expect(writes.length).toBeGreaterThan(0);
     expect(writes.every((w) => w.query['hook'] !== undefined && w.query['silent'] !== undefined)).toBe(true);
     expect(writes.some((w) => w.query['silent'] === 'true')).toBe(true);
   });
 
-  it('reports Podio\'s rate limit (HTTP 420) as RateLimited with a retry hint', async () => {
+  it("reports Podio's rate limit (HTTP 420) as RateLimited with a retry hint", async () => {
     const h = await podio();
-    h.server.failNext(420, { error: 'rate_limit', error_description: 'You have hit the rate limit. Please wait 300 seconds before trying again' });
+    h.server.failNext(420, {
+      error: 'rate_limit',
+      error_description: 'You have hit the rate limit. Please wait 300 seconds before trying again',
+    });
     const e = await err(h.store.get(70030));
     expect(e).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 600 });
     expect(e.message).toContain('Wait about 10 minutes');
     h.server.failNext(420, { error: 'rate_limit', error_description: 'limit' });
-    expect(await err(h.store.uploadFile({ name: 'a.txt', mimetype: 'text/plain', content: new Uint8Array([65]) }))).toMatchObject({ _tag: 'RateLimited' });
+    expect(
+      await err(h.store.uploadFile({ name: 'a.txt', mimetype: 'text/plain', content: new Uint8Array([65]) })),
+    ).toMatchObject({ _tag: 'RateLimited' });
     expect((await ok(h.store.get(70030))).record_id).toBe(70030);
     expect(h.server.violations).toEqual([]);
   });
 
-  it('reads a view\'s filters so a listing by view applies them', async () => {
+  it("reads a view's filters so a listing by view applies them", async () => {
     const h = await podio();
     const views = await ok(h.apps.getViews(LEADS_APP));
     const open = views.find((v) => v.name === 'Open leads')!;
-    expect(open.filters).toEqual([{ field_id: '300102', match_type: 'any', values: [{ value: 1 }, { value: 2 }, { value: 3 }] }]);
+    expect(open.filters).toEqual([
+      { field_id: '300102', match_type: 'any', values: [{ value: 1 }, { value: 2 }, { value: 3 }] },
+    ]);
     expect(open).toMatchObject({ sort_by: '300110', sort_desc: true });
     expect(await err(h.apps.getView(open.view_id))).toMatchObject({ _tag: 'InvalidInput', parameter: 'app_id' });
     expect(h.server.violations).toEqual([]);

@@ -34,7 +34,11 @@ const send = (itemIds: string[], clock: FixedClock, days = 30): NewShare => ({
 });
 
 /** What every ShareStore adapter must do. */
-export const shareStoreContract = (name: string, make: () => Promise<ShareStoreHarness>, after?: (h: ShareStoreHarness) => void) =>
+export const shareStoreContract = (
+  name: string,
+  make: () => Promise<ShareStoreHarness>,
+  after?: (h: ShareStoreHarness) => void,
+) =>
   describe(`ShareStore contract: ${name}`, () => {
     let h: ShareStoreHarness;
     beforeAll(async () => {
@@ -55,7 +59,9 @@ export const shareStoreContract = (name: string, make: () => Promise<ShareStoreH
     });
 
     it('creates a Request share into a folder', async () => {
-      const s = await ok(h.shares.create({ ...send([], h.clock), shareType: 'Request', parentId: 'home', title: 'Send me files' }));
+      const s = await ok(
+        h.shares.create({ ...send([], h.clock), shareType: 'Request', parentId: 'home', title: 'Send me files' }),
+      );
       expect(s).toMatchObject({ ShareType: 'Request', Title: 'Send me files' });
     });
 

@@ -22,7 +22,15 @@ export const skipTracerContract = (name: string, start: () => Promise<SkipTracer
     });
 
     it('matches a full address and returns the owner with ranked phones', async () => {
-      const r = await ok(h.tracer.trace({ kind: 'address', street: '1011 Rosegold St', city: 'Franklin Square', state: 'NY', zip: '11010' }));
+      const r = await ok(
+        h.tracer.trace({
+          kind: 'address',
+          street: '1011 Rosegold St',
+          city: 'Franklin Square',
+          state: 'NY',
+          zip: '11010',
+        }),
+      );
       expect(r.status.code).toBe(200);
       expect(r.results.meta.results).toMatchObject({ requestCount: 1, matchCount: 1, noMatchCount: 0, errorCount: 0 });
       const [person] = r.results.persons;
@@ -48,14 +56,18 @@ export const skipTracerContract = (name: string, start: () => Promise<SkipTracer
     });
 
     it('reports a non-US address as no match, not as an error', async () => {
-      const r = await ok(h.tracer.trace({ kind: 'address', street: '145 Adelaide St W', city: 'Toronto', state: 'ON', zip: 'M5H 4' }));
+      const r = await ok(
+        h.tracer.trace({ kind: 'address', street: '145 Adelaide St W', city: 'Toronto', state: 'ON', zip: 'M5H 4' }),
+      );
       expect(r.results.persons).toHaveLength(1);
       expect(r.results.persons[0]?.meta).toMatchObject({ matched: false, error: false });
       expect(r.results.meta.results).toMatchObject({ matchCount: 0, noMatchCount: 1 });
     });
 
     it('reports an unknown US address as no match', async () => {
-      const r = await ok(h.tracer.trace({ kind: 'address', street: '1 Nowhere Rd', city: 'Austin', state: 'TX', zip: '78701' }));
+      const r = await ok(
+        h.tracer.trace({ kind: 'address', street: '1 Nowhere Rd', city: 'Austin', state: 'TX', zip: '78701' }),
+      );
       expect(r.results.persons[0]?.meta.matched).toBe(false);
       expect(r.results.meta.results.noMatchCount).toBe(1);
     });

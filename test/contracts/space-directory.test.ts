@@ -23,7 +23,12 @@ spaceDirectoryContract('Podio (local stand-in)', async () => {
   const server = await PodioServer.start({ clock });
   servers.push(server);
   servePodioWorkspaces(server, clock);
-  const client = new PodioClient({ baseUrl: server.baseUrl, auth: new StaticPodioToken(server.issueToken(5001)), timeoutMs: 3_000, clock });
+  const client = new PodioClient({
+    baseUrl: server.baseUrl,
+    auth: new StaticPodioToken(server.issueToken(5001)),
+    timeoutMs: 3_000,
+    clock,
+  });
   return { directory: new PodioSpaceDirectory(client), close: async () => {} };
 });
 
@@ -53,6 +58,8 @@ describe('Podio (local stand-in): the requests the workspaces adapter sent', () 
   });
 
   it('sent several user ids in one membership call, comma-separated', () => {
-    expect(servers[0]!.requests.some((r) => r.method === 'PUT' && /^\/space\/\d+\/member\/5002,5003$/.test(r.path))).toBe(true);
+    expect(
+      servers[0]!.requests.some((r) => r.method === 'PUT' && /^\/space\/\d+\/member\/5002,5003$/.test(r.path)),
+    ).toBe(true);
   });
 });

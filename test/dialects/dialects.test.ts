@@ -17,19 +17,25 @@ const nodes = (node: Node, path = '$'): Array<[string, Node]> => {
   for (const [k, v] of Object.entries(node['properties'] ?? {})) out.push(...nodes(v as Node, `${path}.${k}`));
   if (node['items']) out.push(...nodes(node['items'], `${path}[]`));
   for (const [i, m] of (node['anyOf'] ?? []).entries()) out.push(...nodes(m, `${path}|${i}`));
-  if (node['additionalProperties'] && typeof node['additionalProperties'] === 'object') out.push(...nodes(node['additionalProperties'], `${path}{}`));
+  if (node['additionalProperties'] && typeof node['additionalProperties'] === 'object')
+    out.push(...nodes(node['additionalProperties'], `${path}{}`));
   return out;
 };
 
-const isOpenObject = (n: Node) => n['type'] === 'object' && n['additionalProperties'] !== undefined && n['additionalProperties'] !== false;
+const isOpenObject = (n: Node) =>
+  n['type'] === 'object' && n['additionalProperties'] !== undefined && n['additionalProperties'] !== false;
 const isUntyped = (n: Node) => n['type'] === undefined && !n['anyOf'] && !n['enum'] && n['const'] === undefined;
 
 /** Whether a JSON Schema has a node that strict mode cannot express: an open dictionary or a value of any type. */
-const strictInexpressible = (schema: JsonSchema) => nodes(schema as Node).some(([, n]) => isOpenObject(n) || isUntyped(n));
+const strictInexpressible = (schema: JsonSchema) =>
+  nodes(schema as Node).some(([, n]) => isOpenObject(n) || isUntyped(n));
 
 /** Whether the Gemini subset cannot express it: those, or a nested object without properties. */
 const geminiInexpressible = (schema: JsonSchema) =>
-  strictInexpressible(schema) || nodes(schema as Node).some(([path, n]) => path !== '$' && n['type'] === 'object' && Object.keys(n['properties'] ?? {}).length === 0);
+  strictInexpressible(schema) ||
+  nodes(schema as Node).some(
+    ([path, n]) => path !== '$' && n['type'] === 'object' && Object.keys(n['properties'] ?? {}).length === 0,
+  );
 
 const listing = async (dialect: string) => {
   const res = await request(gateway, 'GET', `/v1/tools?dialect=${dialect}`, { token: null });
@@ -39,7 +45,22 @@ const listing = async (dialect: string) => {
   return res.body.data.tools as Node[];
 };
 
-const OPENAI_KEYWORDS = new Set(['type', 'description', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'anyOf', 'pattern', 'minimum', 'maximum', 'minItems', 'maxItems', 'format']);
+const OPENAI_KEYWORDS = new Set([
+  'type',
+  'description',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'anyOf',
+  'pattern',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'format',
+]);
 
 /** OpenAI strict mode's rules, checked on every node of one parameters schema. */
 const strictViolations = (root: Node): string[] => {
@@ -51,7 +72,8 @@ const strictViolations = (root: Node): string[] => {
     if (types.includes('object')) {
       if (n['additionalProperties'] !== false) problems.push(`${path}: additionalProperties is not false`);
       const keys = Object.keys(n['properties'] ?? {});
-      if (JSON.stringify([...(n['required'] ?? [])].sort()) !== JSON.stringify([...keys].sort())) problems.push(`${path}: not every property is required`);
+      if (JSON.stringify([...(n['required'] ?? [])].sort()) !== JSON.stringify([...keys].sort()))
+        problems.push(`${path}: not every property is required`);
     }
     if (!n['type'] && !n['anyOf'] && !n['enum']) problems.push(`${path}: no type`);
   }
@@ -59,7 +81,9 @@ const strictViolations = (root: Node): string[] => {
 };
 
 /** Whether a strict-mode node accepts null. */
-const acceptsNull = (n: Node) => ([] as unknown[]).concat(n['type'] ?? []).includes('null') || (n['anyOf'] ?? []).some((m: Node) => m['type'] === 'null');
+const acceptsNull = (n: Node) =>
+  ([] as unknown[]).concat(n['type'] ?? []).includes('null') ||
+  (n['anyOf'] ?? []).some((m: Node) => m['type'] === 'null');
 
 describe('GET /v1/tools?dialect=openai', () => {
   it('gives every tool as a function with a valid name, in strict mode wherever strict mode can express it', async () => {
@@ -92,15 +116,22 @@ describe('GET /v1/tools?dialect=openai', () => {
   it('strict-mode arguments with nulls for what was left out run once the nulls are dropped', async () => {
     const tool = tools.find((t) => t.name === 'crm_searchContacts')!;
     const strict = toOpenAiStrict(tool.inputSchema)!;
-    const args = Object.fromEntries(Object.keys(strict['properties'] as object).map((k) => [k, null])) as Record<string, unknown>;
+    const args = Object.fromEntries(Object.keys(strict['properties'] as object).map((k) => [k, null])) as Record<
+      string,
+      unknown
+    >;
     args['query'] = 'maria';
     const cleaned = dropNullOptionals(tool.inputSchema, args);
     expect(cleaned).toEqual({ query: 'maria' });
     const r = await gateway.callTool(tool.name, cleaned, { principal: everyone, format: 'json' });
     expect(r.status).toBe(200);
     // Nested optional nulls go too; a null in a required member is left for the gateway to refuse.
-    expect(dropNullOptionals(tool.inputSchema, { sorts: [{ propertyName: 'email', direction: null }] })).toEqual({ sorts: [{ propertyName: 'email' }] });
-    expect(dropNullOptionals(tool.inputSchema, { sorts: [{ propertyName: null }] })).toEqual({ sorts: [{ propertyName: null }] });
+    expect(dropNullOptionals(tool.inputSchema, { sorts: [{ propertyName: 'email', direction: null }] })).toEqual({
+      sorts: [{ propertyName: 'email' }],
+    });
+    expect(dropNullOptionals(tool.inputSchema, { sorts: [{ propertyName: null }] })).toEqual({
+      sorts: [{ propertyName: null }],
+    });
   });
 
   it('folds keywords strict mode rejects into the description and handles unions, constants and dictionaries', () => {
@@ -123,7 +154,14 @@ describe('GET /v1/tools?dialect=openai', () => {
     expect(p['size']!['description']).toContain('Default: 3.');
     expect(p['mode']).toMatchObject({ type: 'string', enum: ['fast'] });
     expect(p['pick']!['anyOf']).toEqual([{ type: 'string' }, { type: 'integer' }, { type: 'null' }]);
-    expect(toOpenAiStrict({ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' } } }, required: [], additionalProperties: false })).toBeUndefined();
+    expect(
+      toOpenAiStrict({
+        type: 'object',
+        properties: { m: { type: 'object', additionalProperties: { type: 'string' } } },
+        required: [],
+        additionalProperties: false,
+      }),
+    ).toBeUndefined();
   });
 });
 
@@ -151,8 +189,10 @@ const geminiViolations = (root: Node): string[] => {
     if (n['type'] === 'OBJECT') {
       const keys = Object.keys(n['properties'] ?? {});
       if (keys.length === 0) problems.push(`${path}: OBJECT without properties`);
-      for (const key of keys) if (!/^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/.test(key)) problems.push(`${path}: property name ${key}`);
-      for (const r of n['required'] ?? []) if (!keys.includes(r)) problems.push(`${path}: required ${r} is not a property`);
+      for (const key of keys)
+        if (!/^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/.test(key)) problems.push(`${path}: property name ${key}`);
+      for (const r of n['required'] ?? [])
+        if (!keys.includes(r)) problems.push(`${path}: required ${r} is not a property`);
     }
   }
   return problems;
@@ -179,8 +219,16 @@ describe('GET /v1/tools?dialect=gemini', () => {
         expect(entry['parameters'].type).toBe('OBJECT');
         expect(geminiViolations(entry['parameters']), tool.name).toEqual([]);
         // Nothing is lost: the same properties and required lists at every level.
-        const original = nodes(tool.inputSchema as Node).map(([p, n]) => [p, Object.keys(n['properties'] ?? {}), n['required'] ?? []]);
-        const converted = nodes(entry['parameters']).map(([p, n]) => [p, Object.keys(n['properties'] ?? {}), n['required'] ?? []]);
+        const original = nodes(tool.inputSchema as Node).map(([p, n]) => [
+          p,
+          Object.keys(n['properties'] ?? {}),
+          n['required'] ?? [],
+        ]);
+        const converted = nodes(entry['parameters']).map(([p, n]) => [
+          p,
+          Object.keys(n['properties'] ?? {}),
+          n['required'] ?? [],
+        ]);
         expect(converted).toEqual(original);
       }
     }

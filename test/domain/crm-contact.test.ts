@@ -10,14 +10,28 @@ const t1 = new Date('2026-02-01T09:30:00.000Z');
 describe('contact transitions', () => {
   it('creates with system properties and equal timestamps', () => {
     const c = newContact('7', { email: 'a@b.co' }, t0);
-    expect(c).toMatchObject({ id: '7', createdAt: '2026-02-01T08:00:00.000Z', updatedAt: '2026-02-01T08:00:00.000Z', archived: false });
-    expect(c.properties).toMatchObject({ email: 'a@b.co', hs_object_id: '7', createdate: c.createdAt, lastmodifieddate: c.createdAt });
+    expect(c).toMatchObject({
+      id: '7',
+      createdAt: '2026-02-01T08:00:00.000Z',
+      updatedAt: '2026-02-01T08:00:00.000Z',
+      archived: false,
+    });
+    expect(c.properties).toMatchObject({
+      email: 'a@b.co',
+      hs_object_id: '7',
+      createdate: c.createdAt,
+      lastmodifieddate: c.createdAt,
+    });
   });
 
   it('updates only the given properties and moves updatedAt', () => {
     const c = newContact('7', { email: 'a@b.co', firstname: 'A' }, t0);
     const u = updateContact(c, { firstname: 'B' }, t1);
-    expect(E.isRight(u) && u.right.properties).toMatchObject({ email: 'a@b.co', firstname: 'B', lastmodifieddate: t1.toISOString() });
+    expect(E.isRight(u) && u.right.properties).toMatchObject({
+      email: 'a@b.co',
+      firstname: 'B',
+      lastmodifieddate: t1.toISOString(),
+    });
     expect(E.isRight(u) && u.right.createdAt).toBe(t0.toISOString());
   });
 
@@ -31,7 +45,13 @@ describe('contact transitions', () => {
   it('projects the requested properties, null for known unset ones, and drops unknown names', () => {
     const c = newContact('7', { email: 'a@b.co' }, t0);
     const p = projectContact(c, ['email', 'phone', 'nonsense'], (n) => n !== 'nonsense');
-    expect(p.properties).toEqual({ email: 'a@b.co', phone: null, createdate: t0.toISOString(), lastmodifieddate: t0.toISOString(), hs_object_id: '7' });
+    expect(p.properties).toEqual({
+      email: 'a@b.co',
+      phone: null,
+      createdate: t0.toISOString(),
+      lastmodifieddate: t0.toISOString(),
+      hs_object_id: '7',
+    });
   });
 });
 

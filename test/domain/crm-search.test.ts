@@ -3,7 +3,14 @@ import { compareContacts, matchesFilter, matchesQuery, validateSearch, type Filt
 import { newContact } from '../../domain/crm/contact.js';
 import { E } from '../../domain/shared/fp.js';
 
-const props = { email: 'ann.lee@example.com', firstname: 'Ann', num_notes: '12', createdate: '2026-01-07T09:00:00.000Z', lifecyclestage: 'lead', phone: '' };
+const props = {
+  email: 'ann.lee@example.com',
+  firstname: 'Ann',
+  num_notes: '12',
+  createdate: '2026-01-07T09:00:00.000Z',
+  lifecyclestage: 'lead',
+  phone: '',
+};
 
 describe('matchesFilter', () => {
   const cases: [Filter, boolean][] = [
@@ -50,9 +57,18 @@ describe('matchesQuery', () => {
 describe('validateSearch', () => {
   const base = { filterGroups: [], sorts: [], properties: [], limit: 10 };
   it.each([
-    [{ filterGroups: [{ filters: [{ propertyName: 'a', operator: 'BETWEEN' as const, value: '1' }] }] }, 'filter_groups[0].filters[0].highValue'],
-    [{ filterGroups: [{ filters: [{ propertyName: 'a', operator: 'IN' as const }] }] }, 'filter_groups[0].filters[0].values'],
-    [{ filterGroups: [{ filters: [{ propertyName: 'a', operator: 'EQ' as const }] }] }, 'filter_groups[0].filters[0].value'],
+    [
+      { filterGroups: [{ filters: [{ propertyName: 'a', operator: 'BETWEEN' as const, value: '1' }] }] },
+      'filter_groups[0].filters[0].highValue',
+    ],
+    [
+      { filterGroups: [{ filters: [{ propertyName: 'a', operator: 'IN' as const }] }] },
+      'filter_groups[0].filters[0].values',
+    ],
+    [
+      { filterGroups: [{ filters: [{ propertyName: 'a', operator: 'EQ' as const }] }] },
+      'filter_groups[0].filters[0].value',
+    ],
     [{ filterGroups: [{ filters: [] }] }, 'filter_groups[0].filters'],
     [{ limit: 0 }, 'limit'],
     [{ query: 'x'.repeat(3001) }, 'query'],
@@ -61,15 +77,28 @@ describe('validateSearch', () => {
     expect(E.isLeft(r) && r.left.parameter).toBe(parameter);
   });
   it('accepts HAS_PROPERTY without a value', () => {
-    expect(E.isRight(validateSearch({ ...base, filterGroups: [{ filters: [{ propertyName: 'a', operator: 'HAS_PROPERTY' }] }] }))).toBe(true);
+    expect(
+      E.isRight(
+        validateSearch({ ...base, filterGroups: [{ filters: [{ propertyName: 'a', operator: 'HAS_PROPERTY' }] }] }),
+      ),
+    ).toBe(true);
   });
 });
 
 describe('compareContacts', () => {
   it('sorts by the given property, unset last, then by id', () => {
     const at = new Date('2026-01-01T00:00:00Z');
-    const contacts = [newContact('3', { firstname: 'Bo' }, at), newContact('1', {}, at), newContact('2', { firstname: 'Al' }, at), newContact('4', { firstname: 'Bo' }, at)];
-    expect([...contacts].sort(compareContacts([{ propertyName: 'firstname', direction: 'ASCENDING' }])).map((c) => c.id)).toEqual(['2', '3', '4', '1']);
-    expect([...contacts].sort(compareContacts([{ propertyName: 'firstname', direction: 'DESCENDING' }])).map((c) => c.id)).toEqual(['3', '4', '2', '1']);
+    const contacts = [
+      newContact('3', { firstname: 'Bo' }, at),
+      newContact('1', {}, at),
+      newContact('2', { firstname: 'Al' }, at),
+      newContact('4', { firstname: 'Bo' }, at),
+    ];
+    expect(
+      [...contacts].sort(compareContacts([{ propertyName: 'firstname', direction: 'ASCENDING' }])).map((c) => c.id),
+    ).toEqual(['2', '3', '4', '1']);
+    expect(
+      [...contacts].sort(compareContacts([{ propertyName: 'firstname', direction: 'DESCENDING' }])).map((c) => c.id),
+    ).toEqual(['3', '4', '2', '1']);
   });
 });

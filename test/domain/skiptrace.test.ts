@@ -5,13 +5,34 @@ import { E } from '../../domain/shared/fp.js';
 
 describe('identifyProperty', () => {
   it.each([
-    [{ street: '1 Main St', city: 'Austin', state: 'tx', zip: '78701' }, { kind: 'address', street: '1 Main St', city: 'Austin', state: 'TX', zip: '78701' }],
-    [{ street: '1 Main St', zip: '78701' }, { kind: 'address', street: '1 Main St', zip: '78701' }],
-    [{ street: '1 Main St', city: 'Austin', state: 'TX' }, { kind: 'address', street: '1 Main St', city: 'Austin', state: 'TX' }],
-    [{ apn: '12-3', county: 'Travis', state: 'TX' }, { kind: 'apn', apn: '12-3', county: 'Travis', state: 'TX' }],
-    [{ apn: '12-3', county_fips_code: '48453' }, { kind: 'apn', apn: '12-3', countyFipsCode: '48453' }],
-    [{ apn: '12-3', county: 'Travis', street: '1 Main St', zip: '78701' }, { kind: 'apn', apn: '12-3', county: 'Travis' }],
-    [{ apn: '12-3', street: '1 Main St', zip: '78701' }, { kind: 'address', street: '1 Main St', zip: '78701' }],
+    [
+      { street: '1 Main St', city: 'Austin', state: 'tx', zip: '78701' },
+      { kind: 'address', street: '1 Main St', city: 'Austin', state: 'TX', zip: '78701' },
+    ],
+    [
+      { street: '1 Main St', zip: '78701' },
+      { kind: 'address', street: '1 Main St', zip: '78701' },
+    ],
+    [
+      { street: '1 Main St', city: 'Austin', state: 'TX' },
+      { kind: 'address', street: '1 Main St', city: 'Austin', state: 'TX' },
+    ],
+    [
+      { apn: '12-3', county: 'Travis', state: 'TX' },
+      { kind: 'apn', apn: '12-3', county: 'Travis', state: 'TX' },
+    ],
+    [
+      { apn: '12-3', county_fips_code: '48453' },
+      { kind: 'apn', apn: '12-3', countyFipsCode: '48453' },
+    ],
+    [
+      { apn: '12-3', county: 'Travis', street: '1 Main St', zip: '78701' },
+      { kind: 'apn', apn: '12-3', county: 'Travis' },
+    ],
+    [
+      { apn: '12-3', street: '1 Main St', zip: '78701' },
+      { kind: 'address', street: '1 Main St', zip: '78701' },
+    ],
   ])('%j is identified', (input, expected) => {
     const r = identifyProperty(input);
     expect(E.isRight(r) && r.right).toMatchObject(expected);
@@ -29,7 +50,9 @@ describe('identifyProperty', () => {
   });
 
   it('describes identities for headings', () => {
-    expect(describeIdentity({ kind: 'address', street: '1 Main St', city: 'Austin', state: 'TX', zip: '78701' })).toBe('1 Main St, Austin, TX 78701');
+    expect(describeIdentity({ kind: 'address', street: '1 Main St', city: 'Austin', state: 'TX', zip: '78701' })).toBe(
+      '1 Main St, Austin, TX 78701',
+    );
     expect(describeIdentity({ kind: 'apn', apn: '9', countyFipsCode: '48453' })).toBe('APN 9 (county FIPS 48453)');
   });
 });

@@ -11,4 +11,12 @@ const http = await gateway.http.request('/v1/tools/crm/getContact', {
   headers: { authorization: 'Bearer embed-demo-token', 'content-type': 'application/json' },
   body: JSON.stringify({ contact_id: '101' }),
 });
-process.stdout.write(JSON.stringify({ text, json, denied, http: { status: http.status, body: await http.json() }, tools: gateway.listTools().length }));
+process.stdout.write(
+  JSON.stringify({
+    text,
+    json,
+    denied,
+    http: { status: http.status, body: await http.json() },
+    tools: gateway.listTools().length,
+  }),
+);

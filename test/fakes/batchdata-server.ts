@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { listenOnLoopback, loopbackUrl } from './listen.js';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { demoProperties, type DemoProperty } from '../../adapters/outbound/memory/demo/skiptrace.js';
 import { normaliseStreet, normaliseZip, US_STATES } from '../../domain/skiptrace/address.js';
 
@@ -58,19 +64,27 @@ const itemProblem = (item: unknown, at: string): string | undefined => {
     if ('countyFipsCode' in item) {
       const extra = unknownKeys(['apn', 'countyFipsCode', 'requestId']);
       if (extra.length) return `${at} has unknown members: ${extra.join(', ')}`;
-      return typeof item.countyFipsCode === 'string' && /^\d{5}$/.test(item.countyFipsCode) ? undefined : `${at}.countyFipsCode must be five digits`;
+      return typeof item.countyFipsCode === 'string' && /^\d{5}$/.test(item.countyFipsCode)
+        ? undefined
+        : `${at}.countyFipsCode must be five digits`;
     }
     const extra = unknownKeys(['apn', 'county', 'state', 'requestId']);
     if (extra.length) return `${at} has unknown members: ${extra.join(', ')}`;
     if (!isText(item.county)) return `${at}.county (or countyFipsCode) is required with apn`;
-    if ('state' in item && !(typeof item.state === 'string' && /^[A-Z]{2}$/.test(item.state))) return `${at}.state must be a two-letter code`;
+    if ('state' in item && !(typeof item.state === 'string' && /^[A-Z]{2}$/.test(item.state)))
+      return `${at}.state must be a two-letter code`;
     return undefined;
   }
   return `${at} needs propertyAddress, or apn with county or countyFipsCode`;
 };
 
-const sameApn = (a: string, b: string): boolean => a.replace(/[^0-9a-z]/gi, '').toLowerCase() === b.replace(/[^0-9a-z]/gi, '').toLowerCase();
-const countyName = (c: string): string => c.trim().toLowerCase().replace(/\s+county$/, '');
+const sameApn = (a: string, b: string): boolean =>
+  a.replace(/[^0-9a-z]/gi, '').toLowerCase() === b.replace(/[^0-9a-z]/gi, '').toLowerCase();
+const countyName = (c: string): string =>
+  c
+    .trim()
+    .toLowerCase()
+    .replace(/\s+county$/, '');
 
 const findProperty = (properties: readonly DemoProperty[], item: Json): DemoProperty | undefined => {
   if (isObject(item.propertyAddress)) {
@@ -171,17 +185,26 @@ export class BatchDataServer {
     return message;
   }
 
-  #answer(req: IncomingMessage, path: string, rawBody: string, body: unknown): [number, unknown, Record<string, string>?] {
+  #answer(
+    req: IncomingMessage,
+    path: string,
+    rawBody: string,
+    body: unknown,
+  ): [number, unknown, Record<string, string>?] {
     if (req.method !== 'POST' || path !== SKIP_TRACE_PATH) {
       this.#violation(`${req.method} ${path}: only POST ${SKIP_TRACE_PATH} is served`);
       return [404, statusBody(404, 'Not Found', 'Route not found.')];
     }
     if (req.headers.authorization !== `Bearer ${this.token}`) {
-      this.#violation(req.headers.authorization ? 'Authorization carries the wrong token' : 'Authorization header missing');
+      this.#violation(
+        req.headers.authorization ? 'Authorization carries the wrong token' : 'Authorization header missing',
+      );
       return [401, statusBody(401, 'Unauthorized', 'Invalid token.')];
     }
-    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) this.#violation(`Content-Type is "${req.headers['content-type'] ?? ''}", not application/json`);
-    if (!/application\/json/i.test(req.headers.accept ?? '')) this.#violation(`Accept is "${req.headers.accept ?? ''}", not application/json`);
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+      this.#violation(`Content-Type is "${req.headers['content-type'] ?? ''}", not application/json`);
+    if (!/application\/json/i.test(req.headers.accept ?? ''))
+      this.#violation(`Accept is "${req.headers.accept ?? ''}", not application/json`);
 
     const bad = (message: string): [number, unknown] => [400, statusBody(400, 'Bad Request', this.#violation(message))];
     if (body === undefined) return bad(rawBody ? 'Body is not valid JSON' : 'Body is empty');
@@ -191,7 +214,8 @@ export class BatchDataServer {
     if ('options' in body && !isObject(body.options)) return bad('options must be an object');
     const items = body.requests;
     if (!Array.isArray(items)) return bad('requests must be an array');
-    if (items.length < 1 || items.length > MAX_ITEMS) return bad(`requests must hold 1 to ${MAX_ITEMS} items, not ${items.length}`);
+    if (items.length < 1 || items.length > MAX_ITEMS)
+      return bad(`requests must hold 1 to ${MAX_ITEMS} items, not ${items.length}`);
     for (const [i, item] of items.entries()) {
       const problem = itemProblem(item, `requests[${i}]`);
       if (problem) return bad(problem);
@@ -206,10 +230,23 @@ export class BatchDataServer {
       const echo = 'requestId' in item ? { requestId: item.requestId } : {};
       const property = findProperty(this.#properties, item);
       if (!property) {
-        return [{ ...(isObject(item.propertyAddress) ? { propertyAddress: item.propertyAddress } : {}), ...echo, meta: { matched: false, error: false } }];
+        return [
+          {
+            ...(isObject(item.propertyAddress) ? { propertyAddress: item.propertyAddress } : {}),
+            ...echo,
+            meta: { matched: false, error: false },
+          },
+        ];
       }
       matched += 1;
-      return property.owners.slice(0, 1).map((o) => ({ ...o, propertyAddress: { ...property.address }, ...echo, meta: { matched: true, error: false } }));
+      return property.owners
+        .slice(0, 1)
+        .map((o) => ({
+          ...o,
+          propertyAddress: { ...property.address },
+          ...echo,
+          meta: { matched: true, error: false },
+        }));
     });
     if (matched === 0) return { status: { code: 200, text: 'OK' }, results: { persons } };
     const endTime = new Date();
@@ -220,8 +257,17 @@ export class BatchDataServer {
         meta: {
           apiVersion: 'v1',
           requestId: randomUUID(),
-          performance: { startTime: startTime.toISOString(), endTime: endTime.toISOString(), totalRequestTime: endTime.getTime() - startTime.getTime() },
-          results: { requestCount: items.length, matchCount: matched, noMatchCount: items.length - matched, errorCount: 0 },
+          performance: {
+            startTime: startTime.toISOString(),
+            endTime: endTime.toISOString(),
+            totalRequestTime: endTime.getTime() - startTime.getTime(),
+          },
+          results: {
+            requestCount: items.length,
+            matchCount: matched,
+            noMatchCount: items.length - matched,
+            errorCount: 0,
+          },
         },
       },
     };

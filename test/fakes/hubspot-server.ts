@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { listenOnLoopback, loopbackUrl } from './listen.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -41,7 +47,9 @@ import type { Clock } from '../../ports/clock.js';
 type Json = Record<string, unknown>;
 type Schema = Json;
 
-export const SPECS_DIR = process.env['HUBSPOT_SPECS_DIR'] ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/hubspot-openapi');
+export const SPECS_DIR =
+  process.env['HUBSPOT_SPECS_DIR'] ??
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/hubspot-openapi');
 
 /** The private-app token the stand-in accepts unless told otherwise. */
 export const HUBSPOT_TEST_TOKEN = 'pat-na1-11111111-2222-3333-4444-555555555555';
@@ -53,7 +61,10 @@ const SPEC_FILES = [
   { id: 'auth-oauth-v1', file: 'auth-oauth-v1/oauth.json' },
 ] as const;
 
-const OBJECT_PREFIXES: Record<string, string> = { '/crm/v3/objects': 'crm-contacts-v3', '/crm/objects/2026-03': 'crm-contacts-2026-03' };
+const OBJECT_PREFIXES: Record<string, string> = {
+  '/crm/v3/objects': 'crm-contacts-v3',
+  '/crm/objects/2026-03': 'crm-contacts-2026-03',
+};
 
 export interface SpecViolation {
   readonly method: string;
@@ -145,7 +156,8 @@ const absoluteRefs = (node: unknown, docId: string): unknown => {
   if (Array.isArray(node)) return node.map((n) => absoluteRefs(n, docId));
   if (!isObject(node)) return node;
   const out: Json = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `${docId}${v}` : absoluteRefs(v, docId);
+  for (const [k, v] of Object.entries(node))
+    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `${docId}${v}` : absoluteRefs(v, docId);
   return out;
 };
 
@@ -158,9 +170,14 @@ const closeObjects = (node: unknown): unknown => {
   if (Array.isArray(node)) return node.map(closeObjects);
   if (!isObject(node)) return node;
   const out: Json = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, closeObjects(s)])) : closeObjects(v);
+  for (const [k, v] of Object.entries(node))
+    out[k] =
+      k === 'properties' && isObject(v)
+        ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, closeObjects(s)]))
+        : closeObjects(v);
   const composed = 'oneOf' in node || 'anyOf' in node || 'allOf' in node;
-  if (isObject(node['properties']) && !('additionalProperties' in node) && !composed) out['additionalProperties'] = false;
+  if (isObject(node['properties']) && !('additionalProperties' in node) && !composed)
+    out['additionalProperties'] = false;
   return out;
 };
 
@@ -174,7 +191,9 @@ const nullableStrings = (node: unknown): unknown => {
   return out;
 };
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 const newAjv = (options: ConstructorParameters<typeof Ajv>[0] = {}): Ajv => {
   const ajv = new Ajv({ strict: false, allErrors: true, ...options });
@@ -186,7 +205,8 @@ const newAjv = (options: ConstructorParameters<typeof Ajv>[0] = {}): Ajv => {
 const describe = (errors: ValidateFunction['errors'], where: string, wrapped = false): string[] =>
   (errors ?? []).map((e) => {
     const at = `${where}${wrapped ? e.instancePath.replace(/^\/v/, '') : e.instancePath}`;
-    if (e.keyword === 'additionalProperties') return `${at} has a member the document does not declare: "${String(e.params['additionalProperty'])}"`;
+    if (e.keyword === 'additionalProperties')
+      return `${at} has a member the document does not declare: "${String(e.params['additionalProperty'])}"`;
     return `${at} ${e.message ?? 'is invalid'}${e.keyword === 'enum' ? ` (${JSON.stringify(e.params['allowedValues'])})` : ''}`;
   });
 
@@ -202,12 +222,21 @@ class SpecCatalogue {
   constructor(dir: string) {
     for (const { id, file } of SPEC_FILES) {
       const where = path.join(dir, file);
-      if (!existsSync(where)) throw new Error(`HubSpot's OpenAPI document ${where} is missing: the stand-in validates against it. Set HUBSPOT_SPECS_DIR to the vendor-specs/hubspot folder.`);
+      if (!existsSync(where))
+        throw new Error(
+          `HubSpot's OpenAPI document ${where} is missing: the stand-in validates against it. Set HUBSPOT_SPECS_DIR to the vendor-specs/hubspot folder.`,
+        );
       const doc = JSON.parse(readFileSync(where, 'utf8')) as Json;
       this.docs.set(id, doc);
       const schemas = (doc['components'] as Json | undefined)?.['schemas'] ?? {};
-      this.#requests.addSchema({ $id: `${id}.json`, components: { schemas: closeObjects(absoluteRefs(schemas, `${id}.json`)) } });
-      this.#responses.addSchema({ $id: `${id}.json`, components: { schemas: nullableStrings(absoluteRefs(schemas, `${id}.json`)) } });
+      this.#requests.addSchema({
+        $id: `${id}.json`,
+        components: { schemas: closeObjects(absoluteRefs(schemas, `${id}.json`)) },
+      });
+      this.#responses.addSchema({
+        $id: `${id}.json`,
+        components: { schemas: nullableStrings(absoluteRefs(schemas, `${id}.json`)) },
+      });
       for (const [template, item] of Object.entries(doc['paths'] as Record<string, Json>)) {
         for (const [method, raw] of Object.entries(item)) {
           if (!isObject(raw) || method === 'parameters') continue;
@@ -227,12 +256,45 @@ class SpecCatalogue {
   handWritten(): Operation[] {
     const ops: Operation[] = [];
     for (const [prefix, docId] of Object.entries(OBJECT_PREFIXES)) {
-      const ref = (name: string) => ({ required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } });
-      const created = { '201': { content: { 'application/json': { schema: { $ref: '#/components/schemas/SimplePublicObject' } } } } };
-      const found = { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/CollectionResponseWithTotalSimplePublicObject' } } } } };
+      const ref = (name: string) => ({
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+      });
+      const created = {
+        '201': { content: { 'application/json': { schema: { $ref: '#/components/schemas/SimplePublicObject' } } } },
+      };
+      const found = {
+        '200': {
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/CollectionResponseWithTotalSimplePublicObject' },
+            },
+          },
+        },
+      };
       ops.push(
-        this.#operation(docId, 'POST', `${prefix}/companies/search`, { requestBody: ref('PublicObjectSearchRequest'), responses: found, security: [{ oauth2: ['crm.objects.companies.read'] }] }, true),
-        this.#operation(docId, 'POST', `${prefix}/companies`, { requestBody: ref('SimplePublicObjectInputForCreate'), responses: created, security: [{ oauth2: ['crm.objects.companies.write'] }] }, true),
+        this.#operation(
+          docId,
+          'POST',
+          `${prefix}/companies/search`,
+          {
+            requestBody: ref('PublicObjectSearchRequest'),
+            responses: found,
+            security: [{ oauth2: ['crm.objects.companies.read'] }],
+          },
+          true,
+        ),
+        this.#operation(
+          docId,
+          'POST',
+          `${prefix}/companies`,
+          {
+            requestBody: ref('SimplePublicObjectInputForCreate'),
+            responses: created,
+            security: [{ oauth2: ['crm.objects.companies.write'] }],
+          },
+          true,
+        ),
       );
     }
     const query = (name: string, schema: Json) => ({ name, in: 'query', required: false, schema });
@@ -243,7 +305,12 @@ class SpecCatalogue {
         '/crm/v3/properties/{objectType}',
         {
           parameters: [
-            { name: 'objectType', in: 'path', required: true, schema: { type: 'string', enum: ['contacts', 'companies', '0-1', '0-2'] } },
+            {
+              name: 'objectType',
+              in: 'path',
+              required: true,
+              schema: { type: 'string', enum: ['contacts', 'companies', '0-1', '0-2'] },
+            },
             query('archived', { type: 'boolean' }),
             query('properties', { type: 'string' }),
             query('dataSensitivity', { type: 'string' }),
@@ -311,12 +378,19 @@ const DEFAULT_COMPANY_READ = ['name', 'domain'];
 const COMPANY_ALWAYS = ['createdate', 'hs_lastmodifieddate', 'hs_object_id'];
 const CONTACT_TO_COMPANY_TYPES = new Set([1, 279]);
 
-const errorBody = (message: string, category: string, extra: Json = {}): Json => ({ status: 'error', message, correlationId: randomUUID(), category, ...extra });
+const errorBody = (message: string, category: string, extra: Json = {}): Json => ({
+  status: 'error',
+  message,
+  correlationId: randomUUID(),
+  category,
+  ...extra,
+});
 
 /** HubSpot's 429 body, member for member as its usage guidelines quote it (examples/rate-limit-429.daily.example.json). */
 export const rateLimitBody = (policyName: 'DAILY' | 'TEN_SECONDLY_ROLLING' | 'SECONDLY' = 'DAILY'): Json => ({
   status: 'error',
-  message: policyName === 'DAILY' ? 'You have reached your daily limit.' : 'You have reached your ten_secondly_rolling limit.',
+  message:
+    policyName === 'DAILY' ? 'You have reached your daily limit.' : 'You have reached your ten_secondly_rolling limit.',
   errorType: 'RATE_LIMIT',
   correlationId: randomUUID(),
   policyName,
@@ -325,7 +399,10 @@ export const rateLimitBody = (policyName: 'DAILY' | 'TEN_SECONDLY_ROLLING' | 'SE
 
 /** A property error as HubSpot's v3 object APIs word it: the per-property results as JSON inside `message`. */
 const propertyError = (name: string, code: string, message: string): Json =>
-  errorBody(`Property values were not valid: ${JSON.stringify([{ isValid: false, message, error: code, name, localizedErrorMessage: message }])}`, 'VALIDATION_ERROR');
+  errorBody(
+    `Property values were not valid: ${JSON.stringify([{ isValid: false, message, error: code, name, localizedErrorMessage: message }])}`,
+    'VALIDATION_ERROR',
+  );
 
 const propertyProblem = (defs: ReadonlyMap<string, PropertyDefinition>, values: PropertyValues): Json | undefined => {
   const checked = validatePropertyValues(defs, values);
@@ -334,7 +411,8 @@ const propertyProblem = (defs: ReadonlyMap<string, PropertyDefinition>, values: 
   const def = defs.get(name);
   const value = values[name] ?? '';
   if (!def) return propertyError(name, 'PROPERTY_DOESNT_EXIST', `Property "${name}" does not exist`);
-  if (def.readOnly || READ_ONLY_PROPERTIES.has(name)) return propertyError(name, 'READ_ONLY_VALUE', `"${name}" is a read only property; its value cannot be set.`);
+  if (def.readOnly || READ_ONLY_PROPERTIES.has(name))
+    return propertyError(name, 'READ_ONLY_VALUE', `"${name}" is a read only property; its value cannot be set.`);
   switch (def.type) {
     case 'enumeration': {
       const allowed = (def.options ?? []).map((o) => `label: "${o.label}" value: "${o.value}"`).join(', ');
@@ -364,7 +442,11 @@ const propertyBody = (d: PropertyDefinition, i: number): Json => ({
   hasUniqueValue: d.name === 'email',
   hidden: false,
   formField: !d.readOnly,
-  modificationMetadata: { archivable: !d.readOnly, readOnlyDefinition: true, readOnlyValue: Boolean(d.readOnly) || READ_ONLY_PROPERTIES.has(d.name) },
+  modificationMetadata: {
+    archivable: !d.readOnly,
+    readOnlyDefinition: true,
+    readOnlyValue: Boolean(d.readOnly) || READ_ONLY_PROPERTIES.has(d.name),
+  },
   createdAt: '2020-01-01T00:00:00.000Z',
   updatedAt: '2020-01-01T00:00:00.000Z',
 });
@@ -453,7 +535,14 @@ export class HubSpotServer {
       const query: Record<string, string[]> = {};
       for (const [k, v] of url.searchParams) (query[k] ??= []).push(v);
       const raw = Buffer.concat(chunks).toString('utf8');
-      const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, query, headers: req.headers, body: raw, status: 0 };
+      const entry: LoggedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query,
+        headers: req.headers,
+        body: raw,
+        status: 0,
+      };
       this.requests.push(entry);
       const reply = this.#answer(entry, raw);
       entry.status = reply.status;
@@ -473,10 +562,15 @@ export class HubSpotServer {
       this.specViolations.push({ method: entry.method, path: entry.path, operation: op?.key, problems });
       const body =
         status === 401
-          ? errorBody('Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview', 'INVALID_AUTHENTICATION')
+          ? errorBody(
+              'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview',
+              'INVALID_AUTHENTICATION',
+            )
           : status === 404
             ? errorBody(`No operation at ${entry.method} ${entry.path}.`, 'OBJECT_NOT_FOUND')
-            : errorBody(`Invalid input: ${problems.join('; ')}`, 'VALIDATION_ERROR', { errors: problems.map((message) => ({ message })) });
+            : errorBody(`Invalid input: ${problems.join('; ')}`, 'VALIDATION_ERROR', {
+                errors: problems.map((message) => ({ message })),
+              });
       return { status, body };
     };
 
@@ -498,7 +592,8 @@ export class HubSpotServer {
       if (refused) return refused;
     }
     const reply = this.#route(checked.right);
-    if (reply.status >= 200 && reply.status < 300 && Object.keys(op.responses).length) this.#checkResponse(op, entry, reply);
+    if (reply.status >= 200 && reply.status < 300 && Object.keys(op.responses).length)
+      this.#checkResponse(op, entry, reply);
     return reply;
   }
 
@@ -529,7 +624,8 @@ export class HubSpotServer {
           continue;
         }
         const isArray = schema['type'] === 'array';
-        if (!isArray && values.length > 1) problems.push(`query parameter ${name} is not an array but was given ${values.length} times`);
+        if (!isArray && values.length > 1)
+          problems.push(`query parameter ${name} is not an array but was given ${values.length} times`);
         const v = cat.validator('value', op.docId, schema);
         const data = { v: isArray ? [...values] : values[0] };
         if (!v(data)) problems.push(...describe(v.errors, `query parameter ${name}`, true));
@@ -537,12 +633,18 @@ export class HubSpotServer {
     }
     const declared = new Set(op.parameters.filter((p) => p['in'] === 'query').map((p) => String(p['name'])));
     for (const name of Object.keys(entry.query)) {
-      if (!declared.has(name)) problems.push(`query parameter "${name}" is not declared (declared: ${[...declared].join(', ') || 'none'})`);
+      if (!declared.has(name))
+        problems.push(`query parameter "${name}" is not declared (declared: ${[...declared].join(', ') || 'none'})`);
     }
 
     let body: unknown;
-    const contentType = String(entry.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    const content = isObject(op.requestBody?.['content']) ? (op.requestBody['content'] as Record<string, Json>) : undefined;
+    const contentType = String(entry.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
+    const content = isObject(op.requestBody?.['content'])
+      ? (op.requestBody['content'] as Record<string, Json>)
+      : undefined;
     if (!content) {
       if (raw.length) problems.push('a body was sent but the operation declares none');
     } else if (!raw.length) {
@@ -550,7 +652,9 @@ export class HubSpotServer {
     } else {
       const media = content[contentType];
       if (!media) {
-        problems.push(`Content-Type "${contentType || '(none)'}" is not one the operation declares (${Object.keys(content).join(', ')})`);
+        problems.push(
+          `Content-Type "${contentType || '(none)'}" is not one the operation declares (${Object.keys(content).join(', ')})`,
+        );
       } else {
         if (contentType === 'application/json') {
           try {
@@ -573,19 +677,32 @@ export class HubSpotServer {
         }
       }
     }
-    return problems.length ? E.left(problems) : E.right({ op, params, query: entry.query as Record<string, string[]>, body });
+    return problems.length
+      ? E.left(problems)
+      : E.right({ op, params, query: entry.query as Record<string, string[]>, body });
   }
 
   #checkResponse(op: Operation, entry: LoggedRequest, reply: Reply): void {
     const declared = op.responses[String(reply.status)];
     if (!isObject(declared)) {
-      this.responseViolations.push({ method: entry.method, path: entry.path, operation: op.key, problems: [`status ${reply.status} is not documented`] });
+      this.responseViolations.push({
+        method: entry.method,
+        path: entry.path,
+        operation: op.key,
+        problems: [`status ${reply.status} is not documented`],
+      });
       return;
     }
     const schema = ((declared['content'] as Json | undefined)?.['application/json'] as Json | undefined)?.['schema'];
     if (!isObject(schema)) return;
     const v = specs().validator('response', op.docId, schema);
-    if (!v(reply.body)) this.responseViolations.push({ method: entry.method, path: entry.path, operation: op.key, problems: describe(v.errors, 'response') });
+    if (!v(reply.body))
+      this.responseViolations.push({
+        method: entry.method,
+        path: entry.path,
+        operation: op.key,
+        problems: describe(v.errors, 'response'),
+      });
   }
 
   #authorise(op: Operation, header: string): Reply | undefined {
@@ -593,21 +710,43 @@ export class HubSpotServer {
     if (!this.#staticTokens.has(token)) {
       const expiresAt = this.#accessTokens.get(token);
       if (expiresAt === undefined) {
-        return { status: 401, body: errorBody('Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview', 'INVALID_AUTHENTICATION') };
+        return {
+          status: 401,
+          body: errorBody(
+            'Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview',
+            'INVALID_AUTHENTICATION',
+          ),
+        };
       }
       const now = this.#clock.now().getTime();
       if (now >= expiresAt) {
-        return { status: 401, body: errorBody(`The OAuth token used to make this call expired ${Math.ceil((now - expiresAt) / 1000)} second(s) ago.`, 'EXPIRED_AUTHENTICATION') };
+        return {
+          status: 401,
+          body: errorBody(
+            `The OAuth token used to make this call expired ${Math.ceil((now - expiresAt) / 1000)} second(s) ago.`,
+            'EXPIRED_AUTHENTICATION',
+          ),
+        };
       }
     }
     const granted = this.#granted;
-    if (!granted || op.scopes.length === 0 || op.scopes.some((alt) => alt.every((s) => granted.has(s)))) return undefined;
+    if (!granted || op.scopes.length === 0 || op.scopes.some((alt) => alt.every((s) => granted.has(s))))
+      return undefined;
     return {
       status: 403,
-      body: errorBody("This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.", 'MISSING_SCOPES', {
-        errors: [{ message: 'One or more of the following scopes are required.', context: { requiredGranularScopes: [...(op.scopes[0] ?? [])] } }],
-        links: { scopes: 'https://developers.hubspot.com/scopes' },
-      }),
+      body: errorBody(
+        "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.",
+        'MISSING_SCOPES',
+        {
+          errors: [
+            {
+              message: 'One or more of the following scopes are required.',
+              context: { requiredGranularScopes: [...(op.scopes[0] ?? [])] },
+            },
+          ],
+          links: { scopes: 'https://developers.hubspot.com/scopes' },
+        },
+      ),
     };
   }
 
@@ -637,17 +776,25 @@ export class HubSpotServer {
       case 'PUT {objects}/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}':
         return this.#associateDefault(params);
       default:
-        return { status: 501, body: errorBody(`The local HubSpot stand-in does not implement ${op.key}.`, 'NOT_IMPLEMENTED') };
+        return {
+          status: 501,
+          body: errorBody(`The local HubSpot stand-in does not implement ${op.key}.`, 'NOT_IMPLEMENTED'),
+        };
     }
   }
 
   // ---- OAuth ----
 
   #token(form: Record<string, string>): Reply {
-    const bad = (status: string, message: string): Reply => ({ status: 400, body: { status, message, correlationId: randomUUID(), requestId: randomUUID() } });
-    if (form['grant_type'] !== 'refresh_token') return bad('BAD_GRANT_TYPE', 'the local stand-in supports only grant_type=refresh_token');
+    const bad = (status: string, message: string): Reply => ({
+      status: 400,
+      body: { status, message, correlationId: randomUUID(), requestId: randomUUID() },
+    });
+    if (form['grant_type'] !== 'refresh_token')
+      return bad('BAD_GRANT_TYPE', 'the local stand-in supports only grant_type=refresh_token');
     if (form['client_id'] !== this.oauth.clientId) return bad('BAD_CLIENT_ID', 'missing or unknown client id');
-    if (form['client_secret'] !== this.oauth.clientSecret) return bad('BAD_CLIENT_SECRET', 'missing or invalid client secret');
+    if (form['client_secret'] !== this.oauth.clientSecret)
+      return bad('BAD_CLIENT_SECRET', 'missing or invalid client secret');
     const presented = form['refresh_token'] ?? '';
     if (!this.#refreshTokens.has(presented)) return bad('BAD_REFRESH_TOKEN', 'missing or unknown refresh token');
     let refreshToken = presented;
@@ -662,24 +809,48 @@ export class HubSpotServer {
     this.issuedTokens.push({ accessToken, refreshToken, expiresIn: this.oauth.expiresIn, issuedAt });
     return {
       status: 200,
-      body: { token_type: 'bearer', refresh_token: refreshToken, access_token: accessToken, expires_in: this.oauth.expiresIn, hub_id: this.hubId, user_id: 1, token_use: 'access_token' },
+      body: {
+        token_type: 'bearer',
+        refresh_token: refreshToken,
+        access_token: accessToken,
+        expires_in: this.oauth.expiresIn,
+        hub_id: this.hubId,
+        user_id: 1,
+        token_use: 'access_token',
+      },
     };
   }
 
   // ---- contacts ----
 
   #createContact(body: Json): Reply {
-    const values = Object.fromEntries(Object.entries(body['properties'] as Record<string, string>).filter(([, v]) => v !== ''));
+    const values = Object.fromEntries(
+      Object.entries(body['properties'] as Record<string, string>).filter(([, v]) => v !== ''),
+    );
     const invalid = propertyProblem(contactDefs, values);
     if (invalid) return { status: 400, body: invalid };
     const duplicate = this.#emailOwner(values['email']);
-    if (duplicate) return { status: 409, body: errorBody(`Contact already exists. Existing ID: ${duplicate.id}`, 'CONFLICT') };
+    if (duplicate)
+      return { status: 409, body: errorBody(`Contact already exists. Existing ID: ${duplicate.id}`, 'CONFLICT') };
     const links = new Map<string, Set<number>>();
-    for (const a of body['associations'] as { to: { id: string }; types: { associationCategory: string; associationTypeId: number }[] }[]) {
-      if (!this.#activeCompany(a.to.id)) return { status: 400, body: errorBody(`One or more associations are invalid: no company with id ${a.to.id}.`, 'VALIDATION_ERROR') };
+    for (const a of body['associations'] as {
+      to: { id: string };
+      types: { associationCategory: string; associationTypeId: number }[];
+    }[]) {
+      if (!this.#activeCompany(a.to.id))
+        return {
+          status: 400,
+          body: errorBody(`One or more associations are invalid: no company with id ${a.to.id}.`, 'VALIDATION_ERROR'),
+        };
       for (const type of a.types) {
         if (type.associationCategory !== 'HUBSPOT_DEFINED' || !CONTACT_TO_COMPANY_TYPES.has(type.associationTypeId)) {
-          return { status: 400, body: errorBody(`${type.associationCategory} association type ${type.associationTypeId} is not valid between contacts and companies.`, 'VALIDATION_ERROR') };
+          return {
+            status: 400,
+            body: errorBody(
+              `${type.associationCategory} association type ${type.associationTypeId} is not valid between contacts and companies.`,
+              'VALIDATION_ERROR',
+            ),
+          };
         }
         const set = links.get(a.to.id) ?? new Set<number>();
         set.add(type.associationTypeId).add(1);
@@ -688,7 +859,11 @@ export class HubSpotServer {
     }
     const primary = [...links].find(([, types]) => types.has(279))?.[0];
     const id = String(this.#nextContactId++);
-    const contact = newContact(id, { ...values, ...(primary ? { [PRIMARY_COMPANY_PROPERTY]: primary } : {}) }, this.#clock.now());
+    const contact = newContact(
+      id,
+      { ...values, ...(primary ? { [PRIMARY_COMPANY_PROPERTY]: primary } : {}) },
+      this.#clock.now(),
+    );
     this.#contacts.set(id, contact);
     this.#associations.set(id, links);
     return { status: 201, body: this.#objectBody(projectContact(contact, Object.keys(values), () => false)) };
@@ -699,7 +874,12 @@ export class HubSpotServer {
     const contact = this.#lookup(idOrValue, query['idProperty']?.[0]);
     if (!contact || contact.archived !== archived) return this.#notFound();
     const requested = (query['properties'] ?? []).flatMap((p) => p.split(',')).filter(Boolean);
-    return { status: 200, body: this.#objectBody(projectContact(contact, requested.length ? requested : DEFAULT_CONTACT_READ, (n) => contactDefs.has(n))) };
+    return {
+      status: 200,
+      body: this.#objectBody(
+        projectContact(contact, requested.length ? requested : DEFAULT_CONTACT_READ, (n) => contactDefs.has(n)),
+      ),
+    };
   }
 
   #updateContact(idOrValue: string, query: Record<string, string[]>, body: Json): Reply {
@@ -709,10 +889,13 @@ export class HubSpotServer {
     const invalid = propertyProblem(contactDefs, values);
     if (invalid) return { status: 400, body: invalid };
     const duplicate = this.#emailOwner(values['email'], contact.id);
-    if (duplicate) return { status: 409, body: errorBody(`Contact already exists. Existing ID: ${duplicate.id}`, 'CONFLICT') };
+    if (duplicate)
+      return { status: 409, body: errorBody(`Contact already exists. Existing ID: ${duplicate.id}`, 'CONFLICT') };
     const updated = updateContact(contact, values, this.#clock.now());
     if (E.isLeft(updated)) return this.#notFound();
-    const properties = Object.fromEntries(Object.entries(updated.right.properties).filter(([, v]) => v !== '' && v !== null));
+    const properties = Object.fromEntries(
+      Object.entries(updated.right.properties).filter(([, v]) => v !== '' && v !== null),
+    );
     const stored = { ...updated.right, properties };
     this.#contacts.set(stored.id, stored);
     return { status: 200, body: this.#objectBody(projectContact(stored, Object.keys(values), () => false)) };
@@ -730,21 +913,37 @@ export class HubSpotServer {
     if (E.isLeft(parsed)) return parsed.left;
     const { search, offset } = parsed.right;
     const matching = [...this.#contacts.values()]
-      .filter((c) => !c.archived && matchesFilterGroups(c.properties, search.filterGroups) && matchesQuery(c.properties, search.query))
+      .filter(
+        (c) =>
+          !c.archived &&
+          matchesFilterGroups(c.properties, search.filterGroups) &&
+          matchesQuery(c.properties, search.query),
+      )
       .sort(compareContacts(search.sorts));
     const requested = search.properties.length ? search.properties : DEFAULT_CONTACT_READ;
-    return this.#page(matching, offset, search.limit, (c) => this.#objectBody(projectContact(c, requested, (n) => contactDefs.has(n))));
+    return this.#page(matching, offset, search.limit, (c) =>
+      this.#objectBody(projectContact(c, requested, (n) => contactDefs.has(n))),
+    );
   }
 
   // ---- companies ----
 
   #createCompany(body: Json): Reply {
-    const values = Object.fromEntries(Object.entries(body['properties'] as Record<string, string>).filter(([, v]) => v !== ''));
+    const values = Object.fromEntries(
+      Object.entries(body['properties'] as Record<string, string>).filter(([, v]) => v !== ''),
+    );
     const invalid = propertyProblem(companyDefs, values);
     if (invalid) return { status: 400, body: invalid };
     const at = this.#clock.now().toISOString();
     const id = String(this.#nextCompanyId++);
-    const company = { id, name: values['name'] ?? '', properties: { ...values, createdate: at, hs_lastmodifieddate: at, hs_object_id: id }, createdAt: at, updatedAt: at, archived: false };
+    const company = {
+      id,
+      name: values['name'] ?? '',
+      properties: { ...values, createdate: at, hs_lastmodifieddate: at, hs_object_id: id },
+      createdAt: at,
+      updatedAt: at,
+      archived: false,
+    };
     this.#companies.set(id, company);
     return { status: 201, body: this.#companyBody(company, Object.keys(values)) };
   }
@@ -753,9 +952,20 @@ export class HubSpotServer {
     const parsed = this.#search(body);
     if (E.isLeft(parsed)) return parsed.left;
     const { search, offset } = parsed.right;
-    const asContact = (c: Company & { updatedAt: string }): Contact => ({ id: c.id, properties: c.properties, createdAt: c.createdAt, updatedAt: c.updatedAt, archived: false });
+    const asContact = (c: Company & { updatedAt: string }): Contact => ({
+      id: c.id,
+      properties: c.properties,
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
+      archived: false,
+    });
     const matching = [...this.#companies.values()]
-      .filter((c) => !c.archived && matchesFilterGroups(c.properties, search.filterGroups) && matchesQuery({ company: c.properties['name'] ?? null }, search.query))
+      .filter(
+        (c) =>
+          !c.archived &&
+          matchesFilterGroups(c.properties, search.filterGroups) &&
+          matchesQuery({ company: c.properties['name'] ?? null }, search.query),
+      )
       .sort((a, b) => compareContacts(search.sorts)(asContact(a), asContact(b)));
     const requested = search.properties.length ? search.properties : DEFAULT_COMPANY_READ;
     return this.#page(matching, offset, search.limit, (c) => this.#companyBody(c, requested));
@@ -767,7 +977,10 @@ export class HubSpotServer {
     const from = params['fromObjectType'];
     const to = params['toObjectType'];
     if (!['contacts', '0-1'].includes(from ?? '') || !['companies', '0-2'].includes(to ?? '')) {
-      return { status: 400, body: errorBody('The local HubSpot stand-in associates contacts to companies only.', 'VALIDATION_ERROR') };
+      return {
+        status: 400,
+        body: errorBody('The local HubSpot stand-in associates contacts to companies only.', 'VALIDATION_ERROR'),
+      };
     }
     const contact = this.#contacts.get(params['fromObjectId'] ?? '');
     const company = this.#activeCompany(params['toObjectId'] ?? '');
@@ -777,14 +990,23 @@ export class HubSpotServer {
     this.#associations.set(contact.id, links);
     if (!contact.properties[PRIMARY_COMPANY_PROPERTY]) {
       links.get(company.id)!.add(279);
-      this.#contacts.set(contact.id, { ...contact, properties: { ...contact.properties, [PRIMARY_COMPANY_PROPERTY]: company.id } });
+      this.#contacts.set(contact.id, {
+        ...contact,
+        properties: { ...contact.properties, [PRIMARY_COMPANY_PROPERTY]: company.id },
+      });
     }
     const at = this.#clock.now().toISOString();
     return {
       status: 200,
       body: {
         status: 'COMPLETE',
-        results: [{ from: { id: contact.id }, to: { id: company.id }, associationSpec: { associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 } }],
+        results: [
+          {
+            from: { id: contact.id },
+            to: { id: company.id },
+            associationSpec: { associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 },
+          },
+        ],
         startedAt: at,
         completedAt: at,
       },
@@ -792,7 +1014,8 @@ export class HubSpotServer {
   }
 
   #properties(objectType: string): Reply {
-    const defs = objectType === 'contacts' || objectType === '0-1' ? contactPropertyDefinitions : companyPropertyDefinitions;
+    const defs =
+      objectType === 'contacts' || objectType === '0-1' ? contactPropertyDefinitions : companyPropertyDefinitions;
     return { status: 200, body: { results: defs.map(propertyBody) } };
   }
 
@@ -800,14 +1023,20 @@ export class HubSpotServer {
 
   /** A search body (already checked against PublicObjectSearchRequest) as the domain's search, or HubSpot's 400. */
   #search(body: Json): E.Either<Reply, { search: ContactSearch; offset: number }> {
-    const invalid = (message: string): E.Either<Reply, never> => E.left({ status: 400, body: errorBody(message, 'VALIDATION_ERROR') });
+    const invalid = (message: string): E.Either<Reply, never> =>
+      E.left({ status: 400, body: errorBody(message, 'VALIDATION_ERROR') });
     const limit = body['limit'] as number;
     if (limit < 1 || limit > 200) return invalid(`limit must be between 1 and 200; got ${limit}.`);
     const after = body['after'] as string;
     if (!/^\d+$/.test(after)) return invalid(`after must be a paging cursor from a previous page; got "${after}".`);
     const offset = Number(after);
-    if (offset >= SEARCH_LIMITS.maxResults) return invalid(`Search results are limited to ${SEARCH_LIMITS.maxResults}.`);
-    const sorts: Sort[] = (body['sorts'] as string[]).map((s) => (s.startsWith('-') ? { propertyName: s.slice(1), direction: 'DESCENDING' } : { propertyName: s, direction: 'ASCENDING' }));
+    if (offset >= SEARCH_LIMITS.maxResults)
+      return invalid(`Search results are limited to ${SEARCH_LIMITS.maxResults}.`);
+    const sorts: Sort[] = (body['sorts'] as string[]).map((s) =>
+      s.startsWith('-')
+        ? { propertyName: s.slice(1), direction: 'DESCENDING' }
+        : { propertyName: s, direction: 'ASCENDING' },
+    );
     const search: ContactSearch = {
       filterGroups: body['filterGroups'] as FilterGroup[],
       sorts,
@@ -826,7 +1055,11 @@ export class HubSpotServer {
     const more = end < matching.length && end < SEARCH_LIMITS.maxResults;
     return {
       status: 200,
-      body: { total: matching.length, results: page.map(render), ...(more ? { paging: { next: { after: String(end), link: `?after=${end}` } } } : {}) },
+      body: {
+        total: matching.length,
+        results: page.map(render),
+        ...(more ? { paging: { next: { after: String(end), link: `?after=${end}` } } } : {}),
+      },
     };
   }
 
@@ -859,7 +1092,9 @@ export class HubSpotServer {
   #emailOwner(email: string | undefined, self?: string): Contact | undefined {
     if (!email) return undefined;
     const lower = email.toLowerCase();
-    return [...this.#contacts.values()].find((c) => !c.archived && c.id !== self && c.properties['email']?.toLowerCase() === lower);
+    return [...this.#contacts.values()].find(
+      (c) => !c.archived && c.id !== self && c.properties['email']?.toLowerCase() === lower,
+    );
   }
 
   #activeCompany(id: string) {

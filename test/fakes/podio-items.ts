@@ -6,9 +6,26 @@ import { validateFields } from '../../domain/records/field-input.js';
 import { resolveFilters, type FilterInput } from '../../domain/records/filters.js';
 import type { RecordData } from '../../domain/records/record.js';
 import type { Comment, WriteFlags } from '../../domain/records/revision.js';
-import type { CategoryValue, ContactValue, DateValue, FieldValue, FileValue, LinkValue, MoneyValue, RelationValue, TypedValue } from '../../domain/records/values.js';
+import type {
+  CategoryValue,
+  ContactValue,
+  DateValue,
+  FieldValue,
+  FileValue,
+  LinkValue,
+  MoneyValue,
+  RelationValue,
+  TypedValue,
+} from '../../domain/records/values.js';
 import type { Clock } from '../../ports/clock.js';
-import { answerWith, podioError, refuse, type PodioReply, type PodioRouteRequest, type PodioServer } from './podio-server.js';
+import {
+  answerWith,
+  podioError,
+  refuse,
+  type PodioReply,
+  type PodioRouteRequest,
+  type PodioServer,
+} from './podio-server.js';
 
 // Podio's app, view, item, filter, revision, reference, find, comment and file endpoints (vendors.md 2.2) on
 // the local stand-in, answering in Podio's shapes from an in-memory records store with the demo apps.
@@ -16,7 +33,6 @@ import { answerWith, podioError, refuse, type PodioReply, type PodioRouteRequest
 // in the server's violations.
 
 type Json = Record<string, unknown>;
-
 
 const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
 const isId = (u: unknown) => Number.isSafeInteger(u) && (u as number) > 0;
@@ -31,13 +47,33 @@ export const podioFieldType = (f: FieldDefinition): { type: string; settings: Js
       return { type: 'text', settings: { size: 'large' } };
     case 'single_category':
     case 'multi_category':
-      return { type: 'category', settings: { multiple: f.field_type === 'multi_category', options: (f.options ?? []).map((o) => ({ id: o.id, text: o.text, color: o.color ?? 'DCEBD8', status: 'active' })) } };
+      return {
+        type: 'category',
+        settings: {
+          multiple: f.field_type === 'multi_category',
+          options: (f.options ?? []).map((o) => ({
+            id: o.id,
+            text: o.text,
+            color: o.color ?? 'DCEBD8',
+            status: 'active',
+          })),
+        },
+      };
     case 'single_date':
     case 'range_date':
-      return { type: 'date', settings: { calendar: true, end: f.field_type === 'range_date' ? 'enabled' : 'disabled', time: 'enabled' } };
+      return {
+        type: 'date',
+        settings: { calendar: true, end: f.field_type === 'range_date' ? 'enabled' : 'disabled', time: 'enabled' },
+      };
     case 'single_relation':
     case 'multi_relation':
-      return { type: 'app', settings: { multiple: f.field_type === 'multi_relation', referenced_apps: (f.referenced_app_ids ?? []).map((app_id) => ({ app_id })) } };
+      return {
+        type: 'app',
+        settings: {
+          multiple: f.field_type === 'multi_relation',
+          referenced_apps: (f.referenced_app_ids ?? []).map((app_id) => ({ app_id })),
+        },
+      };
     case 'single_user':
     case 'multi_user':
       return { type: 'contact', settings: { type: 'space_users', multiple: f.field_type === 'multi_user' } };
@@ -60,7 +96,14 @@ export const podioFieldType = (f: FieldDefinition): { type: string; settings: Js
 
 const podioField = (f: FieldDefinition): Json => {
   const { type, settings } = podioFieldType(f);
-  return { field_id: f.field_id, external_id: f.external_id, type, status: 'active', label: f.label, config: { label: f.label, description: f.description ?? null, required: f.required, delta: 0, settings } };
+  return {
+    field_id: f.field_id,
+    external_id: f.external_id,
+    type,
+    status: 'active',
+    label: f.label,
+    config: { label: f.label, description: f.description ?? null, required: f.required, delta: 0, settings },
+  };
 };
 
 export const podioApp = (app: App): Json => ({
@@ -86,28 +129,56 @@ const podioValues = (f: FieldDefinition, v: FieldValue): Json[] => {
       return [{ value: Number((v as MoneyValue).value).toFixed(4), currency: (v as MoneyValue).currency }];
     case 'category':
     case 'status':
-      return (v as readonly CategoryValue[]).map((c) => ({ value: { id: c.id, text: c.text, status: 'active', color: f.options?.find((o) => o.id === c.id)?.color ?? 'DCEBD8' } }));
+      return (v as readonly CategoryValue[]).map((c) => ({
+        value: {
+          id: c.id,
+          text: c.text,
+          status: 'active',
+          color: f.options?.find((o) => o.id === c.id)?.color ?? 'DCEBD8',
+        },
+      }));
     case 'date': {
       const d = v as DateValue;
-      return [{ start: d.start, start_date: d.start.slice(0, 10), start_time: time(d.start), ...(d.end ? { end: d.end, end_date: d.end.slice(0, 10), end_time: time(d.end) } : { end: null, end_date: null, end_time: null }) }];
+      return [
+        {
+          start: d.start,
+          start_date: d.start.slice(0, 10),
+          start_time: time(d.start),
+          ...(d.end
+            ? { end: d.end, end_date: d.end.slice(0, 10), end_time: time(d.end) }
+            : { end: null, end_date: null, end_time: null }),
+        },
+      ];
     }
     case 'app':
-      return (v as readonly RelationValue[]).map((r) => ({ value: { item_id: r.record_id, title: r.title, app: { app_id: r.app_id } } }));
+      return (v as readonly RelationValue[]).map((r) => ({
+        value: { item_id: r.record_id, title: r.title, app: { app_id: r.app_id } },
+      }));
     case 'contact':
-      return (v as readonly ContactValue[]).map((c) => ({ value: { profile_id: c.profile_id, user_id: c.user_id, name: c.name, type: 'user' } }));
+      return (v as readonly ContactValue[]).map((c) => ({
+        value: { profile_id: c.profile_id, user_id: c.user_id, name: c.name, type: 'user' },
+      }));
     case 'email':
     case 'phone':
       return (v as readonly TypedValue[]).map((t) => ({ type: t.type, value: t.value }));
     case 'embed':
       return (v as readonly LinkValue[]).map((l) => ({ embed: { url: l.url, original_url: l.url, title: l.title } }));
     case 'file':
-      return (v as readonly FileValue[]).map((file) => ({ value: { file_id: file.file_id, name: file.name, mimetype: file.mimetype, size: file.size } }));
+      return (v as readonly FileValue[]).map((file) => ({
+        value: { file_id: file.file_id, name: file.name, mimetype: file.mimetype, size: file.size },
+      }));
     default:
       return [];
   }
 };
 
-const byline = (u: { user_id: number; name: string; profile_id?: number }) => ({ type: 'user', id: u.user_id, user_id: u.user_id, name: u.name, avatar: null });
+const byline = (u: { user_id: number; name: string; profile_id?: number }) => ({
+  type: 'user',
+  id: u.user_id,
+  user_id: u.user_id,
+  name: u.name,
+  avatar: null,
+});
 
 export const podioItem = (app: App, r: RecordData): Json => ({
   item_id: r.record_id,
@@ -121,7 +192,11 @@ export const podioItem = (app: App, r: RecordData): Json => ({
   created_on: r.created_on_utc,
   last_event_on: r.last_modified_on_utc,
   initial_revision: { revision: 0, created_by: byline(r.created_by), created_on: r.created_on_utc },
-  current_revision: { revision: r.revision, created_by: byline(r.last_modified_by), created_on: r.last_modified_on_utc },
+  current_revision: {
+    revision: r.revision,
+    created_by: byline(r.last_modified_by),
+    created_on: r.last_modified_on_utc,
+  },
   fields: app.fields.flatMap((f) => {
     const v = r.values[f.field_id];
     return v === undefined ? [] : [{ ...podioField(f), values: podioValues(f, v) }];
@@ -140,7 +215,9 @@ const fromPodioValue = (f: FieldDefinition, raw: unknown): { value: unknown } | 
     case 'location':
       return typeof raw === 'string' ? { value: raw } : { problem: `${at} takes a string` };
     case 'number':
-      return typeof raw === 'number' || (typeof raw === 'string' && raw.trim() !== '') ? { value: raw } : { problem: `${at} takes a number` };
+      return typeof raw === 'number' || (typeof raw === 'string' && raw.trim() !== '')
+        ? { value: raw }
+        : { problem: `${at} takes a number` };
     case 'category':
     case 'status':
     case 'app':
@@ -148,22 +225,40 @@ const fromPodioValue = (f: FieldDefinition, raw: unknown): { value: unknown } | 
     case 'file':
       return list(raw).every(isId) ? { value: list(raw) } : { problem: `${at} takes ids` };
     case 'money':
-      return isObject(raw) && Object.keys(raw).every((k) => k === 'value' || k === 'currency') ? { value: raw } : { problem: `${at} takes {value, currency}` };
+      return isObject(raw) && Object.keys(raw).every((k) => k === 'value' || k === 'currency')
+        ? { value: raw }
+        : { problem: `${at} takes {value, currency}` };
     case 'date': {
-      if (!isObject(raw) || typeof raw['start'] !== 'string' || Object.keys(raw).some((k) => k !== 'start' && k !== 'end')) return { problem: `${at} takes {start, end}` };
-      return { value: f.field_type === 'single_date' ? raw['start'] : { start: raw['start'], end: raw['end'] ?? null } };
+      if (
+        !isObject(raw) ||
+        typeof raw['start'] !== 'string' ||
+        Object.keys(raw).some((k) => k !== 'start' && k !== 'end')
+      )
+        return { problem: `${at} takes {start, end}` };
+      return {
+        value: f.field_type === 'single_date' ? raw['start'] : { start: raw['start'], end: raw['end'] ?? null },
+      };
     }
     case 'email':
     case 'phone': {
       const member = valueTypeOf(f.field_type);
       const items = list(raw);
-      if (!items.every((i) => isObject(i) && typeof i['value'] === 'string' && Object.keys(i).every((k) => k === 'type' || k === 'value'))) return { problem: `${at} takes [{type, value}]` };
+      if (
+        !items.every(
+          (i) =>
+            isObject(i) && typeof i['value'] === 'string' && Object.keys(i).every((k) => k === 'type' || k === 'value'),
+        )
+      )
+        return { problem: `${at} takes [{type, value}]` };
       return { value: items.map((i) => ({ type: (i as Json)['type'], [member]: (i as Json)['value'] })) };
     }
     case 'embed': {
       const items = list(raw);
-      if (!items.every((i) => isObject(i) && isObject(i['embed']) && typeof i['embed']['url'] === 'string')) return { problem: `${at} takes [{embed: {url}}]` };
-      return { value: items.map((i) => ({ url: ((i as Json)['embed'] as Json)['url'], title: (i as Json)['title'] ?? '' })) };
+      if (!items.every((i) => isObject(i) && isObject(i['embed']) && typeof i['embed']['url'] === 'string'))
+        return { problem: `${at} takes [{embed: {url}}]` };
+      return {
+        value: items.map((i) => ({ url: ((i as Json)['embed'] as Json)['url'], title: (i as Json)['title'] ?? '' })),
+      };
     }
     default:
       return { value: raw };
@@ -175,12 +270,15 @@ const podioView = (app: App, v: AppView): Json => ({
   view_id: v.view_id,
   name: v.name,
   type: 'standard',
-  sort_by: v.sort_by ? String(app.fields.find((f) => f.external_id === v.sort_by)?.field_id ?? v.sort_by) : 'created_on',
+  sort_by: v.sort_by
+    ? String(app.fields.find((f) => f.external_id === v.sort_by)?.field_id ?? v.sort_by)
+    : 'created_on',
   sort_desc: v.sort_desc ?? false,
   filters: (v.filters as FilterInput[]).map((f) => {
     const field = app.fields.find((x) => String(x.field_id) === String(f.field_id) || x.external_id === f.field_id)!;
     const ids = (f.values ?? []).map((x) => Number(x.value));
-    const values = f.match_type === 'incomplete' ? (field.options ?? []).filter((o) => !o.means_completed).map((o) => o.id) : ids;
+    const values =
+      f.match_type === 'incomplete' ? (field.options ?? []).filter((o) => !o.means_completed).map((o) => o.id) : ids;
     return { key: field.field_id, values };
   }),
 });
@@ -210,7 +308,12 @@ const parseMultipart = (contentType: string, bytes: Buffer): MultipartPart[] | u
     const disposition = /content-disposition: form-data; name="([^"]*)"(?:; filename="([^"]*)")?/i.exec(head);
     if (!disposition) return undefined;
     const type = /content-type: (.+)/i.exec(head);
-    parts.push({ name: disposition[1]!, ...(disposition[2] !== undefined ? { filename: disposition[2] } : {}), ...(type ? { contentType: type[1]!.trim() } : {}), data: part.subarray(split + 4) });
+    parts.push({
+      name: disposition[1]!,
+      ...(disposition[2] !== undefined ? { filename: disposition[2] } : {}),
+      ...(type ? { contentType: type[1]!.trim() } : {}),
+      data: part.subarray(split + 4),
+    });
     at = next;
   }
   return undefined;
@@ -220,7 +323,11 @@ export interface PodioItems {
   readonly store: InMemoryRecords;
 }
 
-export const servePodioItems = (server: PodioServer, clock: Clock, account: InMemoryPodioAccount = InMemoryPodioAccount.withDemoData()): PodioItems => {
+export const servePodioItems = (
+  server: PodioServer,
+  clock: Clock,
+  account: InMemoryPodioAccount = InMemoryPodioAccount.withDemoData(),
+): PodioItems => {
   const store = new InMemoryRecords({ clock, account });
   seedDemoRecords(store);
   const comments = store.commentsPort();
@@ -230,23 +337,35 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
   const checkQuery = (req: PodioRouteRequest, allowed: readonly string[]): string | undefined => {
     for (const [k, v] of Object.entries(req.query)) {
       if (!allowed.includes(k)) return `unknown query parameter "${k}"`;
-      if (['hook', 'silent', 'alert_invite'].includes(k) && v !== 'true' && v !== 'false') return `${k} must be true or false`;
+      if (['hook', 'silent', 'alert_invite'].includes(k) && v !== 'true' && v !== 'false')
+        return `${k} must be true or false`;
     }
     return undefined;
   };
-  const checkBody = (req: PodioRouteRequest, allowed: readonly string[], required: readonly string[]): string | undefined => {
+  const checkBody = (
+    req: PodioRouteRequest,
+    allowed: readonly string[],
+    required: readonly string[],
+  ): string | undefined => {
     if (!isObject(req.body)) return 'the body must be a JSON object';
     const unknown = Object.keys(req.body).find((k) => !allowed.includes(k));
     if (unknown) return `unknown member "${unknown}"`;
     const missing = required.find((k) => !(k in (req.body as Json)));
     return missing ? `"${missing}" is required` : undefined;
   };
-  const flags = (req: PodioRouteRequest): WriteFlags => ({ silent: req.query['silent'] === 'true', hook: req.query['hook'] !== 'false', workflow: true });
+  const flags = (req: PodioRouteRequest): WriteFlags => ({
+    silent: req.query['silent'] === 'true',
+    hook: req.query['hook'] !== 'false',
+    workflow: true,
+  });
   const appOf = async (appId: number): Promise<App | undefined> => {
     const r = await store.getApp(appId)();
     return r._tag === 'Right' ? r.right : undefined;
   };
-  const itemReply = async (r: RecordData): Promise<PodioReply> => ({ status: 200, body: podioItem((await appOf(r.app_id))!, r) });
+  const itemReply = async (r: RecordData): Promise<PodioReply> => ({
+    status: 200,
+    body: podioItem((await appOf(r.app_id))!, r),
+  });
   const writeInput = (req: PodioRouteRequest, app: App): { fields: Json } | { problem: string } => {
     const fields = (req.body as Json)['fields'];
     if (!isObject(fields)) return { problem: '"fields" must be an object keyed by field_id or external_id' };
@@ -260,7 +379,8 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
     }
     return { fields: out };
   };
-  const route = (method: string, path: string, handler: (req: PodioRouteRequest) => Promise<PodioReply>) => server.route(method, path, handler);
+  const route = (method: string, path: string, handler: (req: PodioRouteRequest) => Promise<PodioReply>) =>
+    server.route(method, path, handler);
   const itemId = (req: PodioRouteRequest) => Number(req.params['item_id']);
 
   route('GET', '/user/profile/', async () => {
@@ -268,22 +388,39 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
     return { status: 200, body: { profile_id: u.profile_id, user_id: u.user_id, name: u.name, mail: [u.mail] } };
   });
 
-  const appSummary = (a: { id: number; name: string; description: string; workspace_id: number; item_name: string }) => ({
+  const appSummary = (a: {
+    id: number;
+    name: string;
+    description: string;
+    workspace_id: number;
+    item_name: string;
+  }) => ({
     app_id: a.id,
     space_id: a.workspace_id,
     status: 'active',
     config: { name: a.name, item_name: a.item_name, description: a.description, icon: '' },
   });
-  route('GET', '/app/', async (req) => run(req, store.listApps(), (apps) => ({ status: 200, body: apps.map(appSummary) })));
-  route('GET', '/app/space/:space_id/', async (req) => run(req, store.listApps(Number(req.params['space_id'])), (apps) => ({ status: 200, body: apps.map(appSummary) })));
-  route('GET', '/app/:app_id', async (req) => run(req, store.getApp(Number(req.params['app_id'])), (app) => ({ status: 200, body: podioApp(app) })));
+  route('GET', '/app/', async (req) =>
+    run(req, store.listApps(), (apps) => ({ status: 200, body: apps.map(appSummary) })),
+  );
+  route('GET', '/app/space/:space_id/', async (req) =>
+    run(req, store.listApps(Number(req.params['space_id'])), (apps) => ({ status: 200, body: apps.map(appSummary) })),
+  );
+  route('GET', '/app/:app_id', async (req) =>
+    run(req, store.getApp(Number(req.params['app_id'])), (app) => ({ status: 200, body: podioApp(app) })),
+  );
   route('GET', '/view/app/:app_id/', async (req) => {
     const app = await appOf(Number(req.params['app_id']));
-    return run(req, store.getViews(Number(req.params['app_id'])), (views) => ({ status: 200, body: views.map((v) => podioView(app!, v)) }));
+    return run(req, store.getViews(Number(req.params['app_id'])), (views) => ({
+      status: 200,
+      body: views.map((v) => podioView(app!, v)),
+    }));
   });
   route('GET', '/view/app/:app_id/:view_id', async (req) =>
     run(req, store.getView(Number(req.params['view_id'])), async (v) =>
-      v.app_id === Number(req.params['app_id']) ? { status: 200, body: podioView((await appOf(v.app_id))!, v.view) } : { status: 404, body: podioError('not_found', 'Object not found', req) },
+      v.app_id === Number(req.params['app_id'])
+        ? { status: 200, body: podioView((await appOf(v.app_id))!, v.view) }
+        : { status: 404, body: podioError('not_found', 'Object not found', req) },
     ),
   );
 
@@ -294,7 +431,13 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
   });
 
   route('POST', '/item/app/:app_id/', async (req) => {
-    const problem = checkQuery(req, ['hook', 'silent']) ?? checkBody(req, ['external_id', 'fields', 'file_ids', 'tags', 'reminder', 'recurrence', 'linked_account_id', 'ref'], ['fields']);
+    const problem =
+      checkQuery(req, ['hook', 'silent']) ??
+      checkBody(
+        req,
+        ['external_id', 'fields', 'file_ids', 'tags', 'reminder', 'recurrence', 'linked_account_id', 'ref'],
+        ['fields'],
+      );
     if (problem) return bad(req, problem);
     const app = await appOf(Number(req.params['app_id']));
     if (!app) return { status: 404, body: podioError('not_found', 'Object not found', req) };
@@ -302,11 +445,26 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
     if ('problem' in input) return bad(req, input.problem);
     const checked = validateFields(app, input.fields, 'create');
     if (checked._tag === 'Left') return { status: 400, body: podioError('invalid_value', checked.left.message, req) };
-    return run(req, store.create(app, checked.right, flags(req)), (r) => ({ status: 200, body: { item_id: r.record_id, title: r.title, app_item_id: r.app_record_id, link: podioItem(app, r)['link'], rights: [] } }));
+    return run(req, store.create(app, checked.right, flags(req)), (r) => ({
+      status: 200,
+      body: {
+        item_id: r.record_id,
+        title: r.title,
+        app_item_id: r.app_record_id,
+        link: podioItem(app, r)['link'],
+        rights: [],
+      },
+    }));
   });
 
   route('PUT', '/item/:item_id', async (req) => {
-    const problem = checkQuery(req, ['hook', 'silent']) ?? checkBody(req, ['revision', 'external_id', 'fields', 'file_ids', 'tags', 'reminder', 'recurrence', 'linked_account_id', 'ref'], []);
+    const problem =
+      checkQuery(req, ['hook', 'silent']) ??
+      checkBody(
+        req,
+        ['revision', 'external_id', 'fields', 'file_ids', 'tags', 'reminder', 'recurrence', 'linked_account_id', 'ref'],
+        [],
+      );
     if (problem) return bad(req, problem);
     const current = await store.get(itemId(req))();
     if (current._tag === 'Left') return run(req, store.get(itemId(req)), itemReply);
@@ -315,7 +473,10 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
     if ('problem' in input) return bad(req, input.problem);
     const checked = validateFields(app, input.fields, 'update');
     if (checked._tag === 'Left') return { status: 400, body: podioError('invalid_value', checked.left.message, req) };
-    return run(req, store.update(app, itemId(req), checked.right, flags(req)), (r) => ({ status: 200, body: { revision: r.revision, title: r.title } }));
+    return run(req, store.update(app, itemId(req), checked.right, flags(req)), (r) => ({
+      status: 200,
+      body: { revision: r.revision, title: r.title },
+    }));
   });
 
   route('DELETE', '/item/:item_id', async (req) => {
@@ -330,8 +491,10 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
     const body = req.body as Json;
     const limit = body['limit'] ?? 30;
     const offset = body['offset'] ?? 0;
-    if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > 500) return bad(req, 'limit must be an integer from 1 to 500');
-    if (!Number.isSafeInteger(offset) || (offset as number) < 0) return bad(req, 'offset must be a non-negative integer');
+    if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > 500)
+      return bad(req, 'limit must be an integer from 1 to 500');
+    if (!Number.isSafeInteger(offset) || (offset as number) < 0)
+      return bad(req, 'offset must be a non-negative integer');
     const app = await appOf(Number(req.params['app_id']));
     if (!app) return { status: 404, body: podioError('not_found', 'Object not found', req) };
     const filters: FilterInput[] = [];
@@ -345,39 +508,92 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
         filters.push({ ...target, match_type: 'any', values: value.map((v) => ({ value: v })) });
       } else if (isObject(value) && Object.keys(value).every((k) => k === 'from' || k === 'to')) {
         const date = system !== undefined || valueTypeOf(field!.field_type) === 'date';
-        if (value['from'] !== undefined) filters.push({ ...target, match_type: date ? 'on_or_after' : 'larger_or_equal', values: [{ value: value['from'] }] });
-        if (value['to'] !== undefined) filters.push({ ...target, match_type: date ? 'on_or_before' : 'smaller_or_equal', values: [{ value: value['to'] }] });
+        if (value['from'] !== undefined)
+          filters.push({
+            ...target,
+            match_type: date ? 'on_or_after' : 'larger_or_equal',
+            values: [{ value: value['from'] }],
+          });
+        if (value['to'] !== undefined)
+          filters.push({
+            ...target,
+            match_type: date ? 'on_or_before' : 'smaller_or_equal',
+            values: [{ value: value['to'] }],
+          });
       } else return bad(req, `filter ${key} takes a list of ids or {from, to}`);
     }
-    const resolved = resolveFilters(app, filters, { today: clock.now().toISOString().slice(0, 10), activeProfileId: account.actingUser().profile_id });
+    const resolved = resolveFilters(app, filters, {
+      today: clock.now().toISOString().slice(0, 10),
+      activeProfileId: account.actingUser().profile_id,
+    });
     if (resolved._tag === 'Left') return bad(req, `filters: ${resolved.left.message}`);
     const sortBy = body['sort_by'];
-    const sort = sortBy === undefined ? undefined : app.fields.find((f) => String(f.field_id) === String(sortBy) || f.external_id === sortBy);
+    const sort =
+      sortBy === undefined
+        ? undefined
+        : app.fields.find((f) => String(f.field_id) === String(sortBy) || f.external_id === sortBy);
     if (sortBy !== undefined && !sort) return bad(req, `sort_by "${String(sortBy)}" is no field of app ${app.app_id}`);
     const all = await store.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: true })();
-    return run(req, store.query(app, { filters: resolved.right, ...(sort ? { sort } : {}), sortDesc: body['sort_desc'] === true, offset: offset as number, limit: limit as number, countOnly: false }), (page) => ({
-      status: 200,
-      body: { total: all._tag === 'Right' ? all.right.total : 0, filtered: page.total, items: page.records.map((r) => podioItem(app, r)) },
-    }));
+    return run(
+      req,
+      store.query(app, {
+        filters: resolved.right,
+        ...(sort ? { sort } : {}),
+        sortDesc: body['sort_desc'] === true,
+        offset: offset as number,
+        limit: limit as number,
+        countOnly: false,
+      }),
+      (page) => ({
+        status: 200,
+        body: {
+          total: all._tag === 'Right' ? all.right.total : 0,
+          filtered: page.total,
+          items: page.records.map((r) => podioItem(app, r)),
+        },
+      }),
+    );
   });
 
   route('GET', '/item/:item_id/revision/', async (req) =>
     run(req, store.revisions(itemId(req)), (revs) => ({
       status: 200,
-      body: revs.map((r) => ({ item_revision_id: itemId(req) * 100 + r.revision, revision: r.revision, app_revision: 1, type: r.type, created_by: { type: 'user', id: r.created_by.user_id, user_id: r.created_by.user_id, name: r.created_by.name, mail: r.created_by.mail }, created_via: { id: 1, name: 'Podio' }, created_on: r.created_on })),
+      body: revs.map((r) => ({
+        item_revision_id: itemId(req) * 100 + r.revision,
+        revision: r.revision,
+        app_revision: 1,
+        type: r.type,
+        created_by: {
+          type: 'user',
+          id: r.created_by.user_id,
+          user_id: r.created_by.user_id,
+          name: r.created_by.name,
+          mail: r.created_by.mail,
+        },
+        created_via: { id: 1, name: 'Podio' },
+        created_on: r.created_on,
+      })),
     })),
   );
 
   route('GET', '/item/:item_id/revision/:from/:to', async (req) => {
     const current = await store.get(itemId(req))();
     const app = current._tag === 'Right' ? await appOf(current.right.app_id) : undefined;
-    return run(req, store.revisionDelta(itemId(req), Number(req.params['from']), Number(req.params['to'])), (deltas) => ({
-      status: 200,
-      body: deltas.map((d) => {
-        const f = app!.fields.find((x) => x.field_id === d.field_id)!;
-        return { ...podioField(f), from: d.from === null ? [] : podioValues(f, d.from), to: d.to === null ? [] : podioValues(f, d.to) };
+    return run(
+      req,
+      store.revisionDelta(itemId(req), Number(req.params['from']), Number(req.params['to'])),
+      (deltas) => ({
+        status: 200,
+        body: deltas.map((d) => {
+          const f = app!.fields.find((x) => x.field_id === d.field_id)!;
+          return {
+            ...podioField(f),
+            from: d.from === null ? [] : podioValues(f, d.from),
+            to: d.to === null ? [] : podioValues(f, d.to),
+          };
+        }),
       }),
-    }));
+    );
   });
 
   route('GET', '/item/:item_id/reference/', async (req) => {
@@ -388,7 +604,15 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
     for (const a of apps._tag === 'Right' ? apps.right : []) {
       const refs = await store.referencing(itemId(req), a.id)();
       if (refs._tag === 'Right' && refs.right.length)
-        groups.push({ app: { app_id: a.id, name: a.name, item_name: a.item_name }, items: refs.right.map((r) => ({ item_id: r.record_id, title: r.title, link: `https://podio.com/items/${r.record_id}`, created_on: r.created_on_utc })) });
+        groups.push({
+          app: { app_id: a.id, name: a.name, item_name: a.item_name },
+          items: refs.right.map((r) => ({
+            item_id: r.record_id,
+            title: r.title,
+            link: `https://podio.com/items/${r.record_id}`,
+            created_on: r.created_on_utc,
+          })),
+        });
     }
     return { status: 200, body: groups };
   });
@@ -396,33 +620,65 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
   route('GET', '/item/field/:field_id/find', async (req) => {
     const problem = checkQuery(req, ['text', 'limit', 'not_item_id']);
     if (problem) return bad(req, problem);
-    return run(req, store.findRelatable(Number(req.params['field_id']), req.query['text'] ?? '', Number(req.query['limit'] ?? 13)), async (records) => ({
-      status: 200,
-      body: await Promise.all(
-        records.map(async (r) => {
-          const app = (await appOf(r.app_id))!;
-          return { item_id: r.record_id, title: r.title, initial_revision: { revision: 0, user: { user_id: r.created_by.user_id, name: r.created_by.name, avatar: null }, created_on: r.created_on_utc }, app: { app_id: app.app_id, name: app.name, item_name: app.item_name, icon: app.icon } };
-        }),
-      ),
-    }));
+    return run(
+      req,
+      store.findRelatable(Number(req.params['field_id']), req.query['text'] ?? '', Number(req.query['limit'] ?? 13)),
+      async (records) => ({
+        status: 200,
+        body: await Promise.all(
+          records.map(async (r) => {
+            const app = (await appOf(r.app_id))!;
+            return {
+              item_id: r.record_id,
+              title: r.title,
+              initial_revision: {
+                revision: 0,
+                user: { user_id: r.created_by.user_id, name: r.created_by.name, avatar: null },
+                created_on: r.created_on_utc,
+              },
+              app: { app_id: app.app_id, name: app.name, item_name: app.item_name, icon: app.icon },
+            };
+          }),
+        ),
+      }),
+    );
   });
 
   route('POST', '/file/', async (req) => {
     const body = req.body as { multipart?: string; bytes?: Buffer } | undefined;
-    if (!body?.multipart || !body.bytes) return bad(req, 'POST /file/ takes multipart/form-data with the file in "source" and a "filename" field');
+    if (!body?.multipart || !body.bytes)
+      return bad(req, 'POST /file/ takes multipart/form-data with the file in "source" and a "filename" field');
     const parts = parseMultipart(body.multipart, body.bytes);
     const source = parts?.find((p) => p.name === 'source' && p.filename !== undefined);
     const filename = parts?.find((p) => p.name === 'filename' && p.filename === undefined)?.data.toString('utf8');
-    if (!parts || !source || !filename) return bad(req, 'POST /file/ needs a "source" file part and a "filename" field');
+    if (!parts || !source || !filename)
+      return bad(req, 'POST /file/ needs a "source" file part and a "filename" field');
     const unknown = parts.find((p) => p.name !== 'source' && p.name !== 'filename');
     if (unknown) return bad(req, `unknown multipart member "${unknown.name}"`);
-    return run(req, store.uploadFile({ name: filename, mimetype: source.contentType ?? 'application/octet-stream', content: source.data }), (f) => ({
-      status: 200,
-      body: { file_id: f.file_id, name: f.name, mimetype: f.mimetype, size: f.size, link: `https://files.podio.com/${f.file_id}`, hosted_by: 'podio' },
-    }));
+    return run(
+      req,
+      store.uploadFile({
+        name: filename,
+        mimetype: source.contentType ?? 'application/octet-stream',
+        content: source.data,
+      }),
+      (f) => ({
+        status: 200,
+        body: {
+          file_id: f.file_id,
+          name: f.name,
+          mimetype: f.mimetype,
+          size: f.size,
+          link: `https://files.podio.com/${f.file_id}`,
+          hosted_by: 'podio',
+        },
+      }),
+    );
   });
 
-  route('DELETE', '/file/:file_id', async (req) => run(req, store.deleteFile(Number(req.params['file_id'])), () => ({ status: 204 })));
+  route('DELETE', '/file/:file_id', async (req) =>
+    run(req, store.deleteFile(Number(req.params['file_id'])), () => ({ status: 204 })),
+  );
 
   const podioComment = (c: Comment): Json => ({
     comment_id: c.comment_id,
@@ -430,7 +686,14 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
     rich_value: c.value,
     external_id: null,
     ref: { type: 'item', id: c.ref.id },
-    created_by: { type: 'user', id: c.created_by.user_id, user_id: c.created_by.user_id, name: c.created_by.name, mail: c.created_by.mail, org_id: c.created_by.org_id },
+    created_by: {
+      type: 'user',
+      id: c.created_by.user_id,
+      user_id: c.created_by.user_id,
+      name: c.created_by.name,
+      mail: c.created_by.mail,
+      org_id: c.created_by.org_id,
+    },
     created_via: { id: 1, name: 'Podio' },
     created_on: c.created_on,
     files: c.files.map((f) => ({ file_id: f.file_id, name: f.name, mimetype: f.mimetype, size: f.size })),
@@ -441,17 +704,33 @@ export const servePodioItems = (server: PodioServer, clock: Clock, account: InMe
   });
 
   route('POST', '/comment/item/:item_id/', async (req) => {
-    const problem = checkQuery(req, ['alert_invite', 'hook', 'silent']) ?? checkBody(req, ['value', 'external_id', 'file_ids', 'embed_id', 'embed_url'], ['value']);
+    const problem =
+      checkQuery(req, ['alert_invite', 'hook', 'silent']) ??
+      checkBody(req, ['value', 'external_id', 'file_ids', 'embed_id', 'embed_url'], ['value']);
     if (problem) return bad(req, problem);
     const body = req.body as Json;
-    if (typeof body['value'] !== 'string' || (body['file_ids'] !== undefined && !(Array.isArray(body['file_ids']) && body['file_ids'].every(isId)))) return bad(req, 'value must be a string and file_ids a list of ids');
-    return run(req, comments.create(itemId(req), body['value'], (body['file_ids'] as number[] | undefined) ?? [], flags(req)), (c) => ({ status: 200, body: { comment_id: c.comment_id, granted_users: [] } }));
+    if (
+      typeof body['value'] !== 'string' ||
+      (body['file_ids'] !== undefined && !(Array.isArray(body['file_ids']) && body['file_ids'].every(isId)))
+    )
+      return bad(req, 'value must be a string and file_ids a list of ids');
+    return run(
+      req,
+      comments.create(itemId(req), body['value'], (body['file_ids'] as number[] | undefined) ?? [], flags(req)),
+      (c) => ({ status: 200, body: { comment_id: c.comment_id, granted_users: [] } }),
+    );
   });
-  route('GET', '/comment/:comment_id', async (req) => run(req, comments.get(Number(req.params['comment_id'])), (c) => ({ status: 200, body: podioComment(c) })));
+  route('GET', '/comment/:comment_id', async (req) =>
+    run(req, comments.get(Number(req.params['comment_id'])), (c) => ({ status: 200, body: podioComment(c) })),
+  );
   route('GET', '/comment/item/:item_id/', async (req) => {
     const problem = checkQuery(req, ['limit', 'offset']);
     if (problem) return bad(req, problem);
-    return run(req, comments.list(itemId(req), Number(req.query['offset'] ?? 0), Number(req.query['limit'] ?? 100)), (page) => ({ status: 200, body: page.comments.map(podioComment) }));
+    return run(
+      req,
+      comments.list(itemId(req), Number(req.query['offset'] ?? 0), Number(req.query['limit'] ?? 100)),
+      (page) => ({ status: 200, body: page.comments.map(podioComment) }),
+    );
   });
   route('DELETE', '/comment/:comment_id', async (req) => {
     const problem = checkQuery(req, ['hook', 'silent']);

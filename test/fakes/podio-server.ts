@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { SystemClock } from '../../adapters/outbound/system-clock.js';
 import type { Clock } from '../../ports/clock.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
@@ -66,7 +72,12 @@ export interface PodioServerOptions {
 }
 
 /** Podio's error body, as in shared/vendor-specs/podio/examples/error.not_found.example.json. */
-export const podioError = (error: string, description: string, request: { method: string; path: string } = { method: 'GET', path: '/' }, parameters: Json = {}): Json => ({
+export const podioError = (
+  error: string,
+  description: string,
+  request: { method: string; path: string } = { method: 'GET', path: '/' },
+  parameters: Json = {},
+): Json => ({
   error_parameters: parameters,
   error_detail: null,
   error_propagate: false,
@@ -192,28 +203,35 @@ export class PodioServer {
   }
 
   async #reply(req: IncomingMessage, res: ServerResponse, chunks: Buffer[]): Promise<void> {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const query = Object.fromEntries(url.searchParams);
-      const bytes = Buffer.concat(chunks);
-      const raw = bytes.toString('utf8');
-      const entry: PodioLoggedRequest = { method: req.method ?? 'GET', path: url.pathname, query, headers: req.headers, body: raw, status: 0 };
-      this.requests.push(entry);
-      let reply: PodioReply;
-      try {
-        reply = await this.#answer(entry, raw, bytes);
-      } catch (error) {
-        this.violations.push(`${entry.method} ${entry.path}: the stand-in threw ${String(error)}`);
-        reply = { status: 500, body: podioError('server_error', 'The stand-in failed', entry) };
-      }
-      entry.status = reply.status;
-      const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-      let payload = '';
-      if (reply.body !== undefined && reply.status !== 204) {
-        payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-        headers['content-type'] ??= typeof reply.body === 'string' ? 'text/html' : 'application/json; charset=utf-8';
-      }
-      res.writeHead(reply.status, headers);
-      res.end(payload);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const query = Object.fromEntries(url.searchParams);
+    const bytes = Buffer.concat(chunks);
+    const raw = bytes.toString('utf8');
+    const entry: PodioLoggedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query,
+      headers: req.headers,
+      body: raw,
+      status: 0,
+    };
+    this.requests.push(entry);
+    let reply: PodioReply;
+    try {
+      reply = await this.#answer(entry, raw, bytes);
+    } catch (error) {
+      this.violations.push(`${entry.method} ${entry.path}: the stand-in threw ${String(error)}`);
+      reply = { status: 500, body: podioError('server_error', 'The stand-in failed', entry) };
+    }
+    entry.status = reply.status;
+    const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+    let payload = '';
+    if (reply.body !== undefined && reply.status !== 204) {
+      payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+      headers['content-type'] ??= typeof reply.body === 'string' ? 'text/html' : 'application/json; charset=utf-8';
+    }
+    res.writeHead(reply.status, headers);
+    res.end(payload);
   }
 
   #answer(entry: PodioLoggedRequest, raw: string, bytes: Buffer): PodioReply | Promise<PodioReply> {
@@ -222,7 +240,8 @@ export class PodioServer {
     const multipart = String(entry.headers['content-type'] ?? '').startsWith('multipart/form-data');
     if (multipart) body = { multipart: String(entry.headers['content-type']), bytes };
     else if (raw !== '') {
-      if (!String(entry.headers['content-type'] ?? '').includes('application/json')) this.violations.push(`${entry.method} ${entry.path}: a body without Content-Type application/json`);
+      if (!String(entry.headers['content-type'] ?? '').includes('application/json'))
+        this.violations.push(`${entry.method} ${entry.path}: a body without Content-Type application/json`);
       try {
         body = JSON.parse(raw);
       } catch {
@@ -239,12 +258,15 @@ export class PodioServer {
     const auth = String(entry.headers['authorization'] ?? '');
     const m = /^OAuth2 (\S+)$/.exec(auth);
     if (!m) {
-      this.violations.push(`${entry.method} ${entry.path}: Authorization must be "OAuth2 <token>", got "${auth.split(' ')[0] ?? ''}"`);
+      this.violations.push(
+        `${entry.method} ${entry.path}: Authorization must be "OAuth2 <token>", got "${auth.split(' ')[0] ?? ''}"`,
+      );
       return { status: 401, body: podioError('unauthorized', 'No authentication provided', entry) };
     }
     const issued = this.#access.get(m[1]!);
     if (!issued) return { status: 401, body: podioError('invalid_token', 'invalid_token', entry) };
-    if (this.#clock.now().getTime() >= issued.expiresAt) return { status: 401, body: podioError('invalid_token', 'expired_token', entry) };
+    if (this.#clock.now().getTime() >= issued.expiresAt)
+      return { status: 401, body: podioError('invalid_token', 'expired_token', entry) };
 
     const route = this.#routes.find((r) => r.method === entry.method && r.pattern.test(entry.path));
     if (!route) {
@@ -283,12 +305,16 @@ export class PodioServer {
       return { status: 200, body: this.#issue('refresh_token', ref, this.rotateRefreshToken ? undefined : rt) };
     }
     if (grant === 'password') {
-      const user = (this.#options.users ?? []).find((u) => u.username === body['username'] && u.password === body['password']);
+      const user = (this.#options.users ?? []).find(
+        (u) => u.username === body['username'] && u.password === body['password'],
+      );
       if (!user) return { status: 400, body: podioError('invalid_grant', 'Invalid user credentials', req) };
       return { status: 200, body: this.#issue('password', { type: 'user', id: user.userId }, undefined) };
     }
     if (grant === 'app') {
-      const app = (this.#options.apps ?? []).find((a) => String(a.appId) === String(body['app_id']) && a.appToken === body['app_token']);
+      const app = (this.#options.apps ?? []).find(
+        (a) => String(a.appId) === String(body['app_id']) && a.appToken === body['app_token'],
+      );
       if (!app) return { status: 400, body: podioError('invalid_grant', 'Invalid app credentials', req) };
       return { status: 200, body: this.#issue('app', { type: 'app', id: app.appId }, undefined) };
     }
@@ -307,7 +333,14 @@ export class PodioServer {
     this.#access.set(issued.accessToken, issued);
     this.#refresh.set(issued.refreshToken, ref);
     this.issuedTokens.push(issued);
-    return { access_token: issued.accessToken, token_type: 'bearer', expires_in: this.expiresIn, refresh_token: issued.refreshToken, ref, scope: 'global:all' };
+    return {
+      access_token: issued.accessToken,
+      token_type: 'bearer',
+      expires_in: this.expiresIn,
+      refresh_token: issued.refreshToken,
+      ref,
+      scope: 'global:all',
+    };
   }
 }
 
@@ -321,7 +354,11 @@ const ERROR_STATUS: Record<GatewayError['_tag'], [number, string]> = {
 };
 
 /** Runs an in-memory adapter call for a route: its value through `ok`, its failure as Podio's error body. */
-export const answerWith = async <A>(req: PodioRouteRequest, te: TaskEither<GatewayError, A>, ok: (a: A) => PodioReply | Promise<PodioReply>): Promise<PodioReply> => {
+export const answerWith = async <A>(
+  req: PodioRouteRequest,
+  te: TaskEither<GatewayError, A>,
+  ok: (a: A) => PodioReply | Promise<PodioReply>,
+): Promise<PodioReply> => {
   const r = await te();
   if (r._tag === 'Right') return ok(r.right);
   const [status, error] = ERROR_STATUS[r.left._tag];

@@ -1,6 +1,12 @@
 import { InMemoryPodioAccount } from '../../adapters/outbound/memory/in-memory-podio-account.js';
 import { InMemorySpaceDirectory } from '../../adapters/outbound/memory/in-memory-space-directory.js';
-import { MEMBER_TYPES, PRIVACIES, SPACE_ROLES, type MemberType, type SpaceRole } from '../../domain/workspaces/space.js';
+import {
+  MEMBER_TYPES,
+  PRIVACIES,
+  SPACE_ROLES,
+  type MemberType,
+  type SpaceRole,
+} from '../../domain/workspaces/space.js';
 import type { Clock } from '../../ports/clock.js';
 import { answerWith, refuse, type PodioReply, type PodioRouteRequest, type PodioServer } from './podio-server.js';
 
@@ -10,7 +16,6 @@ import { answerWith, refuse, type PodioReply, type PodioRouteRequest, type Podio
 
 type Json = Record<string, unknown>;
 
-
 const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
 const isIds = (u: unknown) => Array.isArray(u) && u.every((x) => Number.isSafeInteger(x) && x > 0);
 
@@ -18,12 +23,20 @@ export interface PodioWorkspaces {
   readonly account: InMemoryPodioAccount;
 }
 
-export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account: InMemoryPodioAccount = InMemoryPodioAccount.withDemoData()): PodioWorkspaces => {
+export const servePodioWorkspaces = (
+  server: PodioServer,
+  clock: Clock,
+  account: InMemoryPodioAccount = InMemoryPodioAccount.withDemoData(),
+): PodioWorkspaces => {
   const directory = new InMemorySpaceDirectory(account, clock);
 
   const run = answerWith;
   const bad = (req: PodioRouteRequest, problem: string): PodioReply => refuse(server, req, problem);
-  const checkBody = (req: PodioRouteRequest, allowed: Record<string, (v: unknown) => boolean>, required: readonly string[]): string | undefined => {
+  const checkBody = (
+    req: PodioRouteRequest,
+    allowed: Record<string, (v: unknown) => boolean>,
+    required: readonly string[],
+  ): string | undefined => {
     if (!isObject(req.body)) return 'the body must be a JSON object';
     for (const [k, v] of Object.entries(req.body)) {
       const check = allowed[k];
@@ -39,7 +52,8 @@ export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account:
   const spaceId = (req: PodioRouteRequest) => Number(req.params['space_id']);
   const ids = (req: PodioRouteRequest) => (req.params['user_ids'] ?? '').split(',').map(Number);
 
-  const route = (method: string, path: string, handler: (req: PodioRouteRequest) => Promise<PodioReply>) => server.route(method, path, handler);
+  const route = (method: string, path: string, handler: (req: PodioRouteRequest) => Promise<PodioReply>) =>
+    server.route(method, path, handler);
 
   route('GET', '/org/', async (req) =>
     run(req, directory.organisations(), (orgs) => ({
@@ -50,7 +64,14 @@ export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account:
         url: o.url,
         url_label: o.url_label,
         type: 'free',
-        spaces: o.spaces.map((s) => ({ space_id: s.space_id, name: s.name, url: s.url, url_label: s.url.split('/').pop(), privacy: s.privacy, ...(s.role ? { role: s.role } : {}) })),
+        spaces: o.spaces.map((s) => ({
+          space_id: s.space_id,
+          name: s.name,
+          url: s.url,
+          url_label: s.url.split('/').pop(),
+          privacy: s.privacy,
+          ...(s.role ? { role: s.role } : {}),
+        })),
       })),
     })),
   );
@@ -58,7 +79,14 @@ export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account:
   route('POST', '/space/', async (req) => {
     const problem = checkBody(
       req,
-      { org_id: (v) => Number.isSafeInteger(v), name: (v) => typeof v === 'string' && v.trim() !== '', privacy, auto_join: bool, post_on_new_app: bool, post_on_new_member: bool },
+      {
+        org_id: (v) => Number.isSafeInteger(v),
+        name: (v) => typeof v === 'string' && v.trim() !== '',
+        privacy,
+        auto_join: bool,
+        post_on_new_app: bool,
+        post_on_new_member: bool,
+      },
       ['org_id', 'name'],
     );
     if (problem) return bad(req, problem);
@@ -91,7 +119,9 @@ export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account:
         post_on_new_member: s.post_on_new_member,
         type: s.type,
         created_on: s.created_on,
-        created_by: s.created_by ? { type: 'user', id: s.created_by.user_id, name: s.created_by.name, avatar: null } : undefined,
+        created_by: s.created_by
+          ? { type: 'user', id: s.created_by.user_id, name: s.created_by.name, avatar: null }
+          : undefined,
         role: s.role ?? null,
         rights: s.rights ?? [],
         subscribed: true,
@@ -101,12 +131,25 @@ export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account:
   );
 
   route('PUT', '/space/:space_id', async (req) => {
-    const problem = checkBody(req, { name: (v) => typeof v === 'string', privacy, auto_join: bool, url_label: (v) => typeof v === 'string', post_on_new_app: bool, post_on_new_member: bool }, []);
+    const problem = checkBody(
+      req,
+      {
+        name: (v) => typeof v === 'string',
+        privacy,
+        auto_join: bool,
+        url_label: (v) => typeof v === 'string',
+        post_on_new_app: bool,
+        post_on_new_member: bool,
+      },
+      [],
+    );
     if (problem) return bad(req, problem);
     return run(req, directory.updateSpace(spaceId(req), req.body as Json), () => ({ status: 204 }));
   });
 
-  route('DELETE', '/space/:space_id', async (req) => run(req, directory.deleteSpace(spaceId(req)), () => ({ status: 204 })));
+  route('DELETE', '/space/:space_id', async (req) =>
+    run(req, directory.deleteSpace(spaceId(req)), () => ({ status: 204 })),
+  );
 
   route('POST', '/space/:space_id/member/', async (req) => {
     const problem = checkBody(
@@ -142,11 +185,18 @@ export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account:
 
   route('GET', '/space/:space_id/member/v2/', async (req) => {
     const type = req.query['member_type'];
-    if (type !== undefined && !(MEMBER_TYPES as readonly string[]).includes(type)) return bad(req, `member_type "${type}" is not one of ${MEMBER_TYPES.join(', ')}`);
-    for (const k of Object.keys(req.query)) if (!['member_type', 'query', 'limit', 'offset'].includes(k)) return bad(req, `unknown query parameter "${k}"`);
+    if (type !== undefined && !(MEMBER_TYPES as readonly string[]).includes(type))
+      return bad(req, `member_type "${type}" is not one of ${MEMBER_TYPES.join(', ')}`);
+    for (const k of Object.keys(req.query))
+      if (!['member_type', 'query', 'limit', 'offset'].includes(k)) return bad(req, `unknown query parameter "${k}"`);
     return run(
       req,
-      directory.members(spaceId(req), { member_type: type as MemberType | undefined, query: req.query['query'], limit: Number(req.query['limit'] ?? 100), offset: Number(req.query['offset'] ?? 0) }),
+      directory.members(spaceId(req), {
+        member_type: type as MemberType | undefined,
+        query: req.query['query'],
+        limit: Number(req.query['limit'] ?? 100),
+        offset: Number(req.query['offset'] ?? 0),
+      }),
       (page) => ({
         status: 200,
         body: page.members.map((m) => ({
@@ -158,7 +208,14 @@ export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account:
           started_on: m.status === 'invited' ? null : '2025-09-01 08:00:00',
           ended_on: null,
           user: { user_id: m.profile.user_id },
-          profile: { profile_id: m.profile.profile_id, user_id: m.profile.user_id, name: m.profile.name, mail: m.profile.mail, type: 'user', link: `https://podio.com/users/${m.profile.user_id}` },
+          profile: {
+            profile_id: m.profile.profile_id,
+            user_id: m.profile.user_id,
+            name: m.profile.name,
+            mail: m.profile.mail,
+            type: 'user',
+            link: `https://podio.com/users/${m.profile.user_id}`,
+          },
         })),
       }),
     );
@@ -167,10 +224,14 @@ export const servePodioWorkspaces = (server: PodioServer, clock: Clock, account:
   route('PUT', '/space/:space_id/member/:user_ids', async (req) => {
     const problem = checkBody(req, { role }, ['role']);
     if (problem) return bad(req, problem);
-    return run(req, directory.updateRoles(spaceId(req), ids(req), (req.body as Json)['role'] as SpaceRole), () => ({ status: 204 }));
+    return run(req, directory.updateRoles(spaceId(req), ids(req), (req.body as Json)['role'] as SpaceRole), () => ({
+      status: 204,
+    }));
   });
 
-  route('DELETE', '/space/:space_id/member/:user_ids', async (req) => run(req, directory.endMemberships(spaceId(req), ids(req)), () => ({ status: 204 })));
+  route('DELETE', '/space/:space_id/member/:user_ids', async (req) =>
+    run(req, directory.endMemberships(spaceId(req), ids(req)), () => ({ status: 204 })),
+  );
 
   return { account };
 };

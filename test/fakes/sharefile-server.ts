@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HmacLinkSigner } from '../../adapters/outbound/memory/hmac-link-signer.js';
@@ -23,14 +29,37 @@ import { listenOnLoopback, loopbackUrl } from './listen.js';
 
 type Json = Record<string, unknown>;
 
-export const EXAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../files/fixtures/sharefile-examples');
-export const SHAREFILE_TEST_CLIENT = { clientId: 'sf-client-id', clientSecret: 'sf-client-secret', refreshToken: 'sf-refresh-token-1' };
+export const EXAMPLES_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../files/fixtures/sharefile-examples',
+);
+export const SHAREFILE_TEST_CLIENT = {
+  clientId: 'sf-client-id',
+  clientSecret: 'sf-client-secret',
+  refreshToken: 'sf-refresh-token-1',
+};
 
 const example = (name: string): Json => JSON.parse(readFileSync(path.join(EXAMPLES_DIR, name), 'utf8')) as Json;
 
 /** Request-body members the SDK documents beyond the example (vendors.md section 1.2). */
 const EXTRAS: Record<string, Json> = {
-  'itemsUpload2.request.json': { BatchId: '', BatchLast: false, CanResume: false, StartOver: false, Unzip: false, Overwrite: false, Title: '', Details: '', IsSend: false, SendGuid: '', Notify: false, ThreadCount: 0, ClientCreatedDate: '', ClientModifiedDate: '', BaseFileId: '' },
+  'itemsUpload2.request.json': {
+    BatchId: '',
+    BatchLast: false,
+    CanResume: false,
+    StartOver: false,
+    Unzip: false,
+    Overwrite: false,
+    Title: '',
+    Details: '',
+    IsSend: false,
+    SendGuid: '',
+    Notify: false,
+    ThreadCount: 0,
+    ClientCreatedDate: '',
+    ClientModifiedDate: '',
+    BaseFileId: '',
+  },
   'createShare-send.request.json': { IsViewOnly: false },
   'updateShare.request.json': { MaxDownloads: 0, RequireUserInfo: false, IsViewOnly: false },
 };
@@ -97,7 +126,10 @@ const readBody = (req: IncomingMessage): Promise<string> =>
 
 const bool = (v: string | null): boolean => v === 'true';
 
-export const startShareFileServer = async (options: { clock: Clock; maxUploadBytes?: number }): Promise<ShareFileStandIn> => {
+export const startShareFileServer = async (options: {
+  clock: Clock;
+  maxUploadBytes?: number;
+}): Promise<ShareFileStandIn> => {
   const requests: LoggedRequest[] = [];
   const violations: Violation[] = [];
   const resends: Json[] = [];
@@ -109,7 +141,11 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
   await listenOnLoopback(server);
   const url = loopbackUrl(server);
   const signer = new HmacLinkSigner(url, 'sharefile-stand-in-secret');
-  const items = new InMemoryItemStore({ clock: options.clock, signer, ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}) });
+  const items = new InMemoryItemStore({
+    clock: options.clock,
+    signer,
+    ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}),
+  });
   const shares = new InMemoryShareStore({ clock: options.clock, items, baseUrl: `${url}/share` });
   const api = `${url}/sf/v3`;
 
@@ -123,7 +159,11 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
     resends,
     issuedTokens,
     failNext: (status, body, headers = {}) => {
-      failure = { status, body: body ?? { code: 'InternalServerError', message: { lang: 'en-US', value: 'Injected failure' } }, headers };
+      failure = {
+        status,
+        body: body ?? { code: 'InternalServerError', message: { lang: 'en-US', value: 'Injected failure' } },
+        headers,
+      };
     },
     asyncTransfers: false,
     odataErrors: false,
@@ -143,10 +183,14 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
     ExpirationDate: i.ExpirationDate ?? '9999-12-31T23:59:59.9999999Z',
     Path: i.Path,
     FileSizeBytes: i.FileSizeBytes,
-    ...(i.type === 'Folder' ? { FileCount: i.FileCount, Info: { 'odata.type': 'ShareFile.Api.Models.ItemInfo', ...i.Info } } : { Hash: i.MD5, HasMultipleVersions: (i.VersionCount ?? 1) > 1 }),
+    ...(i.type === 'Folder'
+      ? { FileCount: i.FileCount, Info: { 'odata.type': 'ShareFile.Api.Models.ItemInfo', ...i.Info } }
+      : { Hash: i.MD5, HasMultipleVersions: (i.VersionCount ?? 1) > 1 }),
     StreamID: i.StreamID,
     Creator: { Id: i.CreatorId, FirstName: i.CreatorFirstName, LastName: i.CreatorLastName },
-    ...(i.Parent ? { Parent: { 'odata.type': 'ShareFile.Api.Models.Item', Id: i.Parent.Id, url: `${api}/Items(${i.Parent.Id})` } } : {}),
+    ...(i.Parent
+      ? { Parent: { 'odata.type': 'ShareFile.Api.Models.Item', Id: i.Parent.Id, url: `${api}/Items(${i.Parent.Id})` } }
+      : {}),
     ...(i.Children ? { Children: i.Children.map(sfItem) } : {}),
   });
 
@@ -172,17 +216,35 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
     Uri: s.Uri,
     ...(s.ParentId ? { Parent: { Id: s.ParentId } } : {}),
     ...(expand.includes('Items') ? { Items: (s.Items ?? []).map(sfItem) } : {}),
-    ...(expand.includes('Recipients') ? { Recipients: (s.Recipients ?? []).map((r) => ({ User: { Email: r.email } })) } : {}),
+    ...(expand.includes('Recipients')
+      ? { Recipients: (s.Recipients ?? []).map((r) => ({ User: { Email: r.email } })) }
+      : {}),
   });
 
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { ...(body !== undefined ? { 'content-type': 'application/json; charset=utf-8' } : {}), ...headers });
+    res.writeHead(status, {
+      ...(body !== undefined ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+      ...headers,
+    });
     res.end(body === undefined ? undefined : JSON.stringify(body));
   };
   const sfError = (res: ServerResponse, status: number, code: string, message: string) =>
-    send(res, status, state.odataErrors ? { 'odata.error': { code, message: { lang: 'en-US', value: message } } } : { code, message: { lang: 'en-US', value: message }, reason: code });
+    send(
+      res,
+      status,
+      state.odataErrors
+        ? { 'odata.error': { code, message: { lang: 'en-US', value: message } } }
+        : { code, message: { lang: 'en-US', value: message }, reason: code },
+    );
   const fromGateway = (res: ServerResponse, e: GatewayError) => {
-    const [status, code] = e._tag === 'NotFound' ? [404, 'NotFound'] : e._tag === 'Conflict' ? [409, 'Conflict'] : e._tag === 'Forbidden' ? [403, 'Forbidden'] : [400, 'BadRequest'];
+    const [status, code] =
+      e._tag === 'NotFound'
+        ? [404, 'NotFound']
+        : e._tag === 'Conflict'
+          ? [409, 'Conflict']
+          : e._tag === 'Forbidden'
+            ? [403, 'Forbidden']
+            : [400, 'BadRequest'];
     sfError(res, status, code, e.message);
   };
   const run = async <A>(res: ServerResponse, task: () => Promise<E.Either<GatewayError, A>>, ok: (a: A) => void) => {
@@ -209,32 +271,61 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
         return sfError(res, 400, 'BadRequest', 'Malformed JSON');
       }
     }
-    const logged: LoggedRequest = { method: req.method ?? 'GET', path: decodeURIComponent(u.pathname), query: u.searchParams, headers: req.headers, body };
+    const logged: LoggedRequest = {
+      method: req.method ?? 'GET',
+      path: decodeURIComponent(u.pathname),
+      query: u.searchParams,
+      headers: req.headers,
+      body,
+    };
     requests.push(logged);
 
     if (u.pathname === '/oauth/token') {
       const problems: string[] = [];
-      if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) problems.push('the token request must be form-encoded');
+      if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded'))
+        problems.push('the token request must be form-encoded');
       const form = new URLSearchParams(text);
       const keys = [...form.keys()].sort();
-      if (keys.join(',') !== 'client_id,client_secret,grant_type,refresh_token') problems.push(`form fields ${keys.join(',')}`);
+      if (keys.join(',') !== 'client_id,client_secret,grant_type,refresh_token')
+        problems.push(`form fields ${keys.join(',')}`);
       if (problems.length) {
         violations.push({ method: logged.method, path: logged.path, problems });
         return send(res, 400, { error: 'invalid_request', error_description: problems.join('; ') });
       }
-      if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== refreshToken || form.get('client_id') !== SHAREFILE_TEST_CLIENT.clientId || form.get('client_secret') !== SHAREFILE_TEST_CLIENT.clientSecret) {
-        return send(res, 400, { error: 'invalid_grant', error_description: 'The refresh token is invalid or expired.' });
+      if (
+        form.get('grant_type') !== 'refresh_token' ||
+        form.get('refresh_token') !== refreshToken ||
+        form.get('client_id') !== SHAREFILE_TEST_CLIENT.clientId ||
+        form.get('client_secret') !== SHAREFILE_TEST_CLIENT.clientSecret
+      ) {
+        return send(res, 400, {
+          error: 'invalid_grant',
+          error_description: 'The refresh token is invalid or expired.',
+        });
       }
       const token = `sf-access-${++tokenCounter}`;
       issuedTokens.push(token);
       refreshToken = `sf-refresh-token-${tokenCounter + 1}`;
-      return send(res, 200, { access_token: token, refresh_token: refreshToken, token_type: 'bearer', expires_in: 28800, subdomain: 'harborline', apicp: 'sf-api.com', appcp: 'sharefile.com' });
+      return send(res, 200, {
+        access_token: token,
+        refresh_token: refreshToken,
+        token_type: 'bearer',
+        expires_in: 28800,
+        subdomain: 'harborline',
+        apicp: 'sf-api.com',
+        appcp: 'sharefile.com',
+      });
     }
 
     if (!u.pathname.startsWith('/sf/v3/')) return sfError(res, 404, 'NotFound', `No such resource ${u.pathname}`);
     const auth = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '');
     if (!auth || !(issuedTokens.includes(auth[1]!) || auth[1] === 'sf-static-token')) {
-      return send(res, 401, { code: 'Unauthorized', message: { lang: 'en-US', value: 'Authorization failed' } }, { 'www-authenticate': 'Bearer' });
+      return send(
+        res,
+        401,
+        { code: 'Unauthorized', message: { lang: 'en-US', value: 'Authorization failed' } },
+        { 'www-authenticate': 'Bearer' },
+      );
     }
     if (failure) {
       const f = failure;
@@ -249,38 +340,80 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
 
     // Items
     if (logged.method === 'GET' && (match = m(/^\/Items\(([^)]+)\)$/))) {
-      return run(res, items.get(match[1]!, { includeDeleted: bool(q.get('includeDeleted')), includeChildren: (q.get('$expand') ?? '').includes('Children') }), (i) => send(res, 200, sfItem(i)));
+      return run(
+        res,
+        items.get(match[1]!, {
+          includeDeleted: bool(q.get('includeDeleted')),
+          includeChildren: (q.get('$expand') ?? '').includes('Children'),
+        }),
+        (i) => send(res, 200, sfItem(i)),
+      );
     }
     if (logged.method === 'GET' && (match = m(/^\/Items\(([^)]+)\)\/Children$/))) {
       const id = match[1]!;
-      if (id === 'top') return run(res, items.topLevel(), (list) => send(res, 200, { 'odata.count': list.length, value: list.map(sfItem) }));
+      if (id === 'top')
+        return run(res, items.topLevel(), (list) =>
+          send(res, 200, { 'odata.count': list.length, value: list.map(sfItem) }),
+        );
       const filter = q.get('$filter') ? parseFilter(q.get('$filter')!) : E.right(undefined);
       const order = q.get('$orderby') ? parseOrderBy(q.get('$orderby')!) : E.right([]);
-      if (E.isLeft(filter) || E.isLeft(order)) return sfError(res, 400, 'BadRequest', 'The OData expression is not supported.');
+      if (E.isLeft(filter) || E.isLeft(order))
+        return sfError(res, 400, 'BadRequest', 'The OData expression is not supported.');
       const top = Number(q.get('$top') ?? '100');
       const skip = Number(q.get('$skip') ?? '0');
-      return run(res, items.children(id, { top, skip, includeDeleted: bool(q.get('includeDeleted')), orderBy: order.right, ...(filter.right ? { filter: filter.right } : {}) }), (page) =>
-        send(res, 200, {
-          'odata.metadata': `${api}/$metadata#Items`,
-          'odata.count': page.totalCount,
-          value: page.items.map(sfItem),
-          ...(skip + page.items.length < page.totalCount ? { 'odata.nextLink': `${api}/Items(${id})/Children?$skip=${skip + page.items.length}&$top=${top}` } : {}),
+      return run(
+        res,
+        items.children(id, {
+          top,
+          skip,
+          includeDeleted: bool(q.get('includeDeleted')),
+          orderBy: order.right,
+          ...(filter.right ? { filter: filter.right } : {}),
         }),
+        (page) =>
+          send(res, 200, {
+            'odata.metadata': `${api}/$metadata#Items`,
+            'odata.count': page.totalCount,
+            value: page.items.map(sfItem),
+            ...(skip + page.items.length < page.totalCount
+              ? { 'odata.nextLink': `${api}/Items(${id})/Children?$skip=${skip + page.items.length}&$top=${top}` }
+              : {}),
+          }),
       );
     }
     if (logged.method === 'POST' && (match = m(/^\/Items(?:\(([^)]+)\))?\/Folder$/))) {
-      if (!checked(logged, 'createFolder.request.json')) return sfError(res, 400, 'BadRequest', 'Request body does not match Folder');
+      if (!checked(logged, 'createFolder.request.json'))
+        return sfError(res, 400, 'BadRequest', 'Request body does not match Folder');
       const b = body as Json;
-      return run(res, items.createFolder(match[1] ?? 'allshared', { name: String(b['Name'] ?? ''), ...(typeof b['Description'] === 'string' ? { description: b['Description'] } : {}), overwrite: bool(q.get('overwrite')) }), (i) => send(res, 200, sfItem(i)));
+      return run(
+        res,
+        items.createFolder(match[1] ?? 'allshared', {
+          name: String(b['Name'] ?? ''),
+          ...(typeof b['Description'] === 'string' ? { description: b['Description'] } : {}),
+          overwrite: bool(q.get('overwrite')),
+        }),
+        (i) => send(res, 200, sfItem(i)),
+      );
     }
     if (logged.method === 'PATCH' && (match = m(/^\/Items\(([^)]+)\)$/))) {
-      if (!checked(logged, 'updateItem.request.json')) return sfError(res, 400, 'BadRequest', 'Request body does not match Item');
+      if (!checked(logged, 'updateItem.request.json'))
+        return sfError(res, 400, 'BadRequest', 'Request body does not match Item');
       const b = body as Json;
       const id = match[1]!;
       const parent = (b['Parent'] as Json | undefined)?.['Id'];
       if (typeof parent === 'string') {
-        if (state.asyncTransfers) return send(res, 202, { 'odata.type': 'ShareFile.Api.Models.AsyncOperation', Id: 'aop-1', Operation: 'Move', State: 'Scheduled', Source: { Id: id }, Target: { Id: parent } });
-        return run(res, items.move(id, parent, bool(q.get('overwrite'))), (o) => (o.kind === 'done' ? send(res, 200, sfItem(o.item)) : send(res, 202, {})));
+        if (state.asyncTransfers)
+          return send(res, 202, {
+            'odata.type': 'ShareFile.Api.Models.AsyncOperation',
+            Id: 'aop-1',
+            Operation: 'Move',
+            State: 'Scheduled',
+            Source: { Id: id },
+            Target: { Id: parent },
+          });
+        return run(res, items.move(id, parent, bool(q.get('overwrite'))), (o) =>
+          o.kind === 'done' ? send(res, 200, sfItem(o.item)) : send(res, 202, {}),
+        );
       }
       return run(
         res,
@@ -293,15 +426,30 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
       );
     }
     if (logged.method === 'DELETE' && (match = m(/^\/Items\(([^)]+)\)$/))) {
-      return run(res, items.delete(match[1]!, { singleVersion: bool(q.get('singleversion')), forceSync: bool(q.get('forceSync')) }), () => send(res, 204));
+      return run(
+        res,
+        items.delete(match[1]!, { singleVersion: bool(q.get('singleversion')), forceSync: bool(q.get('forceSync')) }),
+        () => send(res, 204),
+      );
     }
     if (logged.method === 'POST' && (match = m(/^\/Items\(([^)]+)\)\/Copy$/))) {
       const target = q.get('targetid') ?? '';
-      if (state.asyncTransfers) return send(res, 202, { 'odata.type': 'ShareFile.Api.Models.AsyncOperation', Id: 'aop-2', Operation: 'Copy', State: 'Scheduled', Source: { Id: match[1] }, Target: { Id: target } });
-      return run(res, items.copy(match[1]!, target, bool(q.get('overwrite'))), (o) => (o.kind === 'done' ? send(res, 200, sfItem(o.item)) : send(res, 202, {})));
+      if (state.asyncTransfers)
+        return send(res, 202, {
+          'odata.type': 'ShareFile.Api.Models.AsyncOperation',
+          Id: 'aop-2',
+          Operation: 'Copy',
+          State: 'Scheduled',
+          Source: { Id: match[1] },
+          Target: { Id: target },
+        });
+      return run(res, items.copy(match[1]!, target, bool(q.get('overwrite'))), (o) =>
+        o.kind === 'done' ? send(res, 200, sfItem(o.item)) : send(res, 202, {}),
+      );
     }
     if (logged.method === 'POST' && p === '/Items/AdvancedSimpleSearch') {
-      if (!checked(logged, 'advancedSimpleSearch.request.json')) return sfError(res, 400, 'BadRequest', 'Request body does not match SimpleSearchQuery');
+      if (!checked(logged, 'advancedSimpleSearch.request.json'))
+        return sfError(res, 400, 'BadRequest', 'Request body does not match SimpleSearchQuery');
       const b = body as { Query: Json; Paging: Json };
       const parent = String(b.Query['ParentID'] ?? '');
       const type = String(b.Query['ItemType'] ?? '');
@@ -323,18 +471,29 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
             'odata.type': 'ShareFile.Api.Models.SearchResults',
             PartialResults: r.partialResults,
             TimedOut: r.timedOut,
-            Results: r.results.map((x) => ({ ...x, ItemID: x.Id, ItemType: x.ItemType === 'file' ? 'File' : 'Folder', 'odata.type': 'ShareFile.Api.Models.SearchResult', MatchedIn: undefined })),
+            Results: r.results.map((x) => ({
+              ...x,
+              ItemID: x.Id,
+              ItemType: x.ItemType === 'file' ? 'File' : 'Folder',
+              'odata.type': 'ShareFile.Api.Models.SearchResult',
+              MatchedIn: undefined,
+            })),
           }),
       );
     }
     if (logged.method === 'GET' && (match = m(/^\/Items\(([^)]+)\)\/Download$/))) {
       if (q.get('redirect') !== 'false') return send(res, 302, undefined, { location: `${url}/download/${match[1]}` });
       return run(res, items.downloadLink(match[1]!, { includeAllVersions: bool(q.get('includeAllVersions')) }), (d) =>
-        send(res, 200, { 'odata.type': 'ShareFile.Api.Models.DownloadSpecification', DownloadToken: d.DownloadToken, DownloadUrl: d.DownloadUrl }),
+        send(res, 200, {
+          'odata.type': 'ShareFile.Api.Models.DownloadSpecification',
+          DownloadToken: d.DownloadToken,
+          DownloadUrl: d.DownloadUrl,
+        }),
       );
     }
     if (logged.method === 'POST' && (match = m(/^\/Items\(([^)]+)\)\/Upload2$/))) {
-      if (!checked(logged, 'itemsUpload2.request.json')) return sfError(res, 400, 'BadRequest', 'Request body does not match UploadRequestParams');
+      if (!checked(logged, 'itemsUpload2.request.json'))
+        return sfError(res, 400, 'BadRequest', 'Request body does not match UploadRequestParams');
       const b = body as Json;
       return run(
         res,
@@ -346,21 +505,39 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
           overwrite: b['Overwrite'] === true,
           notify: b['Notify'] === true,
         }),
-        (s) => send(res, 200, { 'odata.type': 'ShareFile.Api.Models.UploadSpecification', ...s, ExpiresAt: undefined, ChunkSizeBytes: undefined }),
+        (s) =>
+          send(res, 200, {
+            'odata.type': 'ShareFile.Api.Models.UploadSpecification',
+            ...s,
+            ExpiresAt: undefined,
+            ChunkSizeBytes: undefined,
+          }),
       );
     }
 
     // Shares
     const expand = (q.get('$expand') ?? '').split(',').filter(Boolean);
     if (logged.method === 'GET' && (match = m(/^\/Shares\(([^)]+)\)$/))) {
-      return run(res, shares.get(match[1]!, { includeItems: expand.includes('Items'), includeRecipients: expand.includes('Recipients') }), (s) => send(res, 200, sfShare(s, expand)));
+      return run(
+        res,
+        shares.get(match[1]!, {
+          includeItems: expand.includes('Items'),
+          includeRecipients: expand.includes('Recipients'),
+        }),
+        (s) => send(res, 200, sfShare(s, expand)),
+      );
     }
     if (logged.method === 'GET' && p === '/Shares') {
       const typeFilter = /^ShareType eq '(Send|Request)'$/.exec(q.get('$filter') ?? '');
       if (q.get('$filter') && !typeFilter) return sfError(res, 400, 'BadRequest', 'Unsupported $filter');
       return run(
         res,
-        shares.list({ ...(typeFilter ? { shareType: typeFilter[1] as 'Send' | 'Request' } : {}), top: Number(q.get('$top') ?? '50'), skip: Number(q.get('$skip') ?? '0'), includeExpired: bool(q.get('includeExpired')) }),
+        shares.list({
+          ...(typeFilter ? { shareType: typeFilter[1] as 'Send' | 'Request' } : {}),
+          top: Number(q.get('$top') ?? '50'),
+          skip: Number(q.get('$skip') ?? '0'),
+          includeExpired: bool(q.get('includeExpired')),
+        }),
         (page) => send(res, 200, { 'odata.count': page.totalCount, value: page.shares.map((s) => sfShare(s, [])) }),
       );
     }
@@ -388,7 +565,8 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
       );
     }
     if (logged.method === 'PATCH' && (match = m(/^\/Shares\(([^)]+)\)$/))) {
-      if (!checked(logged, 'updateShare.request.json')) return sfError(res, 400, 'BadRequest', 'Request body does not match Share');
+      if (!checked(logged, 'updateShare.request.json'))
+        return sfError(res, 400, 'BadRequest', 'Request body does not match Share');
       const b = body as Json;
       return run(
         res,
@@ -407,7 +585,8 @@ export const startShareFileServer = async (options: { clock: Clock; maxUploadByt
       return run(res, shares.delete(match[1]!), () => send(res, 204));
     }
     if (logged.method === 'POST' && p === '/Shares/Resend') {
-      if (!checked(logged, 'sharesResend.request.json')) return sfError(res, 400, 'BadRequest', 'Request body does not match ShareResendParams');
+      if (!checked(logged, 'sharesResend.request.json'))
+        return sfError(res, 400, 'BadRequest', 'Request body does not match ShareResendParams');
       const b = body as Json;
       return run(res, shares.get(String(b['ShareId']), { includeItems: false, includeRecipients: false }), (s) => {
         resends.push(b);

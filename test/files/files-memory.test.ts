@@ -12,8 +12,18 @@ const local = (url: string) => {
 const setup = () => {
   const gateway = testGateway();
   const call = (tool: string, args: unknown) => post(gateway, `/v1/tools/files/${tool}?format=json`, args);
-  const raw = async (method: string, url: string, body?: Uint8Array | ReadableStream<Uint8Array>, headers?: Record<string, string>) => {
-    const init = { method, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}), ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) };
+  const raw = async (
+    method: string,
+    url: string,
+    body?: Uint8Array | ReadableStream<Uint8Array>,
+    headers?: Record<string, string>,
+  ) => {
+    const init = {
+      method,
+      ...(body !== undefined ? { body } : {}),
+      ...(headers ? { headers } : {}),
+      ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    };
     const res = await gateway.http.request(local(url), init as RequestInit);
     return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
   };
@@ -32,7 +42,11 @@ describe('files in memory mode', () => {
     expect(r.status).toBe(400);
     expect(r.body.error.message).toContain('Supported filter');
     expect(r.body.error.details).toMatchObject({ parameter: 'filter' });
-    const byType = await call('listChildren', { folder_id: 'home', filter: "isof('Files.Api.Models.Folder')", orderby: 'Name desc' });
+    const byType = await call('listChildren', {
+      folder_id: 'home',
+      filter: "isof('Files.Api.Models.Folder')",
+      orderby: 'Name desc',
+    });
     expect(byType.body.data.items.map((i: { Name: string }) => i.Name)).toEqual(['Projects', 'Photos', 'Contracts']);
     expect((await call('listChildren', { folder_id: 'box' })).status).toBe(400);
   });
@@ -40,7 +54,12 @@ describe('files in memory mode', () => {
   it('shows the demo tree: top-level containers, a shared folder and a file with two versions', async () => {
     const { call } = setup();
     const top = (await call('getTopLevelFolders', {})).body.data;
-    expect(top.folders.map((f: { Name: string }) => f.Name)).toEqual(['Home', 'Favorites', 'Shared Folders', 'Connectors']);
+    expect(top.folders.map((f: { Name: string }) => f.Name)).toEqual([
+      'Home',
+      'Favorites',
+      'Shared Folders',
+      'Connectors',
+    ]);
     expect(top.folders[2].Id).toBe('allshared');
     const shared = (await call('listChildren', { folder_id: 'allshared' })).body.data.items;
     expect(shared.map((f: { Name: string }) => f.Name)).toEqual(['Team Shared']);
@@ -85,14 +104,24 @@ describe('files in memory mode', () => {
     const size = 5 * 1024 * 1024;
     const spec = (await call('getUploadUrl', { folder_id: 'home', file_name: 'video.bin', file_size: size })).body.data;
     await raw('POST', `${spec.ChunkUri}&index=0&byteOffset=0`, new Uint8Array(1024));
-    expect((await call('getUploadUrl', { folder_id: 'home', file_name: 'video.bin', file_size: size })).body.data.ResumeOffset).toBe(1024);
-    const fresh = (await call('getUploadUrl', { folder_id: 'home', file_name: 'video.bin', file_size: size, start_over: true })).body.data;
+    expect(
+      (await call('getUploadUrl', { folder_id: 'home', file_name: 'video.bin', file_size: size })).body.data
+        .ResumeOffset,
+    ).toBe(1024);
+    const fresh = (
+      await call('getUploadUrl', { folder_id: 'home', file_name: 'video.bin', file_size: size, start_over: true })
+    ).body.data;
     expect(fresh).toMatchObject({ IsResume: false, ResumeOffset: 0 });
     expect((await raw('POST', spec.FinishUri)).status).toBe(404);
 
     const controllers: ReadableStreamDefaultController<Uint8Array>[] = [];
     const pending = Array.from({ length: fresh.MaxNumberOfThreads }, (_, i) =>
-      raw('POST', `${fresh.ChunkUri}&index=${i}&byteOffset=${i * 10}`, new ReadableStream<Uint8Array>({ start: (c) => void controllers.push(c) }), { 'content-type': 'application/octet-stream' }),
+      raw(
+        'POST',
+        `${fresh.ChunkUri}&index=${i}&byteOffset=${i * 10}`,
+        new ReadableStream<Uint8Array>({ start: (c) => void controllers.push(c) }),
+        { 'content-type': 'application/octet-stream' },
+      ),
     );
     await new Promise((r) => setTimeout(r, 20));
     const extra = await raw('POST', `${fresh.ChunkUri}&index=9&byteOffset=90`, new Uint8Array(10));
@@ -107,14 +136,27 @@ describe('files in memory mode', () => {
   it('Send shares: view-only refuses downloads, expiry hides and refuses, notifications land in the outbox', async () => {
     const { gateway, call, raw, upload } = setup();
     const file = await upload('home', 'brochure.txt', 'Harbor Point brochure');
-    const viewOnly = (await call('createShare', { share_type: 'Send', items: [file.Id], is_view_only: true, expiration_days: 2, recipients: ['lena@example.com'], personal_message: 'Have a look', cc_sender: true })).body.data;
+    const viewOnly = (
+      await call('createShare', {
+        share_type: 'Send',
+        items: [file.Id],
+        is_view_only: true,
+        expiration_days: 2,
+        recipients: ['lena@example.com'],
+        personal_message: 'Have a look',
+        cc_sender: true,
+      })
+    ).body.data;
     expect(viewOnly.HasSentMessage).toBe(true);
     const listing = JSON.parse(new TextDecoder().decode((await raw('GET', viewOnly.Uri)).bytes)).data;
     expect(listing.files[0].download_url).toBeUndefined();
     expect((await raw('GET', `${viewOnly.Uri}/items/${file.Id}`)).status).toBe(403);
 
     const sent = await call('sendShareNotification', { share_id: viewOnly.Id, recipients: ['max@example.com'] });
-    expect(sent.body.data).toEqual({ message: expect.stringContaining('1 recipient'), recipients: ['max@example.com'] });
+    expect(sent.body.data).toEqual({
+      message: expect.stringContaining('1 recipient'),
+      recipients: ['max@example.com'],
+    });
 
     gateway.clock.advance(3 * 86_400_000);
     expect((await raw('GET', viewOnly.Uri)).status).toBe(410);
@@ -122,16 +164,24 @@ describe('files in memory mode', () => {
     expect(active.shares.map((s: { Id: string }) => s.Id)).not.toContain(viewOnly.Id);
     const all = (await call('listShares', { include_expired: true })).body.data;
     expect(all.shares.map((s: { Id: string }) => s.Id)).toContain(viewOnly.Id);
-    expect((await call('sendShareNotification', { share_id: viewOnly.Id, recipients: ['max@example.com'] })).status).toBe(400);
+    expect(
+      (await call('sendShareNotification', { share_id: viewOnly.Id, recipients: ['max@example.com'] })).status,
+    ).toBe(400);
   });
 
   it('Request shares accept uploads into their folder until deleted', async () => {
     const { call, raw } = setup();
     const folder = (await call('createFolder', { parent_id: 'home', name: 'Inbox' })).body.data;
     const share = (await call('createShare', { share_type: 'Request', parent_id: folder.Id })).body.data;
-    const up = await raw('POST', `${share.Uri}/upload?name=${encodeURIComponent('w9 form.txt')}`, new TextEncoder().encode('tax form'));
+    const up = await raw(
+      'POST',
+      `${share.Uri}/upload?name=${encodeURIComponent('w9 form.txt')}`,
+      new TextEncoder().encode('tax form'),
+    );
     expect(up.status).toBe(201);
-    expect((await call('listChildren', { folder_id: folder.Id })).body.data.items.map((i: { Name: string }) => i.Name)).toEqual(['w9 form.txt']);
+    expect(
+      (await call('listChildren', { folder_id: folder.Id })).body.data.items.map((i: { Name: string }) => i.Name),
+    ).toEqual(['w9 form.txt']);
     expect((await raw('GET', `${share.Uri}/items/x`)).status).toBe(400);
     await call('deleteShare', { share_id: share.Id });
     expect((await raw('POST', `${share.Uri}/upload?name=late.txt`, new TextEncoder().encode('late'))).status).toBe(404);
@@ -142,9 +192,22 @@ describe('files in memory mode', () => {
     const box = new InMemoryOutbox(new FixedClock(new Date('2026-11-21T10:00:00Z')), sender);
     const g = testGateway({ ports: [[ShareNotifier, box]] });
     const file = (await post(g, '/v1/tools/files/searchItems?format=json', { query: 'welcome' })).body.data.results[0];
-    const share = (await post(g, '/v1/tools/files/createShare?format=json', { share_type: 'Send', items: [file.Id], recipients: ['lena@example.com'], personal_message: 'See attached', cc_sender: true })).body.data;
+    const share = (
+      await post(g, '/v1/tools/files/createShare?format=json', {
+        share_type: 'Send',
+        items: [file.Id],
+        recipients: ['lena@example.com'],
+        personal_message: 'See attached',
+        cc_sender: true,
+      })
+    ).body.data;
     expect(box.messages).toHaveLength(1);
-    expect(box.messages[0]).toMatchObject({ to: ['lena@example.com'], cc: ['dana@example.com'], shareId: share.Id, shareUri: share.Uri });
+    expect(box.messages[0]).toMatchObject({
+      to: ['lena@example.com'],
+      cc: ['dana@example.com'],
+      shareId: share.Id,
+      shareUri: share.Uri,
+    });
     expect(box.messages[0]!.body).toContain('See attached');
   });
 });

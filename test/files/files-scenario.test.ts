@@ -34,7 +34,11 @@ describe('files over HTTP in memory mode', () => {
 
     // A small file, Standard: one POST of the bytes, no bearer token.
     const small = new TextEncoder().encode('Quarterly walkthrough of the marina pier pilings.\n');
-    const smallSpec = await json(gateway, 'getUploadUrl', { folder_id: folderId, file_name: 'pier-notes.txt', file_size: small.length });
+    const smallSpec = await json(gateway, 'getUploadUrl', {
+      folder_id: folderId,
+      file_name: 'pier-notes.txt',
+      file_size: small.length,
+    });
     expect(smallSpec.body.data).toMatchObject({ Method: 'Standard', IsResume: false, MaxNumberOfThreads: 1 });
     const smallDone = await raw(gateway, 'POST', smallSpec.body.data.ChunkUri, small);
     expect(smallDone.status).toBe(200);
@@ -43,16 +47,33 @@ describe('files over HTTP in memory mode', () => {
     // A large file, Threaded: chunks with index and byte offset, sent out of order and at most
     // MaxNumberOfThreads at a time, resumed half-way, then FinishUri.
     const big = randomBytes(9 * 1024 * 1024 + 123);
-    const bigSpec = (await json(gateway, 'getUploadUrl', { folder_id: folderId, file_name: 'survey.bin', file_size: big.length })).body.data;
+    const bigSpec = (
+      await json(gateway, 'getUploadUrl', { folder_id: folderId, file_name: 'survey.bin', file_size: big.length })
+    ).body.data;
     expect(bigSpec.Method).toBe('Threaded');
     expect(bigSpec.MaxNumberOfThreads).toBeGreaterThan(1);
     const chunkSize = 2 * 1024 * 1024;
-    const chunks = Array.from({ length: Math.ceil(big.length / chunkSize) }, (_, index) => ({ index, offset: index * chunkSize }));
+    const chunks = Array.from({ length: Math.ceil(big.length / chunkSize) }, (_, index) => ({
+      index,
+      offset: index * chunkSize,
+    }));
     const send = (spec: { ChunkUri: string }, c: { index: number; offset: number }) =>
-      raw(gateway, 'POST', `${spec.ChunkUri}&index=${c.index}&byteOffset=${c.offset}`, big.subarray(c.offset, c.offset + chunkSize));
+      raw(
+        gateway,
+        'POST',
+        `${spec.ChunkUri}&index=${c.index}&byteOffset=${c.offset}`,
+        big.subarray(c.offset, c.offset + chunkSize),
+      );
     for (const c of [chunks[1]!, chunks[0]!]) expect((await send(bigSpec, c)).status).toBe(200);
-    const resumed = (await json(gateway, 'getUploadUrl', { folder_id: folderId, file_name: 'survey.bin', file_size: big.length })).body.data;
-    expect(resumed).toMatchObject({ IsResume: true, ResumeIndex: 2, ResumeOffset: 2 * chunkSize, ResumeFileHash: md5(big.subarray(0, 2 * chunkSize)) });
+    const resumed = (
+      await json(gateway, 'getUploadUrl', { folder_id: folderId, file_name: 'survey.bin', file_size: big.length })
+    ).body.data;
+    expect(resumed).toMatchObject({
+      IsResume: true,
+      ResumeIndex: 2,
+      ResumeOffset: 2 * chunkSize,
+      ResumeFileHash: md5(big.subarray(0, 2 * chunkSize)),
+    });
     const rest = chunks.slice(2).reverse();
     const statuses = await Promise.all(rest.slice(0, resumed.MaxNumberOfThreads).map((c) => send(resumed, c)));
     expect(statuses.map((s) => s.status)).toEqual(statuses.map(() => 200));
@@ -62,7 +83,10 @@ describe('files over HTTP in memory mode', () => {
     const bigId: string = JSON.parse(new TextDecoder().decode(finished.bytes)).data.Id;
 
     // Download both and compare bytes.
-    for (const [id, bytes] of [[smallId, small], [bigId, big]] as const) {
+    for (const [id, bytes] of [
+      [smallId, small],
+      [bigId, big],
+    ] as const) {
       const spec = await json(gateway, 'getDownloadUrl', { item_id: id });
       expect(spec.body.data['odata.type']).toBe('Files.Api.Models.DownloadSpecification');
       const got = await raw(gateway, 'GET', spec.body.data.DownloadUrl);
@@ -81,7 +105,8 @@ describe('files over HTTP in memory mode', () => {
     expect(byName.body.data.results.map((r: { Id: string }) => r.Id)).toEqual([bigId]);
 
     // A Send share with two downloads allowed.
-    const share = (await json(gateway, 'createShare', { share_type: 'Send', items: [smallId], max_downloads: 2 })).body.data;
+    const share = (await json(gateway, 'createShare', { share_type: 'Send', items: [smallId], max_downloads: 2 })).body
+      .data;
     expect(share).toMatchObject({ ShareType: 'Send', MaxDownloads: 2, TotalDownloads: 0 });
     const page = await raw(gateway, 'GET', share.Uri);
     expect(page.status).toBe(200);
@@ -151,13 +176,21 @@ describe('files over HTTP in memory mode', () => {
 
   it('refuses an oversized upload up front and leaves nothing behind', async () => {
     const small = testGateway();
-    const tooBig = await post(small, '/v1/tools/files/getUploadUrl', { folder_id: 'home', file_name: 'huge.iso', file_size: 200 * 1024 * 1024 });
+    const tooBig = await post(small, '/v1/tools/files/getUploadUrl', {
+      folder_id: 'home',
+      file_name: 'huge.iso',
+      file_size: 200 * 1024 * 1024,
+    });
     expect(tooBig.status).toBe(400);
     expect(tooBig.body.error.details).toMatchObject({ parameter: 'file_size', limit_bytes: 104857600 });
   });
 
   it('serves the signed addresses only as signed and until they expire', async () => {
-    const spec = (await json(gateway, 'getDownloadUrl', { item_id: (await json(gateway, 'searchItems', { query: 'welcome' })).body.data.results[0].Id })).body.data;
+    const spec = (
+      await json(gateway, 'getDownloadUrl', {
+        item_id: (await json(gateway, 'searchItems', { query: 'welcome' })).body.data.results[0].Id,
+      })
+    ).body.data;
     const tampered = spec.DownloadUrl.replace(/sig=./, (m: string) => (m.endsWith('A') ? 'sig=B' : 'sig=A'));
     expect((await raw(gateway, 'GET', tampered)).status).toBe(403);
     gateway.clock.advance(2 * 3600_000);

@@ -27,8 +27,15 @@ describe('tool routes', () => {
   });
 
   it('puts the structured payload in data with format=json', async () => {
-    const r = await post(gateway, '/v1/tools/crm/getContact?format=json', { contact_id: '101', return_properties: ['email'] });
-    expect(r.body.data).toMatchObject({ id: '101', archived: false, properties: { email: 'maria.alvarez@rosegoldrealty.com' } });
+    const r = await post(gateway, '/v1/tools/crm/getContact?format=json', {
+      contact_id: '101',
+      return_properties: ['email'],
+    });
+    expect(r.body.data).toMatchObject({
+      id: '101',
+      archived: false,
+      properties: { email: 'maria.alvarez@rosegoldrealty.com' },
+    });
     expect(r.body.data.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
@@ -47,7 +54,14 @@ describe('tool routes', () => {
   it('never encodes an error', async () => {
     const r = await post(gateway, '/v1/tools/crm/getContact?base64=true', { contact_id: '999' });
     expect(r.status).toBe(404);
-    expect(r.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.stringContaining('999'), details: { resource: 'contact', id: '999' } } });
+    expect(r.body).toEqual({
+      success: false,
+      error: {
+        code: 'NOT_FOUND',
+        message: expect.stringContaining('999'),
+        details: { resource: 'contact', id: '999' },
+      },
+    });
     expect(r.body.encoding).toBeUndefined();
   });
 
@@ -65,7 +79,10 @@ describe('parameters', () => {
     expect(r.body.error.code).toBe('INVALID_PARAMETER');
     expect(r.body.error.message).toContain('"contactId"');
     expect(r.body.error.message).toContain('Did you mean "contact_id"?');
-    expect(r.body.error.details).toMatchObject({ parameter: 'contactId', accepted: ['contact_id', 'return_properties'] });
+    expect(r.body.error.details).toMatchObject({
+      parameter: 'contactId',
+      accepted: ['contact_id', 'return_properties'],
+    });
   });
 
   it('names an unknown member inside a nested object', async () => {
@@ -78,7 +95,12 @@ describe('parameters', () => {
   });
 
   it('reads null in an optional parameter as "not given" (OpenAI strict mode), but not in a required one', async () => {
-    const r = await post(gateway, '/v1/tools/crm/searchContacts?format=json', { query: 'harbor', limit: null, sorts: null, after: null });
+    const r = await post(gateway, '/v1/tools/crm/searchContacts?format=json', {
+      query: 'harbor',
+      limit: null,
+      sorts: null,
+      after: null,
+    });
     expect(r.status).toBe(200);
     expect(r.body.data.total).toBe(2);
     const required = await post(gateway, '/v1/tools/crm/getContact', { contact_id: null });
@@ -98,15 +120,23 @@ describe('parameters', () => {
     expect(r.status).toBe(400);
     expect(r.body.error.details).toEqual({ parameter: 'limit', expected: 'integer from 1 to 100' });
     expect(r.body.error.message).toContain('"lots"');
-    const nested = await post(gateway, '/v1/tools/crm/searchContacts', { filter_groups: [{ filters: [{ propertyName: 'email', operator: 'LIKE', value: 'x' }] }] });
+    const nested = await post(gateway, '/v1/tools/crm/searchContacts', {
+      filter_groups: [{ filters: [{ propertyName: 'email', operator: 'LIKE', value: 'x' }] }],
+    });
     expect(nested.body.error.details.parameter).toBe('filter_groups[0].filters[0].operator');
     expect(nested.body.error.details.expected).toContain('"CONTAINS_TOKEN"');
   });
 
   it('answers 400, not 500, to malformed JSON and to a body that is not an object', async () => {
-    const bad = await request(gateway, 'POST', '/v1/tools/crm/getContact', { rawBody: '{"contact_id": ', headers: { 'content-type': 'application/json' } });
+    const bad = await request(gateway, 'POST', '/v1/tools/crm/getContact', {
+      rawBody: '{"contact_id": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({ code: 'INVALID_PARAMETER', details: { parameter: 'body', expected: 'JSON object' } });
+    expect(bad.body.error).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      details: { parameter: 'body', expected: 'JSON object' },
+    });
     const array = await post(gateway, '/v1/tools/crm/getContact', ['101']);
     expect(array.status).toBe(400);
     expect(array.body.error.details.parameter).toBe('body');
@@ -135,11 +165,18 @@ describe('unknown tools and routes', () => {
     expect(r.body.error.message).toContain('files, records, workspaces, crm, skiptrace, web');
   });
 
-  it('answers 404 for an unknown tool and names the group\'s tools', async () => {
+  it("answers 404 for an unknown tool and names the group's tools", async () => {
     const r = await post(gateway, '/v1/tools/crm/getContacts', {});
     expect(r.status).toBe(404);
     expect(r.body.error.message).toContain('Unknown tool "crm_getContacts"');
-    expect(r.body.error.details.tools).toEqual(['createContact', 'getContact', 'updateContact', 'deleteContact', 'searchContacts', 'getProperties']);
+    expect(r.body.error.details.tools).toEqual([
+      'createContact',
+      'getContact',
+      'updateContact',
+      'deleteContact',
+      'searchContacts',
+      'getProperties',
+    ]);
   });
 
   it('says that the web group has no tools yet', async () => {
@@ -162,7 +199,10 @@ describe('the tool-call form', () => {
   it('runs the same tool the same way as the REST route, with the same query parameters', async () => {
     for (const query of ['', '?format=json', '?base64=true']) {
       const rest = await post(gateway, `/v1/tools/crm/searchContacts${query}`, { query: 'rosegold', limit: 5 });
-      const form = await post(gateway, `/v1/tools/call${query}`, { name: 'crm_searchContacts', arguments: { query: 'rosegold', limit: 5 } });
+      const form = await post(gateway, `/v1/tools/call${query}`, {
+        name: 'crm_searchContacts',
+        arguments: { query: 'rosegold', limit: 5 },
+      });
       expect(form.status).toBe(200);
       expect(form.body).toEqual(rest.body);
     }
@@ -205,20 +245,38 @@ describe('authentication and permissions', () => {
     expect(read.status).toBe(200);
     const del = await post(gateway, '/v1/tools/crm/deleteContact', { contact_id: '101' }, READER_TOKEN);
     expect(del.status).toBe(403);
-    expect(del.body.error).toMatchObject({ code: 'FORBIDDEN', details: { permission: 'crm:destructive', tool: 'crm_deleteContact' } });
+    expect(del.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { permission: 'crm:destructive', tool: 'crm_deleteContact' },
+    });
     expect(del.body.error.message).toContain('crm:destructive');
   });
 
   it('grants a whole group with <group>:* and nothing beyond it', async () => {
-    const crm = await post(gateway, '/v1/tools/crm/updateContact', { contact_id: '104', values: { jobtitle: 'Analyst' } }, CRM_ALL_TOKEN);
+    const crm = await post(
+      gateway,
+      '/v1/tools/crm/updateContact',
+      { contact_id: '104', values: { jobtitle: 'Analyst' } },
+      CRM_ALL_TOKEN,
+    );
     expect(crm.status).toBe(200);
-    const skip = await post(gateway, '/v1/tools/skiptrace/skipTraceProperty', { street: '1011 Rosegold St', zip: '11010' }, CRM_ALL_TOKEN);
+    const skip = await post(
+      gateway,
+      '/v1/tools/skiptrace/skipTraceProperty',
+      { street: '1011 Rosegold St', zip: '11010' },
+      CRM_ALL_TOKEN,
+    );
     expect(skip.status).toBe(403);
     expect(skip.body.error.details.permission).toBe('skiptrace:write');
   });
 
   it('keeps the demo token working with every permission', async () => {
-    const r = await post(gateway, '/v1/tools/skiptrace/skipTraceProperty', { street: '1011 Rosegold St', zip: '11010' }, DEMO_TOKEN);
+    const r = await post(
+      gateway,
+      '/v1/tools/skiptrace/skipTraceProperty',
+      { street: '1011 Rosegold St', zip: '11010' },
+      DEMO_TOKEN,
+    );
     expect(r.status).toBe(200);
   });
 });
@@ -229,7 +287,10 @@ describe('request ids and failures', () => {
     expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const err = await post(gateway, '/v1/tools/crm/getContact', {}, null);
     expect(err.headers.get('x-request-id')).toBeTruthy();
-    const echoed = await request(gateway, 'POST', '/v1/tools/crm/getContact', { body: { contact_id: '101' }, headers: { 'x-request-id': 'trace-42' } });
+    const echoed = await request(gateway, 'POST', '/v1/tools/crm/getContact', {
+      body: { contact_id: '101' },
+      headers: { 'x-request-id': 'trace-42' },
+    });
     expect(echoed.headers.get('x-request-id')).toBe('trace-42');
   });
 
@@ -268,7 +329,14 @@ describe('GET /v1/tools', () => {
     expect(names).toContain('crm_getContact');
     expect(names).toContain('skiptrace_skipTraceProperty');
     const get = a.body.data.tools.find((t: { name: string }) => t.name === 'crm_getContact');
-    expect(get).toMatchObject({ group: 'crm', annotations: ['Read', 'Idempotent'], readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    expect(get).toMatchObject({
+      group: 'crm',
+      annotations: ['Read', 'Idempotent'],
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
     expect(get.inputSchema).toMatchObject({ type: 'object', required: ['contact_id'], additionalProperties: false });
   });
 

@@ -13,7 +13,9 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => {
-    server = serve({ fetch: gateway.http.fetch, port: 0, hostname: '127.0.0.1', autoCleanupIncoming: false }, () => resolve());
+    server = serve({ fetch: gateway.http.fetch, port: 0, hostname: '127.0.0.1', autoCleanupIncoming: false }, () =>
+      resolve(),
+    );
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -60,7 +62,12 @@ describe('MCP over Streamable HTTP, with the SDK client', () => {
     const client = await connect(DEMO_TOKEN);
     expect(client.getServerVersion()).toMatchObject({ name: 'tool-gateway' });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
-    const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const res = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toBeNull();
     expect((await jsonOf(res)).result.protocolVersion).toBe('2025-11-25');
@@ -113,7 +120,10 @@ describe('MCP over Streamable HTTP, with the SDK client', () => {
 
   it('reports a missing permission as an isError result naming the permission', async () => {
     const client = await connect(READER_TOKEN);
-    const result = await client.callTool({ name: 'crm_createContact', arguments: { values: { email: 'nobody@example.com' } } });
+    const result = await client.callTool({
+      name: 'crm_createContact',
+      arguments: { values: { email: 'nobody@example.com' } },
+    });
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('"crm:write"');
     expect((result.structuredContent as any).error.code).toBe('FORBIDDEN');
@@ -136,12 +146,19 @@ describe('MCP over Streamable HTTP, with the SDK client', () => {
   it('replays a write called twice with the same idempotency key', async () => {
     const client = await connect(CRM_ALL_TOKEN);
     const call = () =>
-      client.callTool({ name: 'crm_createContact', arguments: { values: { email: 'mcp-idem@example.com' } }, _meta: { idempotency_key: 'mcp-idem-1' } });
+      client.callTool({
+        name: 'crm_createContact',
+        arguments: { values: { email: 'mcp-idem@example.com' } },
+        _meta: { idempotency_key: 'mcp-idem-1' },
+      });
     const first = await call();
     const second = await call();
     expect(first.isError).toBeFalsy();
     expect(second.structuredContent).toEqual(first.structuredContent);
-    const third = await client.callTool({ name: 'crm_createContact', arguments: { values: { email: 'mcp-idem@example.com' } } });
+    const third = await client.callTool({
+      name: 'crm_createContact',
+      arguments: { values: { email: 'mcp-idem@example.com' } },
+    });
     expect((third.structuredContent as any).error.code).toBe('CONFLICT');
   });
 });
@@ -162,7 +179,9 @@ describe('MCP access control', () => {
     const res = await fetch(`${base}/.well-known/oauth-protected-resource`);
     expect(res.status).toBe(200);
     const metadata = await jsonOf(res);
-    expect(metadata.resource).toBe(gateway.config.publicBaseUrl ?? `http://${gateway.config.host}:${gateway.config.port}`);
+    expect(metadata.resource).toBe(
+      gateway.config.publicBaseUrl ?? `http://${gateway.config.host}:${gateway.config.port}`,
+    );
     expect(metadata.bearer_methods_supported).toEqual(['header']);
     expect(metadata.scopes_supported).toContain('crm:read');
     const forMcp = await jsonOf(await fetch(`${base}/.well-known/oauth-protected-resource/mcp`));
@@ -174,7 +193,10 @@ describe('MCP access control', () => {
     expect(foreign.status).toBe(403);
     await expect(connect(DEMO_TOKEN, { origin: 'https://evil.example' })).rejects.toThrow();
     // A rebinding page claims a loopback port under its own host name: not the same as the host it reached.
-    const rebound = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { origin: 'http://attacker.example:80' });
+    const rebound = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { origin: 'http://attacker.example:80' },
+    );
     expect(rebound.status).toBe(403);
     const own = await connect(DEMO_TOKEN, { origin: base });
     expect((await own.listTools()).tools.length).toBe(gateway.listTools().length);
@@ -182,7 +204,10 @@ describe('MCP access control', () => {
 
   it('answers GET and DELETE with 405, as a stateless server', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(`${base}/mcp`, { method, headers: { authorization: `Bearer ${DEMO_TOKEN}`, accept: 'text/event-stream' } });
+      const res = await fetch(`${base}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${DEMO_TOKEN}`, accept: 'text/event-stream' },
+      });
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
     }
@@ -190,7 +215,12 @@ describe('MCP access control', () => {
 });
 
 describe('protocol revisions', () => {
-  const modern = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, token: string = DEMO_TOKEN) =>
+  const modern = (
+    method: string,
+    params: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+    token: string = DEMO_TOKEN,
+  ) =>
     rpc(
       {
         jsonrpc: '2.0',
@@ -205,14 +235,24 @@ describe('protocol revisions', () => {
           },
         },
       },
-      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(params['name'] ? { 'mcp-name': String(params['name']) } : {}), ...headers },
+      {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        ...(params['name'] ? { 'mcp-name': String(params['name']) } : {}),
+        ...headers,
+      },
       token,
     );
 
   it('the SDK negotiates 2025-11-25 and echoes the older revisions it knows', async () => {
     expect(LATEST_PROTOCOL_VERSION).toBe('2025-11-25');
     for (const version of ['2025-11-25', '2025-06-18']) {
-      const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      const res = await rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
       expect((await jsonOf(res)).result.protocolVersion).toBe(version);
     }
   });
@@ -242,14 +282,21 @@ describe('protocol revisions', () => {
     expect(call.result.content).toEqual(legacy.content);
     expect(call.result.structuredContent).toEqual(legacy.structuredContent);
 
-    const forbidden = await jsonOf(await modern('tools/call', { name: 'crm_deleteContact', arguments: args }, {}, READER_TOKEN));
+    const forbidden = await jsonOf(
+      await modern('tools/call', { name: 'crm_deleteContact', arguments: args }, {}, READER_TOKEN),
+    );
     expect(forbidden.result.isError).toBe(true);
     expect(forbidden.result.content[0].text).toContain('"crm:destructive"');
   });
 
   it('2026-07-28: refuses an unknown revision and headers that disagree with the body', async () => {
     const unknown = await rpc(
-      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+      },
       { 'mcp-protocol-version': '2099-01-01' },
     );
     expect(unknown.status).toBe(400);
@@ -259,7 +306,11 @@ describe('protocol revisions', () => {
     const mismatch = await modern('tools/list', {}, { 'mcp-method': 'tools/call' });
     expect(mismatch.status).toBe(400);
     expect((await jsonOf(mismatch)).error.code).toBe(-32001);
-    const noToken = await rpc({ jsonrpc: '2.0', id: 1, method: 'server/discover' }, { 'mcp-protocol-version': '2026-07-28' }, null);
+    const noToken = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'server/discover' },
+      { 'mcp-protocol-version': '2026-07-28' },
+      null,
+    );
     expect(noToken.status).toBe(401);
   });
 });

@@ -36,14 +36,18 @@ describe('GET /openapi.json', () => {
     delete broken.paths['/v1/tools/call'].post.responses;
     broken.paths['/v1/tools'].get.parameters[0].in = 'body';
     expect((await new Validator().validate(broken)).valid).toBe(false);
-    expect(doc.servers[0].url).toBe(gateway.config.publicBaseUrl ?? `http://${gateway.config.host}:${gateway.config.port}`);
+    expect(doc.servers[0].url).toBe(
+      gateway.config.publicBaseUrl ?? `http://${gateway.config.host}:${gateway.config.port}`,
+    );
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
   it('has one POST operation per registered tool, with its request schema, every error status and the bearer scheme', () => {
     const toolPaths = Object.keys(doc.paths).filter((p) => /^\/v1\/tools\/[^/]+\/[^/]+$/.test(p));
     const tools = gateway.listTools();
-    expect(toolPaths.sort()).toEqual(tools.map((t) => `/v1/tools/${t.group}/${t.name.slice(t.group.length + 1)}`).sort());
+    expect(toolPaths.sort()).toEqual(
+      tools.map((t) => `/v1/tools/${t.group}/${t.name.slice(t.group.length + 1)}`).sort(),
+    );
     for (const tool of tools) {
       const item = doc.paths[`/v1/tools/${tool.group}/${tool.name.slice(tool.group.length + 1)}`];
       expect(Object.keys(item), tool.name).toEqual(['post']);
@@ -64,7 +68,9 @@ describe('GET /openapi.json', () => {
   it('documents the tool-call form and the tool listing', () => {
     const call = doc.paths['/v1/tools/call'].post;
     expect(Object.keys(call.responses)).toEqual(expect.arrayContaining(['200', ...ERROR_STATUSES]));
-    expect(deref(call.requestBody.content['application/json'].schema).properties.name.enum).toEqual(gateway.listTools().map((t) => t.name));
+    expect(deref(call.requestBody.content['application/json'].schema).properties.name.enum).toEqual(
+      gateway.listTools().map((t) => t.name),
+    );
     const list = doc.paths['/v1/tools'].get;
     expect(list.parameters.map((p: any) => p.name)).toEqual(['callable', 'dialect']);
   });
@@ -94,10 +100,15 @@ describe('GET /openapi.json', () => {
   it('request schemas are valid JSON Schema 2020-12 and accept what the gateway accepts', async () => {
     const ajv = new Ajv2020({ strict: false });
     for (const tool of gateway.listTools()) {
-      const schema = doc.paths[`/v1/tools/${tool.group}/${tool.name.slice(tool.group.length + 1)}`].post.requestBody.content['application/json'].schema;
+      const schema =
+        doc.paths[`/v1/tools/${tool.group}/${tool.name.slice(tool.group.length + 1)}`].post.requestBody.content[
+          'application/json'
+        ].schema;
       expect(() => ajv.compile(schema), tool.name).not.toThrow();
     }
-    const search = ajv.compile(doc.paths['/v1/tools/crm/searchContacts'].post.requestBody.content['application/json'].schema);
+    const search = ajv.compile(
+      doc.paths['/v1/tools/crm/searchContacts'].post.requestBody.content['application/json'].schema,
+    );
     expect(search({ query: 'maria', limit: 5 })).toBe(true);
     expect(search({ query: 'maria', bogus: 1 })).toBe(false);
   });

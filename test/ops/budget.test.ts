@@ -64,7 +64,12 @@ describe('continuations of other list tools', () => {
   const g = testGateway();
   it.each([
     ['files_listChildren', { folder_id: 'home' }, 'skip', (data: any) => data.items.map((i: { Id: string }) => i.Id)],
-    ['workspaces_getSpaceMembers', { space_id: 2001 }, 'offset', (data: any) => data.map((m: { profile: { user_id: number } }) => String(m.profile.user_id))],
+    [
+      'workspaces_getSpaceMembers',
+      { space_id: 2001 },
+      'offset',
+      (data: any) => data.map((m: { profile: { user_id: number } }) => String(m.profile.user_id)),
+    ],
   ] as const)('%s names the call that returns exactly the rows it cut', async (tool, args, member, ids) => {
     const cut = await g.callTool(tool, args, { principal: everyone, maxChars: 480 });
     const text = String(cut.body.success && cut.body.data);

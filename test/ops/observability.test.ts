@@ -26,21 +26,43 @@ describe('logs and metrics', () => {
     hubspot = await HubSpotServer.start();
     const { lines, logger } = captured();
     const g = createGateway({
-      env: { GATEWAY_DEMO_TOKEN: TOKEN, CRM_BACKEND: 'hubspot', HUBSPOT_BASE_URL: hubspot.baseUrl, HUBSPOT_ACCESS_TOKEN: HUBSPOT_TEST_TOKEN },
+      env: {
+        GATEWAY_DEMO_TOKEN: TOKEN,
+        CRM_BACKEND: 'hubspot',
+        HUBSPOT_BASE_URL: hubspot.baseUrl,
+        HUBSPOT_ACCESS_TOKEN: HUBSPOT_TEST_TOKEN,
+      },
       logger,
     });
-    const r = await request(g, 'POST', '/v1/tools/crm/getProperties', { body: { object_type: 'contacts' }, token: TOKEN, headers: { 'x-request-id': 'req-obs-1' } });
+    const r = await request(g, 'POST', '/v1/tools/crm/getProperties', {
+      body: { object_type: 'contacts' },
+      token: TOKEN,
+      headers: { 'x-request-id': 'req-obs-1' },
+    });
     expect(r.status).toBe(200);
     await request(g, 'POST', '/v1/tools/crm/getContact', { body: {}, token: TOKEN });
     const calls = lines.filter((l) => l['msg'] === 'tool call');
     expect(calls).toHaveLength(2);
-    expect(calls[0]).toMatchObject({ requestId: 'req-obs-1', principal: 'demo', tool: 'crm_getProperties', status: 200, upstreamCalls: 1 });
+    expect(calls[0]).toMatchObject({
+      requestId: 'req-obs-1',
+      principal: 'demo',
+      tool: 'crm_getProperties',
+      status: 200,
+      upstreamCalls: 1,
+    });
     expect(typeof calls[0]!['durationMs']).toBe('number');
     expect(calls[0]!['upstream']).toEqual([expect.stringMatching(/^HubSpot GET 200 \d+ms$/)]);
-    expect(calls[1]).toMatchObject({ tool: 'crm_getContact', status: 400, code: 'INVALID_PARAMETER', upstreamCalls: 0 });
+    expect(calls[1]).toMatchObject({
+      tool: 'crm_getContact',
+      status: 400,
+      code: 'INVALID_PARAMETER',
+      upstreamCalls: 0,
+    });
     await request(g, 'POST', '/v1/tools/crm/getContact', { body: { contact_id: '101' }, token: 'not-a-valid-token' });
     const refused = lines.filter((l) => l['msg'] === 'request refused');
-    expect(refused).toEqual([expect.objectContaining({ path: '/v1/tools/crm/getContact', status: 401, code: 'UNAUTHORIZED' })]);
+    expect(refused).toEqual([
+      expect.objectContaining({ path: '/v1/tools/crm/getContact', status: 401, code: 'UNAUTHORIZED' }),
+    ]);
     const all = JSON.stringify(lines);
     expect(all).not.toContain('not-a-valid-token');
     expect(all).not.toContain(TOKEN);
@@ -51,7 +73,9 @@ describe('logs and metrics', () => {
     expect(metrics.raw).toContain('gateway_tool_calls_total{tool="crm_getProperties",status="200"} 1');
     expect(metrics.raw).toContain('gateway_tool_calls_total{tool="crm_getContact",status="400"} 1');
     expect(metrics.raw).toContain('gateway_upstream_calls_total{vendor="HubSpot",status="200"} 1');
-    expect(metrics.raw).toMatch(/gateway_tool_call_duration_seconds_bucket\{le="0.005",tool="crm_getProperties",status="200"\}/);
+    expect(metrics.raw).toMatch(
+      /gateway_tool_call_duration_seconds_bucket\{le="0.005",tool="crm_getProperties",status="200"\}/,
+    );
     expect(metrics.raw).toContain('gateway_process_cpu_user_seconds_total');
     expect(metrics.raw).toContain('gateway_rejected_requests_total{status="401"} 1');
   });
@@ -66,7 +90,9 @@ describe('logs and metrics', () => {
   });
 
   it('guards /metrics with METRICS_TOKEN when it is set', async () => {
-    const g = createGateway({ env: { GATEWAY_DEMO_TOKEN: TOKEN, METRICS_TOKEN: 'metrics-secret-1', LOG_LEVEL: 'silent' } });
+    const g = createGateway({
+      env: { GATEWAY_DEMO_TOKEN: TOKEN, METRICS_TOKEN: 'metrics-secret-1', LOG_LEVEL: 'silent' },
+    });
     expect((await request(g, 'GET', '/metrics', { token: null })).status).toBe(401);
     expect((await request(g, 'GET', '/metrics', { token: 'wrong-token-1' })).status).toBe(401);
     expect((await request(g, 'GET', '/metrics', { token: 'metrics-secret-1' })).status).toBe(200);

@@ -14,7 +14,13 @@ const token = 'shutdown-test-token-123';
 const startServer = async (latencyMs: number) => {
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, PORT: '0', GATEWAY_DEMO_TOKEN: token, GATEWAY_SIMULATED_LATENCY_MS: String(latencyMs), LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      GATEWAY_DEMO_TOKEN: token,
+      GATEWAY_SIMULATED_LATENCY_MS: String(latencyMs),
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -38,7 +44,11 @@ it('finishes every in-flight request after SIGTERM, then exits 0', async () => {
   const { child, exited, base } = await startServer(700);
 
   const call = () =>
-    fetch(`${base}/v1/tools/crm/getContact`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{"contact_id":"101"}' }).then(async (r) => ({
+    fetch(`${base}/v1/tools/crm/getContact`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: '{"contact_id":"101"}',
+    }).then(async (r) => ({
       status: r.status,
       body: await r.text(),
     }));
@@ -61,12 +71,21 @@ it('drains keep-alive connections on SIGTERM: every in-flight request completes 
   const call = () =>
     new Promise<Outcome>((ok) => {
       const req = request(
-        { agent, host: url.hostname, port: url.port, method: 'POST', path: '/v1/tools/crm/getContact', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: '/v1/tools/crm/getContact',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        },
         (res) => {
           let body = '';
           res.setEncoding('utf8');
           res.on('data', (d: string) => (body += d));
-          res.on('end', () => ok({ status: res.statusCode ?? 0, connection: (res.headers as IncomingHttpHeaders).connection, body }));
+          res.on('end', () =>
+            ok({ status: res.statusCode ?? 0, connection: (res.headers as IncomingHttpHeaders).connection, body }),
+          );
           res.on('error', (e) => ok({ error: e.message }));
         },
       );

@@ -18,21 +18,33 @@ afterEach(async () => {
   servers = [];
 });
 
-
 const serverOptions: PodioServerOptions = {
   users: [{ username: 'dev@example.com', password: 'dev-password-1', userId: 5001 }],
   apps: [{ appId: 30001, appToken: 'app-token-abcdef' }],
   refreshTokens: [{ refreshToken: 'initial-refresh-token', userId: 5001 }],
 };
 
-const setUp = async (grant: PodioGrant, options: PodioServerOptions = {}, onRefreshTokenRotated?: (t: string) => void) => {
+const setUp = async (
+  grant: PodioGrant,
+  options: PodioServerOptions = {},
+  onRefreshTokenRotated?: (t: string) => void,
+) => {
   const clock = new FixedClock(T0);
   const server = await PodioServer.start({ clock, ...serverOptions, ...options });
   servers.push(server);
   server.route('GET', '/user/status', ({ as }) => ({ status: 200, body: { user: { user_id: as.id } } }));
-  const auth = new PodioOAuth({ baseUrl: server.baseUrl, clientId: server.clientId, clientSecret: server.clientSecret, grant, clock, timeoutMs: 3_000, onRefreshTokenRotated });
+  const auth = new PodioOAuth({
+    baseUrl: server.baseUrl,
+    clientId: server.clientId,
+    clientSecret: server.clientSecret,
+    grant,
+    clock,
+    timeoutMs: 3_000,
+    onRefreshTokenRotated,
+  });
   const client = new PodioClient({ baseUrl: server.baseUrl, auth, timeoutMs: 3_000, clock });
-  const status = () => client.request('GET', '/user/status', { codec: t.type({ user: t.type({ user_id: t.number }) }) });
+  const status = () =>
+    client.request('GET', '/user/status', { codec: t.type({ user: t.type({ user_id: t.number }) }) });
   return { clock, server, auth, client, status };
 };
 
@@ -43,14 +55,24 @@ describe('PodioOAuth against the local Podio stand-in', () => {
     expect(first).toBe(server.issuedTokens[0]!.accessToken);
     const sent = server.tokenRequests()[0]!;
     expect(sent.headers['content-type']).toContain('application/json');
-    expect(sent.body).toEqual({ grant_type: 'app', app_id: '30001', app_token: 'app-token-abcdef', client_id: server.clientId, client_secret: server.clientSecret });
+    expect(sent.body).toEqual({
+      grant_type: 'app',
+      app_id: '30001',
+      app_token: 'app-token-abcdef',
+      client_id: server.clientId,
+      client_secret: server.clientSecret,
+    });
     clock.advance(7 * HOUR);
     expect(right(await auth.accessToken())).toBe(first);
     expect(server.tokenRequests()).toHaveLength(1);
   });
 
   it('password grant signs in as the user', async () => {
-    const { server, status } = await setUp({ kind: 'password', username: 'dev@example.com', password: 'dev-password-1' });
+    const { server, status } = await setUp({
+      kind: 'password',
+      username: 'dev@example.com',
+      password: 'dev-password-1',
+    });
     expect(right(await status()).user.user_id).toBe(5001);
     expect(server.tokenRequests()[0]!.body).toMatchObject({ grant_type: 'password', username: 'dev@example.com' });
   });
@@ -63,8 +85,13 @@ describe('PodioOAuth against the local Podio stand-in', () => {
     expect(server.tokenRequests()).toHaveLength(1);
     clock.advance(2 * 60_000);
     right(await status());
-    expect(server.tokenRequests().map((r) => (r.body as { grant_type: string }).grant_type)).toEqual(['app', 'refresh_token']);
-    expect((server.tokenRequests()[1]!.body as { refresh_token: string }).refresh_token).toBe(server.issuedTokens[0]!.refreshToken);
+    expect(server.tokenRequests().map((r) => (r.body as { grant_type: string }).grant_type)).toEqual([
+      'app',
+      'refresh_token',
+    ]);
+    expect((server.tokenRequests()[1]!.body as { refresh_token: string }).refresh_token).toBe(
+      server.issuedTokens[0]!.refreshToken,
+    );
     expect(server.apiRequests().filter((r) => r.status === 401)).toEqual([]);
     expect(server.apiRequests().map((r) => r.headers['authorization'])).toEqual([
       `OAuth2 ${server.issuedTokens[0]!.accessToken}`,
@@ -88,7 +115,11 @@ describe('PodioOAuth against the local Podio stand-in', () => {
 
   it('refresh-token grant keeps a rotated refresh token and reports it', async () => {
     const rotated = vi.fn();
-    const { server, auth, clock } = await setUp({ kind: 'refresh_token', refreshToken: 'initial-refresh-token' }, { rotateRefreshToken: true }, rotated);
+    const { server, auth, clock } = await setUp(
+      { kind: 'refresh_token', refreshToken: 'initial-refresh-token' },
+      { rotateRefreshToken: true },
+      rotated,
+    );
     right(await auth.accessToken());
     const second = server.issuedTokens[0]!.refreshToken;
     expect(rotated).toHaveBeenCalledWith(second);

@@ -1,12 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { DEALS_APP, LEADS_APP, PROPERTIES_APP, seedDemoRecords, WORK_ORDERS_APP } from '../../adapters/outbound/memory/demo/records.js';
+import {
+  DEALS_APP,
+  LEADS_APP,
+  PROPERTIES_APP,
+  seedDemoRecords,
+  WORK_ORDERS_APP,
+} from '../../adapters/outbound/memory/demo/records.js';
 import { InMemoryPodioAccount } from '../../adapters/outbound/memory/in-memory-podio-account.js';
 import { InMemoryRecords } from '../../adapters/outbound/memory/in-memory-records.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { isMulti, valueTypeOf, type App } from '../../domain/records/app.js';
-import { compileFilters, matchTypesFor, resolveFilter, sortRecords, type FilterInput, type ResolvedFilter } from '../../domain/records/filters.js';
+import {
+  compileFilters,
+  matchTypesFor,
+  resolveFilter,
+  sortRecords,
+  type FilterInput,
+  type ResolvedFilter,
+} from '../../domain/records/filters.js';
 import { valueOf, type RecordData } from '../../domain/records/record.js';
-import type { CategoryValue, ContactValue, DateValue, MoneyValue, RelationValue, TypedValue } from '../../domain/records/values.js';
+import type {
+  CategoryValue,
+  ContactValue,
+  DateValue,
+  MoneyValue,
+  RelationValue,
+  TypedValue,
+} from '../../domain/records/values.js';
 import { DEFAULT_FLAGS } from '../../domain/records/revision.js';
 import { ok } from '../support/run.js';
 
@@ -76,12 +96,18 @@ const filtersFor = (app: App, records: readonly RecordData[]): FilterInput[] => 
       }
       const single = ['number', 'money', 'calculation', 'date'].includes(type);
       for (const v of values) out.push({ field_id: field.field_id, match_type: match, values: [{ value: v }] });
-      if (!single && values.length > 1) out.push({ field_id: field.field_id, match_type: match, values: values.slice(0, 2).map((value) => ({ value })) });
+      if (!single && values.length > 1)
+        out.push({
+          field_id: field.field_id,
+          match_type: match,
+          values: values.slice(0, 2).map((value) => ({ value })),
+        });
     }
   }
   for (const which of ['created_on', 'last_modified_on'])
     for (const match of ['before', 'after', 'on_or_before', 'on_or_after'])
-      for (const value of ['-30d', '2026-06-01', records[5]?.created_on ?? '2026-06-01 00:00:00']) out.push({ field_type: which, match_type: match, values: [{ value }] });
+      for (const value of ['-30d', '2026-06-01', records[5]?.created_on ?? '2026-06-01 00:00:00'])
+        out.push({ field_type: which, match_type: match, values: [{ value }] });
   return out;
 };
 
@@ -93,8 +119,17 @@ describe('in-memory filters over columns', () => {
   it('match, count, sort and page exactly as the record-by-record reference, also after updates and deletes', async () => {
     const leads = await ok(store.getApp(LEADS_APP));
     // Changes after the columns exist must show in them.
-    const first = await ok(store.query(leads, { filters: [], sortDesc: false, offset: 0, limit: 10, countOnly: false }));
-    await ok(store.update(leads, first.records[0]!.record_id, [{ field: leads.fields.find((f) => f.external_id === 'score')!, input: { kind: 'number', value: 1000 } }], DEFAULT_FLAGS));
+    const first = await ok(
+      store.query(leads, { filters: [], sortDesc: false, offset: 0, limit: 10, countOnly: false }),
+    );
+    await ok(
+      store.update(
+        leads,
+        first.records[0]!.record_id,
+        [{ field: leads.fields.find((f) => f.external_id === 'score')!, input: { kind: 'number', value: 1000 } }],
+        DEFAULT_FLAGS,
+      ),
+    );
     await ok(store.delete(first.records[1]!.record_id, DEFAULT_FLAGS));
     let compared = 0;
     for (const appId of [LEADS_APP, PROPERTIES_APP, DEALS_APP, WORK_ORDERS_APP]) {
@@ -106,14 +141,29 @@ describe('in-memory filters over columns', () => {
         const filters: ResolvedFilter[] = [resolved.right];
         const expected = all.filter(compileFilters(filters));
         const label = JSON.stringify(input);
-        expect((await ok(store.matchAll(app, filters))).map((r) => r.record_id), label).toEqual(expected.map((r) => r.record_id));
-        expect((await ok(store.query(app, { filters, sortDesc: false, offset: 0, limit: 1, countOnly: true }))).total, label).toBe(expected.length);
+        expect(
+          (await ok(store.matchAll(app, filters))).map((r) => r.record_id),
+          label,
+        ).toEqual(expected.map((r) => r.record_id));
+        expect(
+          (await ok(store.query(app, { filters, sortDesc: false, offset: 0, limit: 1, countOnly: true }))).total,
+          label,
+        ).toBe(expected.length);
         const sortField = app.fields[compared % app.fields.length]!;
         for (const desc of [false, true]) {
           const sorted = sortRecords(expected, sortField, desc);
-          for (const [offset, limit] of [[0, 5], [3, 7], [0, 500]] as const) {
-            const page = await ok(store.query(app, { filters, sort: sortField, sortDesc: desc, offset, limit, countOnly: false }));
-            expect(page.records.map((r) => r.record_id), `${label} sorted by ${sortField.external_id} ${desc}`).toEqual(sorted.slice(offset, offset + limit).map((r) => r.record_id));
+          for (const [offset, limit] of [
+            [0, 5],
+            [3, 7],
+            [0, 500],
+          ] as const) {
+            const page = await ok(
+              store.query(app, { filters, sort: sortField, sortDesc: desc, offset, limit, countOnly: false }),
+            );
+            expect(
+              page.records.map((r) => r.record_id),
+              `${label} sorted by ${sortField.external_id} ${desc}`,
+            ).toEqual(sorted.slice(offset, offset + limit).map((r) => r.record_id));
           }
         }
         compared++;

@@ -41,8 +41,19 @@ const accepted: [string, unknown, unknown][] = [
   ['d', '2026-01-01 00:00:00', { kind: 'date', start: '2026-01-01 00:00:00', end: null }],
   ['e', [{ type: 'work', email: 'a@x.com' }], { kind: 'email', items: [{ type: 'work', value: 'a@x.com' }] }],
   ['m', { value: 12, currency: 'usd' }, { kind: 'money', value: '12', currency: 'USD' }],
-  ['file', [7, 'https://files.example.com/a.pdf'], { kind: 'attachment', files: [{ file_id: 7 }, { url: 'https://files.example.com/a.pdf' }] }],
-  ['ck', [{ id: 3, title: ' Call ', completed: true }], { kind: 'checklist', items: [{ id: 3, title: 'Call', completed: true, description: null, due: null, assignee_user_id: null }] }],
+  [
+    'file',
+    [7, 'https://files.example.com/a.pdf'],
+    { kind: 'attachment', files: [{ file_id: 7 }, { url: 'https://files.example.com/a.pdf' }] },
+  ],
+  [
+    'ck',
+    [{ id: 3, title: ' Call ', completed: true }],
+    {
+      kind: 'checklist',
+      items: [{ id: 3, title: 'Call', completed: true, description: null, due: null, assignee_user_id: null }],
+    },
+  ],
 ];
 
 describe('field values are validated per field type', () => {
@@ -59,10 +70,15 @@ describe('field values are validated per field type', () => {
     expect(validateFieldValue(field(key), value, `fields.${key}`)).toEqual({ _tag: 'Right', right: expected });
   });
 
-  it('lists the app\'s fields for an unknown key and names missing required fields', () => {
+  it("lists the app's fields for an unknown key and names missing required fields", () => {
     const unknown = validateFields(testApp, { favourite: 1 }, 'create');
-    expect(unknown._tag === 'Left' && unknown.left.message).toContain('has no field "favourite". Fields: t (1, single_text), n (2, number)');
-    const app = { ...testApp, fields: testApp.fields.map((f) => (f.external_id === 't' ? { ...f, required: true } : f)) };
+    expect(unknown._tag === 'Left' && unknown.left.message).toContain(
+      'has no field "favourite". Fields: t (1, single_text), n (2, number)',
+    );
+    const app = {
+      ...testApp,
+      fields: testApp.fields.map((f) => (f.external_id === 't' ? { ...f, required: true } : f)),
+    };
     const missing = validateFields(app, { n: 1 }, 'create');
     expect(missing._tag === 'Left' && missing.left.message).toContain('Required field missing: t (1, single_text)');
     const cleared = validateFields(app, { t: null }, 'update');

@@ -2,7 +2,19 @@ import type { App, FieldDefinition, FieldType } from '../../domain/records/app.j
 
 // An app with a field of every kind the filter and validation tables use.
 
-const f = (field_id: number, external_id: string, field_type: FieldType, more: Partial<FieldDefinition> = {}): FieldDefinition => ({ field_id, external_id, label: external_id.toUpperCase(), field_type, required: false, ...more });
+const f = (
+  field_id: number,
+  external_id: string,
+  field_type: FieldType,
+  more: Partial<FieldDefinition> = {},
+): FieldDefinition => ({
+  field_id,
+  external_id,
+  label: external_id.toUpperCase(),
+  field_type,
+  required: false,
+  ...more,
+});
 
 export const testApp: App = {
   app_id: 1,
@@ -14,9 +26,25 @@ export const testApp: App = {
   fields: [
     f(1, 't', 'single_text'),
     f(2, 'n', 'number'),
-    f(3, 'c', 'single_category', { options: [{ id: 1, text: 'A' }, { id: 2, text: 'B' }] }),
-    f(4, 'mc', 'multi_category', { options: [{ id: 1, text: 'X' }, { id: 2, text: 'Y' }, { id: 3, text: 'Z' }] }),
-    f(5, 's', 'status', { options: [{ id: 1, text: 'Open' }, { id: 2, text: 'Done', means_completed: true }] }),
+    f(3, 'c', 'single_category', {
+      options: [
+        { id: 1, text: 'A' },
+        { id: 2, text: 'B' },
+      ],
+    }),
+    f(4, 'mc', 'multi_category', {
+      options: [
+        { id: 1, text: 'X' },
+        { id: 2, text: 'Y' },
+        { id: 3, text: 'Z' },
+      ],
+    }),
+    f(5, 's', 'status', {
+      options: [
+        { id: 1, text: 'Open' },
+        { id: 2, text: 'Done', means_completed: true },
+      ],
+    }),
     f(6, 'd', 'single_date'),
     f(7, 'rel', 'multi_relation', { referenced_app_ids: [2] }),
     f(8, 'u', 'single_user'),

@@ -9,7 +9,8 @@ const noNetwork = async (): Promise<readonly string[]> => {
   throw new Error('resolver must not be used');
 };
 
-const guard = (o: Partial<ConstructorParameters<typeof UrlFetchGuard>[0]> = {}) => new UrlFetchGuard({ maxBytes: 1_024, timeoutMs: 300, allowPrivate: false, resolve: noNetwork, ...o });
+const guard = (o: Partial<ConstructorParameters<typeof UrlFetchGuard>[0]> = {}) =>
+  new UrlFetchGuard({ maxBytes: 1_024, timeoutMs: 300, allowPrivate: false, resolve: noNetwork, ...o });
 
 /** URL forms a caller can write, each refused before any socket opens (IP literals need no resolver). */
 const REFUSED_URLS: readonly (readonly [string, string])[] = [
@@ -156,15 +157,22 @@ describe('URL fetch guard: host names', () => {
 
   it('lets a name with only public addresses through the check (nothing fetched)', async () => {
     const asked: string[] = [];
-    const checked = await guard({ resolve: async (host) => (asked.push(host), ['93.184.216.34', '2606:4700:4700::1111']) }).check('https://files.example.com/a.pdf');
+    const checked = await guard({
+      resolve: async (host) => (asked.push(host), ['93.184.216.34', '2606:4700:4700::1111']),
+    }).check('https://files.example.com/a.pdf');
     expect(checked._tag).toBe('Right');
     expect(asked).toEqual(['files.example.com']);
   });
 
   it('the connection lookup refuses what it resolves, and hands the socket only checked addresses', async () => {
     const answers = [['93.184.216.34'], ['93.184.216.34', '127.0.0.1']];
-    const lookup = checkedLookup(async () => answers.shift() ?? [], classifyAddress) as unknown as (h: string, o: object, cb: (...a: unknown[]) => void) => void;
-    const call = (options: object) => new Promise<unknown[]>((resolve) => lookup('files.example.com', options, (...a) => resolve(a)));
+    const lookup = checkedLookup(async () => answers.shift() ?? [], classifyAddress) as unknown as (
+      h: string,
+      o: object,
+      cb: (...a: unknown[]) => void,
+    ) => void;
+    const call = (options: object) =>
+      new Promise<unknown[]>((resolve) => lookup('files.example.com', options, (...a) => resolve(a)));
     expect(await call({ all: true })).toEqual([null, [{ address: '93.184.216.34', family: 4 }]]);
     const [err] = await call({ all: true });
     expect(err).toBeInstanceOf(AddressRefused);
@@ -180,7 +188,8 @@ describe('URL fetch guard: downloads', () => {
       if (req.url === '/big') return void res.end(Buffer.alloc(4_096, 1));
       if (req.url === '/big-chunked') return void (res.write(Buffer.alloc(800, 1)), res.end(Buffer.alloc(800, 1)));
       if (req.url === '/redirect') return void res.writeHead(302, { location: '/file.pdf' }).end();
-      if (req.url?.startsWith('/loop')) return void res.writeHead(302, { location: `/loop${Number(req.url.slice(5) || 0) + 1}` }).end();
+      if (req.url?.startsWith('/loop'))
+        return void res.writeHead(302, { location: `/loop${Number(req.url.slice(5) || 0) + 1}` }).end();
       if (req.url === '/missing') return void res.writeHead(404).end('no');
       res.writeHead(200, { 'content-type': 'application/pdf; charset=binary' }).end(Buffer.from('%PDF-1'));
     });
@@ -200,7 +209,10 @@ describe('URL fetch guard: downloads', () => {
 
   it('answers status, final URL, headers and body through the general method', async () => {
     const r = await guard({ allowPrivate: true }).get(`${base}/redirect`)();
-    expect(r).toMatchObject({ _tag: 'Right', right: { status: 200, url: `${base}/file.pdf`, headers: { 'content-type': 'application/pdf; charset=binary' } } });
+    expect(r).toMatchObject({
+      _tag: 'Right',
+      right: { status: 200, url: `${base}/file.pdf`, headers: { 'content-type': 'application/pdf; charset=binary' } },
+    });
     const missing = await guard({ allowPrivate: true }).get(`${base}/missing`)();
     expect(missing).toMatchObject({ _tag: 'Right', right: { status: 404 } });
     expect((await guard({ allowPrivate: true }).fetch(`${base}/missing`)())._tag).toBe('Left');

@@ -13,7 +13,10 @@ export const NOW = new Date('2026-11-21T10:00:00.000Z');
 export const everyone = principal('test', ['*']);
 
 /** A gateway in memory mode with demo data, a fixed clock and known tokens. */
-export const testGateway = (overrides: ContainerOverrides = {}, env: Record<string, string> = {}): Gateway & { clock: FixedClock } => {
+export const testGateway = (
+  overrides: ContainerOverrides = {},
+  env: Record<string, string> = {},
+): Gateway & { clock: FixedClock } => {
   const clock = overrides.clock instanceof FixedClock ? overrides.clock : new FixedClock(NOW);
   const gateway = createGateway({
     env: {
@@ -68,4 +71,5 @@ export const request = async (
   return { status: res.status, headers: res.headers, body: parsed, raw };
 };
 
-export const post = (gateway: Gateway, path: string, body?: unknown, token?: string | null) => request(gateway, 'POST', path, { body, token });
+export const post = (gateway: Gateway, path: string, body?: unknown, token?: string | null) =>
+  request(gateway, 'POST', path, { body, token });

@@ -13,7 +13,10 @@ export const redisForTests = async (): Promise<{ url: string; stop(): Promise<vo
   try {
     const { GenericContainer } = await import('testcontainers');
     const container = await new GenericContainer('redis:7-alpine').withExposedPorts(6379).start();
-    return { url: `redis://${container.getHost()}:${container.getMappedPort(6379)}`, stop: async () => void (await container.stop()) };
+    return {
+      url: `redis://${container.getHost()}:${container.getMappedPort(6379)}`,
+      stop: async () => void (await container.stop()),
+    };
   } catch (e) {
     return { skip: `Redis tests skipped: could not start a Redis container (${(e as Error).message}).` };
   }
@@ -74,7 +77,9 @@ export const ownRedisServer = async (): Promise<OwnRedis | { skip: string }> => 
     });
 
   const start = async (): Promise<void> => {
-    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     const deadline = Date.now() + 10_000;
     while (!(await accepting())) {
       if (Date.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
@@ -97,5 +102,13 @@ export const ownRedisServer = async (): Promise<OwnRedis | { skip: string }> => 
     child?.kill('SIGCONT');
     await kill();
   };
-  return { url: `redis://127.0.0.1:${port}`, port, kill, pause: signal('SIGSTOP'), resume: signal('SIGCONT'), restart: start, stop };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill,
+    pause: signal('SIGSTOP'),
+    resume: signal('SIGCONT'),
+    restart: start,
+    stop,
+  };
 };

@@ -31,18 +31,32 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => jwksServer.close(() => r())));
 
 const hs256 = (claims: Record<string, unknown>, secret = SECRET) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(secret));
+  new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(secret));
 
 const rs256 = (claims: Record<string, unknown>, key = rsa1.privateKey, kid = 'k1') =>
   new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).setIssuedAt().setExpirationTime('5m').sign(key);
 
 describe('JWT access tokens', () => {
-  const auth = () => new JwtAuthenticator({ secret: SECRET, jwksUrl, issuer: 'https://issuer.example', audience: 'tool-gateway', jwksCooldownMs: 0 });
+  const auth = () =>
+    new JwtAuthenticator({
+      secret: SECRET,
+      jwksUrl,
+      issuer: 'https://issuer.example',
+      audience: 'tool-gateway',
+      jwksCooldownMs: 0,
+    });
   const base = { iss: 'https://issuer.example', aud: 'tool-gateway', sub: 'agent-7' };
 
   it('accepts HS256 with the shared secret and reads permissions from scope', async () => {
     const p = await auth().authenticate(await hs256({ ...base, scope: 'crm:read crm:write' }));
-    expect(isAuthFailure(p) ? p : { name: p.name, permissions: [...p.permissions] }).toEqual({ name: 'agent-7', permissions: ['crm:read', 'crm:write'] });
+    expect(isAuthFailure(p) ? p : { name: p.name, permissions: [...p.permissions] }).toEqual({
+      name: 'agent-7',
+      permissions: ['crm:read', 'crm:write'],
+    });
   });
 
   it('accepts RS256 from the JWKS and reads a permissions array', async () => {
@@ -59,7 +73,11 @@ describe('JWT access tokens', () => {
   });
 
   it.each([
-    ['alg none', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...base, exp: now() + 300 })}.`, 'algorithm "none" is not allowed'],
+    [
+      'alg none',
+      async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...base, exp: now() + 300 })}.`,
+      'algorithm "none" is not allowed',
+    ],
     [
       'a tampered signature',
       async () => {
@@ -69,7 +87,15 @@ describe('JWT access tokens', () => {
       },
       'signature is not valid',
     ],
-    ['an expired token', async () => new SignJWT(base).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now() - 600).sign(new TextEncoder().encode(SECRET)), 'expired'],
+    [
+      'an expired token',
+      async () =>
+        new SignJWT(base)
+          .setProtectedHeader({ alg: 'HS256' })
+          .setExpirationTime(now() - 600)
+          .sign(new TextEncoder().encode(SECRET)),
+      'expired',
+    ],
     ['a wrong audience', async () => hs256({ ...base, aud: 'someone-else' }), 'another audience'],
     ['a wrong issuer', async () => hs256({ ...base, iss: 'https://evil.example' }), 'another issuer'],
     [
@@ -83,7 +109,11 @@ describe('JWT access tokens', () => {
       },
       'signature is not valid',
     ],
-    ['a token without exp', async () => new SignJWT(base).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET)), 'exp'],
+    [
+      'a token without exp',
+      async () => new SignJWT(base).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET)),
+      'exp',
+    ],
   ])('refuses %s', async (_name, make, reason) => {
     const p = await auth().authenticate(await make());
     expect(isAuthFailure(p)).toBe(true);

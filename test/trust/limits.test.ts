@@ -57,7 +57,12 @@ describe('rate limits over HTTP', () => {
 });
 
 describe('idempotency keys', () => {
-  const create = (g: ReturnType<typeof testGateway>, key: string | undefined, values: Record<string, string>, token?: string) =>
+  const create = (
+    g: ReturnType<typeof testGateway>,
+    key: string | undefined,
+    values: Record<string, string>,
+    token?: string,
+  ) =>
     request(g, 'POST', '/v1/tools/crm/createContact?format=json', {
       body: { values },
       token,
@@ -122,10 +127,18 @@ describe('idempotency keys', () => {
 
   it('takes the key from the tool-call form too, and ignores keys on reads', async () => {
     const g = testGateway();
-    const call = () => post(g, '/v1/tools/call', { name: 'crm_createContact', arguments: { values: { email: 'form@example.com' } }, idempotency_key: 'k-4' });
+    const call = () =>
+      post(g, '/v1/tools/call', {
+        name: 'crm_createContact',
+        arguments: { values: { email: 'form@example.com' } },
+        idempotency_key: 'k-4',
+      });
     expect((await call()).status).toBe(200);
     expect((await call()).headers.get('idempotent-replayed')).toBe('true');
-    const read = await request(g, 'POST', '/v1/tools/crm/getContact', { body: { contact_id: '101' }, headers: { 'idempotency-key': 'k-5' } });
+    const read = await request(g, 'POST', '/v1/tools/crm/getContact', {
+      body: { contact_id: '101' },
+      headers: { 'idempotency-key': 'k-5' },
+    });
     expect(read.headers.get('idempotent-replayed')).toBeNull();
   });
 });
@@ -162,7 +175,12 @@ describe('bounded in-process stores', () => {
     // 20,000 refused keyed writes (the attack kept 289k of them for 24 h).
     for (let i = 0; i < 20_000; i++) {
       await store.claim(`p:k${i}`, 'f', 90);
-      await store.complete(`p:k${i}`, 'f', { ok: false, error: { status: 409, code: 'CONFLICT', message: 'taken', details: {} } }, 86_400);
+      await store.complete(
+        `p:k${i}`,
+        'f',
+        { ok: false, error: { status: 409, code: 'CONFLICT', message: 'taken', details: {} } },
+        86_400,
+      );
     }
     expect(store.size).toBe(1000);
     expect((await store.claim('p:k0', 'f', 90)).state).toBe('started');
@@ -207,7 +225,11 @@ describe('bounded in-process stores', () => {
 
   it('keeps at most maxConnections upstream tokens', async () => {
     const store = new InMemoryTokenStore(2);
-    const tokens = (n: number) => ({ accessToken: `a${n}`, refreshToken: `r${n}`, expiresAt: NOW.getTime() + 3600_000 });
+    const tokens = (n: number) => ({
+      accessToken: `a${n}`,
+      refreshToken: `r${n}`,
+      expiresAt: NOW.getTime() + 3600_000,
+    });
     for (let i = 0; i < 3; i++) await store.put(`c${i}`, tokens(i));
     expect(await store.get('c0')).toBeUndefined();
     expect((await store.get('c2'))?.accessToken).toBe('a2');

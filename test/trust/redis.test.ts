@@ -44,7 +44,9 @@ describe.skipIf('skip' in found)('shared through Redis', () => {
     const { a, b, token } = pair({ RATE_LIMIT_PER_MINUTE: '4' });
     const statuses: number[] = [];
     for (const g of [a, b, a, b, a, b]) {
-      statuses.push((await request(g, 'POST', '/v1/tools/crm/getContact', { body: { contact_id: '101' }, token })).status);
+      statuses.push(
+        (await request(g, 'POST', '/v1/tools/crm/getContact', { body: { contact_id: '101' }, token })).status,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
@@ -72,7 +74,9 @@ describe.skipIf('skip' in found)('shared through Redis', () => {
     const body = { values: { email: `fifty-${randomUUID()}@example.com` } };
     const headers = { 'idempotency-key': randomUUID() };
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => request(i % 2 ? a : b, 'POST', '/v1/tools/crm/createContact?format=json', { body, token, headers })),
+      Array.from({ length: 50 }, (_, i) =>
+        request(i % 2 ? a : b, 'POST', '/v1/tools/crm/createContact?format=json', { body, token, headers }),
+      ),
     );
     expect(runs).toBe(1);
     const statuses = answers.map((r) => r.status);
@@ -91,9 +95,18 @@ describe.skipIf('skip' in found)('shared through Redis', () => {
         HUBSPOT_REFRESH_TOKEN: hubspot.oauth.refreshTokens[0]!,
       };
       // An expired token already sits in the shared store, as after a long idle period.
-      await redis.set(`tg:tok:hubspot:${hubspot.oauth.clientId}`, JSON.stringify({ accessToken: 'expired', expiresAt: Date.now() - 1000, refreshToken: hubspot.oauth.refreshTokens[0] }));
+      await redis.set(
+        `tg:tok:hubspot:${hubspot.oauth.clientId}`,
+        JSON.stringify({
+          accessToken: 'expired',
+          expiresAt: Date.now() - 1000,
+          refreshToken: hubspot.oauth.refreshTokens[0],
+        }),
+      );
       const { a, b, token } = pair(env);
-      const answers = await Promise.all([a, b, a, b].map((g) => request(g, 'POST', '/v1/tools/crm/getProperties?format=json', { body: {}, token })));
+      const answers = await Promise.all(
+        [a, b, a, b].map((g) => request(g, 'POST', '/v1/tools/crm/getProperties?format=json', { body: {}, token })),
+      );
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
       const refreshes = hubspot.requests.filter((r) => r.method === 'POST' && r.path === '/oauth/v1/token');
       expect(refreshes).toHaveLength(1);

@@ -20,7 +20,10 @@ describe('space rules', () => {
   it('allows the user limit exactly, not one more', () => {
     expect(E.isRight(checkUserLimit({ space_id: 1, name: 'A' }, 8, 6, 2))).toBe(true);
     const over = checkUserLimit({ space_id: 1, name: 'A' }, 8, 6, 3);
-    expect(E.isLeft(over) && over.left).toMatchObject({ _tag: 'Forbidden', details: { user_limit: 8, member_count: 6, requested: 3 } });
+    expect(E.isLeft(over) && over.left).toMatchObject({
+      _tag: 'Forbidden',
+      details: { user_limit: 8, member_count: 6, requested: 3 },
+    });
   });
 
   it('keeps only given changes and trims the name', () => {

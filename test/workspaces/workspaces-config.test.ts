@@ -28,14 +28,19 @@ describe('workspaces configuration', () => {
       'Podio needs one way to sign in when WORKSPACES_BACKEND=podio: PODIO_REFRESH_TOKEN, or PODIO_APP_ID with PODIO_APP_TOKEN, or PODIO_USERNAME with PODIO_PASSWORD.',
     ]);
     const key = { WORKSPACES_BACKEND: 'podio', PODIO_CLIENT_ID: 'gw', PODIO_CLIENT_SECRET: 'secret-value' };
-    expect(problems({ ...key, PODIO_REFRESH_TOKEN: 'rt-1', PODIO_USERNAME: 'a@b.example', PODIO_PASSWORD: 'pw-secret' })).toEqual([
-      'Set only one Podio sign-in: PODIO_REFRESH_TOKEN, PODIO_USERNAME/PODIO_PASSWORD are all set.',
-    ]);
+    expect(
+      problems({ ...key, PODIO_REFRESH_TOKEN: 'rt-1', PODIO_USERNAME: 'a@b.example', PODIO_PASSWORD: 'pw-secret' }),
+    ).toEqual(['Set only one Podio sign-in: PODIO_REFRESH_TOKEN, PODIO_USERNAME/PODIO_PASSWORD are all set.']);
     expect(problems({ ...key, PODIO_APP_ID: '30001' })).toEqual(['PODIO_APP_ID and PODIO_APP_TOKEN go together.']);
     const ok = loadConfig({ ...key, PODIO_APP_ID: '30001', PODIO_APP_TOKEN: 'app-token-x' });
     expect(E.isRight(ok) && ok.right.groups['workspaces']).toEqual({
       kind: 'podio',
-      podio: { baseUrl: 'https://api.podio.com', clientId: 'gw', clientSecret: 'secret-value', grant: { kind: 'app', appId: '30001', appToken: 'app-token-x' } },
+      podio: {
+        baseUrl: 'https://api.podio.com',
+        clientId: 'gw',
+        clientSecret: 'secret-value',
+        grant: { kind: 'app', appId: '30001', appToken: 'app-token-x' },
+      },
     });
   });
 
@@ -48,8 +53,19 @@ describe('workspaces configuration', () => {
 
   it('binds one shared Podio client per container', () => {
     const container = new Container();
-    const config = { baseUrl: 'http://127.0.0.1:9', clientId: 'a', clientSecret: 'b', grant: { kind: 'refresh_token' as const, refreshToken: 'c' } };
-    const shared = { clock: new FixedClock(new Date()), logger: pino({ level: 'silent' }), demoData: true, upstreamTimeoutMs: 1000, publicBaseUrl: 'http://x' };
+    const config = {
+      baseUrl: 'http://127.0.0.1:9',
+      clientId: 'a',
+      clientSecret: 'b',
+      grant: { kind: 'refresh_token' as const, refreshToken: 'c' },
+    };
+    const shared = {
+      clock: new FixedClock(new Date()),
+      logger: pino({ level: 'silent' }),
+      demoData: true,
+      upstreamTimeoutMs: 1000,
+      publicBaseUrl: 'http://x',
+    };
     expect(podioClient(container, config, shared)).toBe(podioClient(container, config, shared));
   });
 });
@@ -65,7 +81,10 @@ describe('WORKSPACES_BACKEND=podio end to end against the local Podio stand-in',
 
   it('signs in with the refresh token and answers member tables from Podio', async () => {
     const clock = new FixedClock(new Date('2026-03-10T09:00:00.000Z'));
-    const server = await PodioServer.start({ clock, refreshTokens: [{ refreshToken: 'operator-refresh-token', userId: 5001 }] });
+    const server = await PodioServer.start({
+      clock,
+      refreshTokens: [{ refreshToken: 'operator-refresh-token', userId: 5001 }],
+    });
     servers.push(server);
     servePodioWorkspaces(server, clock);
     const gateway = createGateway({
@@ -80,14 +99,27 @@ describe('WORKSPACES_BACKEND=podio end to end against the local Podio stand-in',
       logger: pino({ level: 'silent' }),
       overrides: { clock },
     });
-    const members = await post(gateway, '/v1/tools/workspaces/getSpaceMembers', { space_id: 2001, member_type: 'regular' }, 'podio-mode-demo-token');
+    const members = await post(
+      gateway,
+      '/v1/tools/workspaces/getSpaceMembers',
+      { space_id: 2001, member_type: 'regular' },
+      'podio-mode-demo-token',
+    );
     expect(members.status).toBe(200);
     expect(members.body.data).toContain('| 5002 | 9102 | James Chen | regular | employee | active |');
     expect(members.body.data).toContain('| 5003 | 9103 | Priya Shah | regular | employee | active |');
-    const space = await post(gateway, '/v1/tools/workspaces/getSpace', { space_id: 2001, verbose: true }, 'podio-mode-demo-token');
+    const space = await post(
+      gateway,
+      '/v1/tools/workspaces/getSpace',
+      { space_id: 2001, verbose: true },
+      'podio-mode-demo-token',
+    );
     expect(space.body.data).toContain('## Space "Acquisitions" (space_id 2001)');
     expect(space.body.data).toContain('**Your role:** admin');
     expect(server.tokenRequests()).toHaveLength(1);
-    expect(server.tokenRequests()[0]!.body).toMatchObject({ grant_type: 'refresh_token', refresh_token: 'operator-refresh-token' });
+    expect(server.tokenRequests()[0]!.body).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: 'operator-refresh-token',
+    });
   });
 });

@@ -24,17 +24,43 @@ describe('workspaces over HTTP in memory mode: a space from creation to deletion
     const created = await post(gateway, `${W}/createSpace?format=json`, { org_id: acme.org_id, name: 'Deal Room' });
     expect(created.status).toBe(200);
     const spaceId: number = created.body.data.space_id;
-    expect(created.body.data).toEqual({ space_id: spaceId, url: 'https://podio.com/acme-realty-group/deal-room', full_url: 'https://podio.com/acme-realty-group/deal-room' });
+    expect(created.body.data).toEqual({
+      space_id: spaceId,
+      url: 'https://podio.com/acme-realty-group/deal-room',
+      full_url: 'https://podio.com/acme-realty-group/deal-room',
+    });
     appsBySpace.set(spaceId, ['Leads', 'Offers']);
 
     const space = await post(gateway, `${W}/getSpace?format=json`, { space_id: String(spaceId) });
-    expect(space.body.data).toMatchObject({ space_id: spaceId, name: 'Deal Room', org_id: 1001, privacy: 'closed', type: 'regular', auto_join: false });
+    expect(space.body.data).toMatchObject({
+      space_id: spaceId,
+      name: 'Deal Room',
+      org_id: 1001,
+      privacy: 'closed',
+      type: 'regular',
+      auto_join: false,
+    });
 
-    const byUser = await post(gateway, `${W}/addMemberToSpace?format=json`, { space_id: spaceId, role: 'regular', users: [5002] });
+    const byUser = await post(gateway, `${W}/addMemberToSpace?format=json`, {
+      space_id: spaceId,
+      role: 'regular',
+      users: [5002],
+    });
     expect(byUser.body.data.people).toEqual([{ user_id: 5002, profile_id: 9102, name: 'James Chen', status: 'added' }]);
-    const byProfile = await post(gateway, `${W}/addMemberToSpace?format=json`, { space_id: spaceId, role: 'light', profiles: [9103] });
-    expect(byProfile.body.data.people).toEqual([{ user_id: 5003, profile_id: 9103, name: 'Priya Shah', status: 'added' }]);
-    const byMail = await post(gateway, `${W}/addMemberToSpace`, { space_id: spaceId, role: 'regular', mails: ['New.Partner@Outside.example'], message: 'Welcome aboard' });
+    const byProfile = await post(gateway, `${W}/addMemberToSpace?format=json`, {
+      space_id: spaceId,
+      role: 'light',
+      profiles: [9103],
+    });
+    expect(byProfile.body.data.people).toEqual([
+      { user_id: 5003, profile_id: 9103, name: 'Priya Shah', status: 'added' },
+    ]);
+    const byMail = await post(gateway, `${W}/addMemberToSpace`, {
+      space_id: spaceId,
+      role: 'regular',
+      mails: ['New.Partner@Outside.example'],
+      message: 'Welcome aboard',
+    });
     expect(byMail.status).toBe(200);
     expect(byMail.body.data).toContain('invited (pending)');
     const invitedId = account.userByMail('new.partner@outside.example')!.user_id;
@@ -56,22 +82,45 @@ describe('workspaces over HTTP in memory mode: a space from creation to deletion
     expect(text).toContain('| user_id | profile_id | name | role | member | status | mail |');
     expect(text).toContain('| 5001 | 9101 | Maria Gonzalez | admin | employee | active |');
     expect(text).toContain('| 5003 | 9103 | Priya Shah | light | employee | active |');
-    expect(text).toMatch(new RegExp(`\\| ${invitedId} \\| \\d+ \\| new.partner@outside.example \\| regular \\| external \\| invited \\(pending\\) \\|`));
+    expect(text).toMatch(
+      new RegExp(
+        `\\| ${invitedId} \\| \\d+ \\| new.partner@outside.example \\| regular \\| external \\| invited \\(pending\\) \\|`,
+      ),
+    );
 
-    const lastAdmin = await post(gateway, `${W}/updateSpaceMemberships`, { space_id: spaceId, user_ids: [5001], role: 'regular' });
+    const lastAdmin = await post(gateway, `${W}/updateSpaceMemberships`, {
+      space_id: spaceId,
+      user_ids: [5001],
+      role: 'regular',
+    });
     expect(lastAdmin.status).toBe(400);
     expect(lastAdmin.body.error.message).toContain('must keep at least one admin');
 
-    const promoted = await post(gateway, `${W}/updateSpaceMemberships?format=json`, { space_id: spaceId, user_ids: [5002], role: 'admin' });
+    const promoted = await post(gateway, `${W}/updateSpaceMemberships?format=json`, {
+      space_id: spaceId,
+      user_ids: [5002],
+      role: 'admin',
+    });
     expect(promoted.body).toEqual({ success: true, data: { status: 'ok' } });
     const admins = await post(gateway, `${W}/getSpaceMembers?format=json`, { space_id: spaceId, member_type: 'admin' });
-    expect(admins.body.data.map((m: { profile: { user_id: number } }) => m.profile.user_id).sort()).toEqual([5001, 5002]);
+    expect(admins.body.data.map((m: { profile: { user_id: number } }) => m.profile.user_id).sort()).toEqual([
+      5001, 5002,
+    ]);
 
-    const ended = await post(gateway, `${W}/endSpaceMemberships?format=json`, { space_id: spaceId, user_ids: [5003, invitedId] });
+    const ended = await post(gateway, `${W}/endSpaceMemberships?format=json`, {
+      space_id: spaceId,
+      user_ids: [5003, invitedId],
+    });
     expect(ended.body).toEqual({ success: true, data: { status: 'ok' } });
     const left = await post(gateway, `${W}/getSpaceMembers?format=json`, { space_id: spaceId });
     // admins first, then by name: the ended member and the cancelled invitation are gone
-    expect(left.body.data.map((m: { profile: { user_id: number }; role: string; status: string }) => [m.profile.user_id, m.role, m.status])).toEqual([
+    expect(
+      left.body.data.map((m: { profile: { user_id: number }; role: string; status: string }) => [
+        m.profile.user_id,
+        m.role,
+        m.status,
+      ]),
+    ).toEqual([
       [5002, 'admin', 'active'],
       [5001, 'admin', 'active'],
     ]);
@@ -83,12 +132,14 @@ describe('workspaces over HTTP in memory mode: a space from creation to deletion
     expect(gone.status).toBe(404);
     expect(gone.body.error.message).toContain('workspaces_getOrganizations');
     const orgsAfter = await post(gateway, `${W}/getOrganizations?format=json`);
-    expect(orgsAfter.body.data.organizations[0].spaces.map((s: { space_id: number }) => s.space_id)).not.toContain(spaceId);
+    expect(orgsAfter.body.data.organizations[0].spaces.map((s: { space_id: number }) => s.space_id)).not.toContain(
+      spaceId,
+    );
   });
 });
 
 describe('deleteSpace and the records group (in memory)', () => {
-  it('removes the space\'s apps and their records', async () => {
+  it("removes the space's apps and their records", async () => {
     const gateway = testGateway();
     const before = await post(gateway, '/v1/tools/records/listApps?format=json', { workspace_id: 2001 });
     expect(before.status).toBe(200);
@@ -104,7 +155,9 @@ describe('deleteSpace and the records group (in memory)', () => {
     const after = await post(gateway, '/v1/tools/records/listApps?format=json', { workspace_id: 2001 });
     expect(after.status === 404 || (after.body.success && after.body.data.apps.length === 0)).toBe(true);
     const everywhere = await post(gateway, '/v1/tools/records/listApps?format=json', {});
-    expect(everywhere.body.data.apps.map((a: { id?: number; app_id?: number }) => a.id ?? a.app_id)).not.toContain(appId);
+    expect(everywhere.body.data.apps.map((a: { id?: number; app_id?: number }) => a.id ?? a.app_id)).not.toContain(
+      appId,
+    );
     const recordsAfter = await post(gateway, '/v1/tools/records/listRecords?format=json', { app_id: appId });
     expect(recordsAfter.status).toBe(404);
   });

@@ -18,7 +18,20 @@ describe('workspaces tools in memory mode', () => {
     expect(text(last)).not.toContain('Next page');
     const byName = await call(g, 'getSpaceMembers', { space_id: 2001, query: 'omar' }, 'json');
     expect(byName.body.success && byName.body.data).toEqual([
-      { role: 'light', employee: false, is_partner: true, grants: 0, status: 'active', profile: { profile_id: 9106, user_id: 5006, name: 'Omar Haddad', mail: ['omar@haddad-partners.example'], type: 'user' } },
+      {
+        role: 'light',
+        employee: false,
+        is_partner: true,
+        grants: 0,
+        status: 'active',
+        profile: {
+          profile_id: 9106,
+          user_id: 5006,
+          name: 'Omar Haddad',
+          mail: ['omar@haddad-partners.example'],
+          type: 'user',
+        },
+      },
     ]);
     const none = await call(g, 'getSpaceMembers', { space_id: 2001, member_type: 'guest' });
     expect(text(none)).toContain('No members of space 2001 match the filter');
@@ -59,7 +72,11 @@ describe('workspaces tools in memory mode', () => {
     const r = await call(g, 'updateSpace', { space_id: 2002, privacy: 'closed' }, 'json');
     expect(r.body).toEqual({ success: true, data: { updated: true, space_id: 2002 } });
     const after = await call(g, 'getSpace', { space_id: 2002 }, 'json');
-    expect(after.body.success && after.body.data).toMatchObject({ name: 'Property Management', privacy: 'closed', url_label: 'property-management' });
+    expect(after.body.success && after.body.data).toMatchObject({
+      name: 'Property Management',
+      privacy: 'closed',
+      url_label: 'property-management',
+    });
   });
 
   it('explains mistakes a model can fix', async () => {
@@ -89,8 +106,17 @@ describe('workspaces tools in memory mode', () => {
 
   it('reports an existing member as unchanged instead of adding them twice', async () => {
     const g = testGateway();
-    const r = await call(g, 'addMemberToSpace', { space_id: 2002, role: 'light', users: [5003], mails: ['PRIYA.SHAH@acmerealty.example'] }, 'json');
-    expect(r.body.success && r.body.data).toEqual({ space_id: 2002, role: 'light', people: [{ user_id: 5003, profile_id: 9103, name: 'Priya Shah', status: 'already_member' }] });
+    const r = await call(
+      g,
+      'addMemberToSpace',
+      { space_id: 2002, role: 'light', users: [5003], mails: ['PRIYA.SHAH@acmerealty.example'] },
+      'json',
+    );
+    expect(r.body.success && r.body.data).toEqual({
+      space_id: 2002,
+      role: 'light',
+      people: [{ user_id: 5003, profile_id: 9103, name: 'Priya Shah', status: 'already_member' }],
+    });
     const members = await call(g, 'getSpaceMembers', { space_id: 2002 }, 'json');
     expect(members.body.success && (members.body.data as unknown[]).length).toBe(2);
   });

@@ -37,7 +37,9 @@ const geminiNode = (s: JsonSchema): SchemaNode => {
   if (s.anyOf) {
     const nonNull = s.anyOf.filter((m) => m.type !== 'null');
     if (nonNull.length === 1) {
-      Object.assign(out, geminiNode({ ...nonNull[0]!, description: s.description ?? nonNull[0]!.description }), { nullable: true });
+      Object.assign(out, geminiNode({ ...nonNull[0]!, description: s.description ?? nonNull[0]!.description }), {
+        nullable: true,
+      });
       return out;
     }
     out['anyOf'] = nonNull.map(geminiNode);
@@ -48,13 +50,18 @@ const geminiNode = (s: JsonSchema): SchemaNode => {
     if (type === undefined || type === 'null') throw new NotExpressible(`no type`);
     // Gemini enums are lists of strings; for other types the allowed values go into the description.
     if (values && type !== 'string') {
-      notes.push(values.length === 1 ? `Must be ${JSON.stringify(values[0])}.` : `One of ${values.map((v) => JSON.stringify(v)).join(', ')}.`);
+      notes.push(
+        values.length === 1
+          ? `Must be ${JSON.stringify(values[0])}.`
+          : `One of ${values.map((v) => JSON.stringify(v)).join(', ')}.`,
+      );
       values = undefined;
     }
     out['type'] = type.toUpperCase();
     if (values) out['enum'] = values.map(String);
     if (type === 'object') {
-      if (s.additionalProperties !== undefined && s.additionalProperties !== false) throw new NotExpressible('open dictionary');
+      if (s.additionalProperties !== undefined && s.additionalProperties !== false)
+        throw new NotExpressible('open dictionary');
       const properties = Object.entries(s.properties ?? {});
       if (properties.length === 0) throw new NotExpressible('object without properties');
       out['properties'] = Object.fromEntries(properties.map(([k, v]) => [k, geminiNode(v)]));
@@ -69,7 +76,10 @@ const geminiNode = (s: JsonSchema): SchemaNode => {
     const v = (s as Record<string, unknown>)[k];
     if (v !== undefined) out[k] = v;
   }
-  const description = withNotes(s.description, [...foldedNotes(s, (k) => KEEP.has(k) || (k === 'format' && out['format'] !== undefined)), ...notes]);
+  const description = withNotes(s.description, [
+    ...foldedNotes(s, (k) => KEEP.has(k) || (k === 'format' && out['format'] !== undefined)),
+    ...notes,
+  ]);
   if (description) out['description'] = description;
   return out;
 };
@@ -79,7 +89,9 @@ const geminiNode = (s: JsonSchema): SchemaNode => {
  * can express them, else `parametersJsonSchema` (plain JSON Schema, which Gemini also takes), and nothing
  * for a tool without parameters.
  */
-export const toGeminiParameters = (schema: JsonSchema): { parameters: SchemaNode } | { parametersJsonSchema: JsonSchema } | Record<string, never> => {
+export const toGeminiParameters = (
+  schema: JsonSchema,
+): { parameters: SchemaNode } | { parametersJsonSchema: JsonSchema } | Record<string, never> => {
   if (!schema.properties || Object.keys(schema.properties).length === 0) return {};
   try {
     return { parameters: geminiNode(schema) };

@@ -22,7 +22,8 @@ export const enumType = (values: readonly unknown[]): 'string' | 'integer' | 'nu
 /** Sentences for keywords a vendor does not take, appended to the description. */
 export const foldedNotes = (s: JsonSchema, keep: (keyword: string) => boolean): string[] => {
   const notes: string[] = [];
-  if (s.minLength !== undefined && !keep('minLength')) notes.push(s.minLength === 1 ? 'Must not be empty.' : `At least ${s.minLength} characters.`);
+  if (s.minLength !== undefined && !keep('minLength'))
+    notes.push(s.minLength === 1 ? 'Must not be empty.' : `At least ${s.minLength} characters.`);
   if (s.maxLength !== undefined && !keep('maxLength')) notes.push(`At most ${s.maxLength} characters.`);
   if (s.pattern !== undefined && !keep('pattern')) notes.push(`Must match the pattern ${s.pattern}.`);
   if (s.minimum !== undefined && !keep('minimum')) notes.push(`Minimum ${s.minimum}.`);
@@ -30,7 +31,8 @@ export const foldedNotes = (s: JsonSchema, keep: (keyword: string) => boolean): 
   if (s.minItems !== undefined && !keep('minItems')) notes.push(`At least ${s.minItems} items.`);
   if (s.maxItems !== undefined && !keep('maxItems')) notes.push(`At most ${s.maxItems} items.`);
   if (s.format !== undefined && !keep('format')) notes.push(`Format: ${s.format}.`);
-  if (s.default !== undefined && !keep('default') && !/\bdefault/i.test(s.description ?? '')) notes.push(`Default: ${JSON.stringify(s.default)}.`);
+  if (s.default !== undefined && !keep('default') && !/\bdefault/i.test(s.description ?? ''))
+    notes.push(`Default: ${JSON.stringify(s.default)}.`);
   if (s.examples?.length && !keep('examples')) notes.push(`Example: ${JSON.stringify(s.examples[0])}.`);
   return notes;
 };
@@ -48,7 +50,8 @@ const STRICT_KEEP = new Set(['pattern', 'minimum', 'maximum', 'minItems', 'maxIt
  */
 const strictNode = (s: JsonSchema, nullable: boolean): SchemaNode => {
   const out: SchemaNode = {};
-  const keep = (k: string) => STRICT_KEEP.has(k) || (k === 'format' && s.format !== undefined && STRICT_FORMATS.has(s.format));
+  const keep = (k: string) =>
+    STRICT_KEEP.has(k) || (k === 'format' && s.format !== undefined && STRICT_FORMATS.has(s.format));
   if (s.anyOf) {
     const members = s.anyOf.map((m) => strictNode(m, false));
     out['anyOf'] = nullable ? [...members, { type: 'null' }] : members;
@@ -64,7 +67,9 @@ const strictNode = (s: JsonSchema, nullable: boolean): SchemaNode => {
     if (type === 'object') {
       const properties = s.properties ?? {};
       const required = new Set(s.required ?? []);
-      out['properties'] = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, strictNode(v, !required.has(k))]));
+      out['properties'] = Object.fromEntries(
+        Object.entries(properties).map(([k, v]) => [k, strictNode(v, !required.has(k))]),
+      );
       out['required'] = Object.keys(properties);
       out['additionalProperties'] = false;
     }
@@ -75,7 +80,10 @@ const strictNode = (s: JsonSchema, nullable: boolean): SchemaNode => {
     if (v !== undefined) out[k] = v;
   }
   if (keep('format')) out['format'] = s.format;
-  const description = withNotes(s.description, [...foldedNotes(s, keep), ...(nullable && !/\bnull\b/.test(s.description ?? '') ? ['Null when not needed.'] : [])]);
+  const description = withNotes(s.description, [
+    ...foldedNotes(s, keep),
+    ...(nullable && !/\bnull\b/.test(s.description ?? '') ? ['Null when not needed.'] : []),
+  ]);
   if (description) out['description'] = description;
   return out;
 };

@@ -42,11 +42,21 @@ export const mcpTool = (t: ToolListing): McpToolShape => ({
  * `dropNullOptionals`). A tool with a parameter strict mode cannot express (an open dictionary, a value of any
  * type) is sent with `strict: false` and its schema unchanged.
  */
-export const openAiTool = (t: ToolListing): { type: 'function'; function: { name: string; description: string; parameters: SchemaNode | JsonSchema; strict: boolean } } => {
+export const openAiTool = (
+  t: ToolListing,
+): {
+  type: 'function';
+  function: { name: string; description: string; parameters: SchemaNode | JsonSchema; strict: boolean };
+} => {
   const strict = toOpenAiStrict(t.inputSchema);
   return {
     type: 'function',
-    function: { name: t.name, description: t.description, parameters: strict ?? t.inputSchema, strict: strict !== undefined },
+    function: {
+      name: t.name,
+      description: t.description,
+      parameters: strict ?? t.inputSchema,
+      strict: strict !== undefined,
+    },
   };
 };
 

@@ -7,7 +7,8 @@ import { ByteSpool } from './byte-spool.js';
 // Bytes are counted as they arrive and reading stops as soon as the limit is passed, so a body larger
 // than the limit never costs more memory than the limit (a declared Content-Length over it costs none).
 
-export type BodyBytes = { readonly kind: 'ok'; readonly bytes: Buffer } | { readonly kind: 'too-large' } | { readonly kind: 'aborted' };
+export type BodyBytes =
+  { readonly kind: 'ok'; readonly bytes: Buffer } | { readonly kind: 'too-large' } | { readonly kind: 'aborted' };
 
 /** How a streamed body ended: `stopped` when the consumer asked to stop before the end. */
 export type StreamEnd = 'ok' | 'too-large' | 'aborted' | 'stopped';
@@ -55,7 +56,11 @@ export const declaredLength = (c: Context): number | undefined => {
  * returns false, reading stops: what is left of a Node request is dropped as it arrives (never kept),
  * and the connection is cut soon after the answer if the client keeps sending.
  */
-export const streamBody = (c: Context, limit: number, onChunk: (chunk: Uint8Array) => boolean | void): Promise<StreamEnd> => {
+export const streamBody = (
+  c: Context,
+  limit: number,
+  onChunk: (chunk: Uint8Array) => boolean | void,
+): Promise<StreamEnd> => {
   const declared = declaredLength(c);
   const incoming = nodeRequest(c);
   if (declared !== undefined && declared > limit) {
@@ -91,7 +96,11 @@ export const streamBody = (c: Context, limit: number, onChunk: (chunk: Uint8Arra
 };
 
 /** The same over a WHATWG stream (app.request in tests, other runtimes). */
-const streamWeb = async (stream: ReadableStream<Uint8Array> | null, limit: number, onChunk: (chunk: Uint8Array) => boolean | void): Promise<StreamEnd> => {
+const streamWeb = async (
+  stream: ReadableStream<Uint8Array> | null,
+  limit: number,
+  onChunk: (chunk: Uint8Array) => boolean | void,
+): Promise<StreamEnd> => {
   if (!stream) return 'ok';
   const reader = stream.getReader();
   let size = 0;
@@ -114,11 +123,18 @@ const streamWeb = async (stream: ReadableStream<Uint8Array> | null, limit: numbe
 /** Reads the whole body, or says that it is larger than `limit` bytes (having kept at most that many). */
 export const readCapped = async (c: Context, limit: number): Promise<BodyBytes> => {
   const declared = declaredLength(c);
-  if (declared !== undefined && declared > limit) return streamBody(c, limit, () => undefined).then(() => ({ kind: 'too-large' }));
+  if (declared !== undefined && declared > limit)
+    return streamBody(c, limit, () => undefined).then(() => ({ kind: 'too-large' }));
   const incoming = nodeRequest(c);
   // Usually a small body came in with the headers and already sits in the stream's buffer: take it at
   // once instead of waiting for stream events.
-  if (incoming && declared !== undefined && declared > 0 && incoming.readableFlowing === null && incoming.readableLength === declared) {
+  if (
+    incoming &&
+    declared !== undefined &&
+    declared > 0 &&
+    incoming.readableFlowing === null &&
+    incoming.readableLength === declared
+  ) {
     const buffered = incoming.read() as Buffer | null;
     if (buffered && buffered.length === declared) {
       // Let the stream reach its end now: @hono/node-server otherwise drains an unfinished request body

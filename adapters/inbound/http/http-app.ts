@@ -4,7 +4,13 @@ import { Hono, type Context } from 'hono';
 import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import { DIALECTS, toDialect, type Dialect } from '../dialects/tool-dialects.js';
-import { DEFAULT_OUTPUT_BUDGET, errorEnvelope, present, type Presented, type ResponseFormat } from '../../../application/runtime/envelope.js';
+import {
+  DEFAULT_OUTPUT_BUDGET,
+  errorEnvelope,
+  present,
+  type Presented,
+  type ResponseFormat,
+} from '../../../application/runtime/envelope.js';
 import type { CallMeta, ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool } from '../../../application/runtime/registry.js';
 import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
@@ -24,7 +30,13 @@ export interface HttpAppDeps {
   /** When set, GET /metrics needs `Authorization: Bearer <this token>`. */
   readonly metricsToken?: string;
   /** Told about tool requests refused before a tool could run (no token, bad JSON, unknown tool). */
-  readonly onRejected?: (event: { readonly requestId: string; readonly path: string; readonly status: number; readonly code: string; readonly principal?: string }) => void;
+  readonly onRejected?: (event: {
+    readonly requestId: string;
+    readonly path: string;
+    readonly status: number;
+    readonly code: string;
+    readonly principal?: string;
+  }) => void;
   /** Readiness checks for GET /readyz (configuration is loaded once this app exists). */
   readonly readiness?: () => Promise<Readonly<Record<string, boolean | string>>>;
 }
@@ -83,7 +95,8 @@ const callHeaders = (meta: CallMeta | undefined, p: Presented): Record<string, s
   return rl || meta?.replayed || retryLater ? headers : undefined;
 };
 
-const sendError = (c: Context, requestId: string, e: ToolError, extra?: Record<string, string>): Response => send(c, requestId, errorEnvelope(e), extra);
+const sendError = (c: Context, requestId: string, e: ToolError, extra?: Record<string, string>): Response =>
+  send(c, requestId, errorEnvelope(e), extra);
 
 type QueryOptions = { format: ResponseFormat; base64: boolean; maxChars?: number } | ToolError;
 
@@ -94,16 +107,27 @@ const readQuery = (c: Context): QueryOptions => {
   const base64 = c.req.query('base64');
   const maxChars = c.req.query('max_chars');
   if (maxChars !== undefined && (!/^\d+$/.test(maxChars) || Number(maxChars) < MIN_MAX_CHARS)) {
-    return toolError(400, 'INVALID_PARAMETER', `Query parameter "max_chars" must be a whole number of at least ${MIN_MAX_CHARS}; got "${maxChars}".`, {
-      parameter: 'max_chars',
-      expected: `integer of at least ${MIN_MAX_CHARS}`,
-    });
+    return toolError(
+      400,
+      'INVALID_PARAMETER',
+      `Query parameter "max_chars" must be a whole number of at least ${MIN_MAX_CHARS}; got "${maxChars}".`,
+      {
+        parameter: 'max_chars',
+        expected: `integer of at least ${MIN_MAX_CHARS}`,
+      },
+    );
   }
   if (format !== undefined && format !== 'json' && format !== 'text') {
-    return toolError(400, 'INVALID_PARAMETER', `Query parameter "format" must be "json" or "text"; got "${format}".`, { parameter: 'format', expected: '"json" or "text"' });
+    return toolError(400, 'INVALID_PARAMETER', `Query parameter "format" must be "json" or "text"; got "${format}".`, {
+      parameter: 'format',
+      expected: '"json" or "text"',
+    });
   }
   if (base64 !== undefined && !['true', 'false', '1', '0', ''].includes(base64)) {
-    return toolError(400, 'INVALID_PARAMETER', `Query parameter "base64" must be "true" or "false"; got "${base64}".`, { parameter: 'base64', expected: '"true" or "false"' });
+    return toolError(400, 'INVALID_PARAMETER', `Query parameter "base64" must be "true" or "false"; got "${base64}".`, {
+      parameter: 'base64',
+      expected: '"true" or "false"',
+    });
   }
   return {
     format: format === 'json' ? 'json' : 'text',
@@ -119,7 +143,13 @@ const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
   const read = await readCapped(c, limit);
   if (read.kind === 'too-large') return { ok: false, error: tooLarge(limit) };
   if (read.kind === 'aborted') {
-    return { ok: false, error: toolError(400, 'INVALID_PARAMETER', 'The request body ended before its declared length. Send it again.', { parameter: 'body', expected: 'JSON object' }) };
+    return {
+      ok: false,
+      error: toolError(400, 'INVALID_PARAMETER', 'The request body ended before its declared length. Send it again.', {
+        parameter: 'body',
+        expected: 'JSON object',
+      }),
+    };
   }
   const text = read.bytes.toString('utf8');
   if (text.trim() === '') return { ok: true, value: undefined };
@@ -129,16 +159,23 @@ const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
     const why = e instanceof SyntaxError ? e.message : 'invalid JSON';
     return {
       ok: false,
-      error: toolError(400, 'INVALID_PARAMETER', `The request body is not valid JSON (${why}). Send a JSON object of parameters.`, {
-        parameter: 'body',
-        expected: 'JSON object',
-      }),
+      error: toolError(
+        400,
+        'INVALID_PARAMETER',
+        `The request body is not valid JSON (${why}). Send a JSON object of parameters.`,
+        {
+          parameter: 'body',
+          expected: 'JSON object',
+        },
+      ),
     };
   }
 };
 
 const tooLarge = (limit: number): ToolError =>
-  toolError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limit}-byte limit.`, { limit_bytes: limit });
+  toolError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limit}-byte limit.`, {
+    limit_bytes: limit,
+  });
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -162,28 +199,44 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
   const { executor, authenticator, maxBodyBytes } = deps;
   const outputBudget = deps.outputBudget ?? DEFAULT_OUTPUT_BUDGET;
   const registry = executor.registry;
-  const listingBody = JSON.stringify({ success: true, data: { count: registry.tools.length, tools: registry.listing() } });
+  const listingBody = JSON.stringify({
+    success: true,
+    data: { count: registry.tools.length, tools: registry.listing() },
+  });
 
   const authenticate = async (c: Context): Promise<Principal | ToolError> => {
     const authorization = header(c, 'authorization');
     const match = authorization ? BEARER.exec(authorization) : null;
     if (!match) {
-      return toolError(401, 'UNAUTHORIZED', 'Missing bearer token. Send the header "Authorization: Bearer <token>".', {});
+      return toolError(
+        401,
+        'UNAUTHORIZED',
+        'Missing bearer token. Send the header "Authorization: Bearer <token>".',
+        {},
+      );
     }
     const outcome = await authenticator.authenticate(match[1]!);
     return isAuthFailure(outcome)
-      ? toolError(401, 'UNAUTHORIZED', `The bearer token was refused: ${outcome.reason}. Check the token, or ask the operator for a new one.`, {})
+      ? toolError(
+          401,
+          'UNAUTHORIZED',
+          `The bearer token was refused: ${outcome.reason}. Check the token, or ask the operator for a new one.`,
+          {},
+        )
       : outcome;
   };
 
   const unauthorized = (c: Context, requestId: string, e: ToolError, hadToken: boolean): Response =>
     sendError(c, requestId, e, {
-      'www-authenticate': hadToken ? `Bearer realm="tool-gateway", error="invalid_token"` : 'Bearer realm="tool-gateway"',
+      'www-authenticate': hadToken
+        ? `Bearer realm="tool-gateway", error="invalid_token"`
+        : 'Bearer realm="tool-gateway"',
     });
 
   /** Authenticate, read options and body, run, present: the same steps for both call forms. */
   const handle = async (c: Context, requestId: string, resolve: (body: unknown) => Target | ToolError) => {
-    const rejected = (e: ToolError, who?: string) => deps.onRejected?.({ requestId, path: c.req.path, status: e.status, code: e.code, principal: who });
+    const rejected = (e: ToolError, who?: string) =>
+      deps.onRejected?.({ requestId, path: c.req.path, status: e.status, code: e.code, principal: who });
     const principal = await authenticate(c);
     if ('status' in principal) {
       rejected(principal);
@@ -222,15 +275,25 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     return c.json({ status: ready ? 'ready' : 'not ready', checks }, ready ? 200 : 503);
   });
   app.get('/metrics', async (c) => {
-    if (!deps.metrics) return sendError(c, requestIdOf(c), toolError(404, 'NOT_FOUND', 'Metrics are not enabled.', { resource: 'route', id: '/metrics' }));
+    if (!deps.metrics)
+      return sendError(
+        c,
+        requestIdOf(c),
+        toolError(404, 'NOT_FOUND', 'Metrics are not enabled.', { resource: 'route', id: '/metrics' }),
+      );
     if (deps.metricsToken) {
       const given = BEARER.exec(header(c, 'authorization') ?? '')?.[1];
       const a = Buffer.from(given ?? '');
       const b = Buffer.from(deps.metricsToken);
       if (a.length !== b.length || !timingSafeEqual(a, b)) {
-        return sendError(c, requestIdOf(c), toolError(401, 'UNAUTHORIZED', 'GET /metrics needs the metrics token as a bearer token.', {}), {
-          'www-authenticate': 'Bearer realm="tool-gateway-metrics"',
-        });
+        return sendError(
+          c,
+          requestIdOf(c),
+          toolError(401, 'UNAUTHORIZED', 'GET /metrics needs the metrics token as a bearer token.', {}),
+          {
+            'www-authenticate': 'Bearer realm="tool-gateway-metrics"',
+          },
+        );
       }
     }
     const { contentType, body } = await deps.metrics();
@@ -242,10 +305,22 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     const callable = c.req.query('callable');
     const dialect = c.req.query('dialect');
     if (dialect !== undefined && !(DIALECTS as readonly string[]).includes(dialect)) {
-      return sendError(c, requestId, toolError(400, 'INVALID_PARAMETER', `Query parameter "dialect" must be one of ${DIALECTS.join(', ')}; got "${dialect}".`, { parameter: 'dialect', expected: DIALECTS.join(' | ') }));
+      return sendError(
+        c,
+        requestId,
+        toolError(
+          400,
+          'INVALID_PARAMETER',
+          `Query parameter "dialect" must be one of ${DIALECTS.join(', ')}; got "${dialect}".`,
+          { parameter: 'dialect', expected: DIALECTS.join(' | ') },
+        ),
+      );
     }
     if (callable !== 'true' && callable !== '1' && dialect === undefined) {
-      return new Response(listingBody, { status: 200, headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId } });
+      return new Response(listingBody, {
+        status: 200,
+        headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId },
+      });
     }
     let tools = registry.listing();
     if (callable === 'true' || callable === '1') {
@@ -255,29 +330,46 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
       tools = tools.filter((t) => isAllowed(principal, t.permission));
     }
     const data = dialect === undefined ? tools : toDialect(tools, dialect as Dialect);
-    return send(c, requestId, { status: 200, body: { success: true, data: { count: data.length, ...(dialect ? { dialect } : {}), tools: data } } });
+    return send(c, requestId, {
+      status: 200,
+      body: { success: true, data: { count: data.length, ...(dialect ? { dialect } : {}), tools: data } },
+    });
   });
 
   app.post('/v1/tools/call', (c) => {
     const requestId = requestIdOf(c);
     return handle(c, requestId, (body) => {
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        return toolError(400, 'INVALID_PARAMETER', 'The body must be {"name": "<group>_<tool>", "arguments": {...}}.', { parameter: 'name', expected: 'string' });
+        return toolError(400, 'INVALID_PARAMETER', 'The body must be {"name": "<group>_<tool>", "arguments": {...}}.', {
+          parameter: 'name',
+          expected: 'string',
+        });
       }
       const { name, arguments: args, idempotency_key: idempotencyKey, ...rest } = body as Record<string, unknown>;
       const extra = Object.keys(rest);
       if (extra.length) {
-        return toolError(400, 'INVALID_PARAMETER', `Unknown member "${extra[0]}" in the tool call. Accepted: name, arguments, idempotency_key.`, {
-          parameter: extra[0],
-          expected: 'no such member',
-          accepted: ['name', 'arguments', 'idempotency_key'],
-        });
+        return toolError(
+          400,
+          'INVALID_PARAMETER',
+          `Unknown member "${extra[0]}" in the tool call. Accepted: name, arguments, idempotency_key.`,
+          {
+            parameter: extra[0],
+            expected: 'no such member',
+            accepted: ['name', 'arguments', 'idempotency_key'],
+          },
+        );
       }
       if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
-        return toolError(400, 'INVALID_PARAMETER', '"idempotency_key" must be a string.', { parameter: 'idempotency_key', expected: 'string' });
+        return toolError(400, 'INVALID_PARAMETER', '"idempotency_key" must be a string.', {
+          parameter: 'idempotency_key',
+          expected: 'string',
+        });
       }
       if (typeof name !== 'string' || !name) {
-        return toolError(400, 'INVALID_PARAMETER', 'Missing "name": the tool to call, such as "crm_getContact".', { parameter: 'name', expected: 'string' });
+        return toolError(400, 'INVALID_PARAMETER', 'Missing "name": the tool to call, such as "crm_getContact".', {
+          parameter: 'name',
+          expected: 'string',
+        });
       }
       const tool = registry.get(name);
       if (!tool) {
@@ -304,7 +396,12 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     const requestId = requestIdOf(c);
     const m = TOOL_PATH.exec(c.req.path);
     if (m && c.req.method !== 'POST') {
-      return sendError(c, requestId, toolError(405, 'METHOD_NOT_ALLOWED', `Tools are called with POST, not ${c.req.method}.`, { allowed: ['POST'] }), { allow: 'POST' });
+      return sendError(
+        c,
+        requestId,
+        toolError(405, 'METHOD_NOT_ALLOWED', `Tools are called with POST, not ${c.req.method}.`, { allowed: ['POST'] }),
+        { allow: 'POST' },
+      );
     }
     if (m) {
       const [, platform, name] = m as unknown as [string, string, string];
@@ -315,10 +412,15 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
         const group = decodeSegment(platform);
         const toolName = decodeSegment(name);
         if (group === undefined || toolName === undefined) {
-          return toolError(400, 'INVALID_PARAMETER', `The tool path ${clip(c.req.path)} has a malformed percent-escape. Call POST /v1/tools/{group}/{tool}; GET /v1/tools lists the tools.`, {
-            parameter: 'path',
-            expected: '/v1/tools/{group}/{tool} with valid UTF-8 percent-escapes',
-          });
+          return toolError(
+            400,
+            'INVALID_PARAMETER',
+            `The tool path ${clip(c.req.path)} has a malformed percent-escape. Call POST /v1/tools/{group}/{tool}; GET /v1/tools lists the tools.`,
+            {
+              parameter: 'path',
+              expected: '/v1/tools/{group}/{tool} with valid UTF-8 percent-escapes',
+            },
+          );
         }
         return executor.unknownTool(clip(group), clip(toolName));
       });
@@ -326,17 +428,31 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     return sendError(
       c,
       requestId,
-      toolError(404, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}. Tools are called with POST /v1/tools/{group}/{tool}; GET /v1/tools lists them.`, {
-        resource: 'route',
-        id: c.req.path,
-      }),
+      toolError(
+        404,
+        'NOT_FOUND',
+        `No route ${c.req.method} ${c.req.path}. Tools are called with POST /v1/tools/{group}/{tool}; GET /v1/tools lists them.`,
+        {
+          resource: 'route',
+          id: c.req.path,
+        },
+      ),
     );
   });
 
   app.onError((error, c) => {
     const requestId = c.res.headers.get('x-request-id') ?? requestIdOf(c);
     deps.onInternalError?.(error, requestId);
-    return sendError(c, requestId, toolError(500, 'INTERNAL_ERROR', `The gateway failed unexpectedly. The error was logged with request id ${requestId}.`, { request_id: requestId }));
+    return sendError(
+      c,
+      requestId,
+      toolError(
+        500,
+        'INTERNAL_ERROR',
+        `The gateway failed unexpectedly. The error was logged with request id ${requestId}.`,
+        { request_id: requestId },
+      ),
+    );
   });
 
   return app;

@@ -11,9 +11,18 @@ export type UploadBody = BodyBytes | { readonly kind: 'invalid'; readonly messag
 
 /** Room for the part headers, boundaries and small fields around the file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
-const LIMITS = { files: 1, fields: 16, fieldSize: 4096, fieldNameSize: 100, parts: 24, headerPairs: 32, headerSize: 8192 } as const;
+const LIMITS = {
+  files: 1,
+  fields: 16,
+  fieldSize: 4096,
+  fieldNameSize: 100,
+  parts: 24,
+  headerPairs: 32,
+  headerSize: 8192,
+} as const;
 
-export const isMultipart = (contentType: string | undefined): boolean => /^multipart\/form-data\s*;/i.test(contentType ?? '');
+export const isMultipart = (contentType: string | undefined): boolean =>
+  /^multipart\/form-data\s*;/i.test(contentType ?? '');
 
 /** The bytes of the form's file (the "Filedata" field, as ShareFile names it, or the only file sent). */
 export const readMultipartFile = async (c: Context, contentType: string, limit: number): Promise<UploadBody> => {
@@ -21,7 +30,10 @@ export const readMultipartFile = async (c: Context, contentType: string, limit: 
   try {
     parser = new Busboy({ headers: { 'content-type': contentType }, limits: { ...LIMITS, fileSize: limit } });
   } catch (e) {
-    return { kind: 'invalid', message: `The multipart body cannot be read (${e instanceof Error ? e.message : 'bad Content-Type'}).` };
+    return {
+      kind: 'invalid',
+      message: `The multipart body cannot be read (${e instanceof Error ? e.message : 'bad Content-Type'}).`,
+    };
   }
   const spool = new ByteSpool();
   let fileSeen = false;

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { isAuthFailure, type Principal } from '../../../ports/authenticator.js';
 import { readCapped } from '../http/body-reader.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
@@ -61,10 +65,21 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
   const tools = mcpToolList(executor);
   const serverInfo = { name: 'tool-gateway', title: 'Tool Gateway', version: deps.version };
 
-  const rootMetadata = JSON.stringify(protectedResourceMetadata(executor.registry, base, base, deps.authorizationServers));
-  const mcpMetadata = JSON.stringify(protectedResourceMetadata(executor.registry, `${base}/mcp`, base, deps.authorizationServers));
+  const rootMetadata = JSON.stringify(
+    protectedResourceMetadata(executor.registry, base, base, deps.authorizationServers),
+  );
+  const mcpMetadata = JSON.stringify(
+    protectedResourceMetadata(executor.registry, `${base}/mcp`, base, deps.authorizationServers),
+  );
   const metadataResponse = (body: string) => () =>
-    new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600', 'access-control-allow-origin': '*' } });
+    new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': 'application/json',
+        'cache-control': 'public, max-age=3600',
+        'access-control-allow-origin': '*',
+      },
+    });
   app.get(PROTECTED_RESOURCE_PATH, metadataResponse(rootMetadata));
   app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, metadataResponse(mcpMetadata));
 
@@ -74,24 +89,44 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     const authorization = c.req.header('authorization');
     const match = authorization ? BEARER.exec(authorization) : null;
     if (!match) {
-      return rpcError(401, -32001, 'Missing bearer token. Send the header "Authorization: Bearer <token>".', { 'www-authenticate': challenge() });
+      return rpcError(401, -32001, 'Missing bearer token. Send the header "Authorization: Bearer <token>".', {
+        'www-authenticate': challenge(),
+      });
     }
     const outcome = await authenticator.authenticate(match[1]!);
     if (isAuthFailure(outcome)) {
-      return rpcError(401, -32001, `The bearer token was refused: ${outcome.reason}. Check the token, or ask the operator for a new one.`, {
-        'www-authenticate': challenge('invalid_token'),
-      });
+      return rpcError(
+        401,
+        -32001,
+        `The bearer token was refused: ${outcome.reason}. Check the token, or ask the operator for a new one.`,
+        {
+          'www-authenticate': challenge('invalid_token'),
+        },
+      );
     }
     return outcome;
   };
 
   /** One JSON-RPC exchange through a fresh SDK server (stateless: nothing outlives the request). */
-  const viaSdk = async (request: Request, body: unknown, principal: Principal, requestId: string): Promise<Response> => {
-    const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const viaSdk = async (
+    request: Request,
+    body: unknown,
+    principal: Principal,
+    requestId: string,
+  ): Promise<Response> => {
+    const server = new Server(serverInfo, {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+    });
     const idempotencyKey = request.headers.get('idempotency-key') ?? undefined;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, (req) => callTool(executor, req.params, principal, requestId, idempotencyKey, deps.outputBudget));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    server.setRequestHandler(CallToolRequestSchema, (req) =>
+      callTool(executor, req.params, principal, requestId, idempotencyKey, deps.outputBudget),
+    );
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       return await transport.handleRequest(request, { parsedBody: body });
@@ -104,9 +139,13 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
   const readBody = async (c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> => {
     const read = await readCapped(c, maxBodyBytes);
     if (read.kind === 'too-large') {
-      return { ok: false, response: rpcError(413, -32600, `The request body is larger than the ${maxBodyBytes}-byte limit.`) };
+      return {
+        ok: false,
+        response: rpcError(413, -32600, `The request body is larger than the ${maxBodyBytes}-byte limit.`),
+      };
     }
-    if (read.kind === 'aborted') return { ok: false, response: rpcError(400, -32700, 'Parse error: the body ended before its declared length.') };
+    if (read.kind === 'aborted')
+      return { ok: false, response: rpcError(400, -32700, 'Parse error: the body ended before its declared length.') };
     try {
       return { ok: true, value: JSON.parse(read.bytes.toString('utf8')) };
     } catch {
@@ -122,11 +161,15 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
       return res;
     };
     if (!originAllowed(c.req.header('origin'), c.req.header('host'), ownOrigin)) {
-      return withId(rpcError(403, -32000, `Forbidden: Origin ${c.req.header('origin')} may not use this MCP endpoint.`));
+      return withId(
+        rpcError(403, -32000, `Forbidden: Origin ${c.req.header('origin')} may not use this MCP endpoint.`),
+      );
     }
     if (c.req.method !== 'POST') {
       // Stateless: no server-initiated stream to GET and no session to DELETE.
-      return withId(rpcError(405, -32000, `Method not allowed: this stateless MCP endpoint takes POST only.`, { allow: 'POST' }));
+      return withId(
+        rpcError(405, -32000, `Method not allowed: this stateless MCP endpoint takes POST only.`, { allow: 'POST' }),
+      );
     }
     const principal = await authenticate(c);
     if (principal instanceof Response) return withId(principal);
@@ -134,7 +177,8 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     if (!body.ok) return withId(body.response);
 
     const headerVersion = c.req.header('mcp-protocol-version');
-    if (!isModernRequest(headerVersion, body.value)) return withId(await viaSdk(c.req.raw, body.value, principal, requestId));
+    if (!isModernRequest(headerVersion, body.value))
+      return withId(await viaSdk(c.req.raw, body.value, principal, requestId));
 
     const answer: Answer = await handleModern(
       body.value,

@@ -6,9 +6,11 @@ import type { ToolError } from '../../../application/runtime/tool-error.js';
 import { mcpTool } from '../dialects/tool-dialects.js';
 
 /** Every tool as tools/list gives it, in the registry's order (the same shape as `GET /v1/tools?dialect=mcp`). */
-export const mcpToolList = (executor: ToolExecutor): Tool[] => executor.registry.listing().map((t) => mcpTool(t) as unknown as Tool);
+export const mcpToolList = (executor: ToolExecutor): Tool[] =>
+  executor.registry.listing().map((t) => mcpTool(t) as unknown as Tool);
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A failure as a model reads it in a tool result. */
 export const errorText = (e: ToolError): string => `Error ${e.status} ${e.code}: ${e.message}`;
@@ -53,7 +55,10 @@ export const callTool = async (
   const tool = executor.registry.get(params.name);
   if (!tool) {
     const cut = params.name.indexOf('_');
-    const e = executor.unknownTool(cut > 0 ? params.name.slice(0, cut) : params.name, cut > 0 ? params.name.slice(cut + 1) : undefined);
+    const e = executor.unknownTool(
+      cut > 0 ? params.name.slice(0, cut) : params.name,
+      cut > 0 ? params.name.slice(cut + 1) : undefined,
+    );
     // MCP reports an unknown tool as a protocol error (-32602), with the gateway's actionable message.
     throw new McpError(ErrorCode.InvalidParams, e.message, e.details);
   }

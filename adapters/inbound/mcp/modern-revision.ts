@@ -45,7 +45,9 @@ export const isModernRequest = (headerVersion: string | undefined, message: unkn
   const metaVersion = metaVersionOf(message);
   if (metaVersion === undefined) return false;
   const method = (message as JsonRpcMessage).method;
-  return method !== 'initialize' && (metaVersion === MODERN_REVISION || !SUPPORTED_PROTOCOL_VERSIONS.includes(metaVersion));
+  return (
+    method !== 'initialize' && (metaVersion === MODERN_REVISION || !SUPPORTED_PROTOCOL_VERSIONS.includes(metaVersion))
+  );
 };
 
 export interface ModernDeps {
@@ -66,23 +68,50 @@ export const handleModern = async (message: unknown, headers: ModernHeaders, dep
     return rpcError(400, null, -32600, 'Invalid Request: send one JSON-RPC message per POST.');
   }
   const m = message as JsonRpcMessage;
-  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string') return rpcError(400, m.id, -32600, 'Invalid Request: a JSON-RPC 2.0 request needs "jsonrpc": "2.0" and a "method".');
+  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string')
+    return rpcError(
+      400,
+      m.id,
+      -32600,
+      'Invalid Request: a JSON-RPC 2.0 request needs "jsonrpc": "2.0" and a "method".',
+    );
   const metaVersion = metaVersionOf(m);
   if (headers.version !== undefined && metaVersion !== undefined && headers.version !== metaVersion) {
-    return rpcError(400, m.id, -32001, `Header mismatch: MCP-Protocol-Version is ${headers.version} but _meta names ${metaVersion}.`);
+    return rpcError(
+      400,
+      m.id,
+      -32001,
+      `Header mismatch: MCP-Protocol-Version is ${headers.version} but _meta names ${metaVersion}.`,
+    );
   }
   if (headers.method !== undefined && headers.method !== m.method) {
-    return rpcError(400, m.id, -32001, `Header mismatch: Mcp-Method is ${headers.method} but the body calls ${m.method}.`);
+    return rpcError(
+      400,
+      m.id,
+      -32001,
+      `Header mismatch: Mcp-Method is ${headers.method} but the body calls ${m.method}.`,
+    );
   }
   if (headers.name !== undefined && m.method === 'tools/call' && headers.name !== m.params?.name) {
-    return rpcError(400, m.id, -32001, `Header mismatch: Mcp-Name is ${headers.name} but the body calls tool ${String(m.params?.name)}.`);
+    return rpcError(
+      400,
+      m.id,
+      -32001,
+      `Header mismatch: Mcp-Name is ${headers.name} but the body calls tool ${String(m.params?.name)}.`,
+    );
   }
   const version = metaVersion ?? headers.version;
   if (version !== undefined && !SUPPORTED_REVISIONS.includes(version)) {
-    return rpcError(400, m.id, -32022, `Unsupported protocol version ${version}. Supported: ${SUPPORTED_REVISIONS.join(', ')}.`, {
-      supported: SUPPORTED_REVISIONS,
-      requested: version,
-    });
+    return rpcError(
+      400,
+      m.id,
+      -32022,
+      `Unsupported protocol version ${version}. Supported: ${SUPPORTED_REVISIONS.join(', ')}.`,
+      {
+        supported: SUPPORTED_REVISIONS,
+        requested: version,
+      },
+    );
   }
   const isRequest = m.id !== undefined && m.id !== null;
   if (!isRequest) return { status: 202, body: undefined };
@@ -105,7 +134,12 @@ export const handleModern = async (message: unknown, headers: ModernHeaders, dep
     };
   }
   if (m.method === 'initialize') {
-    return rpcError(400, m.id, -32601, `initialize is not part of ${MODERN_REVISION}: send requests directly, or server/discover. Clients of ${LATEST_PROTOCOL_VERSION} send initialize without the ${MODERN_REVISION} header.`);
+    return rpcError(
+      400,
+      m.id,
+      -32601,
+      `initialize is not part of ${MODERN_REVISION}: send requests directly, or server/discover. Clients of ${LATEST_PROTOCOL_VERSION} send initialize without the ${MODERN_REVISION} header.`,
+    );
   }
   const answer = await deps.forward(message);
   const body = answer.body as { result?: Record<string, unknown> } | undefined;

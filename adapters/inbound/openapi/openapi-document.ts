@@ -3,30 +3,52 @@ import { DIALECTS } from '../dialects/tool-dialects.js';
 
 /** Every error status a tool call can answer with, and when. */
 export const ERROR_STATUSES: ReadonlyArray<readonly [status: number, codes: readonly string[], description: string]> = [
-  [400, ['INVALID_PARAMETER'], 'A parameter is missing, unknown or of the wrong type; details name it and what is expected.'],
+  [
+    400,
+    ['INVALID_PARAMETER'],
+    'A parameter is missing, unknown or of the wrong type; details name it and what is expected.',
+  ],
   [401, ['UNAUTHORIZED'], 'No bearer token, or the token was refused.'],
-  [403, ['FORBIDDEN'], 'The token lacks the permission the tool needs (details.permission), or the upstream system refused the action.'],
+  [
+    403,
+    ['FORBIDDEN'],
+    'The token lacks the permission the tool needs (details.permission), or the upstream system refused the action.',
+  ],
   [404, ['NOT_FOUND'], 'The tool, or the thing the tool was asked about, does not exist.'],
-  [409, ['CONFLICT'], 'The change conflicts with the current state, or a call with the same Idempotency-Key is still running.'],
+  [
+    409,
+    ['CONFLICT'],
+    'The change conflicts with the current state, or a call with the same Idempotency-Key is still running.',
+  ],
   [413, ['PAYLOAD_TOO_LARGE'], 'The request body is over the size limit.'],
   [422, ['IDEMPOTENCY_KEY_REUSED'], 'The Idempotency-Key was already used for a different call.'],
   [429, ['RATE_LIMITED'], 'Too many calls; retry after details.retry_after_seconds (also in Retry-After).'],
   [500, ['INTERNAL_ERROR'], 'The gateway failed unexpectedly; the error was logged with the request id.'],
   [502, ['UPSTREAM_ERROR'], 'The upstream system failed; details.retryable says whether a retry is safe.'],
-  [503, ['UNAVAILABLE'], 'A call with an Idempotency-Key could not be accepted because the idempotency store is down; nothing was changed. Retry after details.retry_after_seconds (also in Retry-After).'],
-  [504, ['TIMEOUT'], 'The tool did not finish in time; for writes, check before retrying or retry with the same Idempotency-Key.'],
+  [
+    503,
+    ['UNAVAILABLE'],
+    'A call with an Idempotency-Key could not be accepted because the idempotency store is down; nothing was changed. Retry after details.retry_after_seconds (also in Retry-After).',
+  ],
+  [
+    504,
+    ['TIMEOUT'],
+    'The tool did not finish in time; for writes, check before retrying or retry with the same Idempotency-Key.',
+  ],
 ];
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-const errorResponses = () => Object.fromEntries(ERROR_STATUSES.map(([status]) => [String(status), ref('responses', `Error${status}`)]));
+const errorResponses = () =>
+  Object.fromEntries(ERROR_STATUSES.map(([status]) => [String(status), ref('responses', `Error${status}`)]));
 
 const components = (toolNames: readonly string[]) => ({
   securitySchemes: {
     bearer: {
       type: 'http',
       scheme: 'bearer',
-      description: 'An API key or a JWT access token. Its permissions (`crm:read`, `records:write`, `files:*`, `*`...) decide which tools it may call.',
+      description:
+        'An API key or a JWT access token. Its permissions (`crm:read`, `records:write`, `files:*`, `*`...) decide which tools it may call.',
     },
   },
   parameters: {
@@ -34,41 +56,49 @@ const components = (toolNames: readonly string[]) => ({
       name: 'format',
       in: 'query',
       required: false,
-      description: '`text` (default): markdown written for a model, within the output budget. `json`: the structured payload, never cut.',
+      description:
+        '`text` (default): markdown written for a model, within the output budget. `json`: the structured payload, never cut.',
       schema: { type: 'string', enum: ['text', 'json'], default: 'text' },
     },
     base64: {
       name: 'base64',
       in: 'query',
       required: false,
-      description: 'When true, `data` is the base64 encoding of the result (text or JSON) and `encoding` is `base64`. Errors are never encoded.',
+      description:
+        'When true, `data` is the base64 encoding of the result (text or JSON) and `encoding` is `base64`. Errors are never encoded.',
       schema: { type: 'boolean', default: false },
     },
     idempotencyKey: {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Makes a write safe to retry: a repeated call with the same key and the same arguments replays the first outcome (marked by the `Idempotent-Replayed: true` header).',
+      description:
+        'Makes a write safe to retry: a repeated call with the same key and the same arguments replays the first outcome (marked by the `Idempotent-Replayed: true` header).',
       schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
     },
     requestId: {
       name: 'X-Request-Id',
       in: 'header',
       required: false,
-      description: 'Your id for the request (1 to 128 of A-Z a-z 0-9 . _ : -); echoed in the response, generated when absent.',
+      description:
+        'Your id for the request (1 to 128 of A-Z a-z 0-9 . _ : -); echoed in the response, generated when absent.',
       schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
     },
   },
   headers: {
     requestId: { description: 'The request id (yours, or generated).', schema: { type: 'string' } },
-    rateLimitLimit: { description: 'Calls per minute allowed to this tool group for this token.', schema: { type: 'integer' } },
+    rateLimitLimit: {
+      description: 'Calls per minute allowed to this tool group for this token.',
+      schema: { type: 'integer' },
+    },
     rateLimitRemaining: { description: 'Calls left in the current window.', schema: { type: 'integer' } },
     rateLimitReset: { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
   },
   schemas: {
     SuccessEnvelope: {
       type: 'object',
-      description: 'A tool result. `data` is markdown text by default, the structured payload with `format=json`, or a base64 string with `base64=true`.',
+      description:
+        'A tool result. `data` is markdown text by default, the structured payload with `format=json`, or a base64 string with `base64=true`.',
       properties: {
         success: { const: true },
         data: { description: 'The result: a string (text or base64) or the JSON payload.' },
@@ -83,9 +113,18 @@ const components = (toolNames: readonly string[]) => ({
         error: {
           type: 'object',
           properties: {
-            code: { type: 'string', enum: [...new Set(ERROR_STATUSES.flatMap(([, codes]) => codes))], description: 'Stable machine-readable code.' },
+            code: {
+              type: 'string',
+              enum: [...new Set(ERROR_STATUSES.flatMap(([, codes]) => codes))],
+              description: 'Stable machine-readable code.',
+            },
             message: { type: 'string', description: 'What went wrong and what to do next.' },
-            details: { type: 'object', additionalProperties: true, description: 'Specifics: parameter and expected, resource and id, retry_after_seconds, retryable, permission...' },
+            details: {
+              type: 'object',
+              additionalProperties: true,
+              description:
+                'Specifics: parameter and expected, resource and id, retry_after_seconds, retryable, permission...',
+            },
           },
           required: ['code', 'message', 'details'],
         },
@@ -134,8 +173,10 @@ const components = (toolNames: readonly string[]) => ({
     ...Object.fromEntries(
       ERROR_STATUSES.map(([status, codes, description]) => {
         const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'requestId') };
-        if (status === 401) headers['WWW-Authenticate'] = { description: 'Bearer challenge.', schema: { type: 'string' } };
-        if (status === 429 || status === 503) headers['Retry-After'] = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
+        if (status === 401)
+          headers['WWW-Authenticate'] = { description: 'Bearer challenge.', schema: { type: 'string' } };
+        if (status === 429 || status === 503)
+          headers['Retry-After'] = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
         return [
           `Error${status}`,
           {
@@ -150,7 +191,11 @@ const components = (toolNames: readonly string[]) => ({
 });
 
 /** The OpenAPI 3.1 document of the HTTP surface, derived from the registry. */
-export const openApiDocument = (registry: ToolRegistry, publicBaseUrl: string, version: string): Record<string, unknown> => {
+export const openApiDocument = (
+  registry: ToolRegistry,
+  publicBaseUrl: string,
+  version: string,
+): Record<string, unknown> => {
   const paths: Record<string, unknown> = {};
   const tags = new Map<string, string>();
   for (const tool of registry.tools) {
@@ -165,7 +210,12 @@ export const openApiDocument = (registry: ToolRegistry, publicBaseUrl: string, v
         description: `${d.description}\n\n${labels}. Needs the \`${tool.permission}\` permission.`,
         tags: [d.group],
         security: [{ bearer: [] }],
-        parameters: [ref('parameters', 'format'), ref('parameters', 'base64'), ref('parameters', 'requestId'), ...(write ? [ref('parameters', 'idempotencyKey')] : [])],
+        parameters: [
+          ref('parameters', 'format'),
+          ref('parameters', 'base64'),
+          ref('parameters', 'requestId'),
+          ...(write ? [ref('parameters', 'idempotencyKey')] : []),
+        ],
         requestBody: {
           required: tool.requiredParameters.length > 0,
           content: { 'application/json': { schema: tool.inputSchema } },
@@ -185,10 +235,16 @@ export const openApiDocument = (registry: ToolRegistry, publicBaseUrl: string, v
     post: {
       operationId: 'callTool',
       summary: 'Call a tool by name',
-      description: 'The tool-call form: `{"name": "<group>_<tool>", "arguments": {...}}`. Same answers as the tool\'s own operation.',
+      description:
+        'The tool-call form: `{"name": "<group>_<tool>", "arguments": {...}}`. Same answers as the tool\'s own operation.',
       tags: ['tools'],
       security: [{ bearer: [] }],
-      parameters: [ref('parameters', 'format'), ref('parameters', 'base64'), ref('parameters', 'requestId'), ref('parameters', 'idempotencyKey')],
+      parameters: [
+        ref('parameters', 'format'),
+        ref('parameters', 'base64'),
+        ref('parameters', 'requestId'),
+        ref('parameters', 'idempotencyKey'),
+      ],
       requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'ToolCall') } } },
       responses: { '200': ref('responses', 'Success'), ...errorResponses() },
     },
@@ -197,12 +253,25 @@ export const openApiDocument = (registry: ToolRegistry, publicBaseUrl: string, v
     get: {
       operationId: 'listTools',
       summary: 'List the tools',
-      description: 'Every tool with its JSON Schema and annotations. `callable=true` keeps only the tools the token may call (and then needs the token); `dialect` gives the list in a model vendor\'s function-calling format.',
+      description:
+        "Every tool with its JSON Schema and annotations. `callable=true` keeps only the tools the token may call (and then needs the token); `dialect` gives the list in a model vendor's function-calling format.",
       tags: ['tools'],
       security: [{}, { bearer: [] }],
       parameters: [
-        { name: 'callable', in: 'query', required: false, description: 'Only the tools this token may call.', schema: { type: 'boolean' } },
-        { name: 'dialect', in: 'query', required: false, description: 'Vendor format of the list.', schema: { type: 'string', enum: [...DIALECTS] } },
+        {
+          name: 'callable',
+          in: 'query',
+          required: false,
+          description: 'Only the tools this token may call.',
+          schema: { type: 'boolean' },
+        },
+        {
+          name: 'dialect',
+          in: 'query',
+          required: false,
+          description: 'Vendor format of the list.',
+          schema: { type: 'string', enum: [...DIALECTS] },
+        },
       ],
       responses: {
         '200': {
@@ -218,7 +287,15 @@ export const openApiDocument = (registry: ToolRegistry, publicBaseUrl: string, v
                     properties: {
                       count: { type: 'integer' },
                       dialect: { type: 'string', enum: [...DIALECTS] },
-                      tools: { type: 'array', items: { anyOf: [ref('schemas', 'ToolListing'), { type: 'object', description: 'A tool in the requested dialect.' }] } },
+                      tools: {
+                        type: 'array',
+                        items: {
+                          anyOf: [
+                            ref('schemas', 'ToolListing'),
+                            { type: 'object', description: 'A tool in the requested dialect.' },
+                          ],
+                        },
+                      },
                     },
                     required: ['count', 'tools'],
                   },
@@ -243,7 +320,10 @@ export const openApiDocument = (registry: ToolRegistry, publicBaseUrl: string, v
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: publicBaseUrl }],
-    tags: [...[...tags].map(([name, description]) => ({ name, description })), { name: 'tools', description: 'Listing and calling tools by name.' }],
+    tags: [
+      ...[...tags].map(([name, description]) => ({ name, description })),
+      { name: 'tools', description: 'Listing and calling tools by name.' },
+    ],
     paths,
     components: components(registry.tools.map((t) => t.name)),
   };

@@ -33,7 +33,10 @@ export class ApiKeyAuthenticator implements Authenticator {
     for (const k of keys) {
       const d = k.sha256 ? Buffer.from(k.sha256, 'hex') : digest(k.token ?? '');
       if (d.length !== 32) throw new Error(`API key ${k.name}: a SHA-256 digest has 32 bytes`);
-      this.keys.set(d.toString('hex'), { digest: d, principal: { id: principalId(k.kind ?? 'key', k.name), name: k.name, permissions: new Set(k.permissions) } });
+      this.keys.set(d.toString('hex'), {
+        digest: d,
+        principal: { id: principalId(k.kind ?? 'key', k.name), name: k.name, permissions: new Set(k.permissions) },
+      });
     }
   }
 
@@ -49,7 +52,8 @@ export class ApiKeyAuthenticator implements Authenticator {
     const d = digest(bearer);
     const entry = this.keys.get(d.toString('hex'));
     if (!entry || !timingSafeEqual(entry.digest, d)) return undefined;
-    if (this.verified.size >= ApiKeyAuthenticator.MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
+    if (this.verified.size >= ApiKeyAuthenticator.MAX_VERIFIED)
+      this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(bearer, entry.principal);
     return entry.principal;
   }

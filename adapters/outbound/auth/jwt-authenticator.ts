@@ -1,4 +1,11 @@
-import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { principalId, type AuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
 
 export interface JwtOptions {
@@ -44,7 +51,11 @@ const principalOf = (payload: JWTPayload, permissions: readonly string[]): Princ
   const issuer = typeof payload.iss === 'string' ? payload.iss : '';
   const clientId = typeof payload['client_id'] === 'string' ? (payload['client_id'] as string) : undefined;
   const id =
-    typeof payload.sub === 'string' ? principalId('jwt', issuer, payload.sub) : clientId !== undefined ? principalId('jwt', issuer, 'client', clientId) : principalId('jwt', issuer);
+    typeof payload.sub === 'string'
+      ? principalId('jwt', issuer, payload.sub)
+      : clientId !== undefined
+        ? principalId('jwt', issuer, 'client', clientId)
+        : principalId('jwt', issuer);
   return { id, name: String(payload.sub ?? clientId ?? 'jwt'), permissions: new Set(permissions) };
 };
 
@@ -67,7 +78,11 @@ export class JwtAuthenticator implements Authenticator {
 
   constructor(private readonly options: JwtOptions) {
     if (options.secret) this.secret = new TextEncoder().encode(options.secret);
-    if (options.jwksUrl) this.jwks = createRemoteJWKSet(new URL(options.jwksUrl), { cacheMaxAge: 10 * 60_000, cooldownDuration: options.jwksCooldownMs ?? 30_000 });
+    if (options.jwksUrl)
+      this.jwks = createRemoteJWKSet(new URL(options.jwksUrl), {
+        cacheMaxAge: 10 * 60_000,
+        cooldownDuration: options.jwksCooldownMs ?? 30_000,
+      });
   }
 
   static handles(token: string): boolean {

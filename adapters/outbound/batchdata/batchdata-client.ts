@@ -21,14 +21,21 @@ export class BatchDataClient {
   readonly #endpoint: string;
 
   constructor(options: BatchDataClientOptions) {
-    const baseURL = options.baseUrl.trim().replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+    const baseURL = options.baseUrl
+      .trim()
+      .replace(/\/+$/, '')
+      .replace(/\/api\/v1$/, '');
     this.#token = options.apiToken.trim();
     this.#endpoint = `${baseURL}${SKIP_TRACE_PATH}`;
     this.#http = createVendorHttp({
       vendor: VENDOR,
       baseURL,
       timeoutMs: options.timeoutMs,
-      headers: { Authorization: `Bearer ${this.#token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+      headers: {
+        Authorization: `Bearer ${this.#token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+      },
     });
   }
 
@@ -46,6 +53,11 @@ export class BatchDataClient {
 
   /** An error of status `code` (HTTP, or the body's `status.code`) in `res` as the gateway's error. */
   failure(code: number, res: AxiosResponse<unknown>): GatewayError {
-    return batchDataError(code, { data: res.data, retryAfter: res.headers['retry-after'], token: this.#token, endpoint: this.#endpoint });
+    return batchDataError(code, {
+      data: res.data,
+      retryAfter: res.headers['retry-after'],
+      token: this.#token,
+      endpoint: this.#endpoint,
+    });
   }
 }

@@ -6,12 +6,16 @@ import { lenient } from '../http/vendor-codecs.js';
 // relied on; everything else is optional, and a field of an unexpected type is dropped rather than
 // failing the whole answer (no verbatim matched V1 response was available to check field names against).
 
-
 /** A string; a number is accepted as its decimal text (zips, phone numbers). */
 const Text = new t.Type<string, unknown, unknown>(
   'Text',
   (u): u is string => typeof u === 'string',
-  (u, c) => (typeof u === 'string' ? t.success(u) : typeof u === 'number' && Number.isFinite(u) ? t.success(String(u)) : t.failure(u, c)),
+  (u, c) =>
+    typeof u === 'string'
+      ? t.success(u)
+      : typeof u === 'number' && Number.isFinite(u)
+        ? t.success(String(u))
+        : t.failure(u, c),
   (a) => a,
 );
 
@@ -91,7 +95,12 @@ export const V1Person = t.partial({
   bankruptcy: opt(t.partial({ bankruptcy: flag, filingDate: opt(t.union([Text, t.null])) })),
   phoneNumbers: opt(t.array(opt(V1Phone))),
   emails: opt(t.array(opt(V1Email))),
-  property: opt(t.partial({ owner: opt(t.partial({ name: opt(V1Name), mailingAddress: opt(V1Address) })), address: opt(V1Address) })),
+  property: opt(
+    t.partial({
+      owner: opt(t.partial({ name: opt(V1Name), mailingAddress: opt(V1Address) })),
+      address: opt(V1Address),
+    }),
+  ),
   mailingAddress: opt(V1Address),
   propertyAddress: opt(V1Address),
   requestId: text,

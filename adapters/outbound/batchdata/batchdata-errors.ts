@@ -31,11 +31,15 @@ export const batchDataError = (code: number, answer: BatchDataErrorAnswer): Gate
   const said = vendorMessage(answer.data, answer.token);
   const quoted = said ? ` (${said})` : ` (HTTP ${code})`;
   if (code === 401) {
-    return upstreamFailure(VENDOR, `BatchData rejected the gateway's API token${quoted}; an operator must configure a valid BATCHDATA_API_TOKEN.`, {
-      retryable: false,
-      reauthorize: true,
-      status: code,
-    });
+    return upstreamFailure(
+      VENDOR,
+      `BatchData rejected the gateway's API token${quoted}; an operator must configure a valid BATCHDATA_API_TOKEN.`,
+      {
+        retryable: false,
+        reauthorize: true,
+        status: code,
+      },
+    );
   }
   if (code === 403) {
     return upstreamFailure(
@@ -45,7 +49,9 @@ export const batchDataError = (code: number, answer: BatchDataErrorAnswer): Gate
     );
   }
   if (code === 400 || code === 422) {
-    return invalidInput(`BatchData rejected the property lookup: ${said ?? 'Bad Request'}`, undefined, undefined, { vendorStatus: code });
+    return invalidInput(`BatchData rejected the property lookup: ${said ?? 'Bad Request'}`, undefined, undefined, {
+      vendorStatus: code,
+    });
   }
   if (code === 404) {
     return upstreamFailure(
@@ -68,10 +74,14 @@ export const batchDataError = (code: number, answer: BatchDataErrorAnswer): Gate
       { retryable: true, status: code },
     );
   }
-  return upstreamFailure(VENDOR, `BatchData answered HTTP ${code}${said ? ` (${said})` : ''}, which the gateway does not expect from skip trace.`, {
-    retryable: false,
-    status: code,
-  });
+  return upstreamFailure(
+    VENDOR,
+    `BatchData answered HTTP ${code}${said ? ` (${said})` : ''}, which the gateway does not expect from skip trace.`,
+    {
+      retryable: false,
+      status: code,
+    },
+  );
 };
 
 /** BatchData's own words from an error body, without the token should it ever be echoed. */

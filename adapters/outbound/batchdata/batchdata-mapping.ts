@@ -26,11 +26,25 @@ export const skipTraceRequest = (id: PropertyIdentity): Either<GatewayError, Rec
   }
   if (id.countyFipsCode) return E.right({ apn: id.apn, countyFipsCode: id.countyFipsCode });
   if (id.county) return E.right(compact({ apn: id.apn, county: id.county, state: id.state }));
-  return E.left(invalidInput('An apn needs its county: add "county" (with "state") or "county_fips_code".', 'county', 'string'));
+  return E.left(
+    invalidInput('An apn needs its county: add "county" (with "state") or "county_fips_code".', 'county', 'string'),
+  );
 };
 
 const ADDRESS_FIELDS = [
-  'street', 'city', 'state', 'zip', 'county', 'hash', 'houseNumber', 'streetNoUnit', 'formattedStreet', 'addressValidity', 'unitType', 'unitNumber', 'zipPlus4',
+  'street',
+  'city',
+  'state',
+  'zip',
+  'county',
+  'hash',
+  'houseNumber',
+  'streetNoUnit',
+  'formattedStreet',
+  'addressValidity',
+  'unitType',
+  'unitNumber',
+  'zipPlus4',
 ] as const;
 
 const toAddress = (a: V1Address | undefined): PostalAddress | undefined => {
@@ -73,7 +87,9 @@ const toPerson = (p: V1Person): Person => {
   const error = p.meta?.error ?? false;
   const hasContactData = Boolean(p.name || p.phoneNumbers?.length || p.emails?.length);
   const owner = p.property?.owner;
-  const propertyOwner = owner ? compact({ name: toName(owner.name), mailingAddress: toAddress(owner.mailingAddress) }) : undefined;
+  const propertyOwner = owner
+    ? compact({ name: toName(owner.name), mailingAddress: toAddress(owner.mailingAddress) })
+    : undefined;
   return compact({
     name: toName(p.name),
     meta: compact({
@@ -85,7 +101,10 @@ const toPerson = (p: V1Person): Person => {
     death: p.death?.deceased === undefined ? undefined : { deceased: p.death.deceased },
     litigator: p.litigator,
     bankruptcy: p.bankruptcy
-      ? { bankruptcy: p.bankruptcy.bankruptcy ?? Boolean(p.bankruptcy.filingDate), filingDate: p.bankruptcy.filingDate ?? null }
+      ? {
+          bankruptcy: p.bankruptcy.bankruptcy ?? Boolean(p.bankruptcy.filingDate),
+          filingDate: p.bankruptcy.filingDate ?? null,
+        }
       : undefined,
     phoneNumbers: p.phoneNumbers ? rankPhones(p.phoneNumbers.flatMap(toPhone)) : undefined,
     emails: p.emails ? p.emails.flatMap(toEmail) : undefined,
@@ -97,11 +116,19 @@ const toPerson = (p: V1Person): Person => {
 
 /** The property as the caller gave it, for a miss that came back without any person. */
 const noMatch = (id: PropertyIdentity): Person => ({
-  propertyAddress: id.kind === 'address' ? compact({ street: id.street, city: id.city, state: id.state, zip: id.zip }) : compact({ county: id.county, state: id.state }),
+  propertyAddress:
+    id.kind === 'address'
+      ? compact({ street: id.street, city: id.city, state: id.state, zip: id.zip })
+      : compact({ county: id.county, state: id.state }),
   meta: { matched: false, error: false },
 });
 
-export const toResult = (body: V1SkipTraceResponse, identity: PropertyIdentity, startedAt: Date, endedAt: Date): SkipTraceResult => {
+export const toResult = (
+  body: V1SkipTraceResponse,
+  identity: PropertyIdentity,
+  startedAt: Date,
+  endedAt: Date,
+): SkipTraceResult => {
   const decodedPersons = body.results.persons.map(toPerson);
   const persons = decodedPersons.length ? decodedPersons : [noMatch(identity)];
   const meta = body.results.meta;
@@ -114,7 +141,11 @@ export const toResult = (body: V1SkipTraceResponse, identity: PropertyIdentity, 
     performance:
       perf?.startTime !== undefined && perf.endTime !== undefined && perf.totalRequestTime !== undefined
         ? { startTime: perf.startTime, endTime: perf.endTime, totalRequestTime: perf.totalRequestTime }
-        : { startTime: startedAt.toISOString(), endTime: endedAt.toISOString(), totalRequestTime: endedAt.getTime() - startedAt.getTime() },
+        : {
+            startTime: startedAt.toISOString(),
+            endTime: endedAt.toISOString(),
+            totalRequestTime: endedAt.getTime() - startedAt.getTime(),
+          },
     requestId: meta?.requestId ?? randomUUID(),
     results: {
       requestCount: given?.requestCount ?? 1,

@@ -32,12 +32,19 @@ export class BatchDataSkipTracer implements SkipTracer {
     );
   }
 
-  #interpret(res: AxiosResponse<unknown>, identity: PropertyIdentity, startedAt: Date, endedAt: Date): Either<GatewayError, SkipTraceResult> {
+  #interpret(
+    res: AxiosResponse<unknown>,
+    identity: PropertyIdentity,
+    startedAt: Date,
+    endedAt: Date,
+  ): Either<GatewayError, SkipTraceResult> {
     if (res.status < 200 || res.status >= 300) return E.left(this.#client.failure(res.status, res));
     const decoded = V1SkipTraceResponse.decode(res.data);
     if (E.isLeft(decoded)) {
       const code = bodyStatusCode(res.data);
-      return E.left(code !== undefined && code >= 400 ? this.#client.failure(code, res) : unexpectedShape(res.status, decoded.left));
+      return E.left(
+        code !== undefined && code >= 400 ? this.#client.failure(code, res) : unexpectedShape(res.status, decoded.left),
+      );
     }
     const body = decoded.right;
     if (body.status.code >= 400) return E.left(this.#client.failure(body.status.code, res));

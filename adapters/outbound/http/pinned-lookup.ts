@@ -6,7 +6,8 @@ import type { AddressVerdict } from './address-policy.js';
 /** Name resolution: every address a host name has (replaceable in tests). */
 export type Resolve = (host: string) => Promise<readonly string[]>;
 
-export const systemResolve: Resolve = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolve: Resolve = async (host) =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** A host whose addresses (or one of them) the policy refuses; the socket is never opened. */
 export class AddressRefused extends Error {
@@ -31,7 +32,11 @@ export class HostUnresolved extends Error {
  * Resolves a name and checks every address it has. One refused address refuses the host: a name that
  * answers with a public and a private address is how rebinding attacks pick the private one later.
  */
-export const resolveChecked = async (host: string, resolve: Resolve, policy: (ip: string) => AddressVerdict): Promise<readonly string[]> => {
+export const resolveChecked = async (
+  host: string,
+  resolve: Resolve,
+  policy: (ip: string) => AddressVerdict,
+): Promise<readonly string[]> => {
   let addresses: readonly string[];
   try {
     addresses = await resolve(host);
@@ -56,7 +61,9 @@ export const checkedLookup = (resolve: Resolve, policy: (ip: string) => AddressV
     const family = options?.family === 'IPv4' ? 4 : options?.family === 'IPv6' ? 6 : Number(options?.family ?? 0);
     resolveChecked(hostname, resolve, policy).then(
       (all) => {
-        const usable = all.filter((a) => family === 0 || isIP(a) === family).map((address) => ({ address, family: isIP(address) }));
+        const usable = all
+          .filter((a) => family === 0 || isIP(a) === family)
+          .map((address) => ({ address, family: isIP(address) }));
         if (usable.length === 0) return callback(Object.assign(new HostUnresolved(hostname), { code: 'ENOTFOUND' }));
         if (options?.all) return callback(null, usable);
         return callback(null, usable[0]!.address, usable[0]!.family);
@@ -66,7 +73,11 @@ export const checkedLookup = (resolve: Resolve, policy: (ip: string) => AddressV
   }) as unknown as LookupFunction;
 
 /** An undici Agent whose every connection goes through {@link checkedLookup}. */
-export const pinnedAgent = (o: { resolve: Resolve; policy: (ip: string) => AddressVerdict; connectTimeoutMs: number }): Agent =>
+export const pinnedAgent = (o: {
+  resolve: Resolve;
+  policy: (ip: string) => AddressVerdict;
+  connectTimeoutMs: number;
+}): Agent =>
   new Agent({
     connect: { lookup: checkedLookup(o.resolve, o.policy), timeout: o.connectTimeoutMs },
     keepAliveTimeout: 4_000,

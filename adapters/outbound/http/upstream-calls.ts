@@ -12,7 +12,8 @@ export interface UpstreamCall {
 const scope = new AsyncLocalStorage<UpstreamCall[]>();
 
 /** Runs `work` collecting the upstream calls made on its behalf. */
-export const collectUpstreamCalls = <A>(calls: UpstreamCall[], work: () => Promise<A>): Promise<A> => scope.run(calls, work);
+export const collectUpstreamCalls = <A>(calls: UpstreamCall[], work: () => Promise<A>): Promise<A> =>
+  scope.run(calls, work);
 
 export const recordUpstreamCall = (call: UpstreamCall): void => {
   scope.getStore()?.push(call);

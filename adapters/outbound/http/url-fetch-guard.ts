@@ -4,7 +4,14 @@ import { E, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { NewFile } from '../../../ports/record-store.js';
 import type { FetchedResource, FetchLimits, GuardedFetcher, UrlFetcher } from '../../../ports/url-fetcher.js';
 import { classifyAddress, isIpLiteral, type AddressVerdict } from './address-policy.js';
-import { AddressRefused, HostUnresolved, pinnedAgent, resolveChecked, systemResolve, type Resolve } from './pinned-lookup.js';
+import {
+  AddressRefused,
+  HostUnresolved,
+  pinnedAgent,
+  resolveChecked,
+  systemResolve,
+  type Resolve,
+} from './pinned-lookup.js';
 
 export { isNonPublicAddress, isPublicAddress } from './address-policy.js';
 
@@ -27,7 +34,8 @@ const EXPECTED = 'a public http(s) URL';
 const allowAll = (): AddressVerdict => ({ allowed: true });
 
 /** Answers that are read to the end: every other status is handed back as it is. */
-const isRedirect = (status: number): boolean => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+const isRedirect = (status: number): boolean =>
+  status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 
 /** A URL's last path segment as a file name; a malformed %-escape keeps the segment as written. */
 export const fileNameOf = (u: URL): string => {
@@ -39,7 +47,10 @@ export const fileNameOf = (u: URL): string => {
     name = last;
   }
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-  name = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 255).trim();
+  name = name
+    .replace(/[\u0000-\u001f\u007f/\\]/g, '_')
+    .slice(0, 255)
+    .trim();
   return name || 'download';
 };
 
@@ -65,7 +76,14 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
       const r = await this.get(url)();
       if (r._tag === 'Left') return r;
       const res = r.right;
-      if (res.status < 200 || res.status > 299) return E.left(invalidInput(`${url} answered HTTP ${res.status}; the file could not be downloaded. Check the URL.`, 'url', 'a URL that answers with the file'));
+      if (res.status < 200 || res.status > 299)
+        return E.left(
+          invalidInput(
+            `${url} answered HTTP ${res.status}; the file could not be downloaded. Check the URL.`,
+            'url',
+            'a URL that answers with the file',
+          ),
+        );
       const mimetype = (res.headers['content-type'] ?? '').split(';')[0]!.trim() || 'application/octet-stream';
       return E.right({ name: fileNameOf(new URL(res.url)), mimetype, content: res.body });
     };
@@ -89,10 +107,26 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
     try {
       u = new URL(url);
     } catch {
-      return E.left(invalidInput(`"${url.slice(0, 200)}" is not a URL. Give an http or https address.`, 'url', 'http(s) URL'));
+      return E.left(
+        invalidInput(`"${url.slice(0, 200)}" is not a URL. Give an http or https address.`, 'url', 'http(s) URL'),
+      );
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return E.left(invalidInput(`Only http and https URLs can be fetched, not ${u.protocol.replace(':', '')}.`, 'url', 'http(s) URL'));
-    if (u.username || u.password) return E.left(invalidInput('URLs with a user name or password are not fetched. Give a URL without credentials.', 'url', EXPECTED));
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      return E.left(
+        invalidInput(
+          `Only http and https URLs can be fetched, not ${u.protocol.replace(':', '')}.`,
+          'url',
+          'http(s) URL',
+        ),
+      );
+    if (u.username || u.password)
+      return E.left(
+        invalidInput(
+          'URLs with a user name or password are not fetched. Give a URL without credentials.',
+          'url',
+          EXPECTED,
+        ),
+      );
     const host = u.hostname.replace(/^\[|\]$/g, '');
     try {
       if (isIpLiteral(host)) {
@@ -110,18 +144,41 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
     return this.agent.close();
   }
 
-  private async follow(url: string, maxBytes: number, accept: string | undefined, signal: AbortSignal): Promise<Either<GatewayError, FetchedResource>> {
+  private async follow(
+    url: string,
+    maxBytes: number,
+    accept: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Either<GatewayError, FetchedResource>> {
     const maxRedirects = this.o.maxRedirects ?? 3;
     let current = url;
     for (let hop = 0; ; hop++) {
       const checked = await this.check(current);
-      if (checked._tag === 'Left') return hop === 0 ? checked : E.left({ ...checked.left, message: `${url} redirects to ${current}, which is refused: ${checked.left.message}` });
+      if (checked._tag === 'Left')
+        return hop === 0
+          ? checked
+          : E.left({
+              ...checked.left,
+              message: `${url} redirects to ${current}, which is refused: ${checked.left.message}`,
+            });
       const u = checked.right;
-      const res = await request(u, { method: 'GET', dispatcher: this.agent, signal, headers: { accept: accept ?? '*/*', 'user-agent': 'tool-gateway' } });
+      const res = await request(u, {
+        method: 'GET',
+        dispatcher: this.agent,
+        signal,
+        headers: { accept: accept ?? '*/*', 'user-agent': 'tool-gateway' },
+      });
       const headers = flatHeaders(res.headers);
       if (isRedirect(res.statusCode) && headers['location']) {
         await res.body.dump();
-        if (hop >= maxRedirects) return E.left(invalidInput(`${url} redirects more than ${maxRedirects} times; the gateway stops there. Give the final URL.`, 'url', 'a URL that answers with the file'));
+        if (hop >= maxRedirects)
+          return E.left(
+            invalidInput(
+              `${url} redirects more than ${maxRedirects} times; the gateway stops there. Give the final URL.`,
+              'url',
+              'a URL that answers with the file',
+            ),
+          );
         try {
           current = new URL(headers['location'], u).toString();
         } catch {
@@ -144,28 +201,54 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
         }
         chunks.push(chunk);
       }
-      return E.right({ status: res.statusCode, url: u.toString(), headers, body: new Uint8Array(Buffer.concat(chunks)) });
+      return E.right({
+        status: res.statusCode,
+        url: u.toString(),
+        headers,
+        body: new Uint8Array(Buffer.concat(chunks)),
+      });
     }
   }
 
   private tooLarge(url: string, maxBytes: number): GatewayError {
     const size = maxBytes >= 1048576 ? `${Math.round(maxBytes / 1048576)} MB` : `${maxBytes} bytes`;
-    return invalidInput(`${url} is larger than the ${size} the gateway downloads.`, 'url', `a file of at most ${maxBytes} bytes`);
+    return invalidInput(
+      `${url} is larger than the ${size} the gateway downloads.`,
+      'url',
+      `a file of at most ${maxBytes} bytes`,
+    );
   }
 
   private failure(url: string, e: unknown, signal?: AbortSignal): GatewayError {
-    const err = (e as { cause?: unknown })?.cause instanceof Error && !(e instanceof AddressRefused || e instanceof HostUnresolved) ? (e as { cause: Error }).cause : e;
+    const err =
+      (e as { cause?: unknown })?.cause instanceof Error &&
+      !(e instanceof AddressRefused || e instanceof HostUnresolved)
+        ? (e as { cause: Error }).cause
+        : e;
     if (err instanceof AddressRefused)
       return invalidInput(
         `${url} points to a loopback, private, link-local or reserved address (${err.reason}), which the gateway does not fetch. Give a public URL, or upload the content with records_uploadFiles (content_base64).`,
         'url',
         EXPECTED,
       );
-    if (err instanceof HostUnresolved) return invalidInput(`The host ${err.host} could not be resolved. Check the URL.`, 'url', 'a reachable public URL');
+    if (err instanceof HostUnresolved)
+      return invalidInput(
+        `The host ${err.host} could not be resolved. Check the URL.`,
+        'url',
+        'a reachable public URL',
+      );
     const name = (err as { name?: string })?.name;
     if (signal?.aborted || name === 'TimeoutError' || name === 'AbortError' || name === 'ConnectTimeoutError')
-      return invalidInput(`${url} did not deliver the file within ${this.o.timeoutMs} ms.`, 'url', 'a URL that answers quickly');
-    return upstreamFailure('file host', `${url} could not be downloaded (${(err as Error)?.message ?? 'network error'}). A retry is safe.`, { retryable: true });
+      return invalidInput(
+        `${url} did not deliver the file within ${this.o.timeoutMs} ms.`,
+        'url',
+        'a URL that answers quickly',
+      );
+    return upstreamFailure(
+      'file host',
+      `${url} could not be downloaded (${(err as Error)?.message ?? 'network error'}). A retry is safe.`,
+      { retryable: true },
+    );
   }
 }
 
@@ -177,6 +260,7 @@ const discard = (body: NodeJS.ReadableStream & { destroy(): void }): void => {
 
 const flatHeaders = (h: Record<string, string | string[] | undefined>): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 };

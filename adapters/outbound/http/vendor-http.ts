@@ -51,11 +51,17 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
 export const transportFailure = (vendor: string, error: unknown): GatewayError => {
   const e = error as AxiosError;
   if (e?.code === 'ECONNABORTED' || e?.code === 'ETIMEDOUT') {
-    return upstreamFailure(vendor, `${vendor} did not answer in time. Retrying is safe for reads; for writes, check first whether the change was made.`, {
-      retryable: true,
-    });
+    return upstreamFailure(
+      vendor,
+      `${vendor} did not answer in time. Retrying is safe for reads; for writes, check first whether the change was made.`,
+      {
+        retryable: true,
+      },
+    );
   }
-  return upstreamFailure(vendor, `${vendor} could not be reached (${e?.code ?? 'network error'}). Try again shortly.`, { retryable: true });
+  return upstreamFailure(vendor, `${vendor} could not be reached (${e?.code ?? 'network error'}). Try again shortly.`, {
+    retryable: true,
+  });
 };
 
 /** Seconds from a Retry-After header (delta seconds or HTTP date), or undefined. */

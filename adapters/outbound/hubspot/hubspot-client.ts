@@ -68,7 +68,12 @@ export class HubSpotClient {
   /** A HubSpot error answer as the gateway's error. */
   failure(op: Operation, sent: Sent, ctx: ErrorContext): GatewayError {
     const { res, token } = sent;
-    const { error, invalidateToken } = hubspotError(op, { status: res.status, data: res.data, retryAfter: res.headers['retry-after'], token }, ctx, this.#clock);
+    const { error, invalidateToken } = hubspotError(
+      op,
+      { status: res.status, data: res.data, retryAfter: res.headers['retry-after'], token },
+      ctx,
+      this.#clock,
+    );
     if (invalidateToken) this.#tokens.invalidate?.();
     return error;
   }

@@ -11,7 +11,12 @@ import { E, type Either } from '../../../domain/shared/fp.js';
 const Id = new t.Type<string, unknown, unknown>(
   'Id',
   (u): u is string => typeof u === 'string',
-  (u, c) => (typeof u === 'string' && u !== '' ? t.success(u) : typeof u === 'number' && Number.isSafeInteger(u) ? t.success(String(u)) : t.failure(u, c)),
+  (u, c) =>
+    typeof u === 'string' && u !== ''
+      ? t.success(u)
+      : typeof u === 'number' && Number.isSafeInteger(u)
+        ? t.success(String(u))
+        : t.failure(u, c),
   (a) => a,
 );
 
@@ -28,7 +33,6 @@ const PropertyValue = new t.Type<string | null, unknown, unknown>(
   (a) => a,
 );
 
-
 export const SimplePublicObject = t.intersection([
   t.type({
     id: Id,
@@ -43,11 +47,16 @@ export type SimplePublicObject = t.TypeOf<typeof SimplePublicObject>;
 
 export const SearchResponse = t.intersection([
   t.type({ total: t.number, results: t.array(SimplePublicObject) }),
-  t.partial({ paging: lenient(t.partial({ next: t.intersection([t.type({ after: t.string }), t.partial({ link: t.string })]) })) }),
+  t.partial({
+    paging: lenient(t.partial({ next: t.intersection([t.type({ after: t.string }), t.partial({ link: t.string })]) })),
+  }),
 ]);
 export type SearchResponse = t.TypeOf<typeof SearchResponse>;
 
-const PropertyOption = t.intersection([t.type({ label: t.string, value: t.string }), t.partial({ hidden: lenient(t.boolean) })]);
+const PropertyOption = t.intersection([
+  t.type({ label: t.string, value: t.string }),
+  t.partial({ hidden: lenient(t.boolean) }),
+]);
 
 export const PropertyDefinitionBody = t.intersection([
   t.type({ name: t.string, label: t.string, type: t.string, fieldType: t.string }),
@@ -94,7 +103,15 @@ export const TokenResponse = t.intersection([
   t.partial({ refresh_token: lenient(t.string), token_type: lenient(t.string) }),
 ]);
 
-const CONTAINERS = new Set(['InterfaceType', 'PartialType', 'ArrayType', 'DictionaryType', 'ReadonlyArrayType', 'StrictType', 'ExactType']);
+const CONTAINERS = new Set([
+  'InterfaceType',
+  'PartialType',
+  'ArrayType',
+  'DictionaryType',
+  'ReadonlyArrayType',
+  'StrictType',
+  'ExactType',
+]);
 
 /** The dotted path of the first decoding error, e.g. `results.0.id`. */
 export const errorPath = (errors: t.Errors): string => {
@@ -117,7 +134,12 @@ export const unexpectedShape = (status: number, errors: t.Errors, expectation: s
   );
 };
 
-export const decodeOrUnexpected = <A>(codec: t.Type<A, unknown, unknown>, data: unknown, status: number, expectation: string): Either<UpstreamFailure, A> => {
+export const decodeOrUnexpected = <A>(
+  codec: t.Type<A, unknown, unknown>,
+  data: unknown,
+  status: number,
+  expectation: string,
+): Either<UpstreamFailure, A> => {
   const decoded = codec.decode(data);
   return E.isLeft(decoded) ? E.left(unexpectedShape(status, decoded.left, expectation)) : E.right(decoded.right);
 };

@@ -1,6 +1,13 @@
 import type { AxiosResponse } from 'axios';
 import type * as t from 'io-ts';
-import { projectContact, type CompanyLink, type Contact, type ContactId, type CrmObjectType, type PropertyValues } from '../../../domain/crm/contact.js';
+import {
+  projectContact,
+  type CompanyLink,
+  type Contact,
+  type ContactId,
+  type CrmObjectType,
+  type PropertyValues,
+} from '../../../domain/crm/contact.js';
 import type { PropertyDefinition } from '../../../domain/crm/property.js';
 import type { ContactPage, ContactSearch } from '../../../domain/crm/search.js';
 import { notFound, type GatewayError } from '../../../domain/shared/errors.js';
@@ -39,7 +46,12 @@ export class HubSpotContactBook implements ContactBook {
   readonly #portalId: string | undefined;
 
   constructor(options: HubSpotContactBookOptions) {
-    this.#client = new HubSpotClient({ baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, clock: options.clock ?? { now: () => new Date() } });
+    this.#client = new HubSpotClient({
+      baseUrl: options.baseUrl,
+      tokens: options.tokens,
+      timeoutMs: options.timeoutMs,
+      clock: options.clock ?? { now: () => new Date() },
+    });
     this.#objects = options.objectsPath.replace(/\/+$/, '');
     this.#portalId = options.portalId;
   }
@@ -50,7 +62,11 @@ export class HubSpotContactBook implements ContactBook {
 
   get(id: ContactId, properties: readonly string[]): TaskEither<GatewayError, Contact> {
     return async () => {
-      const sent = await this.#client.send({ method: 'GET', url: this.#contactUrl(id), params: propertyParams(properties) });
+      const sent = await this.#client.send({
+        method: 'GET',
+        url: this.#contactUrl(id),
+        params: propertyParams(properties),
+      });
       if (E.isLeft(sent)) return sent;
       const { res } = sent.right;
       if (res.status === 404) return E.left(await this.#missing(id));
@@ -68,7 +84,9 @@ export class HubSpotContactBook implements ContactBook {
       if (res.status === 404) return E.left(await this.#missing(id));
       if (res.status !== 200) return E.left(this.#client.failure(OP.updateContact, sent.right, { id, values }));
       // a property HubSpot leaves out of the answer was just cleared: it reads as null, as elsewhere
-      return E.map((o: SimplePublicObject) => projectContact(this.#toContact(o), Object.keys(values)))(this.#decodeObject(res));
+      return E.map((o: SimplePublicObject) => projectContact(this.#toContact(o), Object.keys(values)))(
+        this.#decodeObject(res),
+      );
     };
   }
 
@@ -97,7 +115,12 @@ export class HubSpotContactBook implements ContactBook {
       if (E.isLeft(sent)) return sent;
       const { res } = sent.right;
       if (res.status !== 200) return E.left(this.#client.failure(OP.searchContacts, sent.right, {}));
-      const decoded = decodeOrUnexpected(SearchResponse, res.data, res.status, 'a search answer needs "total" and "results" of objects with "id" and "properties"');
+      const decoded = decodeOrUnexpected(
+        SearchResponse,
+        res.data,
+        res.status,
+        'a search answer needs "total" and "results" of objects with "id" and "properties"',
+      );
       if (E.isLeft(decoded)) return decoded;
       const after = decoded.right.paging?.next?.after;
       return E.right({
@@ -115,12 +138,20 @@ export class HubSpotContactBook implements ContactBook {
       if (E.isLeft(sent)) return sent;
       const { res } = sent.right;
       if (res.status !== 200) return E.left(this.#client.failure(op, sent.right, {}));
-      const decoded = decodeOrUnexpected(PropertiesResponse, res.data, res.status, 'a property list needs "results" with "name", "label", "type" and "fieldType"');
+      const decoded = decodeOrUnexpected(
+        PropertiesResponse,
+        res.data,
+        res.status,
+        'a property list needs "results" with "name", "label", "type" and "fieldType"',
+      );
       return E.map((body: t.TypeOf<typeof PropertiesResponse>) => body.results.map(toDefinition))(decoded);
     };
   }
 
-  async #create(values: PropertyValues, returnProperties: readonly string[]): Promise<Either<GatewayError, CreatedContact>> {
+  async #create(
+    values: PropertyValues,
+    returnProperties: readonly string[],
+  ): Promise<Either<GatewayError, CreatedContact>> {
     const companyName = values['company']?.trim();
     let company: CompanyLink | undefined;
     if (companyName) {
@@ -130,12 +161,22 @@ export class HubSpotContactBook implements ContactBook {
     }
     const properties = Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== null));
     const associations = company
-      ? [{ to: { id: company.id }, types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: CONTACT_TO_PRIMARY_COMPANY }] }]
+      ? [
+          {
+            to: { id: company.id },
+            types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: CONTACT_TO_PRIMARY_COMPANY }],
+          },
+        ]
       : [];
-    const sent = await this.#client.send({ method: 'POST', url: `${this.#objects}/contacts`, data: { properties, associations } });
+    const sent = await this.#client.send({
+      method: 'POST',
+      url: `${this.#objects}/contacts`,
+      data: { properties, associations },
+    });
     if (E.isLeft(sent)) return sent;
     const { res } = sent.right;
-    if (res.status !== 201 && res.status !== 200) return E.left(this.#client.failure(OP.createContact, sent.right, { values }));
+    if (res.status !== 201 && res.status !== 200)
+      return E.left(this.#client.failure(OP.createContact, sent.right, { values }));
     const decoded = this.#decodeObject(res);
     if (E.isLeft(decoded)) return decoded;
     const created = this.#toContact(decoded.right);
@@ -163,27 +204,46 @@ export class HubSpotContactBook implements ContactBook {
     });
     if (E.isLeft(search)) return search;
     if (search.right.res.status !== 200) return E.left(this.#client.failure(OP.searchCompanies, search.right, {}));
-    const found = decodeOrUnexpected(SearchResponse, search.right.res.data, 200, 'a company search answer needs "total" and "results"');
+    const found = decodeOrUnexpected(
+      SearchResponse,
+      search.right.res.data,
+      200,
+      'a company search answer needs "total" and "results"',
+    );
     if (E.isLeft(found)) return found;
     const match = found.right.results[0];
     if (match) return E.right({ id: match.id, name: match.properties['name'] ?? name, created: false });
 
-    const sent = await this.#client.send({ method: 'POST', url: `${this.#objects}/companies`, data: { properties: { name }, associations: [] } });
+    const sent = await this.#client.send({
+      method: 'POST',
+      url: `${this.#objects}/companies`,
+      data: { properties: { name }, associations: [] },
+    });
     if (E.isLeft(sent)) return sent;
     const { res } = sent.right;
     if (res.status !== 201 && res.status !== 200) return E.left(this.#client.failure(OP.createCompany, sent.right, {}));
-    return E.map((o: SimplePublicObject) => ({ id: o.id, name: o.properties['name'] ?? name, created: true }))(this.#decodeObject(res));
+    return E.map((o: SimplePublicObject) => ({ id: o.id, name: o.properties['name'] ?? name, created: true }))(
+      this.#decodeObject(res),
+    );
   }
 
   /** NotFound for an id HubSpot does not serve as active: worded for the recycling bin when it is archived. */
   async #missing(id: ContactId): Promise<GatewayError> {
     return (await this.#isArchived(id))
-      ? notFound('contact', id, `Contact ${id} is archived (in HubSpot's recycling bin), so it cannot be read or changed here. crm_searchContacts finds active contacts.`)
+      ? notFound(
+          'contact',
+          id,
+          `Contact ${id} is archived (in HubSpot's recycling bin), so it cannot be read or changed here. crm_searchContacts finds active contacts.`,
+        )
       : this.#unknown(id);
   }
 
   async #isArchived(id: ContactId): Promise<boolean> {
-    const sent = await this.#client.send({ method: 'GET', url: this.#contactUrl(id), params: propertyParams([], { archived: 'true' }) });
+    const sent = await this.#client.send({
+      method: 'GET',
+      url: this.#contactUrl(id),
+      params: propertyParams([], { archived: 'true' }),
+    });
     return E.isRight(sent) && sent.right.res.status === 200;
   }
 
@@ -196,7 +256,12 @@ export class HubSpotContactBook implements ContactBook {
   }
 
   #decodeObject(res: AxiosResponse): Either<GatewayError, SimplePublicObject> {
-    return decodeOrUnexpected(SimplePublicObject, res.data, res.status, 'an object needs "id", "properties", "createdAt", "updatedAt" and "archived"');
+    return decodeOrUnexpected(
+      SimplePublicObject,
+      res.data,
+      res.status,
+      'an object needs "id", "properties", "createdAt", "updatedAt" and "archived"',
+    );
   }
 
   #toContact(o: SimplePublicObject): Contact {

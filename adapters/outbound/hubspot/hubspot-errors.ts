@@ -1,5 +1,12 @@
 import type { PropertyValues } from '../../../domain/crm/contact.js';
-import { conflict, invalidInput, notFound, rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import {
+  conflict,
+  invalidInput,
+  notFound,
+  rateLimited,
+  upstreamFailure,
+  type GatewayError,
+} from '../../../domain/shared/errors.js';
 import { E } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import { retryAfterSeconds } from '../http/vendor-http.js';
@@ -22,9 +29,19 @@ export interface Operation {
 }
 
 export const OP = {
-  createContact: { what: 'create a contact', scope: 'crm.objects.contacts.write', resource: 'contact', writesValues: true },
+  createContact: {
+    what: 'create a contact',
+    scope: 'crm.objects.contacts.write',
+    resource: 'contact',
+    writesValues: true,
+  },
   readContact: { what: 'read a contact', scope: 'crm.objects.contacts.read', resource: 'contact' },
-  updateContact: { what: 'update a contact', scope: 'crm.objects.contacts.write', resource: 'contact', writesValues: true },
+  updateContact: {
+    what: 'update a contact',
+    scope: 'crm.objects.contacts.write',
+    resource: 'contact',
+    writesValues: true,
+  },
   archiveContact: { what: 'archive a contact', scope: 'crm.objects.contacts.write', resource: 'contact' },
   searchContacts: { what: 'search contacts', scope: 'crm.objects.contacts.read', resource: 'contact' },
   searchCompanies: { what: 'find a company by name', scope: 'crm.objects.companies.read', resource: 'company' },
@@ -44,7 +61,8 @@ const redact = (text: string, token: string): string => (token ? text.split(toke
 
 const clip = (text: string, max = 400): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-const stringsIn = (u: unknown): string[] => (Array.isArray(u) ? u.filter((x): x is string => typeof x === 'string') : typeof u === 'string' ? [u] : []);
+const stringsIn = (u: unknown): string[] =>
+  Array.isArray(u) ? u.filter((x): x is string => typeof x === 'string') : typeof u === 'string' ? [u] : [];
 
 interface PropertyProblem {
   readonly name?: string;
@@ -88,7 +106,8 @@ const propertyProblems = (body: ErrorBody): PropertyProblem[] => {
 };
 
 const quotedProperty = (message: string | undefined): string | undefined =>
-  message?.match(/propert(?:y|ies)\s+["'`]([A-Za-z0-9_.-]+)["'`]/i)?.[1] ?? message?.match(/["'`]([A-Za-z0-9_.-]+)["'`]\s+is a read[ -]only property/i)?.[1];
+  message?.match(/propert(?:y|ies)\s+["'`]([A-Za-z0-9_.-]+)["'`]/i)?.[1] ??
+  message?.match(/["'`]([A-Za-z0-9_.-]+)["'`]\s+is a read[ -]only property/i)?.[1];
 
 const secondsUntilUtcMidnight = (now: Date): number => {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
@@ -96,7 +115,11 @@ const secondsUntilUtcMidnight = (now: Date): number => {
 };
 
 const inWords = (seconds: number): string =>
-  seconds < 120 ? `${seconds} seconds` : seconds < 7200 ? `${Math.ceil(seconds / 60)} minutes` : `${Math.round(seconds / 360) / 10} hours`;
+  seconds < 120
+    ? `${seconds} seconds`
+    : seconds < 7200
+      ? `${Math.ceil(seconds / 60)} minutes`
+      : `${Math.round(seconds / 360) / 10} hours`;
 
 /** A HubSpot error answer, as the client received it. */
 export interface HubSpotErrorAnswer {
@@ -115,7 +138,12 @@ export interface HubSpotFailure {
 }
 
 /** A HubSpot error answer as the gateway's error. */
-export const hubspotError = (op: Operation, answer: HubSpotErrorAnswer, ctx: ErrorContext, clock: Clock): HubSpotFailure => ({
+export const hubspotError = (
+  op: Operation,
+  answer: HubSpotErrorAnswer,
+  ctx: ErrorContext,
+  clock: Clock,
+): HubSpotFailure => ({
   error: errorOf(op, answer, ctx, clock),
   invalidateToken: answer.status === 401,
 });
@@ -137,7 +165,10 @@ const errorOf = (op: Operation, answer: HubSpotErrorAnswer, ctx: ErrorContext, c
   }
   if (status === 403) {
     const scopes = unique([
-      ...(body.errors ?? []).flatMap((e) => [...stringsIn(e.context?.['requiredGranularScopes']), ...stringsIn(e.context?.['requiredScopes'])]),
+      ...(body.errors ?? []).flatMap((e) => [
+        ...stringsIn(e.context?.['requiredGranularScopes']),
+        ...stringsIn(e.context?.['requiredScopes']),
+      ]),
       ...stringsIn(body.context?.['missingScopes']),
       ...stringsIn(body.context?.['requiredScopes']),
     ]);
@@ -154,17 +185,29 @@ const errorOf = (op: Operation, answer: HubSpotErrorAnswer, ctx: ErrorContext, c
   if (status === 409) {
     const existing = said?.match(/Existing ID:\s*(\d+)/i)?.[1];
     const email = ctx.values?.['email'];
-    const who = email && op.resource === 'contact' ? `A contact with email ${email}` : `A ${op.resource} with the same unique value`;
+    const who =
+      email && op.resource === 'contact'
+        ? `A contact with email ${email}`
+        : `A ${op.resource} with the same unique value`;
     return conflict(
-      existing ? `${who} already exists (id ${existing}). Update that contact instead.` : `${who} already exists in HubSpot${said ? `: ${said}` : '.'}`,
-      { ...(existing ? { existing_id: existing } : {}), ...(body.correlationId ? { correlation_id: body.correlationId } : {}) },
+      existing
+        ? `${who} already exists (id ${existing}). Update that contact instead.`
+        : `${who} already exists in HubSpot${said ? `: ${said}` : '.'}`,
+      {
+        ...(existing ? { existing_id: existing } : {}),
+        ...(body.correlationId ? { correlation_id: body.correlationId } : {}),
+      },
     );
   }
   if (status === 429) {
     const now = clock.now();
     const header = retryAfterSeconds(answer.retryAfter, now);
     const daily = (body.policyName ?? '').toUpperCase() === 'DAILY';
-    const seconds = header ?? (daily ? Math.min(MAX_DAILY_WAIT_SECONDS, Math.max(60, secondsUntilUtcMidnight(now))) : SHORT_POLICY_WAIT_SECONDS);
+    const seconds =
+      header ??
+      (daily
+        ? Math.min(MAX_DAILY_WAIT_SECONDS, Math.max(60, secondsUntilUtcMidnight(now)))
+        : SHORT_POLICY_WAIT_SECONDS);
     const at = new Date(now.getTime() + seconds * 1000).toISOString();
     return rateLimited(
       daily
@@ -174,9 +217,16 @@ const errorOf = (op: Operation, answer: HubSpotErrorAnswer, ctx: ErrorContext, c
     );
   }
   if (status >= 500) {
-    return upstreamFailure(VENDOR, `HubSpot failed with HTTP ${status}${ref}. Try again shortly.`, { retryable: true, status });
+    return upstreamFailure(VENDOR, `HubSpot failed with HTTP ${status}${ref}. Try again shortly.`, {
+      retryable: true,
+      status,
+    });
   }
-  return upstreamFailure(VENDOR, `HubSpot answered HTTP ${status} when asked to ${op.what}${said ? `: ${said}` : ''}${ref}.`, { retryable: false, status });
+  return upstreamFailure(
+    VENDOR,
+    `HubSpot answered HTTP ${status} when asked to ${op.what}${said ? `: ${said}` : ''}${ref}.`,
+    { retryable: false, status },
+  );
 };
 
 const invalid = (op: Operation, body: ErrorBody, said: string | undefined, token: string): GatewayError => {
@@ -205,7 +255,12 @@ const invalid = (op: Operation, body: ErrorBody, said: string | undefined, token
         { ...details, hubspot_code: problem.code },
       );
     case 'READ_ONLY_VALUE':
-      return invalidInput(`Property "${name}" is read-only and set by HubSpot itself; leave it out.`, parameter, 'writable property', { ...details, hubspot_code: problem.code });
+      return invalidInput(
+        `Property "${name}" is read-only and set by HubSpot itself; leave it out.`,
+        parameter,
+        'writable property',
+        { ...details, hubspot_code: problem.code },
+      );
     default:
       if (name) {
         return invalidInput(
@@ -215,6 +270,11 @@ const invalid = (op: Operation, body: ErrorBody, said: string | undefined, token
           { ...details, ...(problem?.code ? { hubspot_code: problem.code } : {}) },
         );
       }
-      return invalidInput(`HubSpot rejected the request to ${op.what}${said ? `: ${said}` : '.'}`, undefined, undefined, details);
+      return invalidInput(
+        `HubSpot rejected the request to ${op.what}${said ? `: ${said}` : '.'}`,
+        undefined,
+        undefined,
+        details,
+      );
   }
 };

@@ -6,7 +6,15 @@ import type { PropertyDefinitionBody, SimplePublicObject } from './hubspot-codec
 // HubSpot's objects and property definitions as the domain's, and the domain's searches as HubSpot's
 // request bodies and query parameters.
 
-const PROPERTY_TYPES: ReadonlySet<string> = new Set<PropertyType>(['string', 'number', 'date', 'datetime', 'enumeration', 'bool', 'phone_number']);
+const PROPERTY_TYPES: ReadonlySet<string> = new Set<PropertyType>([
+  'string',
+  'number',
+  'date',
+  'datetime',
+  'enumeration',
+  'bool',
+  'phone_number',
+]);
 
 export const unique = (names: readonly string[]): string[] => [...new Set(names)];
 
@@ -19,7 +27,11 @@ export const propertyParams = (names: readonly string[], extra: Record<string, s
 
 /** A contact; its web address is built from the account id when HubSpot sends none. */
 export const toContact = (o: SimplePublicObject, portalId: string | undefined): Contact => {
-  const url = o.url ?? (portalId ? `https://app.hubspot.com/contacts/${encodeURIComponent(portalId)}/record/0-1/${encodeURIComponent(o.id)}` : undefined);
+  const url =
+    o.url ??
+    (portalId
+      ? `https://app.hubspot.com/contacts/${encodeURIComponent(portalId)}/record/0-1/${encodeURIComponent(o.id)}`
+      : undefined);
   return {
     id: o.id,
     properties: o.properties,

@@ -78,7 +78,9 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
   }
 
   #usable(tokens: StoredTokens | undefined): StoredTokens | undefined {
-    return tokens !== undefined && this.#options.clock.now().getTime() < tokens.expiresAt - this.#marginMs ? tokens : undefined;
+    return tokens !== undefined && this.#options.clock.now().getTime() < tokens.expiresAt - this.#marginMs
+      ? tokens
+      : undefined;
   }
 
   #adopt(tokens: StoredTokens): Either<GatewayError, string> {
@@ -108,7 +110,13 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
     });
     return (
       outcome ??
-      E.left(upstreamFailure(VENDOR, 'Another gateway instance is refreshing the HubSpot token and did not finish in time. Try again shortly.', { retryable: true }))
+      E.left(
+        upstreamFailure(
+          VENDOR,
+          'Another gateway instance is refreshing the HubSpot token and did not finish in time. Try again shortly.',
+          { retryable: true },
+        ),
+      )
     );
   }
 
@@ -131,20 +139,40 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
     if (res.status === 400 || res.status === 401) {
       this.#cached = undefined;
       return E.left(
-        upstreamFailure(VENDOR, 'The HubSpot connection must be re-authorised: the refresh token was rejected. An operator has to connect the gateway to HubSpot again; retrying will not help.', {
+        upstreamFailure(
+          VENDOR,
+          'The HubSpot connection must be re-authorised: the refresh token was rejected. An operator has to connect the gateway to HubSpot again; retrying will not help.',
+          {
+            retryable: false,
+            reauthorize: true,
+            status: res.status,
+          },
+        ),
+      );
+    }
+    if (res.status === 429 || res.status >= 500) {
+      return E.left(
+        upstreamFailure(
+          VENDOR,
+          `HubSpot could not refresh the gateway's access token (HTTP ${res.status}). Try again shortly.`,
+          { retryable: true, status: res.status },
+        ),
+      );
+    }
+    if (res.status !== 200) {
+      return E.left(
+        upstreamFailure(VENDOR, `HubSpot answered the token refresh with HTTP ${res.status}.`, {
           retryable: false,
-          reauthorize: true,
           status: res.status,
         }),
       );
     }
-    if (res.status === 429 || res.status >= 500) {
-      return E.left(upstreamFailure(VENDOR, `HubSpot could not refresh the gateway's access token (HTTP ${res.status}). Try again shortly.`, { retryable: true, status: res.status }));
-    }
-    if (res.status !== 200) {
-      return E.left(upstreamFailure(VENDOR, `HubSpot answered the token refresh with HTTP ${res.status}.`, { retryable: false, status: res.status }));
-    }
-    const decoded = decodeOrUnexpected(TokenResponse, res.data, res.status, 'an OAuth token answer needs "access_token" and "expires_in"');
+    const decoded = decodeOrUnexpected(
+      TokenResponse,
+      res.data,
+      res.status,
+      'an OAuth token answer needs "access_token" and "expires_in"',
+    );
     if (E.isLeft(decoded)) return decoded;
     const body = decoded.right;
     const lifetimeMs = body.expires_in * 1000;

@@ -33,7 +33,11 @@ export class BoundedLog<T> {
 
   private prune(): void {
     const oldest = this.now() - this.ttlMs;
-    while (this.entries.length - this.head > this.max || (this.head < this.entries.length && this.entries[this.head]!.at < oldest)) this.head++;
+    while (
+      this.entries.length - this.head > this.max ||
+      (this.head < this.entries.length && this.entries[this.head]!.at < oldest)
+    )
+      this.head++;
     // Compact now and then, so dropped entries are released without shifting on every push.
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries.splice(0, this.head);

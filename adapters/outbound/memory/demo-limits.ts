@@ -38,5 +38,11 @@ export const demoStoreFull = (what: string, limit: number, remedy = `Delete some
   );
 
 /** Right when `count` more fit under `limit`, otherwise the refusal. */
-export const roomFor = (what: string, held: number, limit: number, count = 1, remedy?: string): Either<GatewayError, void> =>
+export const roomFor = (
+  what: string,
+  held: number,
+  limit: number,
+  count = 1,
+  remedy?: string,
+): Either<GatewayError, void> =>
   held + count <= limit ? E.right(undefined) : E.left(demoStoreFull(what, limit, remedy));

@@ -66,7 +66,8 @@ export class InMemoryContactBook implements ContactBook {
   static withDemoData(options: InMemoryContactBookOptions): InMemoryContactBook {
     const book = new InMemoryContactBook(options);
     const base = Date.UTC(2026, 0, 5, 9, 0, 0);
-    for (const c of demoCompanies) book.addCompany(c.name, { domain: c.domain, city: c.city, state: c.state, industry: c.industry }, new Date(base));
+    for (const c of demoCompanies)
+      book.addCompany(c.name, { domain: c.domain, city: c.city, state: c.state, industry: c.industry }, new Date(base));
     demoContacts.forEach((values, i) => {
       const created = book.insert(values, new Date(base + i * 86_400_000));
       if (E.isLeft(created)) throw new Error(`demo contact ${i}: ${created.left.message}`);
@@ -77,7 +78,10 @@ export class InMemoryContactBook implements ContactBook {
   create(values: PropertyValues, returnProperties: readonly string[]): TaskEither<GatewayError, CreatedContact> {
     return pipe(
       TE.fromEither(this.insert(values, this.clock.now())),
-      TE.map(({ contact, company }) => ({ contact: this.project(contact, [...returnProperties, ...Object.keys(values)]), company })),
+      TE.map(({ contact, company }) => ({
+        contact: this.project(contact, [...returnProperties, ...Object.keys(values)]),
+        company,
+      })),
     );
   }
 
@@ -111,13 +115,30 @@ export class InMemoryContactBook implements ContactBook {
   search(search: ContactSearch): TaskEither<GatewayError, ContactPage> {
     const offset = search.after === undefined ? 0 : Number(search.after);
     if (!Number.isSafeInteger(offset) || offset < 0 || !/^\d+$/.test(search.after ?? '0')) {
-      return TE.left(invalidInput(`"after" must be a cursor returned by a previous page; got "${search.after}".`, 'after', 'cursor string'));
+      return TE.left(
+        invalidInput(
+          `"after" must be a cursor returned by a previous page; got "${search.after}".`,
+          'after',
+          'cursor string',
+        ),
+      );
     }
     if (offset >= SEARCH_LIMITS.maxResults) {
-      return TE.left(invalidInput(`A search can page through at most ${SEARCH_LIMITS.maxResults} results; narrow the filters.`, 'after', 'cursor string'));
+      return TE.left(
+        invalidInput(
+          `A search can page through at most ${SEARCH_LIMITS.maxResults} results; narrow the filters.`,
+          'after',
+          'cursor string',
+        ),
+      );
     }
     const matching = [...this.contacts.values()]
-      .filter((c) => !c.archived && matchesFilterGroups(c.properties, search.filterGroups) && matchesQuery(c.properties, search.query))
+      .filter(
+        (c) =>
+          !c.archived &&
+          matchesFilterGroups(c.properties, search.filterGroups) &&
+          matchesQuery(c.properties, search.query),
+      )
       .sort(compareContacts(search.sorts));
     const page = matching.slice(offset, offset + search.limit);
     const end = offset + page.length;
@@ -181,9 +202,15 @@ export class InMemoryContactBook implements ContactBook {
   private emailIsFree(email: string | null | undefined, self?: ContactId): Either<GatewayError, void> {
     if (!email) return E.right(undefined);
     const lower = email.toLowerCase();
-    const taken = [...this.contacts.values()].find((c) => !c.archived && c.id !== self && c.properties['email']?.toLowerCase() === lower);
+    const taken = [...this.contacts.values()].find(
+      (c) => !c.archived && c.id !== self && c.properties['email']?.toLowerCase() === lower,
+    );
     return taken
-      ? E.left(conflict(`A contact with email ${email} already exists (id ${taken.id}). Update that contact instead.`, { existing_id: taken.id }))
+      ? E.left(
+          conflict(`A contact with email ${email} already exists (id ${taken.id}). Update that contact instead.`, {
+            existing_id: taken.id,
+          }),
+        )
       : E.right(undefined);
   }
 
@@ -191,7 +218,13 @@ export class InMemoryContactBook implements ContactBook {
     const c = this.contacts.get(id);
     if (!c) return E.left(this.missing(id));
     if (c.archived) {
-      return E.left(notFound('contact', id, `Contact ${id} is archived (in the recycling bin), so it cannot be read or changed here. crm_searchContacts finds active contacts.`));
+      return E.left(
+        notFound(
+          'contact',
+          id,
+          `Contact ${id} is archived (in the recycling bin), so it cannot be read or changed here. crm_searchContacts finds active contacts.`,
+        ),
+      );
     }
     return E.right(c);
   }

@@ -23,7 +23,11 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     this.entries = new LRUCache<string, Entry>({
       max: limits.maxEntries ?? 100_000,
       maxSize: limits.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (entry, key) => key.length + entry.fingerprint.length + (entry.state === 'done' ? (JSON.stringify(entry.outcome)?.length ?? 0) : 0) + 64,
+      sizeCalculation: (entry, key) =>
+        key.length +
+        entry.fingerprint.length +
+        (entry.state === 'done' ? (JSON.stringify(entry.outcome)?.length ?? 0) : 0) +
+        64,
       perf: { now: () => clock.now().getTime() },
       ttlResolution: 0,
     });
@@ -41,7 +45,9 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
       return Promise.resolve({ state: 'started' });
     }
     if (entry.fingerprint !== fingerprint) return Promise.resolve({ state: 'mismatch' });
-    return Promise.resolve(entry.state === 'running' ? { state: 'in-progress' } : { state: 'replay', outcome: entry.outcome });
+    return Promise.resolve(
+      entry.state === 'running' ? { state: 'in-progress' } : { state: 'replay', outcome: entry.outcome },
+    );
   }
 
   complete(key: string, fingerprint: string, outcome: StoredOutcome, ttlSeconds: number): Promise<void> {

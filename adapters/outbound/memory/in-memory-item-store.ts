@@ -25,7 +25,14 @@ import {
 import { conflict, invalidInput, notFound, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { ChunkOutcome, FilePayload, IncomingChunk, TransferRefusal, UploadDesk, UploadSessionState } from '../../../ports/file-transfers.js';
+import type {
+  ChunkOutcome,
+  FilePayload,
+  IncomingChunk,
+  TransferRefusal,
+  UploadDesk,
+  UploadSessionState,
+} from '../../../ports/file-transfers.js';
 import type { ChildrenQuery, ItemChanges, ItemStore } from '../../../ports/item-store.js';
 import type { LinkSigner } from '../../../ports/link-signer.js';
 import { UploadSessions, type UploadSession } from './in-memory-upload-sessions.js';
@@ -38,7 +45,12 @@ export interface AccountUser {
   readonly email: string;
 }
 
-export const DEFAULT_USER: AccountUser = { id: 'u4f1c2a9e7', firstName: 'Dana', lastName: 'Whitfield', email: 'dana.whitfield@harborline.example' };
+export const DEFAULT_USER: AccountUser = {
+  id: 'u4f1c2a9e7',
+  firstName: 'Dana',
+  lastName: 'Whitfield',
+  email: 'dana.whitfield@harborline.example',
+};
 
 export interface InMemoryItemStoreOptions {
   readonly clock: Clock;
@@ -87,7 +99,12 @@ interface Node {
 }
 
 const md5 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('hex');
-const refuse = (status: TransferRefusal['status'], code: TransferRefusal['code'], message: string, details?: Record<string, unknown>): TransferRefusal => ({
+const refuse = (
+  status: TransferRefusal['status'],
+  code: TransferRefusal['code'],
+  message: string,
+  details?: Record<string, unknown>,
+): TransferRefusal => ({
   status,
   code,
   message,
@@ -134,7 +151,10 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     this.threshold = options.threadedThresholdBytes ?? THREADED_THRESHOLD_BYTES;
     this.uploadTtl = options.uploadLinkTtlMs ?? 24 * 3600_000;
     this.downloadTtl = options.downloadLinkTtlMs ?? 3600_000;
-    this.uploads = new UploadSessions({ ttlMs: 2 * this.uploadTtl, maxHeldBytes: options.maxHeldUploadBytes ?? Math.max(4 * this.maxUploadBytes, 64 * 1024 * 1024) });
+    this.uploads = new UploadSessions({
+      ttlMs: 2 * this.uploadTtl,
+      maxHeldBytes: options.maxHeldUploadBytes ?? Math.max(4 * this.maxUploadBytes, 64 * 1024 * 1024),
+    });
     this.newId = options.newId ?? ((prefix) => `${prefix}${randomBytes(8).toString('hex')}`);
     const home = this.insertNode({ type: 'Folder', name: 'My Files', parentId: undefined, shared: false });
     this.homeId = home.id;
@@ -146,7 +166,15 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     return this.clock.now().toISOString();
   }
 
-  private insertNode(n: { type: 'Folder' | 'File'; name: string; parentId: string | undefined; shared: boolean; description?: string; versions?: Version[]; created?: string }): Node {
+  private insertNode(n: {
+    type: 'Folder' | 'File';
+    name: string;
+    parentId: string | undefined;
+    shared: boolean;
+    description?: string;
+    versions?: Version[];
+    created?: string;
+  }): Node {
     const id = this.newId(n.type === 'Folder' ? 'fo' : 'fi');
     const at = n.created ?? this.now();
     const node: Node = {
@@ -193,7 +221,13 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
   private live(id: string): Either<GatewayError, Node> {
     const node = this.nodes.get(this.resolveId(id));
     if (!node || this.isGone(node)) {
-      return E.left(notFound('item', id, `No item with id "${id}" (it may be in the recycle bin). Find ids with files_listChildren or files_searchItems.`));
+      return E.left(
+        notFound(
+          'item',
+          id,
+          `No item with id "${id}" (it may be in the recycle bin). Find ids with files_listChildren or files_searchItems.`,
+        ),
+      );
     }
     return E.right(node);
   }
@@ -262,7 +296,10 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     const current = node.versions.at(-1);
     const isHome = node.id === this.homeId;
     const parentRef = node.parentId ? node.parentId : node.shared ? 'allshared' : 'top';
-    const files = node.type === 'Folder' ? this.childrenOf(node.id, { includeDeleted: false }).filter((c) => c.type === 'File').length : 0;
+    const files =
+      node.type === 'Folder'
+        ? this.childrenOf(node.id, { includeDeleted: false }).filter((c) => c.type === 'File').length
+        : 0;
     const info: ItemInfo =
       node.type === 'Folder'
         ? {
@@ -298,7 +335,12 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
       ...(current ? { MD5: current.md5, VersionCount: node.versions.length } : {}),
       ...(this.isGone(node) ? { IsDeleted: true } : {}),
       ...(withChildren && node.type === 'Folder'
-        ? { Children: orderItems(this.childrenOf(node.id, { includeDeleted }).map((c) => this.project(c)), []) }
+        ? {
+            Children: orderItems(
+              this.childrenOf(node.id, { includeDeleted }).map((c) => this.project(c)),
+              [],
+            ),
+          }
         : {}),
     };
   }
@@ -329,7 +371,10 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
       case 'allshared':
         return this.childrenOf(undefined, { includeDeleted, sharedRoots: true }).map((n) => this.project(n));
       case 'favorites':
-        return [...this.favorites].map((id) => this.nodes.get(id)).filter((n): n is Node => !!n && !this.isGone(n)).map((n) => this.project(n));
+        return [...this.favorites]
+          .map((id) => this.nodes.get(id))
+          .filter((n): n is Node => !!n && !this.isGone(n))
+          .map((n) => this.project(n));
       default:
         return [];
     }
@@ -337,19 +382,35 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
 
   private topLevelItems(): Item[] {
     const home = this.project(this.nodes.get(this.homeId)!);
-    return [{ ...home, Name: 'Home', Parent: { Id: 'top', url: this.itemUrl('top') } }, this.virtualItem('favorites', false), this.virtualItem('allshared', false), this.virtualItem('connectors', false)];
+    return [
+      { ...home, Name: 'Home', Parent: { Id: 'top', url: this.itemUrl('top') } },
+      this.virtualItem('favorites', false),
+      this.virtualItem('allshared', false),
+      this.virtualItem('connectors', false),
+    ];
   }
 
   /** A live, same-named item in the folder (or among the shared roots). */
   private sibling(parentId: string | undefined, shared: boolean, name: string, except?: string): Node | undefined {
-    return this.childrenOf(parentId, { includeDeleted: false, sharedRoots: parentId === undefined && shared }).find((n) => n.id !== except && sameName(n.name, name));
+    return this.childrenOf(parentId, { includeDeleted: false, sharedRoots: parentId === undefined && shared }).find(
+      (n) => n.id !== except && sameName(n.name, name),
+    );
   }
 
   /** Where an item may be placed: a live folder, or `allshared` for a top-level shared folder. */
-  private destination(id: string, parameter: string): Either<GatewayError, { parentId: string | undefined; shared: boolean }> {
+  private destination(
+    id: string,
+    parameter: string,
+  ): Either<GatewayError, { parentId: string | undefined; shared: boolean }> {
     if (id === 'allshared') return E.right({ parentId: undefined, shared: true });
     if (isAlias(id) && id !== 'home') {
-      return E.left(invalidInput(`Items cannot be placed in "${id}". Use "home", "allshared" or a folder id.`, parameter, 'folder id, "home" or "allshared"'));
+      return E.left(
+        invalidInput(
+          `Items cannot be placed in "${id}". Use "home", "allshared" or a folder id.`,
+          parameter,
+          'folder id, "home" or "allshared"',
+        ),
+      );
     }
     const f = this.liveFolder(id, parameter);
     return E.isLeft(f) ? f : E.right({ parentId: f.right.id, shared: false });
@@ -375,18 +436,37 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
   }
 
   private cloneTree(node: Node, parentId: string | undefined, shared: boolean, name?: string): Node {
-    const copy = this.insertNode({ type: node.type, name: name ?? node.name, parentId, shared, description: node.description, versions: [...node.versions] });
-    if (node.type === 'Folder') for (const c of this.childrenOf(node.id, { includeDeleted: false })) this.cloneTree(c, copy.id, false);
+    const copy = this.insertNode({
+      type: node.type,
+      name: name ?? node.name,
+      parentId,
+      shared,
+      description: node.description,
+      versions: [...node.versions],
+    });
+    if (node.type === 'Folder')
+      for (const c of this.childrenOf(node.id, { includeDeleted: false })) this.cloneTree(c, copy.id, false);
     return copy;
   }
 
   /** Puts bytes into a folder as a new file, or as a new version of a same-named file with overwrite. */
-  addFile(folderId: string, name: string, bytes: Uint8Array, o: { overwrite: boolean; description?: string; created?: string }): Either<GatewayError, { item: Item; version: number }> {
+  addFile(
+    folderId: string,
+    name: string,
+    bytes: Uint8Array,
+    o: { overwrite: boolean; description?: string; created?: string },
+  ): Either<GatewayError, { item: Item; version: number }> {
     const problem = nameProblem(name);
     if (problem) return E.left(invalidInput(`${problem} Choose another file name.`, 'file_name', 'file name'));
     const folder = this.liveFolder(folderId, 'folder_id');
     if (E.isLeft(folder)) return folder;
-    const bytesRoom = roomFor('bytes of file content', this.storedBytes, this.limits.itemBytes, bytes.byteLength, FULL_REMEDY);
+    const bytesRoom = roomFor(
+      'bytes of file content',
+      this.storedBytes,
+      this.limits.itemBytes,
+      bytes.byteLength,
+      FULL_REMEDY,
+    );
     if (E.isLeft(bytesRoom)) return bytesRoom;
     const itemRoom = roomFor('files and folders', this.nodes.size, this.limits.items, 1, FULL_REMEDY);
     if (E.isLeft(itemRoom)) return itemRoom;
@@ -402,7 +482,15 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     }
     let finalName = name.trim();
     for (let n = 1; this.sibling(folder.right.id, false, finalName); n++) finalName = numberedName(name.trim(), n);
-    const node = this.insertNode({ type: 'File', name: finalName, parentId: folder.right.id, shared: false, description: o.description, versions: [version(1)], created: at });
+    const node = this.insertNode({
+      type: 'File',
+      name: finalName,
+      parentId: folder.right.id,
+      shared: false,
+      description: o.description,
+      versions: [version(1)],
+      created: at,
+    });
     return E.right({ item: this.project(node), version: 1 });
   }
 
@@ -410,7 +498,16 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
   seedFolder(parentId: string, name: string, created: string, description?: string): Item {
     const dest = this.destination(parentId, 'parent_id');
     if (E.isLeft(dest)) throw new Error(`demo folder ${name}: ${dest.left.message}`);
-    return this.project(this.insertNode({ type: 'Folder', name, parentId: dest.right.parentId, shared: dest.right.shared, description, created }));
+    return this.project(
+      this.insertNode({
+        type: 'Folder',
+        name,
+        parentId: dest.right.parentId,
+        shared: dest.right.shared,
+        description,
+        created,
+      }),
+    );
   }
 
   /** A live item by id or "home", or undefined. */
@@ -438,7 +535,10 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     if (n.type === 'File') return [{ item: this.project(n), path: n.name }];
     const out: { item: Item; path: string }[] = [];
     const walk = (folder: Node, prefix: string) => {
-      for (const c of orderItems(this.childrenOf(folder.id, { includeDeleted: false }).map((x) => this.project(x)), [])) {
+      for (const c of orderItems(
+        this.childrenOf(folder.id, { includeDeleted: false }).map((x) => this.project(x)),
+        [],
+      )) {
         const node = this.nodes.get(c.Id)!;
         if (node.type === 'File') out.push({ item: c, path: `${prefix}${c.Name}` });
         else walk(node, `${prefix}${c.Name}/`);
@@ -459,7 +559,13 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     if (isAlias(id) && id !== 'home') return TE.right(this.virtualItem(id, o.includeChildren));
     const node = this.nodes.get(this.resolveId(id));
     if (!node || (this.isGone(node) && !o.includeDeleted)) {
-      return TE.left(notFound('item', id, `No item with id "${id}"${node ? ' outside the recycle bin; pass include_deleted=true to see it' : ''}. Find ids with files_listChildren or files_searchItems.`));
+      return TE.left(
+        notFound(
+          'item',
+          id,
+          `No item with id "${id}"${node ? ' outside the recycle bin; pass include_deleted=true to see it' : ''}. Find ids with files_listChildren or files_searchItems.`,
+        ),
+      );
     }
     return TE.right(this.project(node, o.includeChildren, o.includeDeleted));
   }
@@ -482,22 +588,35 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     return TE.right({ folderId, totalCount: matching.length, items: matching.slice(q.skip, q.skip + q.top) });
   }
 
-  createFolder(parentId: string, f: { name: string; description?: string; overwrite: boolean }): TaskEither<GatewayError, Item> {
+  createFolder(
+    parentId: string,
+    f: { name: string; description?: string; overwrite: boolean },
+  ): TaskEither<GatewayError, Item> {
     const problem = nameProblem(f.name);
     if (problem) return TE.left(invalidInput(`${problem} Choose another folder name.`, 'name', 'folder name'));
     const dest = this.destination(parentId, 'parent_id');
     if (E.isLeft(dest)) return TE.left(dest.left);
     const existing = this.sibling(dest.right.parentId, dest.right.shared, f.name);
-    if (existing && (!f.overwrite || existing.type !== 'Folder')) return TE.left(this.nameConflict(existing, parentId === 'allshared' ? 'Shared Folders' : 'that folder'));
+    if (existing && (!f.overwrite || existing.type !== 'Folder'))
+      return TE.left(this.nameConflict(existing, parentId === 'allshared' ? 'Shared Folders' : 'that folder'));
     const room = roomFor('files and folders', this.nodes.size, this.limits.items, 1, FULL_REMEDY);
     if (E.isLeft(room)) return TE.left(room.left);
     if (existing) existing.deleted = true;
-    const node = this.insertNode({ type: 'Folder', name: f.name, parentId: dest.right.parentId, shared: dest.right.shared, description: f.description });
+    const node = this.insertNode({
+      type: 'Folder',
+      name: f.name,
+      parentId: dest.right.parentId,
+      shared: dest.right.shared,
+      description: f.description,
+    });
     return TE.right(this.project(node));
   }
 
   update(id: string, changes: ItemChanges): TaskEither<GatewayError, Item> {
-    if (isAlias(id)) return TE.left(invalidInput(`The container "${id}" cannot be changed. Pass the id of a folder or file.`, 'item_id', 'item id'));
+    if (isAlias(id))
+      return TE.left(
+        invalidInput(`The container "${id}" cannot be changed. Pass the id of a folder or file.`, 'item_id', 'item id'),
+      );
     const found = this.live(id);
     if (E.isLeft(found)) return TE.left(found.left);
     const node = found.right;
@@ -516,16 +635,29 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
 
   delete(id: string, o: { singleVersion: boolean; forceSync: boolean }): TaskEither<GatewayError, void> {
     if (isAlias(id) || this.resolveId(id) === this.homeId) {
-      return TE.left(invalidInput(`"${id}" is a top-level container and cannot be deleted.`, 'item_id', 'id of a folder or file'));
+      return TE.left(
+        invalidInput(`"${id}" is a top-level container and cannot be deleted.`, 'item_id', 'id of a folder or file'),
+      );
     }
     const found = this.live(id);
     if (E.isLeft(found)) return TE.left(found.left);
     const node = found.right;
     if (o.singleVersion) {
-      if (node.type !== 'File') return TE.left(invalidInput(`"${node.name}" is a folder; single_version applies to files with version history.`, 'single_version', 'false for folders'));
+      if (node.type !== 'File')
+        return TE.left(
+          invalidInput(
+            `"${node.name}" is a folder; single_version applies to files with version history.`,
+            'single_version',
+            'false for folders',
+          ),
+        );
       if (node.versions.length < 2) {
         return TE.left(
-          invalidInput(`"${node.name}" has no version history (only one version), so there is no earlier version to fall back to. Call files_deleteItem without single_version to move it to the recycle bin.`, 'single_version', 'false for a file without history'),
+          invalidInput(
+            `"${node.name}" has no version history (only one version), so there is no earlier version to fall back to. Call files_deleteItem without single_version to move it to the recycle bin.`,
+            'single_version',
+            'false for a file without history',
+          ),
         );
       }
       node.versions.pop();
@@ -538,21 +670,41 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     return TE.right(undefined);
   }
 
-  private placeable(id: string, target: string, overwrite: boolean, mode: 'copy' | 'move'): Either<GatewayError, { node: Node; parentId: string | undefined; shared: boolean; replaced?: Node }> {
+  private placeable(
+    id: string,
+    target: string,
+    overwrite: boolean,
+    mode: 'copy' | 'move',
+  ): Either<GatewayError, { node: Node; parentId: string | undefined; shared: boolean; replaced?: Node }> {
     if (isAlias(id) || this.resolveId(id) === this.homeId) {
-      return E.left(invalidInput(`The container "${id}" cannot be ${mode === 'copy' ? 'copied' : 'moved'}.`, 'item_id', 'id of a folder or file'));
+      return E.left(
+        invalidInput(
+          `The container "${id}" cannot be ${mode === 'copy' ? 'copied' : 'moved'}.`,
+          'item_id',
+          'id of a folder or file',
+        ),
+      );
     }
     const found = this.live(id);
     if (E.isLeft(found)) return found;
     const dest = this.destination(target, 'target_folder_id');
     if (E.isLeft(dest)) return dest;
     const node = found.right;
-    if (dest.right.shared && node.type !== 'Folder') return E.left(invalidInput('Only folders can be placed in "allshared" (Shared Folders).', 'target_folder_id', 'a folder id'));
+    if (dest.right.shared && node.type !== 'Folder')
+      return E.left(
+        invalidInput('Only folders can be placed in "allshared" (Shared Folders).', 'target_folder_id', 'a folder id'),
+      );
     const parentId = dest.right.parentId;
     if (node.type === 'Folder' && parentId) {
       const targetNode = this.nodes.get(parentId)!;
       if (this.isUnder(targetNode, node.id)) {
-        return E.left(invalidInput(`A folder cannot be ${mode === 'copy' ? 'copied' : 'moved'} into itself or one of its subfolders. Choose a target outside "${node.name}".`, 'target_folder_id', 'a folder outside the item'));
+        return E.left(
+          invalidInput(
+            `A folder cannot be ${mode === 'copy' ? 'copied' : 'moved'} into itself or one of its subfolders. Choose a target outside "${node.name}".`,
+            'target_folder_id',
+            'a folder outside the item',
+          ),
+        );
       }
     }
     const clash = this.sibling(parentId, dest.right.shared, node.name, node.id);
@@ -566,7 +718,13 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
   copy(id: string, target: string, overwrite: boolean): TaskEither<GatewayError, TransferOutcome> {
     const p = this.placeable(id, target, overwrite, 'copy');
     if (E.isLeft(p)) return TE.left(p.left);
-    const room = roomFor('files and folders', this.nodes.size, this.limits.items, this.treeSize(p.right.node), FULL_REMEDY);
+    const room = roomFor(
+      'files and folders',
+      this.nodes.size,
+      this.limits.items,
+      this.treeSize(p.right.node),
+      FULL_REMEDY,
+    );
     if (E.isLeft(room)) return TE.left(room.left);
     if (p.right.replaced) p.right.replaced.deleted = true;
     const copy = this.cloneTree(p.right.node, p.right.parentId, p.right.shared);
@@ -577,7 +735,8 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     const p = this.placeable(id, target, overwrite, 'move');
     if (E.isLeft(p)) return TE.left(p.left);
     const { node, parentId, shared, replaced } = p.right;
-    if (node.parentId === parentId && node.shared === shared) return TE.right({ kind: 'done', item: this.project(node) });
+    if (node.parentId === parentId && node.shared === shared)
+      return TE.right({ kind: 'done', item: this.project(node) });
     if (replaced) replaced.deleted = true;
     const from = node.parentId;
     node.parentId = parentId;
@@ -613,7 +772,10 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
       if (from !== undefined && created < from) continue;
       if (to !== undefined && created > to) continue;
       const current = node.versions.at(-1);
-      const content = !s.namesOnly && current && isTextContent(node.name, current.bytes) ? Buffer.from(current.bytes).toString('utf8') : undefined;
+      const content =
+        !s.namesOnly && current && isTextContent(node.name, current.bytes)
+          ? Buffer.from(current.bytes).toString('utf8')
+          : undefined;
       const r = relevance(s.query, node.name, content);
       if (r.score > 0) hits.push({ node, ...r });
     }
@@ -652,7 +814,13 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     if (E.isLeft(found)) return TE.left(found.left);
     const node = found.right;
     if (node.type !== 'File') {
-      return TE.left(invalidInput(`"${node.name}" is a folder. getDownloadUrl takes a file id; list the folder with files_listChildren and download its files.`, 'item_id', 'file id'));
+      return TE.left(
+        invalidInput(
+          `"${node.name}" is a folder. getDownloadUrl takes a file id; list the folder with files_listChildren and download its files.`,
+          'item_id',
+          'file id',
+        ),
+      );
     }
     const version = o.includeAllVersions ? 'all' : String(node.versions.at(-1)!.no);
     const expires = new Date(this.clock.now().getTime() + this.downloadTtl);
@@ -670,22 +838,40 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     const problem = nameProblem(r.fileName);
     if (problem) return TE.left(invalidInput(`${problem} Choose another file name.`, 'file_name', 'file name'));
     if (isAlias(folderId) && folderId !== 'home') {
-      return TE.left(invalidInput(`Files cannot be uploaded to "${folderId}". Use "home" or a folder id.`, 'folder_id', 'folder id or "home"'));
+      return TE.left(
+        invalidInput(
+          `Files cannot be uploaded to "${folderId}". Use "home" or a folder id.`,
+          'folder_id',
+          'folder id or "home"',
+        ),
+      );
     }
     const folder = this.liveFolder(folderId, 'folder_id');
     if (E.isLeft(folder)) return TE.left(folder.left);
     if (r.fileSize !== undefined && r.fileSize > this.maxUploadBytes) {
       return TE.left(
-        invalidInput(`The file is ${r.fileSize} bytes; this gateway accepts files up to ${this.maxUploadBytes} bytes. Nothing was uploaded.`, 'file_size', `at most ${this.maxUploadBytes}`, {
-          limit_bytes: this.maxUploadBytes,
-        }),
+        invalidInput(
+          `The file is ${r.fileSize} bytes; this gateway accepts files up to ${this.maxUploadBytes} bytes. Nothing was uploaded.`,
+          'file_size',
+          `at most ${this.maxUploadBytes}`,
+          {
+            limit_bytes: this.maxUploadBytes,
+          },
+        ),
       );
     }
     const now = this.clock.now().getTime();
     this.uploads.sweep((s) => s.expiresAt < now - this.uploadTtl);
     const pending = this.uploads.find((s) => s.folderId === folder.right.id && sameName(s.fileName, r.fileName));
     if (pending && (r.startOver || !r.canResume || !pending.canResume)) this.uploads.delete(pending.id);
-    const resumable = pending && !r.startOver && r.canResume && pending.canResume && (r.fileSize === undefined || pending.fileSize === undefined || r.fileSize === pending.fileSize) ? pending : undefined;
+    const resumable =
+      pending &&
+      !r.startOver &&
+      r.canResume &&
+      pending.canResume &&
+      (r.fileSize === undefined || pending.fileSize === undefined || r.fileSize === pending.fileSize)
+        ? pending
+        : undefined;
     const method = uploadMethodFor(r.fileSize, this.threshold);
     const session: UploadSession = resumable ?? {
       id: this.newId('up'),
@@ -738,11 +924,24 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
 
   private openSession(uploadId: string): Either<TransferRefusal, UploadSession> {
     const s = this.uploads.get(uploadId);
-    if (!s) return E.left(refuse(404, 'NOT_FOUND', 'This upload is finished, was abandoned or never existed. Ask files_getUploadUrl for a new upload address.'));
+    if (!s)
+      return E.left(
+        refuse(
+          404,
+          'NOT_FOUND',
+          'This upload is finished, was abandoned or never existed. Ask files_getUploadUrl for a new upload address.',
+        ),
+      );
     const folder = this.nodes.get(s.folderId);
     if (!folder || this.isGone(folder)) {
       this.uploads.delete(uploadId);
-      return E.left(refuse(404, 'NOT_FOUND', 'The destination folder of this upload no longer exists (it may be in the recycle bin). Nothing was stored.'));
+      return E.left(
+        refuse(
+          404,
+          'NOT_FOUND',
+          'The destination folder of this upload no longer exists (it may be in the recycle bin). Nothing was stored.',
+        ),
+      );
     }
     return E.right(s);
   }
@@ -750,8 +949,16 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
   private tooLarge(s: UploadSession, size: number): TransferRefusal {
     this.uploads.delete(s.id);
     const limit = this.limitOf(s);
-    const which = limit < this.maxUploadBytes ? `this upload was declared as ${limit} bytes` : `this gateway accepts files up to ${limit} bytes`;
-    return refuse(413, 'PAYLOAD_TOO_LARGE', `The upload reached ${size} bytes; ${which}. The upload was discarded and nothing was stored.`, { limit_bytes: limit });
+    const which =
+      limit < this.maxUploadBytes
+        ? `this upload was declared as ${limit} bytes`
+        : `this gateway accepts files up to ${limit} bytes`;
+    return refuse(
+      413,
+      'PAYLOAD_TOO_LARGE',
+      `The upload reached ${size} bytes; ${which}. The upload was discarded and nothing was stored.`,
+      { limit_bytes: limit },
+    );
   }
 
   receive(uploadId: string, chunk: IncomingChunk): TaskEither<TransferRefusal, ChunkOutcome> {
@@ -760,23 +967,51 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     const s = opened.right;
     if (chunk.index === undefined && chunk.offset === undefined) {
       // Standard: the body is the whole file.
-      if (this.uploads.putWhole(s, chunk.bytes, this.limitOf(s)) !== 'kept') return TE.left(this.tooLarge(s, chunk.bytes.length));
+      if (this.uploads.putWhole(s, chunk.bytes, this.limitOf(s)) !== 'kept')
+        return TE.left(this.tooLarge(s, chunk.bytes.length));
       return TE.fromEither<TransferRefusal, ChunkOutcome>(this.complete(s, chunk.bytes.length, chunk.fileHash));
     }
     const index = chunk.index ?? 0;
     const offset = chunk.offset;
-    if (offset === undefined || !Number.isSafeInteger(offset) || offset < 0 || !Number.isSafeInteger(index) || index < 0) {
-      return TE.left(refuse(400, 'INVALID_PARAMETER', 'A chunk needs a whole-number "index" and "byteOffset" in the query string (for example ?index=1&byteOffset=4194304).', { parameter: 'byteOffset' }));
+    if (
+      offset === undefined ||
+      !Number.isSafeInteger(offset) ||
+      offset < 0 ||
+      !Number.isSafeInteger(index) ||
+      index < 0
+    ) {
+      return TE.left(
+        refuse(
+          400,
+          'INVALID_PARAMETER',
+          'A chunk needs a whole-number "index" and "byteOffset" in the query string (for example ?index=1&byteOffset=4194304).',
+          { parameter: 'byteOffset' },
+        ),
+      );
     }
     const end = offset + chunk.bytes.length;
     if (end > this.maxUploadBytes) return TE.left(this.tooLarge(s, end));
     if (s.fileSize !== undefined && end > s.fileSize) {
-      return TE.left(refuse(400, 'INVALID_PARAMETER', `This chunk ends at byte ${end}, past the declared file size of ${s.fileSize} bytes. Check byteOffset, or ask files_getUploadUrl again with the right file_size.`, { parameter: 'byteOffset' }));
+      return TE.left(
+        refuse(
+          400,
+          'INVALID_PARAMETER',
+          `This chunk ends at byte ${end}, past the declared file size of ${s.fileSize} bytes. Check byteOffset, or ask files_getUploadUrl again with the right file_size.`,
+          { parameter: 'byteOffset' },
+        ),
+      );
     }
     const kept = this.uploads.put(s, offset, index, chunk.bytes, this.limitOf(s));
     if (kept === 'too-large') return TE.left(this.tooLarge(s, s.held + chunk.bytes.length));
     if (kept === 'too-many-chunks') {
-      return TE.left(refuse(400, 'INVALID_PARAMETER', `This upload already has ${s.chunks.size} chunks, the most one upload may have. Send larger chunks (about ${CHUNK_SIZE_BYTES} bytes each).`, { parameter: 'index' }));
+      return TE.left(
+        refuse(
+          400,
+          'INVALID_PARAMETER',
+          `This upload already has ${s.chunks.size} chunks, the most one upload may have. Send larger chunks (about ${CHUNK_SIZE_BYTES} bytes each).`,
+          { parameter: 'index' },
+        ),
+      );
     }
     if (chunk.finish) return TE.fromEither<TransferRefusal, ChunkOutcome>(this.complete(s, undefined, chunk.fileHash));
     return TE.right({ kind: 'received', index, offset, receivedBytes: s.held });
@@ -789,26 +1024,51 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
     return TE.fromEither(E.isLeft(done) ? done : E.right({ item: done.right.item, version: done.right.version }));
   }
 
-  private complete(s: UploadSession, standardLength: number | undefined, fileHash?: string): Either<TransferRefusal, ChunkOutcome & { kind: 'completed' }> {
+  private complete(
+    s: UploadSession,
+    standardLength: number | undefined,
+    fileHash?: string,
+  ): Either<TransferRefusal, ChunkOutcome & { kind: 'completed' }> {
     const prefix = this.uploads.prefix(s);
     let last = 0;
     for (const [offset, c] of s.chunks) last = Math.max(last, offset + c.bytes.length);
     const total = standardLength ?? last;
     if (prefix.offset < total) {
-      return E.left(refuse(400, 'INVALID_PARAMETER', `Bytes ${prefix.offset} to ${total} have gaps: send the missing chunks (resume at index ${prefix.index}, byteOffset ${prefix.offset}) and finish again.`, {
-        resume_index: prefix.index,
-        resume_offset: prefix.offset,
-      }));
+      return E.left(
+        refuse(
+          400,
+          'INVALID_PARAMETER',
+          `Bytes ${prefix.offset} to ${total} have gaps: send the missing chunks (resume at index ${prefix.index}, byteOffset ${prefix.offset}) and finish again.`,
+          {
+            resume_index: prefix.index,
+            resume_offset: prefix.offset,
+          },
+        ),
+      );
     }
     if (s.fileSize !== undefined && s.method === 'Threaded' && total !== s.fileSize) {
-      return E.left(refuse(400, 'INVALID_PARAMETER', `Received ${total} of the ${s.fileSize} bytes declared. Send the remaining chunks from byteOffset ${total}, then finish again.`, {
-        resume_index: prefix.index,
-        resume_offset: total,
-      }));
+      return E.left(
+        refuse(
+          400,
+          'INVALID_PARAMETER',
+          `Received ${total} of the ${s.fileSize} bytes declared. Send the remaining chunks from byteOffset ${total}, then finish again.`,
+          {
+            resume_index: prefix.index,
+            resume_offset: total,
+          },
+        ),
+      );
     }
     const bytes = this.uploads.assemble(s, total);
     if (fileHash && fileHash.toLowerCase() !== md5(bytes)) {
-      return E.left(refuse(400, 'INVALID_PARAMETER', `The file hash ${fileHash} does not match the MD5 of the bytes received (${md5(bytes)}). Resend the chunks that changed, or start over.`, { parameter: 'filehash' }));
+      return E.left(
+        refuse(
+          400,
+          'INVALID_PARAMETER',
+          `The file hash ${fileHash} does not match the MD5 of the bytes received (${md5(bytes)}). Resend the chunks that changed, or start over.`,
+          { parameter: 'filehash' },
+        ),
+      );
     }
     const added = this.addFile(s.folderId, s.fileName, bytes, { overwrite: s.overwrite, description: s.details });
     if (E.isLeft(added)) return E.left(refuse(409, 'CONFLICT', added.left.message));
@@ -818,7 +1078,14 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
 
   read(itemId: string, version: number | 'all'): TaskEither<TransferRefusal, FilePayload> {
     const node = this.nodes.get(itemId);
-    if (!node || this.isGone(node) || node.type !== 'File') return TE.left(refuse(404, 'NOT_FOUND', 'The file no longer exists (it may be in the recycle bin). Find it again with files_searchItems.'));
+    if (!node || this.isGone(node) || node.type !== 'File')
+      return TE.left(
+        refuse(
+          404,
+          'NOT_FOUND',
+          'The file no longer exists (it may be in the recycle bin). Find it again with files_searchItems.',
+        ),
+      );
     if (version === 'all') {
       const stem = node.name.replace(/\.[^.]+$/, '');
       const ext = node.name.slice(stem.length);
@@ -826,11 +1093,28 @@ export class InMemoryItemStore implements ItemStore, UploadDesk {
         fileName: `${stem} (all versions).zip`,
         contentType: 'application/zip',
         zip: true,
-        entries: node.versions.map((v) => ({ name: `v${v.no} - ${stem}${ext}`, bytes: v.bytes, date: new Date(v.created) })),
+        entries: node.versions.map((v) => ({
+          name: `v${v.no} - ${stem}${ext}`,
+          bytes: v.bytes,
+          date: new Date(v.created),
+        })),
       });
     }
     const v = node.versions.find((x) => x.no === version);
-    if (!v) return TE.left(refuse(410, 'GONE', `Version ${version} of "${node.name}" was deleted. Ask files_getDownloadUrl for a new address.`));
-    return TE.right({ fileName: node.name, contentType: contentTypeOf(node.name), zip: false, md5: v.md5, entries: [{ name: node.name, bytes: v.bytes, date: new Date(v.created) }] });
+    if (!v)
+      return TE.left(
+        refuse(
+          410,
+          'GONE',
+          `Version ${version} of "${node.name}" was deleted. Ask files_getDownloadUrl for a new address.`,
+        ),
+      );
+    return TE.right({
+      fileName: node.name,
+      contentType: contentTypeOf(node.name),
+      zip: false,
+      md5: v.md5,
+      entries: [{ name: node.name, bytes: v.bytes, date: new Date(v.created) }],
+    });
   }
 }

@@ -37,7 +37,12 @@ export class InMemoryOutbox implements ShareNotifier {
       to: [...n.recipients],
       cc: n.ccSender ? [this.sender.email] : [],
       subject: `${this.sender.name} ${verb}: ${n.share.Title}`,
-      body: [n.personalMessage, `${this.sender.name} ${verb}.`, `Open: ${n.share.Uri}`, n.share.ExpirationDate ? `The link works until ${n.share.ExpirationDate}.` : undefined]
+      body: [
+        n.personalMessage,
+        `${this.sender.name} ${verb}.`,
+        `Open: ${n.share.Uri}`,
+        n.share.ExpirationDate ? `The link works until ${n.share.ExpirationDate}.` : undefined,
+      ]
         .filter(Boolean)
         .join('\n\n'),
       shareId: n.share.Id,

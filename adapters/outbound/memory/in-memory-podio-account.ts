@@ -1,4 +1,13 @@
-import { demoActingUserId, demoOrganisations, demoSpaces, demoUsers, type DemoMembership, type DemoOrganisation, type DemoSpace, type DemoUser } from './demo/podio-people.js';
+import {
+  demoActingUserId,
+  demoOrganisations,
+  demoSpaces,
+  demoUsers,
+  type DemoMembership,
+  type DemoOrganisation,
+  type DemoSpace,
+  type DemoUser,
+} from './demo/podio-people.js';
 
 /** A membership as the account keeps it: active, or a pending invitation (the person has a user id already, as in Podio). */
 export interface AccountMembership extends DemoMembership {
@@ -33,7 +42,13 @@ const toAccountSpace = (s: DemoSpace): AccountSpace => {
     created_by: anySpace.created_by ?? s.members.find((m) => m.role === 'admin')?.user_id ?? demoActingUserId,
     members: s.members.map((m) => {
       const am = m as Partial<AccountMembership> & DemoMembership;
-      return { ...m, status: am.status ?? 'active', is_partner: am.is_partner ?? !m.employee, grants: am.grants ?? 0, ...(am.invited_on ? { invited_on: am.invited_on } : {}) };
+      return {
+        ...m,
+        status: am.status ?? 'active',
+        is_partner: am.is_partner ?? !m.employee,
+        grants: am.grants ?? 0,
+        ...(am.invited_on ? { invited_on: am.invited_on } : {}),
+      };
     }),
   };
 };
@@ -71,13 +86,19 @@ export class InMemoryPodioAccount {
   }
 
   static withDemoData(): InMemoryPodioAccount {
-    return new InMemoryPodioAccount({ users: demoUsers, organisations: demoOrganisations, spaces: demoSpaces }, demoActingUserId);
+    return new InMemoryPodioAccount(
+      { users: demoUsers, organisations: demoOrganisations, spaces: demoSpaces },
+      demoActingUserId,
+    );
   }
 
   /** An account with only the acting user and one organisation, for GATEWAY_DEMO_DATA=false. */
   static empty(): InMemoryPodioAccount {
     const me = demoUsers.find((u) => u.user_id === demoActingUserId)!;
-    return new InMemoryPodioAccount({ users: [me], organisations: [demoOrganisations[0]!], spaces: [] }, demoActingUserId);
+    return new InMemoryPodioAccount(
+      { users: [me], organisations: [demoOrganisations[0]!], spaces: [] },
+      demoActingUserId,
+    );
   }
 
   user(userId: number): DemoUser | undefined {
@@ -97,7 +118,12 @@ export class InMemoryPodioAccount {
 
   /** A user for an address nobody has yet (an invitation creates the account in Podio). */
   addUser(mail: string, name?: string): DemoUser {
-    const user: DemoUser = { user_id: this.nextUser++, profile_id: this.nextProfile++, name: name ?? mail.trim().toLowerCase(), mail: mail.trim().toLowerCase() };
+    const user: DemoUser = {
+      user_id: this.nextUser++,
+      profile_id: this.nextProfile++,
+      name: name ?? mail.trim().toLowerCase(),
+      mail: mail.trim().toLowerCase(),
+    };
     this.users.set(user.user_id, user);
     return user;
   }

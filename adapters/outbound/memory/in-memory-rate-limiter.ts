@@ -15,7 +15,11 @@ export class InMemoryRateLimiter implements RateLimiter {
     private readonly clock: Clock,
     maxKeys = 100_000,
   ) {
-    this.tats = new LRUCache<string, number>({ max: maxKeys, perf: { now: () => clock.now().getTime() }, ttlResolution: 0 });
+    this.tats = new LRUCache<string, number>({
+      max: maxKeys,
+      perf: { now: () => clock.now().getTime() },
+      ttlResolution: 0,
+    });
   }
 
   /** How many keys are held (for tests and metrics). */

@@ -1,10 +1,31 @@
-import { isSystemField, titleField, type App, type AppSummary, type AppView, type FieldDefinition } from '../../../domain/records/app.js';
+import {
+  isSystemField,
+  titleField,
+  type App,
+  type AppSummary,
+  type AppView,
+  type FieldDefinition,
+} from '../../../domain/records/app.js';
 import { validateFields, type FieldInput, type ValidatedFields } from '../../../domain/records/field-input.js';
 import { RecordColumns } from '../../../domain/records/columns.js';
 import type { ResolvedFilter } from '../../../domain/records/filters.js';
 import type { RecordData, UserRef } from '../../../domain/records/record.js';
-import type { Comment, FieldDelta, PersonRef, Revision, RevisionType, WriteFlags } from '../../../domain/records/revision.js';
-import { formatInZone, type ChecklistItem, type FieldValue, type FieldValues, type FileValue, type RelationValue } from '../../../domain/records/values.js';
+import type {
+  Comment,
+  FieldDelta,
+  PersonRef,
+  Revision,
+  RevisionType,
+  WriteFlags,
+} from '../../../domain/records/revision.js';
+import {
+  formatInZone,
+  type ChecklistItem,
+  type FieldValue,
+  type FieldValues,
+  type FileValue,
+  type RelationValue,
+} from '../../../domain/records/values.js';
 import { valueTypeOf } from '../../../domain/records/app.js';
 import { invalidInput, notFound, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
@@ -48,7 +69,8 @@ export interface InMemoryRecordsOptions {
   readonly limits?: Pick<DemoLimits, 'records' | 'comments' | 'recordFiles'>;
 }
 
-const same = (a: FieldValue | undefined, b: FieldValue | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const same = (a: FieldValue | undefined, b: FieldValue | undefined): boolean =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
  * Apps, records and comments of the in-memory Podio account: behaves like Podio (revisions on every change,
@@ -106,11 +128,23 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   }
 
   /** Creates a record from createRecord-style input, as a given user at a given time (demo data). */
-  seed(appId: number, fields: Record<string, unknown>, at: Date, userId?: number, calculated: Readonly<Record<number, number>> = {}): RecordData {
+  seed(
+    appId: number,
+    fields: Record<string, unknown>,
+    at: Date,
+    userId?: number,
+    calculated: Readonly<Record<number, number>> = {},
+  ): RecordData {
     const app = this.apps.get(appId)!;
     const checked = validateFields(app, fields, 'create');
     if (checked._tag === 'Left') throw new Error(`demo record for app ${appId}: ${checked.left.message}`);
-    const made = this.createNow(app, checked.right, at, userId ? this.account.user(userId)! : this.account.actingUser(), calculated);
+    const made = this.createNow(
+      app,
+      checked.right,
+      at,
+      userId ? this.account.user(userId)! : this.account.actingUser(),
+      calculated,
+    );
     if (made._tag === 'Left') throw new Error(`demo record for app ${appId}: ${made.left.message}`);
     return made.right;
   }
@@ -118,9 +152,24 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   // --- RecordApps ---
 
   listApps(workspaceId?: number): TaskEither<GatewayError, readonly AppSummary[]> {
-    if (workspaceId !== undefined && !this.account.space(workspaceId)) return TE.left(notFound('workspace', String(workspaceId), `Workspace ${workspaceId} does not exist. workspaces_getSpace shows a space; leave workspace_id out to list the apps of every workspace.`));
+    if (workspaceId !== undefined && !this.account.space(workspaceId))
+      return TE.left(
+        notFound(
+          'workspace',
+          String(workspaceId),
+          `Workspace ${workspaceId} does not exist. workspaces_getSpace shows a space; leave workspace_id out to list the apps of every workspace.`,
+        ),
+      );
     const apps = [...this.apps.values()].filter((a) => workspaceId === undefined || a.space_id === workspaceId);
-    return TE.right(apps.map((a) => ({ id: a.app_id, name: a.name, description: a.description, workspace_id: a.space_id, item_name: a.item_name })));
+    return TE.right(
+      apps.map((a) => ({
+        id: a.app_id,
+        name: a.name,
+        description: a.description,
+        workspace_id: a.space_id,
+        item_name: a.item_name,
+      })),
+    );
   }
 
   getApp(appId: number): TaskEither<GatewayError, App> {
@@ -135,12 +184,28 @@ export class InMemoryRecords implements RecordApps, RecordStore {
 
   getView(viewId: number): TaskEither<GatewayError, { app_id: number; view: AppView }> {
     const v = this.views.get(viewId);
-    return v ? TE.right(v) : TE.left(notFound('view', String(viewId), `View ${viewId} does not exist. records_getAppViews lists the views of an app.`));
+    return v
+      ? TE.right(v)
+      : TE.left(
+          notFound(
+            'view',
+            String(viewId),
+            `View ${viewId} does not exist. records_getAppViews lists the views of an app.`,
+          ),
+        );
   }
 
   private app(appId: number): Either<GatewayError, App> {
     const app = this.apps.get(appId);
-    return app ? E.right(app) : E.left(notFound('app', String(appId), `App ${appId} does not exist. records_listApps lists the apps of a workspace.`));
+    return app
+      ? E.right(app)
+      : E.left(
+          notFound(
+            'app',
+            String(appId),
+            `App ${appId} does not exist. records_listApps lists the apps of a workspace.`,
+          ),
+        );
   }
 
   // --- RecordStore ---
@@ -154,7 +219,10 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     if (!table) return TE.right({ total: 0, records: [] });
     if (q.countOnly) return TE.right({ total: table.count(q.filters), records: [] });
     const rows = table.match(q.filters);
-    const page = q.sort || q.sortDesc ? table.page(rows, q.sort, q.sortDesc, q.offset, q.limit) : rows.slice(q.offset, q.offset + q.limit);
+    const page =
+      q.sort || q.sortDesc
+        ? table.page(rows, q.sort, q.sortDesc, q.offset, q.limit)
+        : rows.slice(q.offset, q.offset + q.limit);
     return TE.right({ total: rows.length, records: page.map((row) => this.fresh(table.records[row]!)) });
   }
 
@@ -169,14 +237,28 @@ export class InMemoryRecords implements RecordApps, RecordStore {
 
   create(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData> {
     return () => {
-      const made = this.createNow(this.apps.get(app.app_id) ?? app, fields, this.clock.now(), this.account.actingUser());
+      const made = this.createNow(
+        this.apps.get(app.app_id) ?? app,
+        fields,
+        this.clock.now(),
+        this.account.actingUser(),
+      );
       if (made._tag === 'Right') this.fire('record.create', made.right.record_id, flags);
       return Promise.resolve(made);
     };
   }
 
-  private createNow(app: App, fields: ValidatedFields, at: Date, by: DemoUser, calculated: Readonly<Record<number, number>> = {}): Either<GatewayError, RecordData> {
-    if (!this.apps.has(app.app_id)) return E.left(notFound('app', String(app.app_id), `App ${app.app_id} does not exist. records_listApps lists the apps.`));
+  private createNow(
+    app: App,
+    fields: ValidatedFields,
+    at: Date,
+    by: DemoUser,
+    calculated: Readonly<Record<number, number>> = {},
+  ): Either<GatewayError, RecordData> {
+    if (!this.apps.has(app.app_id))
+      return E.left(
+        notFound('app', String(app.app_id), `App ${app.app_id} does not exist. records_listApps lists the apps.`),
+      );
     const room = roomFor('records', this.records.size, this.limits.records);
     if (E.isLeft(room)) return room;
     const values: Record<number, FieldValue> = { ...calculated };
@@ -208,7 +290,11 @@ export class InMemoryRecords implements RecordApps, RecordStore {
       revision: 0,
       values,
     };
-    const stored: Stored = { data, history: [{ revision: 0, type: 'creation', by, at, values, changes: Object.keys(values).map(Number) }], row: this.tables.get(app.app_id)!.add(data) };
+    const stored: Stored = {
+      data,
+      history: [{ revision: 0, type: 'creation', by, at, values, changes: Object.keys(values).map(Number) }],
+      row: this.tables.get(app.app_id)!.add(data),
+    };
     this.records.set(id, stored);
     this.byApp.get(app.app_id)!.push(stored);
     return E.right(data);
@@ -219,7 +305,16 @@ export class InMemoryRecords implements RecordApps, RecordStore {
       const found = this.active(recordId);
       if (found._tag === 'Left') return Promise.resolve(found);
       const s = found.right;
-      if (s.data.app_id !== app.app_id) return Promise.resolve(E.left(invalidInput(`Record ${recordId} belongs to app ${s.data.app_id}, not app ${app.app_id}.`, 'record_id', `a record of app ${app.app_id}`)));
+      if (s.data.app_id !== app.app_id)
+        return Promise.resolve(
+          E.left(
+            invalidInput(
+              `Record ${recordId} belongs to app ${s.data.app_id}, not app ${app.app_id}.`,
+              'record_id',
+              `a record of app ${app.app_id}`,
+            ),
+          ),
+        );
       const current = this.apps.get(app.app_id)!;
       const values: Record<number, FieldValue> = { ...s.data.values };
       const changed: number[] = [];
@@ -243,7 +338,12 @@ export class InMemoryRecords implements RecordApps, RecordStore {
       const found = this.active(recordId);
       if (found._tag === 'Left') return Promise.resolve(found);
       const now = this.clock.now();
-      this.write(found.right, 'delete', { deleted_on: formatInZone(now, this.timeZone), deleted_on_utc: formatInZone(now) }, []);
+      this.write(
+        found.right,
+        'delete',
+        { deleted_on: formatInZone(now, this.timeZone), deleted_on_utc: formatInZone(now) },
+        [],
+      );
       this.fire('record.delete', recordId, flags);
       return Promise.resolve(E.right(undefined));
     };
@@ -253,7 +353,16 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     return () => {
       const s = this.records.get(recordId);
       if (!s) return Promise.resolve(E.left(this.missing(recordId)));
-      if (s.data.deleted_on === null) return Promise.resolve(E.left(invalidInput(`Record ${recordId} is not in the trash; there is nothing to restore. records_getRecord shows it.`, 'record_id', 'id of a deleted record')));
+      if (s.data.deleted_on === null)
+        return Promise.resolve(
+          E.left(
+            invalidInput(
+              `Record ${recordId} is not in the trash; there is nothing to restore. records_getRecord shows it.`,
+              'record_id',
+              'id of a deleted record',
+            ),
+          ),
+        );
       this.write(s, 'restore', { deleted_on: null, deleted_on_utc: null }, []);
       return Promise.resolve(E.right(this.fresh(s.data)));
     };
@@ -270,7 +379,10 @@ export class InMemoryRecords implements RecordApps, RecordStore {
         created_by: this.person(h.by, app),
         created_on: formatInZone(h.at, this.timeZone),
         record_id: recordId,
-        changes: h.changes.map((id) => ({ field_id: id, label: app.fields.find((f) => f.field_id === id)?.label ?? String(id) })),
+        changes: h.changes.map((id) => ({
+          field_id: id,
+          label: app.fields.find((f) => f.field_id === id)?.label ?? String(id),
+        })),
       })),
     );
   }
@@ -280,26 +392,51 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     if (!s) return TE.left(this.missing(recordId));
     const app = this.apps.get(s.data.app_id)!;
     const last = s.history.length - 1;
-    for (const [n, p] of [[from, 'revision_from'], [to, 'revision_to']] as const)
-      if (n > last) return TE.left(invalidInput(`Record ${recordId} has revisions 0 to ${last}; ${n} does not exist. records_getRecordRevisions lists them.`, p, `integer from 0 to ${last}`));
+    for (const [n, p] of [
+      [from, 'revision_from'],
+      [to, 'revision_to'],
+    ] as const)
+      if (n > last)
+        return TE.left(
+          invalidInput(
+            `Record ${recordId} has revisions 0 to ${last}; ${n} does not exist. records_getRecordRevisions lists them.`,
+            p,
+            `integer from 0 to ${last}`,
+          ),
+        );
     const a = s.history[from]!.values;
     const b = s.history[to]!.values;
     const out: FieldDelta[] = [];
     for (const f of app.fields) {
       if (same(a[f.field_id], b[f.field_id])) continue;
-      out.push({ field_id: f.field_id, external_id: f.external_id, label: f.label, type: valueTypeOf(f.field_type), from: a[f.field_id] ?? null, to: b[f.field_id] ?? null });
+      out.push({
+        field_id: f.field_id,
+        external_id: f.external_id,
+        label: f.label,
+        type: valueTypeOf(f.field_type),
+        from: a[f.field_id] ?? null,
+        to: b[f.field_id] ?? null,
+      });
     }
     return TE.right(out);
   }
 
   referencing(recordId: number, appId: number): TaskEither<GatewayError, readonly RecordData[]> {
     const app = this.apps.get(appId);
-    if (!app) return TE.left(notFound('app', String(appId), `App ${appId} does not exist. records_listApps lists the apps.`));
+    if (!app)
+      return TE.left(notFound('app', String(appId), `App ${appId} does not exist. records_listApps lists the apps.`));
     const relationFields = app.fields.filter((f) => valueTypeOf(f.field_type) === 'app');
     const out: RecordData[] = [];
     for (const s of this.byApp.get(appId) ?? []) {
       if (s.data.deleted_on !== null) continue;
-      if (relationFields.some((f) => ((s.data.values[f.field_id] as readonly RelationValue[] | undefined) ?? []).some((r) => r.record_id === recordId))) out.push(this.fresh(s.data));
+      if (
+        relationFields.some((f) =>
+          ((s.data.values[f.field_id] as readonly RelationValue[] | undefined) ?? []).some(
+            (r) => r.record_id === recordId,
+          ),
+        )
+      )
+        out.push(this.fresh(s.data));
     }
     return TE.right(out);
   }
@@ -307,11 +444,18 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   findRelatable(fieldId: number, text: string, limit: number): TaskEither<GatewayError, readonly RecordData[]> {
     const field = [...this.apps.values()].flatMap((a) => a.fields).find((f) => f.field_id === fieldId);
     if (!field || valueTypeOf(field.field_type) !== 'app')
-      return TE.left(invalidInput(`Field ${fieldId} is ${field ? `${field.field_type}, not a relation field` : 'not a field of any app'}. records_getApp shows an app's relation fields (single_relation, multi_relation).`, 'field_id', 'field_id of a relation field'));
+      return TE.left(
+        invalidInput(
+          `Field ${fieldId} is ${field ? `${field.field_type}, not a relation field` : 'not a field of any app'}. records_getApp shows an app's relation fields (single_relation, multi_relation).`,
+          'field_id',
+          'field_id of a relation field',
+        ),
+      );
     const needle = text.trim().toLowerCase();
     const out: RecordData[] = [];
     for (const appId of field.referenced_app_ids ?? [])
-      for (const s of this.byApp.get(appId) ?? []) if (s.data.deleted_on === null && s.data.title.toLowerCase().includes(needle)) out.push(this.fresh(s.data));
+      for (const s of this.byApp.get(appId) ?? [])
+        if (s.data.deleted_on === null && s.data.title.toLowerCase().includes(needle)) out.push(this.fresh(s.data));
     out.sort((a, b) => a.title.localeCompare(b.title) || a.record_id - b.record_id);
     return TE.right(out.slice(0, limit));
   }
@@ -329,11 +473,21 @@ export class InMemoryRecords implements RecordApps, RecordStore {
 
   // --- RecordComments ---
 
-  createComment(recordId: number, value: string, fileIds: readonly number[], flags: WriteFlags): TaskEither<GatewayError, Comment> {
+  createComment(
+    recordId: number,
+    value: string,
+    fileIds: readonly number[],
+    flags: WriteFlags,
+  ): TaskEither<GatewayError, Comment> {
     return this.createCommentNow(recordId, value, fileIds, flags);
   }
 
-  private createCommentNow(recordId: number, value: string, fileIds: readonly number[], flags: WriteFlags): TaskEither<GatewayError, Comment> {
+  private createCommentNow(
+    recordId: number,
+    value: string,
+    fileIds: readonly number[],
+    flags: WriteFlags,
+  ): TaskEither<GatewayError, Comment> {
     const found = this.active(recordId);
     if (found._tag === 'Left') return TE.left(found.left);
     const room = roomFor('comments', this.comments.size, this.limits.comments);
@@ -341,7 +495,14 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     const files: FileValue[] = [];
     for (const id of fileIds) {
       const f = this.files.get(id);
-      if (!f) return TE.left(invalidInput(`File ${id} does not exist. Upload it first with records_uploadFiles.`, 'file_ids', 'ids of uploaded files'));
+      if (!f)
+        return TE.left(
+          invalidInput(
+            `File ${id} does not exist. Upload it first with records_uploadFiles.`,
+            'file_ids',
+            'ids of uploaded files',
+          ),
+        );
       files.push(f);
     }
     const app = this.apps.get(found.right.data.app_id)!;
@@ -362,7 +523,15 @@ export class InMemoryRecords implements RecordApps, RecordStore {
 
   getComment(commentId: number): TaskEither<GatewayError, Comment> {
     const c = this.comments.get(commentId);
-    return c ? TE.right(c) : TE.left(notFound('comment', String(commentId), `Comment ${commentId} does not exist (deleted comments are gone for good). records_listRecordComments lists a record's comments.`));
+    return c
+      ? TE.right(c)
+      : TE.left(
+          notFound(
+            'comment',
+            String(commentId),
+            `Comment ${commentId} does not exist (deleted comments are gone for good). records_listRecordComments lists a record's comments.`,
+          ),
+        );
   }
 
   listComments(recordId: number, offset: number, limit: number): TaskEither<GatewayError, CommentPage> {
@@ -372,7 +541,14 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   }
 
   deleteComment(commentId: number, flags: Pick<WriteFlags, 'silent' | 'hook'>): TaskEither<GatewayError, void> {
-    if (!this.comments.has(commentId)) return TE.left(notFound('comment', String(commentId), `Comment ${commentId} does not exist (deleted comments are gone for good). records_listRecordComments lists a record's comments.`));
+    if (!this.comments.has(commentId))
+      return TE.left(
+        notFound(
+          'comment',
+          String(commentId),
+          `Comment ${commentId} does not exist (deleted comments are gone for good). records_listRecordComments lists a record's comments.`,
+        ),
+      );
     this.comments.delete(commentId);
     this.fire('comment.delete', commentId, { ...flags, workflow: false });
     return TE.right(undefined);
@@ -394,19 +570,36 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     const s = this.records.get(recordId);
     if (!s) return E.left(this.missing(recordId));
     if (s.data.deleted_on !== null)
-      return E.left(notFound('record', String(recordId), `Record ${recordId} is in the trash (deleted ${s.data.deleted_on}). Restore it with records_restoreRecord {"record_id":${recordId}}.`));
+      return E.left(
+        notFound(
+          'record',
+          String(recordId),
+          `Record ${recordId} is in the trash (deleted ${s.data.deleted_on}). Restore it with records_restoreRecord {"record_id":${recordId}}.`,
+        ),
+      );
     return E.right(s);
   }
 
   private missing(recordId: number): GatewayError {
-    return notFound('record', String(recordId), `Record ${recordId} does not exist. records_listRecords or records_filterRecords find record ids.`);
+    return notFound(
+      'record',
+      String(recordId),
+      `Record ${recordId} does not exist. records_listRecords or records_filterRecords find record ids.`,
+    );
   }
 
   private write(s: Stored, type: RevisionType, patch: Partial<RecordData>, changes: number[]): void {
     const now = this.clock.now();
     const by = this.account.actingUser();
     const revision = s.data.revision + 1;
-    s.data = { ...s.data, ...patch, revision, last_modified_by: this.userRef(by), last_modified_on: formatInZone(now, this.timeZone), last_modified_on_utc: formatInZone(now) };
+    s.data = {
+      ...s.data,
+      ...patch,
+      revision,
+      last_modified_by: this.userRef(by),
+      last_modified_on: formatInZone(now, this.timeZone),
+      last_modified_on_utc: formatInZone(now),
+    };
     s.history.push({ revision, type, by, at: now, values: s.data.values, changes });
     this.tables.get(s.data.app_id)?.set(s.row, s.data);
   }
@@ -422,7 +615,14 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   }
 
   private person(u: DemoUser, app: App): PersonRef {
-    return { id: u.user_id, mail: [u.mail], user_id: u.user_id, name: u.name, org_id: this.account.space(app.space_id)?.org_id ?? null, type: 'user' };
+    return {
+      id: u.user_id,
+      mail: [u.mail],
+      user_id: u.user_id,
+      name: u.name,
+      org_id: this.account.space(app.space_id)?.org_id ?? null,
+      type: 'user',
+    };
   }
 
   private titleOf(app: App, values: FieldValues, seq: number): string {
@@ -446,9 +646,14 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     return values ? { ...r, values } : r;
   }
 
-  private toValue(field: FieldDefinition, input: FieldInput, existing: FieldValue | undefined): Either<GatewayError, FieldValue | undefined> {
+  private toValue(
+    field: FieldDefinition,
+    input: FieldInput,
+    existing: FieldValue | undefined,
+  ): Either<GatewayError, FieldValue | undefined> {
     const param = `fields.${field.external_id}`;
-    if (isSystemField(field.field_type)) return E.left(invalidInput(`Field "${field.external_id}" is set by the system.`, param, 'nothing'));
+    if (isSystemField(field.field_type))
+      return E.left(invalidInput(`Field "${field.external_id}" is set by the system.`, param, 'nothing'));
     switch (input.kind) {
       case 'clear':
         return E.right(undefined);
@@ -473,9 +678,22 @@ export class InMemoryRecords implements RecordApps, RecordStore {
         for (const id of input.record_ids) {
           const s = this.records.get(id);
           const allowed = field.referenced_app_ids ?? [];
-          if (!s || s.data.deleted_on !== null) return E.left(invalidInput(`Record ${id} does not exist or is in the trash, so "${field.external_id}" cannot reference it. records_findRelatableRecords {"field_id":${field.field_id},"text":"..."} finds records it can reference.`, param, 'ids of existing records'));
+          if (!s || s.data.deleted_on !== null)
+            return E.left(
+              invalidInput(
+                `Record ${id} does not exist or is in the trash, so "${field.external_id}" cannot reference it. records_findRelatableRecords {"field_id":${field.field_id},"text":"..."} finds records it can reference.`,
+                param,
+                'ids of existing records',
+              ),
+            );
           if (allowed.length && !allowed.includes(s.data.app_id))
-            return E.left(invalidInput(`Record ${id} is in app ${s.data.app_id}; "${field.external_id}" references records of app ${allowed.join(' or ')}.`, param, `ids of records of app ${allowed.join(' or ')}`));
+            return E.left(
+              invalidInput(
+                `Record ${id} is in app ${s.data.app_id}; "${field.external_id}" references records of app ${allowed.join(' or ')}.`,
+                param,
+                `ids of records of app ${allowed.join(' or ')}`,
+              ),
+            );
           out.push({ record_id: id, app_id: s.data.app_id, title: s.data.title });
         }
         return E.right(out);
@@ -486,8 +704,16 @@ export class InMemoryRecords implements RecordApps, RecordStore {
           const u = this.account.userByProfileId(pid);
           if (!u) {
             const byUserId = this.account.user(pid);
-            const hint = byUserId ? ` ${pid} is the user_id of ${byUserId.name}; their profile_id is ${byUserId.profile_id}.` : '';
-            return E.left(invalidInput(`No person has profile_id ${pid}.${hint} Contact fields take profile ids: ${[...this.account.users.values()].map((x) => `${x.profile_id} ${x.name}`).join(', ')}.`, param, 'array of profile ids'));
+            const hint = byUserId
+              ? ` ${pid} is the user_id of ${byUserId.name}; their profile_id is ${byUserId.profile_id}.`
+              : '';
+            return E.left(
+              invalidInput(
+                `No person has profile_id ${pid}.${hint} Contact fields take profile ids: ${[...this.account.users.values()].map((x) => `${x.profile_id} ${x.name}`).join(', ')}.`,
+                param,
+                'array of profile ids',
+              ),
+            );
           }
           out.push({ profile_id: u.profile_id, user_id: u.user_id, name: u.name });
         }
@@ -496,9 +722,17 @@ export class InMemoryRecords implements RecordApps, RecordStore {
       case 'attachment': {
         const out: FileValue[] = [];
         for (const f of input.files) {
-          if (!('file_id' in f)) return E.left(invalidInput('URLs must be uploaded before they reach the store.', param, 'file ids'));
+          if (!('file_id' in f))
+            return E.left(invalidInput('URLs must be uploaded before they reach the store.', param, 'file ids'));
           const file = this.files.get(f.file_id);
-          if (!file) return E.left(invalidInput(`File ${f.file_id} does not exist. Upload it with records_uploadFiles, or give its URL.`, param, 'ids of uploaded files or URLs'));
+          if (!file)
+            return E.left(
+              invalidInput(
+                `File ${f.file_id} does not exist. Upload it with records_uploadFiles, or give its URL.`,
+                param,
+                'ids of uploaded files or URLs',
+              ),
+            );
           out.push(file);
         }
         return E.right(out);
@@ -508,14 +742,34 @@ export class InMemoryRecords implements RecordApps, RecordStore {
         const out: ChecklistItem[] = [];
         for (const item of input.items) {
           if (item.id !== undefined && !before.some((b) => b.id === item.id))
-            return E.left(invalidInput(`Checklist item ${item.id} is not on this record (its items: ${before.map((b) => b.id).join(', ') || 'none'}). Leave id out for a new item.`, param, 'ids of existing items'));
+            return E.left(
+              invalidInput(
+                `Checklist item ${item.id} is not on this record (its items: ${before.map((b) => b.id).join(', ') || 'none'}). Leave id out for a new item.`,
+                param,
+                'ids of existing items',
+              ),
+            );
           let assignee: ChecklistItem['assignee'] = null;
           if (item.assignee_user_id !== null) {
             const u = this.account.user(item.assignee_user_id);
-            if (!u) return E.left(invalidInput(`No user has user_id ${item.assignee_user_id}. Users: ${[...this.account.users.values()].map((x) => `${x.user_id} ${x.name}`).join(', ')}.`, param, 'a user id'));
+            if (!u)
+              return E.left(
+                invalidInput(
+                  `No user has user_id ${item.assignee_user_id}. Users: ${[...this.account.users.values()].map((x) => `${x.user_id} ${x.name}`).join(', ')}.`,
+                  param,
+                  'a user id',
+                ),
+              );
             assignee = { user_id: u.user_id, name: u.name };
           }
-          out.push({ id: item.id ?? this.nextChecklistId++, title: item.title, completed: item.completed, assignee, description: item.description, due: item.due });
+          out.push({
+            id: item.id ?? this.nextChecklistId++,
+            title: item.title,
+            completed: item.completed,
+            assignee,
+            description: item.description,
+            due: item.due,
+          });
         }
         return E.right(out.length ? out : undefined);
       }

@@ -1,10 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { contentTypeOf, type Item } from '../../../domain/files/item.js';
-import { DEFAULT_SHARE_DAYS, downloadRefusal, isExpired, type NewShare, type Share, type ShareChanges, type SharePage } from '../../../domain/files/share.js';
+import {
+  DEFAULT_SHARE_DAYS,
+  downloadRefusal,
+  isExpired,
+  type NewShare,
+  type Share,
+  type ShareChanges,
+  type SharePage,
+} from '../../../domain/files/share.js';
 import { invalidInput, notFound, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { FilePayload, ShareDesk, ShareListing, ShareVisitor, TransferRefusal } from '../../../ports/file-transfers.js';
+import type {
+  FilePayload,
+  ShareDesk,
+  ShareListing,
+  ShareVisitor,
+  TransferRefusal,
+} from '../../../ports/file-transfers.js';
 import type { ShareListQuery, ShareStore } from '../../../ports/share-store.js';
 import { DEFAULT_DEMO_LIMITS, roomFor } from './demo-limits.js';
 import type { InMemoryItemStore } from './in-memory-item-store.js';
@@ -24,7 +38,11 @@ interface StoredShare {
   readonly recipients: string[];
 }
 
-const refuse = (status: TransferRefusal['status'], code: TransferRefusal['code'], message: string): TransferRefusal => ({ status, code, message });
+const refuse = (
+  status: TransferRefusal['status'],
+  code: TransferRefusal['code'],
+  message: string,
+): TransferRefusal => ({ status, code, message });
 
 /**
  * Shares held in memory, served by the gateway's public share pages: Send shares list and hand out
@@ -48,7 +66,9 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
   }
 
   private withDetails(s: StoredShare, o: { includeItems: boolean; includeRecipients: boolean }): Share {
-    const items = o.includeItems ? s.share.ItemIds.map((id) => this.items.currentItem(id)).filter((i): i is Item => i !== undefined) : undefined;
+    const items = o.includeItems
+      ? s.share.ItemIds.map((id) => this.items.currentItem(id)).filter((i): i is Item => i !== undefined)
+      : undefined;
     return {
       ...s.share,
       ...(items ? { Items: items } : {}),
@@ -61,7 +81,11 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
   }
 
   private missing(id: string): GatewayError {
-    return notFound('share', id, `No share with id "${id}" (it may have been deleted). List shares with files_listShares.`);
+    return notFound(
+      'share',
+      id,
+      `No share with id "${id}" (it may have been deleted). List shares with files_listShares.`,
+    );
   }
 
   get(id: string, o: { includeItems: boolean; includeRecipients: boolean }): TaskEither<GatewayError, Share> {
@@ -83,14 +107,29 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
     const itemIds: string[] = [];
     for (const id of n.itemIds) {
       const item = this.items.currentItem(id);
-      if (!item) return TE.left(notFound('item', id, `No item with id "${id}" to share. Find ids with files_listChildren or files_searchItems.`));
+      if (!item)
+        return TE.left(
+          notFound(
+            'item',
+            id,
+            `No item with id "${id}" to share. Find ids with files_listChildren or files_searchItems.`,
+          ),
+        );
       itemIds.push(item.Id);
     }
     let parentId: string | undefined;
     if (n.shareType === 'Request') {
       const folder = this.items.currentItem(n.parentId ?? 'home');
-      if (!folder) return TE.left(notFound('item', n.parentId ?? 'home', `No folder with id "${n.parentId}" to receive uploads.`));
-      if (folder.type !== 'Folder') return TE.left(invalidInput(`"${folder.Name}" is a file; a Request share needs a destination folder.`, 'parent_id', 'folder id'));
+      if (!folder)
+        return TE.left(notFound('item', n.parentId ?? 'home', `No folder with id "${n.parentId}" to receive uploads.`));
+      if (folder.type !== 'Folder')
+        return TE.left(
+          invalidInput(
+            `"${folder.Name}" is a file; a Request share needs a destination folder.`,
+            'parent_id',
+            'folder id',
+          ),
+        );
       parentId = folder.Id;
     }
     const room = roomFor('shares', this.shares.size, this.maxShares);
@@ -100,7 +139,11 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
     const share: Share = {
       Id: id,
       ShareType: n.shareType,
-      Title: n.title?.trim() || (n.shareType === 'Send' ? `Files: ${firstName ?? 'shared items'}${itemIds.length > 1 ? ` and ${itemIds.length - 1} more` : ''}` : `Upload request: ${this.items.currentItem(parentId!)?.Name ?? 'folder'}`),
+      Title:
+        n.title?.trim() ||
+        (n.shareType === 'Send'
+          ? `Files: ${firstName ?? 'shared items'}${itemIds.length > 1 ? ` and ${itemIds.length - 1} more` : ''}`
+          : `Upload request: ${this.items.currentItem(parentId!)?.Name ?? 'folder'}`),
       CreationDate: now.toISOString(),
       ExpirationDate: n.expirationDate ?? new Date(now.getTime() + DEFAULT_SHARE_DAYS * 86_400_000).toISOString(),
       MaxDownloads: n.maxDownloads,
@@ -133,7 +176,9 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
       ...(c.title !== undefined ? { Title: c.title } : {}),
       ...(c.expirationDate !== undefined ? { ExpirationDate: new Date(c.expirationDate).toISOString() } : {}),
       ...(c.maxDownloads !== undefined ? { MaxDownloads: c.maxDownloads } : {}),
-      ...(c.requireLogin !== undefined ? { RequireLogin: c.requireLogin, ShareAccessLevel: c.requireLogin ? 'Employee' : 'Anonymous' } : {}),
+      ...(c.requireLogin !== undefined
+        ? { RequireLogin: c.requireLogin, ShareAccessLevel: c.requireLogin ? 'Employee' : 'Anonymous' }
+        : {}),
       ...(c.requireUserInfo !== undefined ? { RequireUserInfo: c.requireUserInfo } : {}),
       ...(c.isViewOnly !== undefined ? { IsViewOnly: c.isViewOnly } : {}),
     };
@@ -157,10 +202,19 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
   private usable(shareId: string, visitor: ShareVisitor): E.Either<TransferRefusal, StoredShare> {
     const s = this.find(shareId);
     if (!s) return E.left(refuse(404, 'NOT_FOUND', 'This share does not exist or was revoked by its owner.'));
-    if (isExpired(s.share, this.clock.now())) return E.left(refuse(410, 'GONE', `This share expired on ${s.share.ExpirationDate}. Ask the sender for a new link.`));
-    if (s.share.RequireLogin && !visitor.signedIn) return E.left(refuse(401, 'UNAUTHORIZED', 'This share requires sign-in: send "Authorization: Bearer <token>".'));
+    if (isExpired(s.share, this.clock.now()))
+      return E.left(
+        refuse(410, 'GONE', `This share expired on ${s.share.ExpirationDate}. Ask the sender for a new link.`),
+      );
+    if (s.share.RequireLogin && !visitor.signedIn)
+      return E.left(refuse(401, 'UNAUTHORIZED', 'This share requires sign-in: send "Authorization: Bearer <token>".'));
     if (s.share.RequireUserInfo && (!visitor.name || !visitor.email)) {
-      return E.left({ status: 403, code: 'FORBIDDEN', message: 'This share asks who you are: add the query parameters name and email.', details: { parameters: ['name', 'email'] } });
+      return E.left({
+        status: 403,
+        code: 'FORBIDDEN',
+        message: 'This share asks who you are: add the query parameters name and email.',
+        details: { parameters: ['name', 'email'] },
+      });
     }
     return E.right(s);
   }
@@ -168,7 +222,8 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
   open(shareId: string, visitor: ShareVisitor): TaskEither<TransferRefusal, ShareListing> {
     const s = this.usable(shareId, visitor);
     if (E.isLeft(s)) return TE.left(s.left);
-    const files = s.right.share.ShareType === 'Send' ? s.right.share.ItemIds.flatMap((id) => this.items.filesWithin(id)) : [];
+    const files =
+      s.right.share.ShareType === 'Send' ? s.right.share.ItemIds.flatMap((id) => this.items.filesWithin(id)) : [];
     return TE.right({ share: s.right.share, files });
   }
 
@@ -177,14 +232,23 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
     if (E.isLeft(s)) return TE.left(s.left);
     const share = s.right.share;
     const refusal = downloadRefusal(share, this.clock.now());
-    if (refusal !== 'wrong-type' && !share.ItemIds.some((id) => this.items.isWithin(itemId, id))) return TE.left(refuse(404, 'NOT_FOUND', 'That file is not part of this share.'));
+    if (refusal !== 'wrong-type' && !share.ItemIds.some((id) => this.items.isWithin(itemId, id)))
+      return TE.left(refuse(404, 'NOT_FOUND', 'That file is not part of this share.'));
     switch (refusal) {
       case 'wrong-type':
         return TE.left(refuse(400, 'INVALID_PARAMETER', 'This is a Request share: it accepts uploads, not downloads.'));
       case 'view-only':
-        return TE.left(refuse(403, 'FORBIDDEN', 'This share is view-only: its files can be listed but not downloaded.'));
+        return TE.left(
+          refuse(403, 'FORBIDDEN', 'This share is view-only: its files can be listed but not downloaded.'),
+        );
       case 'download-limit':
-        return TE.left(refuse(403, 'FORBIDDEN', `This share allowed ${share.MaxDownloads} downloads and they have all been used. Ask the sender for a new link.`));
+        return TE.left(
+          refuse(
+            403,
+            'FORBIDDEN',
+            `This share allowed ${share.MaxDownloads} downloads and they have all been used. Ask the sender for a new link.`,
+          ),
+        );
       case 'expired':
         return TE.left(refuse(410, 'GONE', 'This share has expired.'));
       case undefined:
@@ -202,16 +266,36 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
     });
   }
 
-  upload(shareId: string, fileName: string, bytes: Uint8Array, visitor: ShareVisitor): TaskEither<TransferRefusal, Item> {
+  upload(
+    shareId: string,
+    fileName: string,
+    bytes: Uint8Array,
+    visitor: ShareVisitor,
+  ): TaskEither<TransferRefusal, Item> {
     const s = this.usable(shareId, visitor);
     if (E.isLeft(s)) return TE.left(s.left);
     const share = s.right.share;
-    if (share.ShareType !== 'Request' || !share.ParentId) return TE.left(refuse(400, 'INVALID_PARAMETER', 'This is a Send share: it hands out files and accepts no uploads.'));
+    if (share.ShareType !== 'Request' || !share.ParentId)
+      return TE.left(
+        refuse(400, 'INVALID_PARAMETER', 'This is a Send share: it hands out files and accepts no uploads.'),
+      );
     if (bytes.length > this.items.maxUploadBytes) {
-      return TE.left({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: `The file is larger than the ${this.items.maxUploadBytes}-byte limit. Nothing was stored.`, details: { limit_bytes: this.items.maxUploadBytes } });
+      return TE.left({
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `The file is larger than the ${this.items.maxUploadBytes}-byte limit. Nothing was stored.`,
+        details: { limit_bytes: this.items.maxUploadBytes },
+      });
     }
     const added = this.items.addFile(share.ParentId, fileName, bytes, { overwrite: false });
-    if (E.isLeft(added)) return TE.left(refuse(added.left._tag === 'NotFound' ? 410 : 400, added.left._tag === 'NotFound' ? 'GONE' : 'INVALID_PARAMETER', added.left.message));
+    if (E.isLeft(added))
+      return TE.left(
+        refuse(
+          added.left._tag === 'NotFound' ? 410 : 400,
+          added.left._tag === 'NotFound' ? 'GONE' : 'INVALID_PARAMETER',
+          added.left.message,
+        ),
+      );
     return TE.right(added.right.item);
   }
 }

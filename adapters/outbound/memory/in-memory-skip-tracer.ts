@@ -21,7 +21,9 @@ const findProperty = (properties: readonly DemoProperty[], id: PropertyIdentity)
     return properties.find(
       (p) =>
         p.apn.replace(/[^0-9a-z]/gi, '') === apn &&
-        (id.countyFipsCode ? p.countyFipsCode === id.countyFipsCode : p.county.toLowerCase() === withoutCountyWord((id.county ?? '').toLowerCase())) &&
+        (id.countyFipsCode
+          ? p.countyFipsCode === id.countyFipsCode
+          : p.county.toLowerCase() === withoutCountyWord((id.county ?? '').toLowerCase())) &&
         (!id.state || p.address.state === id.state),
     );
   }
@@ -30,13 +32,17 @@ const findProperty = (properties: readonly DemoProperty[], id: PropertyIdentity)
   return properties.find(
     (p) =>
       normaliseStreet(p.address.street) === street &&
-      (id.zip ? normaliseZip(id.zip) === p.address.zip : p.address.city.toLowerCase() === id.city?.toLowerCase() && p.address.state === id.state),
+      (id.zip
+        ? normaliseZip(id.zip) === p.address.zip
+        : p.address.city.toLowerCase() === id.city?.toLowerCase() && p.address.state === id.state),
   );
 };
 
 /** The property as the caller gave it, the way BatchData echoes it back on a miss. */
 const inputAddress = (id: PropertyIdentity) =>
-  id.kind === 'address' ? { street: id.street, city: id.city, state: id.state, zip: id.zip } : { county: id.county, state: id.state };
+  id.kind === 'address'
+    ? { street: id.street, city: id.city, state: id.state, zip: id.zip }
+    : { county: id.county, state: id.state };
 
 /** A skip tracer over the demo properties, answering in BatchData's V1 shape, including misses. */
 export class InMemorySkipTracer implements SkipTracer {
@@ -49,7 +55,11 @@ export class InMemorySkipTracer implements SkipTracer {
     const started = this.clock.now();
     const property = findProperty(this.properties, identity);
     const persons: Person[] = property
-      ? property.owners.map((o) => ({ ...o, propertyAddress: { ...property.address }, meta: { matched: true, error: false } }))
+      ? property.owners.map((o) => ({
+          ...o,
+          propertyAddress: { ...property.address },
+          meta: { matched: true, error: false },
+        }))
       : [{ propertyAddress: inputAddress(identity), meta: { matched: false, error: false } }];
     const ended = this.clock.now();
     return TE.right({

@@ -52,8 +52,16 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
           spaces: [...this.account.spaces.values()]
             .filter((s) => s.org_id === o.org_id)
             .map((s) => {
-              const role = s.members.find((m) => m.user_id === this.account.actingUserId && m.status === 'active')?.role;
-              return { space_id: s.space_id, name: s.name, url: this.#url(s), privacy: s.privacy, ...(role ? { role } : {}) };
+              const role = s.members.find(
+                (m) => m.user_id === this.account.actingUserId && m.status === 'active',
+              )?.role;
+              return {
+                space_id: s.space_id,
+                name: s.name,
+                url: this.#url(s),
+                privacy: s.privacy,
+                ...(role ? { role } : {}),
+              };
             }),
         })),
       );
@@ -62,7 +70,14 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
   createSpace(space: NewSpace): TaskEither<GatewayError, CreatedSpace> {
     return async () => {
       const org = this.account.organisations.get(space.org_id);
-      if (!org) return E.left(notFound('organization', String(space.org_id), `There is no organization ${space.org_id}. workspaces_getOrganizations lists the organizations and their org_id.`));
+      if (!org)
+        return E.left(
+          notFound(
+            'organization',
+            String(space.org_id),
+            `There is no organization ${space.org_id}. workspaces_getOrganizations lists the organizations and their org_id.`,
+          ),
+        );
       const room = roomFor('spaces', this.account.spaces.size, this.maxSpaces);
       if (E.isLeft(room)) return room;
       const created: AccountSpace = {
@@ -77,7 +92,16 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
         post_on_new_member: space.post_on_new_member,
         created_on: podioTime(this.clock.now()),
         created_by: this.account.actingUserId,
-        members: [{ user_id: this.account.actingUserId, role: 'admin', employee: true, status: 'active', is_partner: false, grants: 0 }],
+        members: [
+          {
+            user_id: this.account.actingUserId,
+            role: 'admin',
+            employee: true,
+            status: 'active',
+            is_partner: false,
+            grants: 0,
+          },
+        ],
       };
       this.account.putSpace(created);
       return E.right({ space_id: created.space_id, url: this.#url(created) });
@@ -103,7 +127,17 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
           org_name: this.account.organisations.get(s.org_id)?.name,
           created_on: s.created_on,
           ...(creator ? { created_by: { user_id: creator.user_id, name: creator.name } } : {}),
-          ...(me ? { role: me.role, rights: me.role === 'admin' ? ['view', 'update', 'delete', 'add_member', 'add_app'] : me.role === 'regular' ? ['view', 'add_app'] : ['view'] } : {}),
+          ...(me
+            ? {
+                role: me.role,
+                rights:
+                  me.role === 'admin'
+                    ? ['view', 'update', 'delete', 'add_member', 'add_app']
+                    : me.role === 'regular'
+                      ? ['view', 'add_app']
+                      : ['view'],
+              }
+            : {}),
         };
       })(this.#space(spaceId));
   }
@@ -114,8 +148,16 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
       if (E.isLeft(found)) return found;
       const s = found.right;
       if (changes.url_label !== undefined && changes.url_label !== s.url_label) {
-        const clash = [...this.account.spaces.values()].find((o) => o.org_id === s.org_id && o.url_label === changes.url_label);
-        if (clash) return E.left(conflict(`The url_label "${changes.url_label}" is taken by space ${clash.space_id} "${clash.name}" in the same organization. Choose another.`, { existing_id: clash.space_id }));
+        const clash = [...this.account.spaces.values()].find(
+          (o) => o.org_id === s.org_id && o.url_label === changes.url_label,
+        );
+        if (clash)
+          return E.left(
+            conflict(
+              `The url_label "${changes.url_label}" is taken by space ${clash.space_id} "${clash.name}" in the same organization. Choose another.`,
+              { existing_id: clash.space_id },
+            ),
+          );
       }
       const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       this.account.putSpace({ ...s, ...defined });
@@ -140,12 +182,26 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
       const people: { user_id?: number; mail?: string; name?: string; via: string }[] = [];
       for (const id of invitation.users) {
         const u = this.account.user(id);
-        if (!u) return E.left(notFound('user', String(id), `There is no user ${id}. workspaces_getSpaceMembers shows user ids of people in other spaces; an email address in "mails" invites someone new.`));
+        if (!u)
+          return E.left(
+            notFound(
+              'user',
+              String(id),
+              `There is no user ${id}. workspaces_getSpaceMembers shows user ids of people in other spaces; an email address in "mails" invites someone new.`,
+            ),
+          );
         people.push({ user_id: u.user_id, via: 'users' });
       }
       for (const id of invitation.profiles) {
         const u = this.account.userByProfileId(id);
-        if (!u) return E.left(notFound('profile', String(id), `There is no profile ${id}. Profile ids are the profile_id column of workspaces_getSpaceMembers; an email address in "mails" invites someone new.`));
+        if (!u)
+          return E.left(
+            notFound(
+              'profile',
+              String(id),
+              `There is no profile ${id}. Profile ids are the profile_id column of workspaces_getSpaceMembers; an email address in "mails" invites someone new.`,
+            ),
+          );
         people.push({ user_id: u.user_id, via: 'profiles' });
       }
       for (const mail of invitation.mails) {
@@ -153,10 +209,26 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
         people.push(u ? { user_id: u.user_id, mail, via: 'mails' } : { mail, via: 'mails' });
       }
       for (const [i, c] of (invitation.external_contacts ?? []).entries()) {
-        const mail = typeof c['mail'] === 'string' ? c['mail'] : Array.isArray(c['mail']) && typeof c['mail'][0] === 'string' ? c['mail'][0] : undefined;
-        if (!mail) return E.left(invalidInput('Each external contact needs a "mail" (an email address) so that an invitation can be sent.', `external_contacts[${i}].mail`, 'email address'));
+        const mail =
+          typeof c['mail'] === 'string'
+            ? c['mail']
+            : Array.isArray(c['mail']) && typeof c['mail'][0] === 'string'
+              ? c['mail'][0]
+              : undefined;
+        if (!mail)
+          return E.left(
+            invalidInput(
+              'Each external contact needs a "mail" (an email address) so that an invitation can be sent.',
+              `external_contacts[${i}].mail`,
+              'email address',
+            ),
+          );
         const u = this.account.userByMail(mail);
-        people.push(u ? { user_id: u.user_id, mail, via: 'external_contacts' } : { mail, name: typeof c['name'] === 'string' ? c['name'] : undefined, via: 'external_contacts' });
+        people.push(
+          u
+            ? { user_id: u.user_id, mail, via: 'external_contacts' }
+            : { mail, name: typeof c['name'] === 'string' ? c['name'] : undefined, via: 'external_contacts' },
+        );
       }
 
       const seen = new Set<string>();
@@ -183,8 +255,22 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
         const user = p.user_id !== undefined ? this.account.user(p.user_id)! : this.account.addUser(p.mail!, p.name);
         const pending = p.user_id === undefined;
         const employee = !pending && this.#isEmployee(user.user_id, space.org_id);
-        added.push({ user_id: user.user_id, role: invitation.role, employee, status: pending ? 'invited' : 'active', is_partner: !employee, grants: 0, ...(pending ? { invited_on: now } : {}) });
-        outcomes.push({ user_id: user.user_id, profile_id: user.profile_id, name: user.name, ...(p.mail ? { mail: p.mail } : {}), status: pending ? 'invited' : 'added' });
+        added.push({
+          user_id: user.user_id,
+          role: invitation.role,
+          employee,
+          status: pending ? 'invited' : 'active',
+          is_partner: !employee,
+          grants: 0,
+          ...(pending ? { invited_on: now } : {}),
+        });
+        outcomes.push({
+          user_id: user.user_id,
+          profile_id: user.profile_id,
+          name: user.name,
+          ...(p.mail ? { mail: p.mail } : {}),
+          status: pending ? 'invited' : 'added',
+        });
       }
       this.account.putSpace({ ...space, members: [...space.members, ...added] });
       return E.right(outcomes);
@@ -192,7 +278,13 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
   }
 
   members(spaceId: number, query: MemberQuery): TaskEither<GatewayError, MemberPage> {
-    return async () => E.map((s: AccountSpace) => pageOfMembers(s.members.map((m) => this.#member(m)), query))(this.#space(spaceId));
+    return async () =>
+      E.map((s: AccountSpace) =>
+        pageOfMembers(
+          s.members.map((m) => this.#member(m)),
+          query,
+        ),
+      )(this.#space(spaceId));
   }
 
   updateRoles(spaceId: number, userIds: readonly number[], role: SpaceRole): TaskEither<GatewayError, void> {
@@ -217,7 +309,11 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
     };
   }
 
-  #membersOf(spaceId: number, userIds: readonly number[], newRole: SpaceRole | undefined): Either<GatewayError, AccountSpace> {
+  #membersOf(
+    spaceId: number,
+    userIds: readonly number[],
+    newRole: SpaceRole | undefined,
+  ): Either<GatewayError, AccountSpace> {
     const found = this.#space(spaceId);
     if (E.isLeft(found)) return found;
     const space = found.right;
@@ -237,7 +333,15 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
 
   #space(spaceId: number): Either<GatewayError, AccountSpace> {
     const s = this.account.space(spaceId);
-    return s ? E.right(s) : E.left(notFound('space', String(spaceId), `There is no space ${spaceId} (it may have been deleted). workspaces_getOrganizations lists every space with its space_id.`));
+    return s
+      ? E.right(s)
+      : E.left(
+          notFound(
+            'space',
+            String(spaceId),
+            `There is no space ${spaceId} (it may have been deleted). workspaces_getOrganizations lists every space with its space_id.`,
+          ),
+        );
   }
 
   #member(m: AccountMembership): SpaceMember {
@@ -248,12 +352,19 @@ export class InMemorySpaceDirectory implements SpaceDirectory {
       is_partner: m.is_partner,
       grants: m.grants,
       status: m.status,
-      profile: { profile_id: u?.profile_id ?? 0, user_id: m.user_id, name: u?.name ?? `user ${m.user_id}`, mail: u ? [u.mail] : [], type: 'user' },
+      profile: {
+        profile_id: u?.profile_id ?? 0,
+        user_id: m.user_id,
+        name: u?.name ?? `user ${m.user_id}`,
+        mail: u ? [u.mail] : [],
+        type: 'user',
+      },
     };
   }
 
   #isEmployee(userId: number, orgId: number): boolean {
-    for (const s of this.account.spaces.values()) if (s.org_id === orgId && s.members.some((m) => m.user_id === userId && m.employee)) return true;
+    for (const s of this.account.spaces.values())
+      if (s.org_id === orgId && s.members.some((m) => m.user_id === userId && m.employee)) return true;
     return false;
   }
 

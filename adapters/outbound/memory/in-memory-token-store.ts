@@ -23,7 +23,8 @@ export class InMemoryTokenStore implements TokenStore {
   }
 
   async withLock<A>(connection: string, _waitMs: number, work: () => Promise<A>): Promise<A | undefined> {
-    for (let held = this.locks.get(connection); held; held = this.locks.get(connection)) await held.catch(() => undefined);
+    for (let held = this.locks.get(connection); held; held = this.locks.get(connection))
+      await held.catch(() => undefined);
     const running = work();
     this.locks.set(connection, running);
     try {

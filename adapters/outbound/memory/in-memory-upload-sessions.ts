@@ -107,7 +107,9 @@ export class UploadSessions {
 
   /** Where the bytes from 0 stop being contiguous. */
   prefix(s: UploadSession): { index: number; offset: number } {
-    return contiguousPrefix([...s.chunks.entries()].map(([offset, c]) => ({ index: c.index, offset, length: c.bytes.length })));
+    return contiguousPrefix(
+      [...s.chunks.entries()].map(([offset, c]) => ({ index: c.index, offset, length: c.bytes.length })),
+    );
   }
 
   /** The first `length` bytes of the upload. */

@@ -3,7 +3,12 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 /** The gateway's Prometheus metrics, in a registry of its own (several gateways may share a process). */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly toolCalls = new Counter({ name: 'gateway_tool_calls_total', help: 'Tool calls by tool and status', labelNames: ['tool', 'status'], registers: [this.registry] });
+  readonly toolCalls = new Counter({
+    name: 'gateway_tool_calls_total',
+    help: 'Tool calls by tool and status',
+    labelNames: ['tool', 'status'],
+    registers: [this.registry],
+  });
   readonly toolDuration = new Histogram({
     name: 'gateway_tool_call_duration_seconds',
     help: 'Tool call duration by tool and status',
@@ -11,7 +16,12 @@ export class GatewayMetrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
-  readonly upstreamCalls = new Counter({ name: 'gateway_upstream_calls_total', help: 'Calls to vendor APIs by vendor and status', labelNames: ['vendor', 'status'], registers: [this.registry] });
+  readonly upstreamCalls = new Counter({
+    name: 'gateway_upstream_calls_total',
+    help: 'Calls to vendor APIs by vendor and status',
+    labelNames: ['vendor', 'status'],
+    registers: [this.registry],
+  });
   readonly upstreamErrors = new Counter({
     name: 'gateway_upstream_errors_total',
     help: 'Vendor calls that failed (no answer, 429 or 5xx) by vendor',
@@ -31,7 +41,12 @@ export class GatewayMetrics {
     labelNames: ['status'],
     registers: [this.registry],
   });
-  readonly rateLimited = new Counter({ name: 'gateway_rate_limit_refusals_total', help: 'Calls refused by the rate limit, by tool group', labelNames: ['group'], registers: [this.registry] });
+  readonly rateLimited = new Counter({
+    name: 'gateway_rate_limit_refusals_total',
+    help: 'Calls refused by the rate limit, by tool group',
+    labelNames: ['group'],
+    registers: [this.registry],
+  });
   readonly rateLimitFailOpen = new Counter({
     name: 'gateway_rate_limit_fail_open_total',
     help: 'Calls let through without a rate-limit check because the limiter (Redis) failed or was slow',

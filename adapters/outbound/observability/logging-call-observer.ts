@@ -40,7 +40,9 @@ export class LoggingCallObserver implements CallObserver {
     this.durations = new Children((tool, status) => metrics.toolDuration.labels(tool!, status!));
   }
 
-  async observe<R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } }>(call: ObservedCall, run: () => Promise<R>): Promise<R> {
+  async observe<
+    R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } },
+  >(call: ObservedCall, run: () => Promise<R>): Promise<R> {
     const started = performance.now();
     const upstream: UpstreamCall[] = [];
     const result = this.trackUpstream ? await collectUpstreamCalls(upstream, run) : await run();

@@ -57,7 +57,8 @@ export interface PodioClientOptions {
   readonly rateLimitWaitSeconds?: number;
 }
 
-const isEmpty = (data: unknown): boolean => data === undefined || data === null || (typeof data === 'string' && data.trim() === '');
+const isEmpty = (data: unknown): boolean =>
+  data === undefined || data === null || (typeof data === 'string' && data.trim() === '');
 
 const queryParams = (query: PodioQuery | undefined): URLSearchParams | undefined => {
   if (!query) return undefined;
@@ -89,7 +90,11 @@ export class PodioClient {
     return () => this.request(method, path, options);
   }
 
-  async request<A>(method: PodioMethod, path: string, options: PodioRequestOptions<A>): Promise<Either<GatewayError, A>> {
+  async request<A>(
+    method: PodioMethod,
+    path: string,
+    options: PodioRequestOptions<A>,
+  ): Promise<Either<GatewayError, A>> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.#auth.accessToken();
       if (E.isLeft(token)) return token;
@@ -99,8 +104,15 @@ export class PodioClient {
           method,
           url: path,
           params: queryParams(options.query),
-          data: options.raw ? Buffer.from(options.raw.data) : options.body === undefined ? undefined : JSON.stringify(options.body),
-          headers: { Authorization: `OAuth2 ${token.right}`, ...(options.raw ? { 'Content-Type': options.raw.contentType } : {}) },
+          data: options.raw
+            ? Buffer.from(options.raw.data)
+            : options.body === undefined
+              ? undefined
+              : JSON.stringify(options.body),
+          headers: {
+            Authorization: `OAuth2 ${token.right}`,
+            ...(options.raw ? { 'Content-Type': options.raw.contentType } : {}),
+          },
           responseType: 'text',
           transformResponse: (raw: unknown) => raw,
         });
@@ -110,16 +122,35 @@ export class PodioClient {
       const data = parseJson(res.data);
       if (res.status >= 200 && res.status < 300) {
         if (isEmpty(res.data)) return decodePodio(options.codec, undefined, res.status, `${method} ${path}`);
-        if (data === NOT_JSON) return E.left(upstreamFailure(PODIO, `Podio answered ${method} ${path} with something other than JSON (HTTP ${res.status}). Retrying will not help.`, { retryable: false, status: res.status }));
+        if (data === NOT_JSON)
+          return E.left(
+            upstreamFailure(
+              PODIO,
+              `Podio answered ${method} ${path} with something other than JSON (HTTP ${res.status}). Retrying will not help.`,
+              { retryable: false, status: res.status },
+            ),
+          );
         return decodePodio(options.codec, data, res.status, `${method} ${path}`);
       }
       const body = PodioErrorBody.decode(data === NOT_JSON ? {} : data);
       const error = E.isRight(body) ? body.right : {};
-      if (res.status === 401 && attempt === 0 && (error.error === 'invalid_token' || error.error_description === 'expired_token')) {
+      if (
+        res.status === 401 &&
+        attempt === 0 &&
+        (error.error === 'invalid_token' || error.error_description === 'expired_token')
+      ) {
         this.#auth.invalidate();
         continue;
       }
-      const answer = { method, path, status: res.status, retryAfter: res.headers['retry-after'], body: error, token: token.right, resource: options.resource };
+      const answer = {
+        method,
+        path,
+        status: res.status,
+        retryAfter: res.headers['retry-after'],
+        body: error,
+        token: token.right,
+        resource: options.resource,
+      };
       return E.left(podioError(answer, { clock: this.#clock, rateLimitWaitSeconds: this.#rateLimitWait }));
     }
   }

@@ -31,14 +31,24 @@ export const PodioTokenResponse = t.intersection([
 ]);
 export type PodioTokenResponse = t.TypeOf<typeof PodioTokenResponse>;
 
-const CONTAINERS = new Set(['InterfaceType', 'PartialType', 'ArrayType', 'DictionaryType', 'ReadonlyArrayType', 'StrictType', 'ExactType']);
+const CONTAINERS = new Set([
+  'InterfaceType',
+  'PartialType',
+  'ArrayType',
+  'DictionaryType',
+  'ReadonlyArrayType',
+  'StrictType',
+  'ExactType',
+]);
 
 /** Where the first decoding error sits, as a dotted path (`spaces.0.space_id`). */
 export const decodingPath = (errors: t.Errors): string => {
   const first = errors[0];
   if (!first) return '';
   return first.context
-    .filter((_, i) => i > 0 && CONTAINERS.has((first.context[i - 1]?.type as { _tag?: string } | undefined)?._tag ?? ''))
+    .filter(
+      (_, i) => i > 0 && CONTAINERS.has((first.context[i - 1]?.type as { _tag?: string } | undefined)?._tag ?? ''),
+    )
     .map((entry) => entry.key)
     .join('.');
 };
@@ -52,7 +62,12 @@ export const podioUnexpectedShape = (status: number, errors: t.Errors, what: str
   );
 };
 
-export const decodePodio = <A>(codec: t.Type<A, unknown, unknown>, data: unknown, status: number, what: string): Either<UpstreamFailure, A> => {
+export const decodePodio = <A>(
+  codec: t.Type<A, unknown, unknown>,
+  data: unknown,
+  status: number,
+  what: string,
+): Either<UpstreamFailure, A> => {
   const decoded = codec.decode(data);
   return E.isLeft(decoded) ? E.left(podioUnexpectedShape(status, decoded.left, what)) : E.right(decoded.right);
 };

@@ -1,4 +1,12 @@
-import { conflict, forbidden, invalidInput, notFound, rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import {
+  conflict,
+  forbidden,
+  invalidInput,
+  notFound,
+  rateLimited,
+  upstreamFailure,
+  type GatewayError,
+} from '../../../domain/shared/errors.js';
 import type { Clock } from '../../../ports/clock.js';
 import { retryAfterSeconds } from '../http/vendor-http.js';
 import { PODIO, type PodioErrorBody } from './podio-codecs.js';
@@ -41,10 +49,17 @@ export const podioError = (answer: PodioErrorAnswer, context: PodioErrorContext)
   const what = resource ? { kind: resource.kind, id: String(resource.id) } : resourceOf(path);
   switch (true) {
     case status === 400:
-      return invalidInput(said ? `Podio rejected the request: ${said}` : `Podio rejected ${method} ${path} as invalid.`, undefined, undefined, {
-        ...(error.error ? { podio_error: error.error } : {}),
-        ...(error.error_parameters && Object.keys(error.error_parameters).length ? { error_parameters: error.error_parameters } : {}),
-      });
+      return invalidInput(
+        said ? `Podio rejected the request: ${said}` : `Podio rejected ${method} ${path} as invalid.`,
+        undefined,
+        undefined,
+        {
+          ...(error.error ? { podio_error: error.error } : {}),
+          ...(error.error_parameters && Object.keys(error.error_parameters).length
+            ? { error_parameters: error.error_parameters }
+            : {}),
+        },
+      );
     case status === 401:
       return upstreamFailure(
         PODIO,
@@ -52,26 +67,47 @@ export const podioError = (answer: PodioErrorAnswer, context: PodioErrorContext)
         { retryable: false, reauthorize: true, status },
       );
     case status === 403:
-      return forbidden(said ? `Podio refused: ${said}` : `Podio does not allow the gateway's Podio user to ${method} ${path}.`, error.error ? { podio_error: error.error } : undefined);
+      return forbidden(
+        said ? `Podio refused: ${said}` : `Podio does not allow the gateway's Podio user to ${method} ${path}.`,
+        error.error ? { podio_error: error.error } : undefined,
+      );
     case status === 404:
-      return notFound(what.kind, what.id, `Podio has no ${what.kind} ${what.id}, or the gateway's Podio user cannot see it.${said ? ` Podio said: ${said}` : ''}`);
+      return notFound(
+        what.kind,
+        what.id,
+        `Podio has no ${what.kind} ${what.id}, or the gateway's Podio user cannot see it.${said ? ` Podio said: ${said}` : ''}`,
+      );
     case status === 409:
-      return conflict(said ? `Podio reported a conflict: ${said}` : `Podio reported a conflict with the current state of ${what.kind} ${what.id}.`, error.error ? { podio_error: error.error } : undefined);
+      return conflict(
+        said
+          ? `Podio reported a conflict: ${said}`
+          : `Podio reported a conflict with the current state of ${what.kind} ${what.id}.`,
+        error.error ? { podio_error: error.error } : undefined,
+      );
     case status === 410:
       return notFound(what.kind, what.id, `${what.kind} ${what.id} was deleted in Podio and can no longer be used.`);
     case status === 420 || status === 429: {
-      const seconds = (status === 429 ? retryAfterSeconds(answer.retryAfter, context.clock.now()) : undefined) ?? context.rateLimitWaitSeconds;
+      const seconds =
+        (status === 429 ? retryAfterSeconds(answer.retryAfter, context.clock.now()) : undefined) ??
+        context.rateLimitWaitSeconds;
       return rateLimited(
         `Podio's rate limit was reached (Podio allows about 1,000 calls an hour, 250 for heavy calls, and does not say when the counter resets). Wait about ${Math.ceil(seconds / 60)} minutes before calling Podio again.`,
         seconds,
       );
     }
     case status >= 500:
-      return upstreamFailure(PODIO, `Podio failed to answer ${method} ${path} (HTTP ${status}). Try again shortly; for writes, check first whether the change was made.`, {
-        retryable: true,
+      return upstreamFailure(
+        PODIO,
+        `Podio failed to answer ${method} ${path} (HTTP ${status}). Try again shortly; for writes, check first whether the change was made.`,
+        {
+          retryable: true,
+          status,
+        },
+      );
+    default:
+      return upstreamFailure(PODIO, `Podio answered ${method} ${path} with HTTP ${status}${said ? `: ${said}` : ''}.`, {
+        retryable: false,
         status,
       });
-    default:
-      return upstreamFailure(PODIO, `Podio answered ${method} ${path} with HTTP ${status}${said ? `: ${said}` : ''}.`, { retryable: false, status });
   }
 };

@@ -26,11 +26,28 @@ export const splitFilters = (filters: readonly ResolvedFilter[]): { podio: Json;
       continue;
     }
     const t = f.type;
-    if ((t === 'category' || t === 'status' || t === 'app' || t === 'contact') && (f.match === 'any' || (f.match === 'equal' && !f.field.field_type.startsWith('multi')))) podio[key] = f.ids;
-    else if ((t === 'number' || t === 'money' || t === 'calculation') && ['larger_or_equal', 'smaller_or_equal', 'equal'].includes(f.match))
-      podio[key] = f.match === 'larger_or_equal' ? { from: f.numbers[0] } : f.match === 'smaller_or_equal' ? { to: f.numbers[0] } : { from: f.numbers[0], to: f.numbers[0] };
+    if (
+      (t === 'category' || t === 'status' || t === 'app' || t === 'contact') &&
+      (f.match === 'any' || (f.match === 'equal' && !f.field.field_type.startsWith('multi')))
+    )
+      podio[key] = f.ids;
+    else if (
+      (t === 'number' || t === 'money' || t === 'calculation') &&
+      ['larger_or_equal', 'smaller_or_equal', 'equal'].includes(f.match)
+    )
+      podio[key] =
+        f.match === 'larger_or_equal'
+          ? { from: f.numbers[0] }
+          : f.match === 'smaller_or_equal'
+            ? { to: f.numbers[0] }
+            : { from: f.numbers[0], to: f.numbers[0] };
     else if (t === 'date' && (f.match === 'on_or_after' || f.match === 'on_or_before' || f.match === 'equal'))
-      podio[key] = f.match === 'on_or_after' ? { from: f.bound!.from.slice(0, 10) } : f.match === 'on_or_before' ? { to: f.bound!.to.slice(0, 10) } : { from: f.bound!.from.slice(0, 10), to: f.bound!.to.slice(0, 10) };
+      podio[key] =
+        f.match === 'on_or_after'
+          ? { from: f.bound!.from.slice(0, 10) }
+          : f.match === 'on_or_before'
+            ? { to: f.bound!.to.slice(0, 10) }
+            : { from: f.bound!.from.slice(0, 10), to: f.bound!.to.slice(0, 10) };
     else local.push(f);
   }
   return { podio, local };

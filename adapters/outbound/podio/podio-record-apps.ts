@@ -14,7 +14,10 @@ export class PodioRecordApps implements RecordApps {
 
   listApps(workspaceId?: number): TaskEither<GatewayError, readonly AppSummary[]> {
     return pipe(
-      this.podio.task('GET', workspaceId === undefined ? '/app/' : `/app/space/${workspaceId}/`, { codec: PodioObjects, resource: { kind: 'workspace', id: workspaceId ?? 0 } }),
+      this.podio.task('GET', workspaceId === undefined ? '/app/' : `/app/space/${workspaceId}/`, {
+        codec: PodioObjects,
+        resource: { kind: 'workspace', id: workspaceId ?? 0 },
+      }),
       TE.map((apps) => apps.map(toAppSummary)),
     );
   }
@@ -40,9 +43,19 @@ export class PodioRecordApps implements RecordApps {
   }
 
   getView(viewId: number, appId?: number): TaskEither<GatewayError, { app_id: number; view: AppView }> {
-    if (appId === undefined) return TE.left(invalidInput('With Podio a view is addressed through its app: send app_id together with view_id.', 'app_id', 'the app of the view'));
+    if (appId === undefined)
+      return TE.left(
+        invalidInput(
+          'With Podio a view is addressed through its app: send app_id together with view_id.',
+          'app_id',
+          'the app of the view',
+        ),
+      );
     return pipe(
-      this.podio.task('GET', `/view/app/${appId}/${viewId}`, { codec: PodioObject, resource: { kind: 'view', id: viewId } }),
+      this.podio.task('GET', `/view/app/${appId}/${viewId}`, {
+        codec: PodioObject,
+        resource: { kind: 'view', id: viewId },
+      }),
       TE.map((v) => ({ app_id: appId, view: toView(v, viewId) })),
     );
   }

@@ -1,4 +1,13 @@
-import { isFieldType, valueTypeOf, type App, type AppSummary, type AppView, type CategoryOption, type FieldDefinition, type FieldType } from '../../../domain/records/app.js';
+import {
+  isFieldType,
+  valueTypeOf,
+  type App,
+  type AppSummary,
+  type AppView,
+  type CategoryOption,
+  type FieldDefinition,
+  type FieldType,
+} from '../../../domain/records/app.js';
 import type { FieldInput, ValidatedFields } from '../../../domain/records/field-input.js';
 import type { RecordData, UserRef } from '../../../domain/records/record.js';
 import type { Comment, FieldDelta, PersonRef, Revision, WriteFlags } from '../../../domain/records/revision.js';
@@ -12,10 +21,12 @@ import type { PodioQuery } from './podio-client.js';
 /** A JSON object of Podio's, read through the typed accessors below. */
 export type Json = Record<string, unknown>;
 
-export const num = (u: unknown): number | undefined => (typeof u === 'number' ? u : typeof u === 'string' && /^-?\d+(\.\d+)?$/.test(u) ? Number(u) : undefined);
+export const num = (u: unknown): number | undefined =>
+  typeof u === 'number' ? u : typeof u === 'string' && /^-?\d+(\.\d+)?$/.test(u) ? Number(u) : undefined;
 export const str = (u: unknown): string | undefined => (typeof u === 'string' ? u : undefined);
 export const obj = (u: unknown): Json => (typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Json) : {});
-export const arr = (u: unknown): Json[] => (Array.isArray(u) ? (u.filter((x) => typeof x === 'object' && x !== null) as Json[]) : []);
+export const arr = (u: unknown): Json[] =>
+  Array.isArray(u) ? (u.filter((x) => typeof x === 'object' && x !== null) as Json[]) : [];
 
 /** Podio's field `type` + config to our field_type. */
 export const fieldTypeOf = (f: Json): FieldType => {
@@ -74,7 +85,11 @@ export const toApp = (a: Json): App => {
         const field_type = fieldTypeOf(f);
         const options = arr(settings['options'])
           .filter((o) => str(o['status']) !== 'deleted')
-          .map((o): CategoryOption => ({ id: num(o['id']) ?? 0, text: str(o['text']) ?? '', ...(str(o['color']) ? { color: str(o['color'])! } : {}) }));
+          .map((o): CategoryOption => ({
+            id: num(o['id']) ?? 0,
+            text: str(o['text']) ?? '',
+            ...(str(o['color']) ? { color: str(o['color'])! } : {}),
+          }));
         return {
           field_id: num(f['field_id']) ?? 0,
           external_id: str(f['external_id']) ?? String(f['field_id']),
@@ -83,8 +98,16 @@ export const toApp = (a: Json): App => {
           required: fc['required'] === true,
           ...(str(fc['description']) ? { description: str(fc['description'])! } : {}),
           ...(field_type.endsWith('category') ? { options } : {}),
-          ...(field_type.endsWith('relation') ? { referenced_app_ids: (Array.isArray(settings['referenced_apps']) ? settings['referenced_apps'] : []).map((r) => num(obj(r)['app_id']) ?? 0) } : {}),
-          ...(field_type === 'money' && Array.isArray(settings['allowed_currencies']) ? { currencies: settings['allowed_currencies'].filter((c): c is string => typeof c === 'string') } : {}),
+          ...(field_type.endsWith('relation')
+            ? {
+                referenced_app_ids: (Array.isArray(settings['referenced_apps']) ? settings['referenced_apps'] : []).map(
+                  (r) => num(obj(r)['app_id']) ?? 0,
+                ),
+              }
+            : {}),
+          ...(field_type === 'money' && Array.isArray(settings['allowed_currencies'])
+            ? { currencies: settings['allowed_currencies'].filter((c): c is string => typeof c === 'string') }
+            : {}),
         };
       }),
   };
@@ -94,13 +117,24 @@ export const podioTime = (s: unknown): string => (str(s) ?? '').slice(0, 19);
 
 const userRef = (u: unknown): UserRef => {
   const x = obj(u);
-  return { user_id: num(x['user_id']) ?? num(x['id']) ?? 0, name: str(x['name']) ?? '', ...(num(x['profile_id']) !== undefined ? { profile_id: num(x['profile_id'])! } : {}) };
+  return {
+    user_id: num(x['user_id']) ?? num(x['id']) ?? 0,
+    name: str(x['name']) ?? '',
+    ...(num(x['profile_id']) !== undefined ? { profile_id: num(x['profile_id'])! } : {}),
+  };
 };
 
 export const person = (u: unknown): PersonRef => {
   const x = obj(u);
   const mail = Array.isArray(x['mail']) ? x['mail'].filter((m): m is string => typeof m === 'string') : [];
-  return { id: num(x['id']) ?? num(x['user_id']) ?? 0, mail, user_id: num(x['user_id']) ?? num(x['id']) ?? 0, name: str(x['name']) ?? '', org_id: num(x['org_id']) ?? null, type: 'user' };
+  return {
+    id: num(x['id']) ?? num(x['user_id']) ?? 0,
+    mail,
+    user_id: num(x['user_id']) ?? num(x['id']) ?? 0,
+    name: str(x['name']) ?? '',
+    org_id: num(x['org_id']) ?? null,
+    type: 'user',
+  };
 };
 
 /** Podio's `values` of one field to our value shape. */
@@ -120,11 +154,21 @@ export const toValue = (type: FieldType, values: Json[]): FieldValue | undefined
     case 'status':
       return values.map((v) => ({ id: num(obj(v['value'])['id']) ?? 0, text: str(obj(v['value'])['text']) ?? '' }));
     case 'date':
-      return { start: `${str(first['start_date']) ?? podioTime(first['start']).slice(0, 10)} ${str(first['start_time']) ?? '00:00:00'}`, end: first['end'] || first['end_date'] ? `${str(first['end_date']) ?? podioTime(first['end']).slice(0, 10)} ${str(first['end_time']) ?? '00:00:00'}` : null };
+      return {
+        start: `${str(first['start_date']) ?? podioTime(first['start']).slice(0, 10)} ${str(first['start_time']) ?? '00:00:00'}`,
+        end:
+          first['end'] || first['end_date']
+            ? `${str(first['end_date']) ?? podioTime(first['end']).slice(0, 10)} ${str(first['end_time']) ?? '00:00:00'}`
+            : null,
+      };
     case 'app':
       return values.map((v) => {
         const item = obj(v['value']);
-        return { record_id: num(item['item_id']) ?? 0, app_id: num(obj(item['app'])['app_id']) ?? 0, title: str(item['title']) ?? '' };
+        return {
+          record_id: num(item['item_id']) ?? 0,
+          app_id: num(obj(item['app'])['app_id']) ?? 0,
+          title: str(item['title']) ?? '',
+        };
       });
     case 'contact':
       return values.map((v) => {
@@ -135,11 +179,19 @@ export const toValue = (type: FieldType, values: Json[]): FieldValue | undefined
     case 'phone':
       return values.map((v) => ({ type: str(v['type']) ?? 'other', value: str(v['value']) ?? '' }));
     case 'embed':
-      return values.map((v) => ({ url: str(obj(v['embed'])['original_url']) ?? str(obj(v['embed'])['url']) ?? '', title: str(obj(v['embed'])['title']) ?? '' }));
+      return values.map((v) => ({
+        url: str(obj(v['embed'])['original_url']) ?? str(obj(v['embed'])['url']) ?? '',
+        title: str(obj(v['embed'])['title']) ?? '',
+      }));
     case 'file':
       return values.map((v) => {
         const f = obj(v['value']);
-        return { file_id: num(f['file_id']) ?? 0, name: str(f['name']) ?? '', mimetype: str(f['mimetype']) ?? '', size: num(f['size']) ?? 0 };
+        return {
+          file_id: num(f['file_id']) ?? 0,
+          name: str(f['name']) ?? '',
+          mimetype: str(f['mimetype']) ?? '',
+          size: num(f['size']) ?? 0,
+        };
       });
     default:
       return undefined;
@@ -201,11 +253,19 @@ export const toPodioValue = (input: FieldInput): unknown => {
     case 'link':
       return input.items.map((i) => ({ embed: { url: i.url }, ...(i.title ? { title: i.title } : {}) }));
     case 'checklist':
-      return input.items.map((i) => ({ ...(i.id ? { id: i.id } : {}), title: i.title, completed: i.completed, description: i.description, due: i.due, assignee: i.assignee_user_id }));
+      return input.items.map((i) => ({
+        ...(i.id ? { id: i.id } : {}),
+        title: i.title,
+        completed: i.completed,
+        description: i.description,
+        due: i.due,
+        assignee: i.assignee_user_id,
+      }));
   }
 };
 
-export const podioFields = (fields: ValidatedFields): Json => Object.fromEntries(fields.map(({ field, input }) => [String(field.field_id), toPodioValue(input)]));
+export const podioFields = (fields: ValidatedFields): Json =>
+  Object.fromEntries(fields.map(({ field, input }) => [String(field.field_id), toPodioValue(input)]));
 
 export const flagQuery = (flags: WriteFlags): PodioQuery => ({ silent: flags.silent, hook: flags.hook });
 
@@ -216,13 +276,35 @@ export const toView = (v: Json, viewId: number): AppView => {
     const key = f['key'];
     const values = f['values'];
     const system = key === 'created_on' || key === 'last_edit_on';
-    const target = system ? { field_type: key === 'created_on' ? 'created_on' : 'last_modified_on' } : { field_id: String(key) };
-    if (Array.isArray(values)) filters.push({ ...target, match_type: 'any', values: values.map((value) => ({ value: typeof value === 'object' && value !== null ? (obj(value)['id'] ?? obj(value)['item_id'] ?? obj(value)['profile_id']) : value })) });
+    const target = system
+      ? { field_type: key === 'created_on' ? 'created_on' : 'last_modified_on' }
+      : { field_id: String(key) };
+    if (Array.isArray(values))
+      filters.push({
+        ...target,
+        match_type: 'any',
+        values: values.map((value) => ({
+          value:
+            typeof value === 'object' && value !== null
+              ? (obj(value)['id'] ?? obj(value)['item_id'] ?? obj(value)['profile_id'])
+              : value,
+        })),
+      });
     else {
       const range = obj(values);
       const isDate = (u: unknown) => typeof u === 'string' && !/^-?\d+(\.\d+)?$/.test(u);
-      if (range['from'] !== undefined) filters.push({ ...target, match_type: isDate(range['from']) ? 'on_or_after' : 'larger_or_equal', values: [{ value: range['from'] }] });
-      if (range['to'] !== undefined) filters.push({ ...target, match_type: isDate(range['to']) ? 'on_or_before' : 'smaller_or_equal', values: [{ value: range['to'] }] });
+      if (range['from'] !== undefined)
+        filters.push({
+          ...target,
+          match_type: isDate(range['from']) ? 'on_or_after' : 'larger_or_equal',
+          values: [{ value: range['from'] }],
+        });
+      if (range['to'] !== undefined)
+        filters.push({
+          ...target,
+          match_type: isDate(range['to']) ? 'on_or_before' : 'smaller_or_equal',
+          values: [{ value: range['to'] }],
+        });
     }
   }
   const sortBy = v['sort_by'];
@@ -237,7 +319,13 @@ export const toView = (v: Json, viewId: number): AppView => {
 
 export const toAppSummary = (a: Json): AppSummary => {
   const c = obj(a['config']);
-  return { id: num(a['app_id']) ?? 0, name: str(c['name']) ?? '', description: str(c['description']) ?? '', workspace_id: num(a['space_id']) ?? 0, item_name: str(c['item_name']) ?? '' };
+  return {
+    id: num(a['app_id']) ?? 0,
+    name: str(c['name']) ?? '',
+    description: str(c['description']) ?? '',
+    workspace_id: num(a['space_id']) ?? 0,
+    item_name: str(c['item_name']) ?? '',
+  };
 };
 
 export const toRevision = (r: Json, recordId: number): Revision => ({
@@ -263,14 +351,23 @@ export const toFieldDelta = (d: Json): FieldDelta => {
 };
 
 /** An item of `GET /item/field/{id}/find`: its creation is read from `initial_revision`. */
-export const toRelatable = (i: Json): RecordData => toRecord({ ...i, created_on: obj(i['initial_revision'])['created_on'], created_by: obj(obj(i['initial_revision'])['user']) }, undefined);
+export const toRelatable = (i: Json): RecordData =>
+  toRecord(
+    { ...i, created_on: obj(i['initial_revision'])['created_on'], created_by: obj(obj(i['initial_revision'])['user']) },
+    undefined,
+  );
 
 export const toComment = (c: Json): Comment => {
   const { id: _id, ...by } = person(c['created_by']);
   return {
     comment_id: num(c['comment_id']) ?? 0,
     created_on: podioTime(c['created_on']),
-    files: arr(c['files']).map((f) => ({ file_id: num(f['file_id']) ?? 0, name: str(f['name']) ?? '', mimetype: str(f['mimetype']) ?? '', size: num(f['size']) ?? 0 })),
+    files: arr(c['files']).map((f) => ({
+      file_id: num(f['file_id']) ?? 0,
+      name: str(f['name']) ?? '',
+      mimetype: str(f['mimetype']) ?? '',
+      size: num(f['size']) ?? 0,
+    })),
     ref: { type: 'record', id: num(obj(c['ref'])['id']) ?? 0 },
     value: str(c['value']) ?? '',
     user: by,

@@ -12,7 +12,18 @@ import type { NewFile, RecordPage, RecordQuery, RecordStore } from '../../../por
 import type { PodioClient } from './podio-client.js';
 import { PodioObject, PodioObjects } from './podio-codecs.js';
 import { splitFilters, statusRefusal } from './podio-filter-pushdown.js';
-import { arr, flagQuery, num, obj, podioFields, toFieldDelta, toRecord, toRelatable, toRevision, type Json } from './podio-record-mapping.js';
+import {
+  arr,
+  flagQuery,
+  num,
+  obj,
+  podioFields,
+  toFieldDelta,
+  toRecord,
+  toRelatable,
+  toRevision,
+  type Json,
+} from './podio-record-mapping.js';
 import { multipartBody } from './podio-records-multipart.js';
 
 // Records on Podio's items (vendors.md 2.2). Filters Podio cannot evaluate are applied by the gateway
@@ -31,18 +42,32 @@ export class PodioRecordStore implements RecordStore {
   get(recordId: number): TaskEither<GatewayError, RecordData> {
     return pipe(
       this.podio.task('GET', `/item/${recordId}`, { codec: PodioObject, resource: { kind: 'record', id: recordId } }),
-      TE.chain((item) => pipe(this.apps.getApp(num(obj(item['app'])['app_id']) ?? 0), TE.map((app) => toRecord(item, app)))),
+      TE.chain((item) =>
+        pipe(
+          this.apps.getApp(num(obj(item['app'])['app_id']) ?? 0),
+          TE.map((app) => toRecord(item, app)),
+        ),
+      ),
     );
   }
 
-  private filterPage(app: App, podioFilters: Json, offset: number, limit: number, sort?: { by: string; desc: boolean }): TaskEither<GatewayError, { total: number; items: RecordData[] }> {
+  private filterPage(
+    app: App,
+    podioFilters: Json,
+    offset: number,
+    limit: number,
+    sort?: { by: string; desc: boolean },
+  ): TaskEither<GatewayError, { total: number; items: RecordData[] }> {
     return pipe(
       this.podio.task('POST', `/item/app/${app.app_id}/filter/`, {
         codec: PodioObject,
         body: { filters: podioFilters, offset, limit, ...(sort ? { sort_by: sort.by, sort_desc: sort.desc } : {}) },
         resource: { kind: 'app', id: app.app_id },
       }),
-      TE.map((r) => ({ total: num(r['filtered']) ?? num(r['total']) ?? 0, items: arr(r['items']).map((i) => toRecord(i, app)) })),
+      TE.map((r) => ({
+        total: num(r['filtered']) ?? num(r['total']) ?? 0,
+        items: arr(r['items']).map((i) => toRecord(i, app)),
+      })),
     );
   }
 
@@ -55,7 +80,13 @@ export class PodioRecordStore implements RecordStore {
         out.push(...page.right.items);
         if (offset + PAGE >= page.right.total) return E.right(out);
       }
-      return E.left(invalidInput(`These filters need the gateway to read more than ${MAX_SCAN} records of app ${app.app_id}. Add a category, relation, user, number or date filter that Podio can apply first.`, 'filters', 'narrower filters'));
+      return E.left(
+        invalidInput(
+          `These filters need the gateway to read more than ${MAX_SCAN} records of app ${app.app_id}. Add a category, relation, user, number or date filter that Podio can apply first.`,
+          'filters',
+          'narrower filters',
+        ),
+      );
     };
   }
 
@@ -84,26 +115,48 @@ export class PodioRecordStore implements RecordStore {
     if (refused) return TE.left(refused);
     const { podio, local } = splitFilters(filters);
     const predicate = compileFilters(local);
-    return pipe(this.scan(app, podio), TE.map((all) => all.filter(predicate)));
+    return pipe(
+      this.scan(app, podio),
+      TE.map((all) => all.filter(predicate)),
+    );
   }
 
   create(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData> {
     return pipe(
-      this.podio.task('POST', `/item/app/${app.app_id}/`, { codec: PodioObject, query: flagQuery(flags), body: { fields: podioFields(fields) }, resource: { kind: 'app', id: app.app_id } }),
+      this.podio.task('POST', `/item/app/${app.app_id}/`, {
+        codec: PodioObject,
+        query: flagQuery(flags),
+        body: { fields: podioFields(fields) },
+        resource: { kind: 'app', id: app.app_id },
+      }),
       TE.chain((r) => this.get(num(r['item_id']) ?? 0)),
     );
   }
 
-  update(_app: App, recordId: number, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData> {
+  update(
+    _app: App,
+    recordId: number,
+    fields: ValidatedFields,
+    flags: WriteFlags,
+  ): TaskEither<GatewayError, RecordData> {
     return pipe(
-      this.podio.task('PUT', `/item/${recordId}`, { codec: t.unknown, query: flagQuery(flags), body: { fields: podioFields(fields) }, resource: { kind: 'record', id: recordId } }),
+      this.podio.task('PUT', `/item/${recordId}`, {
+        codec: t.unknown,
+        query: flagQuery(flags),
+        body: { fields: podioFields(fields) },
+        resource: { kind: 'record', id: recordId },
+      }),
       TE.chain(() => this.get(recordId)),
     );
   }
 
   delete(recordId: number, flags: WriteFlags): TaskEither<GatewayError, void> {
     return pipe(
-      this.podio.task('DELETE', `/item/${recordId}`, { codec: t.unknown, query: flagQuery(flags), resource: { kind: 'record', id: recordId } }),
+      this.podio.task('DELETE', `/item/${recordId}`, {
+        codec: t.unknown,
+        query: flagQuery(flags),
+        resource: { kind: 'record', id: recordId },
+      }),
       TE.map(() => undefined),
     );
   }
@@ -121,37 +174,65 @@ export class PodioRecordStore implements RecordStore {
 
   revisions(recordId: number): TaskEither<GatewayError, readonly Revision[]> {
     return pipe(
-      this.podio.task('GET', `/item/${recordId}/revision/`, { codec: PodioObjects, resource: { kind: 'record', id: recordId } }),
+      this.podio.task('GET', `/item/${recordId}/revision/`, {
+        codec: PodioObjects,
+        resource: { kind: 'record', id: recordId },
+      }),
       TE.map((list) => list.map((r) => toRevision(r, recordId))),
     );
   }
 
   revisionDelta(recordId: number, from: number, to: number): TaskEither<GatewayError, readonly FieldDelta[]> {
     return pipe(
-      this.podio.task('GET', `/item/${recordId}/revision/${from}/${to}`, { codec: PodioObjects, resource: { kind: 'record', id: recordId } }),
+      this.podio.task('GET', `/item/${recordId}/revision/${from}/${to}`, {
+        codec: PodioObjects,
+        resource: { kind: 'record', id: recordId },
+      }),
       TE.map((diffs) => diffs.map(toFieldDelta)),
     );
   }
 
   referencing(recordId: number, appId: number): TaskEither<GatewayError, readonly RecordData[]> {
     return pipe(
-      this.podio.task('GET', `/item/${recordId}/reference/`, { codec: PodioObjects, resource: { kind: 'record', id: recordId } }),
-      TE.map((groups) => groups.filter((g) => num(obj(g['app'])['app_id']) === appId).flatMap((g) => arr(g['items']).map((i) => num(i['item_id']) ?? 0))),
+      this.podio.task('GET', `/item/${recordId}/reference/`, {
+        codec: PodioObjects,
+        resource: { kind: 'record', id: recordId },
+      }),
+      TE.map((groups) =>
+        groups
+          .filter((g) => num(obj(g['app'])['app_id']) === appId)
+          .flatMap((g) => arr(g['items']).map((i) => num(i['item_id']) ?? 0)),
+      ),
       TE.chain((ids) => TE.sequenceSeqArray(ids.map((id) => this.get(id)))),
     );
   }
 
   findRelatable(fieldId: number, text: string, limit: number): TaskEither<GatewayError, readonly RecordData[]> {
     return pipe(
-      this.podio.task('GET', `/item/field/${fieldId}/find`, { codec: PodioObjects, query: { text, limit }, resource: { kind: 'field', id: fieldId } }),
+      this.podio.task('GET', `/item/field/${fieldId}/find`, {
+        codec: PodioObjects,
+        query: { text, limit },
+        resource: { kind: 'field', id: fieldId },
+      }),
       TE.map((items) => items.map(toRelatable)),
     );
   }
 
   uploadFile(file: NewFile): TaskEither<GatewayError, FileValue> {
     return pipe(
-      this.podio.task('POST', '/file/', { codec: PodioObject, raw: multipartBody({ filename: file.name }, { field: 'source', name: file.name, mimetype: file.mimetype, content: file.content }) }),
-      TE.map((r) => ({ file_id: num(r['file_id']) ?? 0, name: file.name, mimetype: file.mimetype, size: file.content.byteLength })),
+      this.podio.task('POST', '/file/', {
+        codec: PodioObject,
+        raw: multipartBody(
+          { filename: file.name },
+          { field: 'source', name: file.name, mimetype: file.mimetype, content: file.content },
+        ),
+      }),
+      TE.map((r) => ({
+        file_id: num(r['file_id']) ?? 0,
+        name: file.name,
+        mimetype: file.mimetype,
+        size: file.content.byteLength,
+      })),
     );
   }
 

@@ -10,23 +10,38 @@ const PrivacyCodec = t.keyof(Object.fromEntries(PRIVACIES.map((p) => [p, null]))
 
 const PodioOrgSpace = t.intersection([
   t.type({ space_id: t.number, name: t.string }),
-  t.partial({ url: lenient(t.string), url_label: lenient(t.string), privacy: lenient(PrivacyCodec), role: lenient(Role) }),
+  t.partial({
+    url: lenient(t.string),
+    url_label: lenient(t.string),
+    privacy: lenient(PrivacyCodec),
+    role: lenient(Role),
+  }),
 ]);
 
 export const PodioOrg = t.intersection([
   t.type({ org_id: t.number, name: t.string }),
-  t.partial({ url: lenient(t.string), url_label: lenient(t.string), user_limit: lenient(t.number), spaces: lenient(t.array(PodioOrgSpace)) }),
+  t.partial({
+    url: lenient(t.string),
+    url_label: lenient(t.string),
+    user_limit: lenient(t.number),
+    spaces: lenient(t.array(PodioOrgSpace)),
+  }),
 ]);
 
 export type PodioOrg = t.TypeOf<typeof PodioOrg>;
 
-export const PodioCreatedSpace = t.intersection([t.type({ space_id: t.number }), t.partial({ url: lenient(t.string) })]);
+export const PodioCreatedSpace = t.intersection([
+  t.type({ space_id: t.number }),
+  t.partial({ url: lenient(t.string) }),
+]);
 
 export const PodioSpace = t.intersection([
   t.type({ space_id: t.number, name: t.string }),
   t.partial({
     org_id: lenient(t.number),
-    org: lenient(t.intersection([t.type({ org_id: t.number }), t.partial({ name: lenient(t.string), url: lenient(t.string) })])),
+    org: lenient(
+      t.intersection([t.type({ org_id: t.number }), t.partial({ name: lenient(t.string), url: lenient(t.string) })]),
+    ),
     url: lenient(t.string),
     url_label: lenient(t.string),
     privacy: lenient(PrivacyCodec),
@@ -35,7 +50,9 @@ export const PodioSpace = t.intersection([
     post_on_new_app: lenient(t.boolean),
     post_on_new_member: lenient(t.boolean),
     created_on: lenient(t.string),
-    created_by: lenient(t.intersection([t.type({ name: t.string }), t.partial({ id: lenient(t.number), user_id: lenient(t.number) })])),
+    created_by: lenient(
+      t.intersection([t.type({ name: t.string }), t.partial({ id: lenient(t.number), user_id: lenient(t.number) })]),
+    ),
     role: lenient(Role),
     rights: lenient(t.array(t.string)),
   }),

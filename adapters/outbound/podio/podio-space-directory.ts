@@ -36,7 +36,14 @@ export class PodioSpaceDirectory implements SpaceDirectory {
     return async () =>
       done(
         await this.podio.request('POST', '/space/', {
-          body: { org_id: space.org_id, name: space.name, privacy: space.privacy, auto_join: space.auto_join, post_on_new_app: space.post_on_new_app, post_on_new_member: space.post_on_new_member },
+          body: {
+            org_id: space.org_id,
+            name: space.name,
+            privacy: space.privacy,
+            auto_join: space.auto_join,
+            post_on_new_app: space.post_on_new_app,
+            post_on_new_member: space.post_on_new_member,
+          },
           codec: PodioCreatedSpace,
           resource: { kind: 'organization', id: space.org_id },
         }),
@@ -45,15 +52,37 @@ export class PodioSpaceDirectory implements SpaceDirectory {
   }
 
   getSpace(spaceId: number): TaskEither<GatewayError, SpaceDetails> {
-    return async () => done(await this.podio.request('GET', `/space/${spaceId}`, { codec: PodioSpace, resource: { kind: 'space', id: spaceId } }), toSpace);
+    return async () =>
+      done(
+        await this.podio.request('GET', `/space/${spaceId}`, {
+          codec: PodioSpace,
+          resource: { kind: 'space', id: spaceId },
+        }),
+        toSpace,
+      );
   }
 
   updateSpace(spaceId: number, changes: SpaceChanges): TaskEither<GatewayError, void> {
-    return async () => done(await this.podio.request('PUT', `/space/${spaceId}`, { body: changes, codec: t.unknown, resource: { kind: 'space', id: spaceId } }), () => undefined);
+    return async () =>
+      done(
+        await this.podio.request('PUT', `/space/${spaceId}`, {
+          body: changes,
+          codec: t.unknown,
+          resource: { kind: 'space', id: spaceId },
+        }),
+        () => undefined,
+      );
   }
 
   deleteSpace(spaceId: number): TaskEither<GatewayError, void> {
-    return async () => done(await this.podio.request('DELETE', `/space/${spaceId}`, { codec: t.unknown, resource: { kind: 'space', id: spaceId } }), () => undefined);
+    return async () =>
+      done(
+        await this.podio.request('DELETE', `/space/${spaceId}`, {
+          codec: t.unknown,
+          resource: { kind: 'space', id: spaceId },
+        }),
+        () => undefined,
+      );
   }
 
   addMembers(spaceId: number, invitation: Invitation): TaskEither<GatewayError, readonly InvitationOutcome[]> {
@@ -85,7 +114,10 @@ export class PodioSpaceDirectory implements SpaceDirectory {
         ...invitation.users.map((user_id): InvitationOutcome => ({ user_id, status: 'requested' })),
         ...invitation.profiles.map((profile_id): InvitationOutcome => ({ profile_id, status: 'requested' })),
         ...invitation.mails.map((mail): InvitationOutcome => ({ mail, status: 'requested' })),
-        ...(invitation.external_contacts ?? []).map((c): InvitationOutcome => ({ mail: String(c['mail'] ?? ''), status: 'requested' })),
+        ...(invitation.external_contacts ?? []).map((c): InvitationOutcome => ({
+          mail: String(c['mail'] ?? ''),
+          status: 'requested',
+        })),
       ]);
     };
   }
@@ -104,11 +136,24 @@ export class PodioSpaceDirectory implements SpaceDirectory {
 
   updateRoles(spaceId: number, userIds: readonly number[], role: SpaceRole): TaskEither<GatewayError, void> {
     return async () =>
-      done(await this.podio.request('PUT', `/space/${spaceId}/member/${userIds.join(',')}`, { body: { role }, codec: t.unknown, resource: { kind: 'space', id: spaceId } }), () => undefined);
+      done(
+        await this.podio.request('PUT', `/space/${spaceId}/member/${userIds.join(',')}`, {
+          body: { role },
+          codec: t.unknown,
+          resource: { kind: 'space', id: spaceId },
+        }),
+        () => undefined,
+      );
   }
 
   endMemberships(spaceId: number, userIds: readonly number[]): TaskEither<GatewayError, void> {
     return async () =>
-      done(await this.podio.request('DELETE', `/space/${spaceId}/member/${userIds.join(',')}`, { codec: t.unknown, resource: { kind: 'space', id: spaceId } }), () => undefined);
+      done(
+        await this.podio.request('DELETE', `/space/${spaceId}/member/${userIds.join(',')}`, {
+          codec: t.unknown,
+          resource: { kind: 'space', id: spaceId },
+        }),
+        () => undefined,
+      );
   }
 }

@@ -34,7 +34,9 @@ export const toSpace = (s: PodioSpace): SpaceDetails => ({
   post_on_new_member: s.post_on_new_member ?? false,
   ...(s.org?.name ? { org_name: s.org.name } : {}),
   ...(s.created_on ? { created_on: s.created_on } : {}),
-  ...(s.created_by ? { created_by: { name: s.created_by.name, user_id: s.created_by.user_id ?? s.created_by.id } } : {}),
+  ...(s.created_by
+    ? { created_by: { name: s.created_by.name, user_id: s.created_by.user_id ?? s.created_by.id } }
+    : {}),
   ...(s.role ? { role: s.role } : {}),
   ...(s.rights ? { rights: s.rights } : {}),
 });
@@ -45,5 +47,11 @@ export const toOrganisation = (o: PodioOrg): Organisation => ({
   url: o.url ?? '',
   url_label: o.url_label ?? '',
   ...(o.user_limit !== undefined ? { user_limit: o.user_limit } : {}),
-  spaces: (o.spaces ?? []).map((s) => ({ space_id: s.space_id, name: s.name, url: s.url ?? '', ...(s.privacy ? { privacy: s.privacy } : {}), ...(s.role ? { role: s.role } : {}) })),
+  spaces: (o.spaces ?? []).map((s) => ({
+    space_id: s.space_id,
+    name: s.name,
+    url: s.url ?? '',
+    ...(s.privacy ? { privacy: s.privacy } : {}),
+    ...(s.role ? { role: s.role } : {}),
+  })),
 });

@@ -47,7 +47,8 @@ const RATE_LIMIT_WAIT_SECONDS = 300;
 const grantHint: Record<PodioGrant['kind'], string> = {
   app: 'check PODIO_CLIENT_ID, PODIO_CLIENT_SECRET, PODIO_APP_ID and PODIO_APP_TOKEN',
   password: 'check PODIO_CLIENT_ID, PODIO_CLIENT_SECRET, PODIO_USERNAME and PODIO_PASSWORD',
-  refresh_token: 'check PODIO_CLIENT_ID and PODIO_CLIENT_SECRET, and authorise the gateway again to get a new PODIO_REFRESH_TOKEN',
+  refresh_token:
+    'check PODIO_CLIENT_ID and PODIO_CLIENT_SECRET, and authorise the gateway again to get a new PODIO_REFRESH_TOKEN',
 };
 
 /**
@@ -69,9 +70,17 @@ export class PodioOAuth implements PodioAuth {
     this.#options = options;
     this.#marginMs = (options.refreshMarginSeconds ?? 600) * 1000;
     this.#refreshToken = options.grant.kind === 'refresh_token' ? options.grant.refreshToken : undefined;
-    this.#http = createVendorHttp({ vendor: PODIO, baseURL: options.baseUrl, timeoutMs: options.timeoutMs, headers: { 'Content-Type': 'application/json' } });
+    this.#http = createVendorHttp({
+      vendor: PODIO,
+      baseURL: options.baseUrl,
+      timeoutMs: options.timeoutMs,
+      headers: { 'Content-Type': 'application/json' },
+    });
     const g = options.grant;
-    this.#secrets = [options.clientSecret, ...(g.kind === 'app' ? [g.appToken] : g.kind === 'password' ? [g.password] : [g.refreshToken])].filter((s) => s.length >= 4);
+    this.#secrets = [
+      options.clientSecret,
+      ...(g.kind === 'app' ? [g.appToken] : g.kind === 'password' ? [g.password] : [g.refreshToken]),
+    ].filter((s) => s.length >= 4);
   }
 
   accessToken(): Promise<Either<GatewayError, string>> {
@@ -109,7 +118,11 @@ export class PodioOAuth implements PodioAuth {
     const startedAt = this.#options.clock.now().getTime();
     let res;
     try {
-      res = await this.#http.post(TOKEN_PATH, { ...fields, client_id: this.#options.clientId, client_secret: this.#options.clientSecret });
+      res = await this.#http.post(TOKEN_PATH, {
+        ...fields,
+        client_id: this.#options.clientId,
+        client_secret: this.#options.clientSecret,
+      });
     } catch (error) {
       return E.left(transportFailure(PODIO, error));
     }
@@ -121,7 +134,10 @@ export class PodioOAuth implements PodioAuth {
       const usableMs = lifetimeMs > 2 * this.#marginMs ? lifetimeMs - this.#marginMs : lifetimeMs / 2;
       this.#cached = { value: body.access_token, renewAt: startedAt + usableMs };
       if (body.refresh_token) {
-        const rotated = this.#options.grant.kind === 'refresh_token' && this.#refreshToken !== undefined && body.refresh_token !== this.#refreshToken;
+        const rotated =
+          this.#options.grant.kind === 'refresh_token' &&
+          this.#refreshToken !== undefined &&
+          body.refresh_token !== this.#refreshToken;
         this.#refreshToken = body.refresh_token;
         if (rotated) this.#options.onRefreshTokenRotated?.(body.refresh_token);
       }
@@ -129,15 +145,31 @@ export class PodioOAuth implements PodioAuth {
     }
     this.#cached = undefined;
     const error = PodioErrorBody.decode(res.data);
-    const detail = E.isRight(error) ? error.right.error_description ?? error.right.error : undefined;
-    if (res.status === 400 || res.status === 401 || res.status === 403) return E.left(this.#refused(res.status, detail));
+    const detail = E.isRight(error) ? (error.right.error_description ?? error.right.error) : undefined;
+    if (res.status === 400 || res.status === 401 || res.status === 403)
+      return E.left(this.#refused(res.status, detail));
     if (res.status === 420 || res.status === 429) {
-      return E.left(rateLimited(`Podio's rate limit stopped the gateway from renewing its access token. Wait about ${RATE_LIMIT_WAIT_SECONDS / 60} minutes, then try again.`, RATE_LIMIT_WAIT_SECONDS));
+      return E.left(
+        rateLimited(
+          `Podio's rate limit stopped the gateway from renewing its access token. Wait about ${RATE_LIMIT_WAIT_SECONDS / 60} minutes, then try again.`,
+          RATE_LIMIT_WAIT_SECONDS,
+        ),
+      );
     }
     if (res.status >= 500) {
-      return E.left(upstreamFailure(PODIO, `Podio could not issue an access token (HTTP ${res.status}). Try again shortly.`, { retryable: true, status: res.status }));
+      return E.left(
+        upstreamFailure(PODIO, `Podio could not issue an access token (HTTP ${res.status}). Try again shortly.`, {
+          retryable: true,
+          status: res.status,
+        }),
+      );
     }
-    return E.left(upstreamFailure(PODIO, `Podio answered the token request with HTTP ${res.status}.`, { retryable: false, status: res.status }));
+    return E.left(
+      upstreamFailure(PODIO, `Podio answered the token request with HTTP ${res.status}.`, {
+        retryable: false,
+        status: res.status,
+      }),
+    );
   }
 
   #refused(status: number, detail: string | undefined): GatewayError {

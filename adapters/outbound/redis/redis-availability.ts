@@ -73,12 +73,20 @@ const whenFirstAttemptEnds = (redis: Redis): Promise<void> => {
  * command then waits for that first attempt, within the same budget. After it (connected or refused), a
  * client that is not connected now fails at once: no queueing, no waiting.
  */
-export const withinBudget = async <A>(redis: Redis, budgetMs: number, what: string, command: () => Promise<A>): Promise<A> => {
+export const withinBudget = async <A>(
+  redis: Redis,
+  budgetMs: number,
+  what: string,
+  command: () => Promise<A>,
+): Promise<A> => {
   const deadline = Date.now() + budgetMs;
   let timer: NodeJS.Timeout | undefined;
   const expired = (ms: number) =>
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RedisUnavailable(`Redis did not answer ${what} within ${budgetMs} ms`)), Math.max(0, ms));
+      timer = setTimeout(
+        () => reject(new RedisUnavailable(`Redis did not answer ${what} within ${budgetMs} ms`)),
+        Math.max(0, ms),
+      );
     });
   try {
     if (redis.status === 'ready') attempted.add(redis);

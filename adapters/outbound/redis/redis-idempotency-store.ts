@@ -34,7 +34,9 @@ return 1
 /** Completing runs after the caller was answered, so it may wait a little longer than a claim. */
 const COMPLETION_BUDGET_MS = 2000;
 
-type Stored = { state: 'running'; fingerprint: string; owner?: string } | { state: 'done'; fingerprint: string; outcome: StoredOutcome };
+type Stored =
+  | { state: 'running'; fingerprint: string; owner?: string }
+  | { state: 'done'; fingerprint: string; outcome: StoredOutcome };
 
 /** Idempotency records shared by every instance through Redis. */
 export class RedisIdempotencyStore implements IdempotencyStore {
@@ -85,6 +87,8 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   }
 
   async abandon(key: string): Promise<void> {
-    await withinBudget(this.redis, COMPLETION_BUDGET_MS, 'abandoning an idempotency claim', () => this.scripts.tgIdemAbandon(this.prefix + key));
+    await withinBudget(this.redis, COMPLETION_BUDGET_MS, 'abandoning an idempotency claim', () =>
+      this.scripts.tgIdemAbandon(this.prefix + key),
+    );
   }
 }

@@ -34,8 +34,11 @@ export class RedisRateLimiter implements RateLimiter {
 
   async take(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
     const gcra = (this.redis as unknown as { tgGcra: (...a: unknown[]) => Promise<number[]> }).tgGcra.bind(this.redis);
-    const [allowed, remaining, resetMs, retryAfterMs] = (await withinBudget(this.redis, RATE_LIMIT_BUDGET_MS, 'a rate-limit decision', () =>
-      gcra(this.prefix + key, limit, windowSeconds * 1000),
+    const [allowed, remaining, resetMs, retryAfterMs] = (await withinBudget(
+      this.redis,
+      RATE_LIMIT_BUDGET_MS,
+      'a rate-limit decision',
+      () => gcra(this.prefix + key, limit, windowSeconds * 1000),
     )) as [number, number, number, number];
     return {
       allowed: allowed === 1,

@@ -48,7 +48,9 @@ export class RedisTokenStore implements TokenStore {
 
   async get(connection: string): Promise<StoredTokens | undefined> {
     try {
-      const raw = await withinBudget(this.redis, TOKEN_READ_BUDGET_MS, 'a token read', () => this.redis.get(this.prefix + connection));
+      const raw = await withinBudget(this.redis, TOKEN_READ_BUDGET_MS, 'a token read', () =>
+        this.redis.get(this.prefix + connection),
+      );
       if (!raw) return this.local.get(connection);
       const tokens = JSON.parse(raw) as StoredTokens;
       await this.local.put(connection, tokens);
@@ -62,7 +64,9 @@ export class RedisTokenStore implements TokenStore {
   async put(connection: string, tokens: StoredTokens): Promise<void> {
     await this.local.put(connection, tokens);
     try {
-      await withinBudget(this.redis, WRITE_BUDGET_MS, 'a token write', () => this.redis.set(this.prefix + connection, JSON.stringify(tokens)));
+      await withinBudget(this.redis, WRITE_BUDGET_MS, 'a token write', () =>
+        this.redis.set(this.prefix + connection, JSON.stringify(tokens)),
+      );
     } catch (error) {
       this.onFallback(error);
     }
@@ -74,7 +78,9 @@ export class RedisTokenStore implements TokenStore {
     const deadline = Date.now() + waitMs;
     try {
       for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
-        const taken = await withinBudget(this.redis, TOKEN_READ_BUDGET_MS, 'taking a token lock', () => this.redis.set(lockKey, owner, 'PX', this.lockTtlMs, 'NX'));
+        const taken = await withinBudget(this.redis, TOKEN_READ_BUDGET_MS, 'taking a token lock', () =>
+          this.redis.set(lockKey, owner, 'PX', this.lockTtlMs, 'NX'),
+        );
         if (taken === 'OK') break;
         if (Date.now() >= deadline) return undefined;
         await new Promise((r) => setTimeout(r, delay));
@@ -87,9 +93,13 @@ export class RedisTokenStore implements TokenStore {
     try {
       return await work();
     } finally {
-      const release = (this.redis as unknown as { tgRelease: (key: string, owner: string) => Promise<number> }).tgRelease.bind(this.redis);
+      const release = (
+        this.redis as unknown as { tgRelease: (key: string, owner: string) => Promise<number> }
+      ).tgRelease.bind(this.redis);
       // A lock that cannot be released expires after lockTtlMs.
-      await withinBudget(this.redis, WRITE_BUDGET_MS, 'releasing a token lock', () => release(lockKey, owner)).catch((error: unknown) => this.onFallback(error));
+      await withinBudget(this.redis, WRITE_BUDGET_MS, 'releasing a token lock', () => release(lockKey, owner)).catch(
+        (error: unknown) => this.onFallback(error),
+      );
     }
   }
 }

@@ -29,7 +29,11 @@ export class ShareFileClient {
   readonly #tokens: ShareFileTokenProvider;
 
   constructor(o: ShareFileClientOptions) {
-    this.#http = createVendorHttp({ vendor: VENDOR, baseURL: o.apiBaseUrl.replace(/\/+$/, ''), timeoutMs: o.timeoutMs });
+    this.#http = createVendorHttp({
+      vendor: VENDOR,
+      baseURL: o.apiBaseUrl.replace(/\/+$/, ''),
+      timeoutMs: o.timeoutMs,
+    });
     this.#tokens = o.tokens;
   }
 
@@ -44,7 +48,10 @@ export class ShareFileClient {
           url: r.path,
           params: r.query ? Object.fromEntries(Object.entries(r.query).filter(([, v]) => v !== undefined)) : undefined,
           data: r.body,
-          headers: { Authorization: `Bearer ${token.right}`, ...(r.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+          headers: {
+            Authorization: `Bearer ${token.right}`,
+            ...(r.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          },
         });
       } catch (e) {
         return E.left(transportFailure(VENDOR, e));
@@ -53,14 +60,33 @@ export class ShareFileClient {
         this.#tokens.invalidate();
         continue;
       }
-      return res.status < 300 ? E.right(res) : E.left(shareFileError({ status: res.status, data: res.data, retryAfter: res.headers['retry-after'], path: r.path, subject: r.subject }));
+      return res.status < 300
+        ? E.right(res)
+        : E.left(
+            shareFileError({
+              status: res.status,
+              data: res.data,
+              retryAfter: res.headers['retry-after'],
+              path: r.path,
+              subject: r.subject,
+            }),
+          );
     }
-    return E.left(upstreamFailure(VENDOR, 'ShareFile kept refusing the access token.', { retryable: false, reauthorize: true, status: 401 }));
+    return E.left(
+      upstreamFailure(VENDOR, 'ShareFile kept refusing the access token.', {
+        retryable: false,
+        reauthorize: true,
+        status: 401,
+      }),
+    );
   }
 
   /** `send`, then `decode` the answer, as a TaskEither. */
   call<A>(r: SfRequest, decode: (res: AxiosResponse) => Either<GatewayError, A>): TaskEither<GatewayError, A> {
-    return pipe(() => this.send(r), TE.chain((res) => TE.fromEither(decode(res))));
+    return pipe(
+      () => this.send(r),
+      TE.chain((res) => TE.fromEither(decode(res))),
+    );
   }
 }
 

@@ -45,31 +45,33 @@ export interface SfItem {
   readonly Children?: readonly SfItem[];
 }
 
-export const SfItem: t.Type<SfItem, unknown, unknown> = t.recursion('SfItem', () =>
-  t.intersection([
-    t.type({ Id: t.string }),
-    t.partial({
-      'odata.type': str,
-      Name: str,
-      FileName: str,
-      url: str,
-      CreationDate: str,
-      ProgenyEditDate: str,
-      Description: str,
-      ExpirationDate: str,
-      Path: str,
-      FileSizeBytes: num,
-      FileCount: num,
-      State: num,
-      StreamID: str,
-      Hash: str,
-      HasMultipleVersions: bool,
-      Parent: lenient(t.partial({ Id: t.string, url: t.string })),
-      Creator: lenient(t.partial({ Id: t.string, FirstName: t.string, LastName: t.string })),
-      Info: lenient(SfInfo),
-      Children: lenient(t.array(SfItem)),
-    }),
-  ]) as unknown as t.Type<SfItem, unknown, unknown>,
+export const SfItem: t.Type<SfItem, unknown, unknown> = t.recursion(
+  'SfItem',
+  () =>
+    t.intersection([
+      t.type({ Id: t.string }),
+      t.partial({
+        'odata.type': str,
+        Name: str,
+        FileName: str,
+        url: str,
+        CreationDate: str,
+        ProgenyEditDate: str,
+        Description: str,
+        ExpirationDate: str,
+        Path: str,
+        FileSizeBytes: num,
+        FileCount: num,
+        State: num,
+        StreamID: str,
+        Hash: str,
+        HasMultipleVersions: bool,
+        Parent: lenient(t.partial({ Id: t.string, url: t.string })),
+        Creator: lenient(t.partial({ Id: t.string, FirstName: t.string, LastName: t.string })),
+        Info: lenient(SfInfo),
+        Children: lenient(t.array(SfItem)),
+      }),
+    ]) as unknown as t.Type<SfItem, unknown, unknown>,
 );
 
 export const SfFeed = <C extends t.Mixed>(codec: C) =>
@@ -77,7 +79,13 @@ export const SfFeed = <C extends t.Mixed>(codec: C) =>
 
 export const SfAsyncOperation = t.intersection([
   t.type({ 'odata.type': t.string }),
-  t.partial({ Id: str, State: str, Operation: str, Source: lenient(t.partial({ Id: t.string })), Target: lenient(t.partial({ Id: t.string })) }),
+  t.partial({
+    Id: str,
+    State: str,
+    Operation: str,
+    Source: lenient(t.partial({ Id: t.string })),
+    Target: lenient(t.partial({ Id: t.string })),
+  }),
 ]);
 
 export const SfSearchResult = t.intersection([
@@ -112,12 +120,23 @@ export const SfSearchResults = t.intersection([
 ]);
 export type SfSearchResults = t.TypeOf<typeof SfSearchResults>;
 
-export const SfDownloadSpecification = t.intersection([t.type({ DownloadUrl: t.string }), t.partial({ DownloadToken: str })]);
+export const SfDownloadSpecification = t.intersection([
+  t.type({ DownloadUrl: t.string }),
+  t.partial({ DownloadToken: str }),
+]);
 export type SfDownloadSpecification = t.TypeOf<typeof SfDownloadSpecification>;
 
 export const SfUploadSpecification = t.intersection([
   t.type({ Method: t.string, ChunkUri: t.string }),
-  t.partial({ FinishUri: str, PrepareUri: str, IsResume: bool, ResumeIndex: num, ResumeOffset: num, ResumeFileHash: str, MaxNumberOfThreads: num }),
+  t.partial({
+    FinishUri: str,
+    PrepareUri: str,
+    IsResume: bool,
+    ResumeIndex: num,
+    ResumeOffset: num,
+    ResumeFileHash: str,
+    MaxNumberOfThreads: num,
+  }),
 ]);
 export type SfUploadSpecification = t.TypeOf<typeof SfUploadSpecification>;
 
@@ -150,7 +169,13 @@ export type SfShare = t.TypeOf<typeof SfShare>;
 
 export const SfToken = t.intersection([
   t.type({ access_token: t.string }),
-  t.partial({ refresh_token: str, expires_in: lenient(t.union([t.number, t.string])), subdomain: str, apicp: str, appcp: str }),
+  t.partial({
+    refresh_token: str,
+    expires_in: lenient(t.union([t.number, t.string])),
+    subdomain: str,
+    apicp: str,
+    appcp: str,
+  }),
 ]);
 
 /** ShareFile error bodies: top-level `code` + `message.value`, the OData `odata.error` wrapper, or OAuth's `error_description`. */
@@ -160,17 +185,32 @@ export const errorMessageOf = (body: unknown): string | undefined => {
   const b = body as Record<string, unknown>;
   const valueOf = (m: unknown): string | undefined => {
     if (typeof m === 'string') return m;
-    if (m && typeof m === 'object' && typeof (m as Record<string, unknown>)['value'] === 'string') return (m as Record<string, string>)['value'];
+    if (m && typeof m === 'object' && typeof (m as Record<string, unknown>)['value'] === 'string')
+      return (m as Record<string, string>)['value'];
     return undefined;
   };
   const wrapped = b['odata.error'];
   if (wrapped && typeof wrapped === 'object') return valueOf((wrapped as Record<string, unknown>)['message']);
-  return valueOf(b['message']) ?? (typeof b['error_description'] === 'string' ? b['error_description'] : undefined) ?? (typeof b['error'] === 'string' ? b['error'] : undefined);
+  return (
+    valueOf(b['message']) ??
+    (typeof b['error_description'] === 'string' ? b['error_description'] : undefined) ??
+    (typeof b['error'] === 'string' ? b['error'] : undefined)
+  );
 };
 
-export const decodeShareFile = <A>(codec: t.Type<A, unknown, unknown>, data: unknown, what: string): Either<UpstreamFailure, A> => {
+export const decodeShareFile = <A>(
+  codec: t.Type<A, unknown, unknown>,
+  data: unknown,
+  what: string,
+): Either<UpstreamFailure, A> => {
   const r = codec.decode(data);
   if (E.isRight(r)) return E.right(r.right);
   const why = PathReporter.report(r).slice(0, 2).join('; ');
-  return E.left(upstreamFailure('ShareFile', `ShareFile answered ${what} in an unexpected shape (${why.slice(0, 300)}). This is not retryable; the operator should check the ShareFile API version.`, { retryable: false }));
+  return E.left(
+    upstreamFailure(
+      'ShareFile',
+      `ShareFile answered ${what} in an unexpected shape (${why.slice(0, 300)}). This is not retryable; the operator should check the ShareFile API version.`,
+      { retryable: false },
+    ),
+  );
 };

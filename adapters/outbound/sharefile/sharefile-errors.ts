@@ -1,4 +1,12 @@
-import { conflict, forbidden, invalidInput, notFound, rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import {
+  conflict,
+  forbidden,
+  invalidInput,
+  notFound,
+  rateLimited,
+  upstreamFailure,
+  type GatewayError,
+} from '../../../domain/shared/errors.js';
 import { retryAfterSeconds } from '../http/vendor-http.js';
 import { errorMessageOf } from './sharefile-codecs.js';
 
@@ -23,21 +31,38 @@ export const shareFileError = (answer: ShareFileErrorAnswer): GatewayError => {
     case 400:
       return invalidInput(`ShareFile refused the request.${detail}`, undefined, undefined, { upstream_status: 400 });
     case 401:
-      return upstreamFailure(VENDOR, `ShareFile refused the gateway's credentials.${detail} An operator must authorise the connection again.`, { retryable: false, reauthorize: true, status: 401 });
+      return upstreamFailure(
+        VENDOR,
+        `ShareFile refused the gateway's credentials.${detail} An operator must authorise the connection again.`,
+        { retryable: false, reauthorize: true, status: 401 },
+      );
     case 403:
       return forbidden(`The ShareFile account behind the gateway may not do this.${detail}`, { upstream_status: 403 });
     case 404: {
       const [resource, id] = answer.subject ?? ['item', answer.path];
-      return notFound(resource, id, `No ${resource} with id "${id}" in ShareFile.${detail} Find ids with ${resource === 'share' ? 'files_listShares' : 'files_listChildren or files_searchItems'}.`);
+      return notFound(
+        resource,
+        id,
+        `No ${resource} with id "${id}" in ShareFile.${detail} Find ids with ${resource === 'share' ? 'files_listShares' : 'files_listChildren or files_searchItems'}.`,
+      );
     }
     case 409:
-      return conflict(`ShareFile reports a conflict.${detail} Pass overwrite=true to replace the existing item, or choose another name.`);
+      return conflict(
+        `ShareFile reports a conflict.${detail} Pass overwrite=true to replace the existing item, or choose another name.`,
+      );
     case 429:
-      return rateLimited(`ShareFile is limiting the gateway's requests.${detail}`, retryAfterSeconds(answer.retryAfter) ?? 30);
+      return rateLimited(
+        `ShareFile is limiting the gateway's requests.${detail}`,
+        retryAfterSeconds(answer.retryAfter) ?? 30,
+      );
     default:
-      return upstreamFailure(VENDOR, `ShareFile failed with status ${answer.status}.${detail}${answer.status >= 500 ? ' Retrying later is safe for reads.' : ''}`, {
-        retryable: answer.status >= 500,
-        status: answer.status,
-      });
+      return upstreamFailure(
+        VENDOR,
+        `ShareFile failed with status ${answer.status}.${detail}${answer.status >= 500 ? ' Retrying later is safe for reads.' : ''}`,
+        {
+          retryable: answer.status >= 500,
+          status: answer.status,
+        },
+      );
   }
 };

@@ -1,14 +1,36 @@
 import { isAlias, type Item, type ItemPage, type TransferOutcome } from '../../../domain/files/item.js';
 import { filterToOData, orderByToOData } from '../../../domain/files/query.js';
 import type { ItemSearch, SearchResults } from '../../../domain/files/search.js';
-import { uploadMethodFor, type DownloadSpecification, type UploadMethod, type UploadRequest, type UploadSpecification } from '../../../domain/files/transfer.js';
+import {
+  uploadMethodFor,
+  type DownloadSpecification,
+  type UploadMethod,
+  type UploadRequest,
+  type UploadSpecification,
+} from '../../../domain/files/transfer.js';
 import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { ChildrenQuery, ItemChanges, ItemStore } from '../../../ports/item-store.js';
 import type { AxiosResponse } from 'axios';
-import { decodeShareFile, SfAsyncOperation, SfDownloadSpecification, SfFeed, SfItem, SfSearchResults, SfUploadSpecification } from './sharefile-codecs.js';
+import {
+  decodeShareFile,
+  SfAsyncOperation,
+  SfDownloadSpecification,
+  SfFeed,
+  SfItem,
+  SfSearchResults,
+  SfUploadSpecification,
+} from './sharefile-codecs.js';
 import { itemPath, type ShareFileClient, type SfRequest } from './sharefile-client.js';
-import { itemTypeOf, toDownloadSpecification, toItem, toSearchRequest, toSearchResults, toUploadRequest, toUploadSpecification } from './sharefile-mapping.js';
+import {
+  itemTypeOf,
+  toDownloadSpecification,
+  toItem,
+  toSearchRequest,
+  toSearchResults,
+  toUploadRequest,
+  toUploadSpecification,
+} from './sharefile-mapping.js';
 
 export interface ShareFileItemStoreOptions {
   readonly client: ShareFileClient;
@@ -31,21 +53,46 @@ export class ShareFileItemStore implements ItemStore {
   private outcome(r: SfRequest, targetId: string, itemId: string): TaskEither<GatewayError, TransferOutcome> {
     return this.call(r, (res): Either<GatewayError, TransferOutcome> => {
       const data = res.data as Record<string, unknown> | undefined;
-      if (res.status === 202 || (typeof data?.['odata.type'] === 'string' && /AsyncOperation/.test(data['odata.type']))) {
+      if (
+        res.status === 202 ||
+        (typeof data?.['odata.type'] === 'string' && /AsyncOperation/.test(data['odata.type']))
+      ) {
         const op = SfAsyncOperation.decode(data);
         const a = E.isRight(op) ? op.right : undefined;
-        return E.right({ kind: 'async', itemId, targetId, ...(a?.Id ? { operationId: a.Id } : {}), ...(a?.State ? { state: a.State } : {}) });
+        return E.right({
+          kind: 'async',
+          itemId,
+          targetId,
+          ...(a?.Id ? { operationId: a.Id } : {}),
+          ...(a?.State ? { state: a.State } : {}),
+        });
       }
-      return pipe(decodeShareFile(SfItem, data, 'the item'), E.map((sf): TransferOutcome => ({ kind: 'done', item: toItem(sf) })));
+      return pipe(
+        decodeShareFile(SfItem, data, 'the item'),
+        E.map((sf): TransferOutcome => ({ kind: 'done', item: toItem(sf) })),
+      );
     });
   }
 
   get(id: string, o: { includeDeleted: boolean; includeChildren: boolean }): TaskEither<GatewayError, Item> {
-    return this.item({ method: 'GET', path: itemPath(id), query: { includeDeleted: o.includeDeleted, ...(o.includeChildren ? { $expand: 'Children' } : {}) }, subject: ['item', id] }, 'the item');
+    return this.item(
+      {
+        method: 'GET',
+        path: itemPath(id),
+        query: { includeDeleted: o.includeDeleted, ...(o.includeChildren ? { $expand: 'Children' } : {}) },
+        subject: ['item', id],
+      },
+      'the item',
+    );
   }
 
   topLevel(): TaskEither<GatewayError, readonly Item[]> {
-    return this.call({ method: 'GET', path: `${itemPath('top')}/Children`, subject: ['item', 'top'] }, (res) => pipe(decodeShareFile(SfFeed(SfItem), res.data, 'the top-level folders'), E.map((f) => f.value.map(toItem))));
+    return this.call({ method: 'GET', path: `${itemPath('top')}/Children`, subject: ['item', 'top'] }, (res) =>
+      pipe(
+        decodeShareFile(SfFeed(SfItem), res.data, 'the top-level folders'),
+        E.map((f) => f.value.map(toItem)),
+      ),
+    );
   }
 
   children(folderId: string, q: ChildrenQuery): TaskEither<GatewayError, ItemPage> {
@@ -74,7 +121,10 @@ export class ShareFileItemStore implements ItemStore {
     );
   }
 
-  createFolder(parentId: string, f: { name: string; description?: string; overwrite: boolean }): TaskEither<GatewayError, Item> {
+  createFolder(
+    parentId: string,
+    f: { name: string; description?: string; overwrite: boolean },
+  ): TaskEither<GatewayError, Item> {
     return this.item(
       {
         method: 'POST',
@@ -104,51 +154,118 @@ export class ShareFileItemStore implements ItemStore {
   }
 
   delete(id: string, o: { singleVersion: boolean; forceSync: boolean }): TaskEither<GatewayError, void> {
-    const remove = this.call({ method: 'DELETE', path: itemPath(id), query: { singleversion: o.singleVersion, forceSync: o.forceSync }, subject: ['item', id] }, () => E.right(undefined));
+    const remove = this.call(
+      {
+        method: 'DELETE',
+        path: itemPath(id),
+        query: { singleversion: o.singleVersion, forceSync: o.forceSync },
+        subject: ['item', id],
+      },
+      () => E.right(undefined),
+    );
     if (!o.singleVersion) return remove;
     // ShareFile would delete the only version of a file without history; say so instead.
     return pipe(
-      this.call({ method: 'GET', path: itemPath(id), subject: ['item', id] }, (res) => decodeShareFile(SfItem, res.data, 'the item')),
+      this.call({ method: 'GET', path: itemPath(id), subject: ['item', id] }, (res) =>
+        decodeShareFile(SfItem, res.data, 'the item'),
+      ),
       TE.chain((sf) =>
         itemTypeOf(sf['odata.type']) !== 'File'
-          ? TE.left(invalidInput(`"${sf.Name ?? id}" is a folder; single_version applies to files with version history.`, 'single_version', 'false for folders'))
+          ? TE.left(
+              invalidInput(
+                `"${sf.Name ?? id}" is a folder; single_version applies to files with version history.`,
+                'single_version',
+                'false for folders',
+              ),
+            )
           : sf.HasMultipleVersions === false
-            ? TE.left(invalidInput(`"${sf.Name ?? id}" has no version history (only one version). Call files_deleteItem without single_version to move it to the recycle bin.`, 'single_version', 'false for a file without history'))
+            ? TE.left(
+                invalidInput(
+                  `"${sf.Name ?? id}" has no version history (only one version). Call files_deleteItem without single_version to move it to the recycle bin.`,
+                  'single_version',
+                  'false for a file without history',
+                ),
+              )
             : remove,
       ),
     );
   }
 
   copy(id: string, target: string, overwrite: boolean): TaskEither<GatewayError, TransferOutcome> {
-    return this.outcome({ method: 'POST', path: `${itemPath(id)}/Copy`, query: { targetid: target, overwrite }, subject: ['item', id] }, target, id);
+    return this.outcome(
+      { method: 'POST', path: `${itemPath(id)}/Copy`, query: { targetid: target, overwrite }, subject: ['item', id] },
+      target,
+      id,
+    );
   }
 
   move(id: string, target: string, overwrite: boolean): TaskEither<GatewayError, TransferOutcome> {
-    return this.outcome({ method: 'PATCH', path: itemPath(id), query: { overwrite }, body: { Parent: { Id: target } }, subject: ['item', id] }, target, id);
+    return this.outcome(
+      {
+        method: 'PATCH',
+        path: itemPath(id),
+        query: { overwrite },
+        body: { Parent: { Id: target } },
+        subject: ['item', id],
+      },
+      target,
+      id,
+    );
   }
 
   search(s: ItemSearch): TaskEither<GatewayError, SearchResults> {
-    return this.call({ method: 'POST', path: '/Items/AdvancedSimpleSearch', body: toSearchRequest(s) }, (res) => pipe(decodeShareFile(SfSearchResults, res.data, 'the search'), E.map((r) => toSearchResults(r, s.top))));
+    return this.call({ method: 'POST', path: '/Items/AdvancedSimpleSearch', body: toSearchRequest(s) }, (res) =>
+      pipe(
+        decodeShareFile(SfSearchResults, res.data, 'the search'),
+        E.map((r) => toSearchResults(r, s.top)),
+      ),
+    );
   }
 
   downloadLink(id: string, o: { includeAllVersions: boolean }): TaskEither<GatewayError, DownloadSpecification> {
-    return this.call({ method: 'GET', path: `${itemPath(id)}/Download`, query: { redirect: false, includeAllVersions: o.includeAllVersions, includeDeleted: false }, subject: ['item', id] }, (res) =>
-      pipe(decodeShareFile(SfDownloadSpecification, res.data, 'the download request'), E.map(toDownloadSpecification)),
+    return this.call(
+      {
+        method: 'GET',
+        path: `${itemPath(id)}/Download`,
+        query: { redirect: false, includeAllVersions: o.includeAllVersions, includeDeleted: false },
+        subject: ['item', id],
+      },
+      (res) =>
+        pipe(
+          decodeShareFile(SfDownloadSpecification, res.data, 'the download request'),
+          E.map(toDownloadSpecification),
+        ),
     );
   }
 
   uploadLink(folderId: string, r: UploadRequest): TaskEither<GatewayError, UploadSpecification> {
-    if (isAlias(folderId) && folderId !== 'home') return TE.left(invalidInput(`Files cannot be uploaded to "${folderId}". Use "home" or a folder id.`, 'folder_id', 'folder id or "home"'));
+    if (isAlias(folderId) && folderId !== 'home')
+      return TE.left(
+        invalidInput(
+          `Files cannot be uploaded to "${folderId}". Use "home" or a folder id.`,
+          'folder_id',
+          'folder id or "home"',
+        ),
+      );
     if (r.fileSize !== undefined && r.fileSize > this.o.maxUploadBytes) {
-      return TE.left(invalidInput(`The file is ${r.fileSize} bytes; this gateway accepts files up to ${this.o.maxUploadBytes} bytes. Nothing was uploaded.`, 'file_size', `at most ${this.o.maxUploadBytes}`, { limit_bytes: this.o.maxUploadBytes }));
+      return TE.left(
+        invalidInput(
+          `The file is ${r.fileSize} bytes; this gateway accepts files up to ${this.o.maxUploadBytes} bytes. Nothing was uploaded.`,
+          'file_size',
+          `at most ${this.o.maxUploadBytes}`,
+          { limit_bytes: this.o.maxUploadBytes },
+        ),
+      );
     }
     const method: UploadMethod = uploadMethodFor(r.fileSize, this.o.threadedThresholdBytes);
     const body = toUploadRequest(r, method);
-    return this.call({ method: 'POST', path: `${itemPath(folderId)}/Upload2`, body, subject: ['folder', folderId] }, (res) =>
-      pipe(
-        decodeShareFile(SfUploadSpecification, res.data, 'the upload request'),
-        E.map((u) => toUploadSpecification(u, method)),
-      ),
+    return this.call(
+      { method: 'POST', path: `${itemPath(folderId)}/Upload2`, body, subject: ['folder', folderId] },
+      (res) =>
+        pipe(
+          decodeShareFile(SfUploadSpecification, res.data, 'the upload request'),
+          E.map((u) => toUploadSpecification(u, method)),
+        ),
     );
   }
 }

@@ -1,13 +1,26 @@
 import type { Item, ItemType } from '../../../domain/files/item.js';
 import type { ItemSearch, SearchResult, SearchResults } from '../../../domain/files/search.js';
 import type { Share, ShareType } from '../../../domain/files/share.js';
-import type { DownloadSpecification, UploadMethod, UploadRequest, UploadSpecification } from '../../../domain/files/transfer.js';
-import type { SfDownloadSpecification, SfItem, SfSearchResult, SfSearchResults, SfShare, SfUploadSpecification } from './sharefile-codecs.js';
+import type {
+  DownloadSpecification,
+  UploadMethod,
+  UploadRequest,
+  UploadSpecification,
+} from '../../../domain/files/transfer.js';
+import type {
+  SfDownloadSpecification,
+  SfItem,
+  SfSearchResult,
+  SfSearchResults,
+  SfShare,
+  SfUploadSpecification,
+} from './sharefile-codecs.js';
 
 // ShareFile's items, shares, search results and transfer specifications as the domain's, and the
 // domain's searches and upload requests as ShareFile's request bodies.
 
-export const itemTypeOf = (odataType: string | undefined): ItemType => (/Folder$/i.test(odataType ?? '') || /Folder/.test(odataType ?? '') ? 'Folder' : 'File');
+export const itemTypeOf = (odataType: string | undefined): ItemType =>
+  /Folder$/i.test(odataType ?? '') || /Folder/.test(odataType ?? '') ? 'Folder' : 'File';
 
 export const toItem = (sf: SfItem): Item => ({
   Id: sf.Id,
@@ -54,7 +67,13 @@ export const toShare = (s: SfShare): Share => ({
   ItemIds: (s.Items ?? []).map((i) => i.Id),
   ...(s.Parent?.Id ? { ParentId: s.Parent.Id } : {}),
   ...(s.Items ? { Items: s.Items.map(toItem) } : {}),
-  ...(s.Recipients ? { Recipients: s.Recipients.flatMap((r) => (r.User?.Email ? [{ email: r.User.Email, ...(r.User.FullName ? { name: r.User.FullName } : {}) }] : [])) } : {}),
+  ...(s.Recipients
+    ? {
+        Recipients: s.Recipients.flatMap((r) =>
+          r.User?.Email ? [{ email: r.User.Email, ...(r.User.FullName ? { name: r.User.FullName } : {}) }] : [],
+        ),
+      }
+    : {}),
 });
 
 export const toSearchRequest = (s: ItemSearch) => {
@@ -95,7 +114,7 @@ export const toSearchResult = (x: SfSearchResult, i: number): SearchResult => ({
   ...(x.CanDownload !== undefined ? { CanDownload: x.CanDownload } : {}),
   ...(x.CanView !== undefined ? { CanView: x.CanView } : {}),
   ...(x.CanDelete !== undefined ? { CanDelete: x.CanDelete } : {}),
-  });
+});
 
 export const toSearchResults = (r: SfSearchResults, top: number): SearchResults => ({
   totalCount: r.TotalCount ?? r['odata.count'] ?? r.Results.length,
@@ -104,7 +123,10 @@ export const toSearchResults = (r: SfSearchResults, top: number): SearchResults 
   results: r.Results.slice(0, top).map(toSearchResult),
 });
 
-export const toDownloadSpecification = (d: SfDownloadSpecification): DownloadSpecification => ({ DownloadUrl: d.DownloadUrl, ...(d.DownloadToken ? { DownloadToken: d.DownloadToken } : {}) });
+export const toDownloadSpecification = (d: SfDownloadSpecification): DownloadSpecification => ({
+  DownloadUrl: d.DownloadUrl,
+  ...(d.DownloadToken ? { DownloadToken: d.DownloadToken } : {}),
+});
 
 export const toUploadRequest = (r: UploadRequest, method: UploadMethod) => ({
   Method: method,

@@ -16,7 +16,11 @@ export class ShareFileShareStore implements ShareStore {
     return this.client.call(r, decode);
   }
 
-  private share(r: SfRequest, what: string, o?: { includeItems: boolean; includeRecipients: boolean }): TaskEither<GatewayError, Share> {
+  private share(
+    r: SfRequest,
+    what: string,
+    o?: { includeItems: boolean; includeRecipients: boolean },
+  ): TaskEither<GatewayError, Share> {
     return this.call(r, (res) =>
       pipe(
         decodeShareFile(SfShare, res.data, what),
@@ -29,16 +33,37 @@ export class ShareFileShareStore implements ShareStore {
 
   get(id: string, o: { includeItems: boolean; includeRecipients: boolean }): TaskEither<GatewayError, Share> {
     const expand = [...(o.includeItems ? ['Items'] : []), ...(o.includeRecipients ? ['Recipients'] : [])].join(',');
-    return this.share({ method: 'GET', path: sharePath(id), query: { includeExpired: true, ...(expand ? { $expand: expand } : {}) }, subject: ['share', id] }, 'the share', o);
+    return this.share(
+      {
+        method: 'GET',
+        path: sharePath(id),
+        query: { includeExpired: true, ...(expand ? { $expand: expand } : {}) },
+        subject: ['share', id],
+      },
+      'the share',
+      o,
+    );
   }
 
   list(q: ShareListQuery): TaskEither<GatewayError, SharePage> {
     return this.call(
-      { method: 'GET', path: '/Shares', query: { includeExpired: q.includeExpired, $top: q.top, $skip: q.skip, ...(q.shareType ? { $filter: `ShareType eq '${q.shareType}'` } : {}) } },
+      {
+        method: 'GET',
+        path: '/Shares',
+        query: {
+          includeExpired: q.includeExpired,
+          $top: q.top,
+          $skip: q.skip,
+          ...(q.shareType ? { $filter: `ShareType eq '${q.shareType}'` } : {}),
+        },
+      },
       (res) =>
         pipe(
           decodeShareFile(SfFeed(SfShare), res.data, 'the share list'),
-          E.map((f) => ({ totalCount: f['odata.count'] ?? q.skip + f.value.length, shares: f.value.map(toShare).map((s) => ({ ...s, Items: undefined })) })),
+          E.map((f) => ({
+            totalCount: f['odata.count'] ?? q.skip + f.value.length,
+            shares: f.value.map(toShare).map((s) => ({ ...s, Items: undefined })),
+          })),
         ),
     );
   }
@@ -47,13 +72,19 @@ export class ShareFileShareStore implements ShareStore {
     const body = {
       ShareType: n.shareType,
       ...(n.title ? { Title: n.title } : {}),
-      ...(n.shareType === 'Send' ? { Items: n.itemIds.map((Id) => ({ Id })), MaxDownloads: n.maxDownloads, UsesStreamIDs: false } : { Parent: { Id: n.parentId ?? 'home' } }),
+      ...(n.shareType === 'Send'
+        ? { Items: n.itemIds.map((Id) => ({ Id })), MaxDownloads: n.maxDownloads, UsesStreamIDs: false }
+        : { Parent: { Id: n.parentId ?? 'home' } }),
       ...(n.expirationDate ? { ExpirationDate: n.expirationDate } : {}),
       RequireLogin: n.requireLogin,
       RequireUserInfo: n.requireUserInfo,
       ...(n.shareType === 'Send' && n.isViewOnly ? { IsViewOnly: true } : {}),
     };
-    return this.share({ method: 'POST', path: '/Shares', query: { notify: false, direct: false }, body }, 'the new share', { includeItems: false, includeRecipients: false });
+    return this.share(
+      { method: 'POST', path: '/Shares', query: { notify: false, direct: false }, body },
+      'the new share',
+      { includeItems: false, includeRecipients: false },
+    );
   }
 
   update(id: string, c: ShareChanges): TaskEither<GatewayError, Share> {
@@ -65,7 +96,10 @@ export class ShareFileShareStore implements ShareStore {
       ...(c.requireUserInfo !== undefined ? { RequireUserInfo: c.requireUserInfo } : {}),
       ...(c.isViewOnly !== undefined ? { IsViewOnly: c.isViewOnly } : {}),
     };
-    return this.share({ method: 'PATCH', path: sharePath(id), body, subject: ['share', id] }, 'the updated share', { includeItems: false, includeRecipients: false });
+    return this.share({ method: 'PATCH', path: sharePath(id), body, subject: ['share', id] }, 'the updated share', {
+      includeItems: false,
+      includeRecipients: false,
+    });
   }
 
   delete(id: string): TaskEither<GatewayError, void> {
@@ -84,7 +118,8 @@ export class ShareFileShareNotifier implements ShareNotifier {
       Subject: n.share.Title,
       Body: n.personalMessage ?? '',
       CcSender: n.ccSender,
-      NotifyOnUse: n.share.ShareType === 'Send' ? (n.share.NotifyOnDownload ?? false) : (n.share.NotifyOnUpload ?? false),
+      NotifyOnUse:
+        n.share.ShareType === 'Send' ? (n.share.NotifyOnDownload ?? false) : (n.share.NotifyOnUpload ?? false),
     };
     return pipe(
       () => this.client.send({ method: 'POST', path: '/Shares/Resend', body, subject: ['share', n.share.Id] }),

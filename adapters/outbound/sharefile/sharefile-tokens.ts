@@ -55,30 +55,53 @@ export class ShareFileOAuthToken implements ShareFileTokenProvider {
   }
 
   async #refresh(): Promise<Either<GatewayError, string>> {
-    const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: this.#refreshToken, client_id: this.#o.clientId, client_secret: this.#o.clientSecret });
+    const form = new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: this.#refreshToken,
+      client_id: this.#o.clientId,
+      client_secret: this.#o.clientSecret,
+    });
     const started = this.#o.clock.now().getTime();
     let res;
     try {
-      res = await this.#http.post('/oauth/token', form.toString(), { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+      res = await this.#http.post('/oauth/token', form.toString(), {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
     } catch (e) {
       return E.left(transportFailure(VENDOR, e));
     }
     if (res.status === 400 || res.status === 401) {
       return E.left(
-        upstreamFailure(VENDOR, `ShareFile refused the gateway's refresh token (${errorMessageOf(res.data) ?? res.status}). An operator must authorise the ShareFile connection again (SHAREFILE_REFRESH_TOKEN).`, {
-          retryable: false,
-          reauthorize: true,
+        upstreamFailure(
+          VENDOR,
+          `ShareFile refused the gateway's refresh token (${errorMessageOf(res.data) ?? res.status}). An operator must authorise the ShareFile connection again (SHAREFILE_REFRESH_TOKEN).`,
+          {
+            retryable: false,
+            reauthorize: true,
+            status: res.status,
+          },
+        ),
+      );
+    }
+    if (res.status >= 300)
+      return E.left(
+        upstreamFailure(VENDOR, `ShareFile's token endpoint answered ${res.status}. Try again shortly.`, {
+          retryable: res.status >= 500,
           status: res.status,
         }),
       );
-    }
-    if (res.status >= 300) return E.left(upstreamFailure(VENDOR, `ShareFile's token endpoint answered ${res.status}. Try again shortly.`, { retryable: res.status >= 500, status: res.status }));
     const decoded = SfToken.decode(res.data);
-    if (E.isLeft(decoded)) return E.left(upstreamFailure(VENDOR, 'ShareFile answered the token refresh without an access_token.', { retryable: false }));
+    if (E.isLeft(decoded))
+      return E.left(
+        upstreamFailure(VENDOR, 'ShareFile answered the token refresh without an access_token.', { retryable: false }),
+      );
     const tok = decoded.right;
     const seconds = Number(tok.expires_in ?? 28_800);
     const margin = (this.#o.refreshMarginSeconds ?? 300) * 1000;
-    this.#cached = { value: tok.access_token, refreshAt: started + Math.max(0, (Number.isFinite(seconds) ? seconds : 28_800) * 1000 - margin) };
+    this.#cached = {
+      value: tok.access_token,
+      refreshAt: started + Math.max(0, (Number.isFinite(seconds) ? seconds : 28_800) * 1000 - margin),
+    };
     if (tok.refresh_token && tok.refresh_token !== this.#refreshToken) {
       this.#refreshToken = tok.refresh_token;
       this.#o.onRefreshTokenRotated?.(tok.refresh_token);

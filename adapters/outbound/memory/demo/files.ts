@@ -20,17 +20,58 @@ export const seedDemoFiles = (store: InMemoryItemStore): void => {
   };
   const home = store.homeId;
   const projects = store.seedFolder(home, 'Projects', day(5), 'Active client projects');
-  const harbor = store.seedFolder(projects.Id, 'Harbor Point Renovation', day(6), 'Kitchen and deck renovation for the Harbor Point condo');
-  file(harbor.Id, 'scope-of-work.md', '# Harbor Point Renovation\n\nScope: replace kitchen cabinets, new quartz countertops, rebuild the rear deck with composite boards.\nStart date: 2026-02-02. Site contact: Luis Moreno.\n', day(6, 10));
+  const harbor = store.seedFolder(
+    projects.Id,
+    'Harbor Point Renovation',
+    day(6),
+    'Kitchen and deck renovation for the Harbor Point condo',
+  );
+  file(
+    harbor.Id,
+    'scope-of-work.md',
+    '# Harbor Point Renovation\n\nScope: replace kitchen cabinets, new quartz countertops, rebuild the rear deck with composite boards.\nStart date: 2026-02-02. Site contact: Luis Moreno.\n',
+    day(6, 10),
+  );
   file(harbor.Id, 'budget.csv', 'item,amount\ncabinets,8200\ncountertops,4100\ndeck,9600\n', day(7));
-  file(harbor.Id, 'budget.csv', 'item,amount\ncabinets,8450\ncountertops,4100\ndeck,9900\npermits,650\n', day(12), true);
-  file(projects.Id, 'site-visit-notes.txt', 'Site visit 2026-01-08: water damage under the sink, deck joists rotten at the north end. Photos to follow.\n', day(8));
+  file(
+    harbor.Id,
+    'budget.csv',
+    'item,amount\ncabinets,8450\ncountertops,4100\ndeck,9900\npermits,650\n',
+    day(12),
+    true,
+  );
+  file(
+    projects.Id,
+    'site-visit-notes.txt',
+    'Site visit 2026-01-08: water damage under the sink, deck joists rotten at the north end. Photos to follow.\n',
+    day(8),
+  );
   const contracts = store.seedFolder(home, 'Contracts', day(5, 11), 'Signed agreements');
-  file(contracts.Id, 'lease-agreement-2026.txt', 'Commercial lease between Harborline Properties LLC and Seaside Bakery, term 2026-03-01 to 2029-02-28, monthly rent USD 3,250.\n', day(9));
-  file(contracts.Id, 'vendor-nda.txt', 'Mutual non-disclosure agreement with Coastal Cabinetry Inc., effective 2026-01-10.\n', day(10));
+  file(
+    contracts.Id,
+    'lease-agreement-2026.txt',
+    'Commercial lease between Harborline Properties LLC and Seaside Bakery, term 2026-03-01 to 2029-02-28, monthly rent USD 3,250.\n',
+    day(9),
+  );
+  file(
+    contracts.Id,
+    'vendor-nda.txt',
+    'Mutual non-disclosure agreement with Coastal Cabinetry Inc., effective 2026-01-10.\n',
+    day(10),
+  );
   store.seedFolder(home, 'Photos', day(5, 12));
-  file(home, 'welcome.txt', 'Welcome to the demo account. Try files_searchItems {"query":"deck"} or files_listChildren {"folder_id":"home"}.\n', day(5, 8));
+  file(
+    home,
+    'welcome.txt',
+    'Welcome to the demo account. Try files_searchItems {"query":"deck"} or files_listChildren {"folder_id":"home"}.\n',
+    day(5, 8),
+  );
   const team = store.seedFolder('allshared', 'Team Shared', day(4), 'Shared with the whole office');
-  file(team.Id, 'onboarding-checklist.md', '# Onboarding\n\n- Laptop and badge\n- ShareFile and CRM accounts\n- Safety walkthrough on site\n', day(4, 10));
+  file(
+    team.Id,
+    'onboarding-checklist.md',
+    '# Onboarding\n\n- Laptop and badge\n- ShareFile and CRM accounts\n- Safety walkthrough on site\n',
+    day(4, 10),
+  );
   store.addFavorite(projects.Id);
 };

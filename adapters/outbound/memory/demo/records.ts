@@ -33,11 +33,25 @@ export const propertiesApp: App = {
     },
     { field_id: 300204, external_id: 'bedrooms', label: 'Bedrooms', field_type: 'number', required: false },
     { field_id: 300205, external_id: 'square-feet', label: 'Square feet', field_type: 'number', required: false },
-    { field_id: 300206, external_id: 'asking-price', label: 'Asking price', field_type: 'money', required: false, currencies: ['USD'] },
+    {
+      field_id: 300206,
+      external_id: 'asking-price',
+      label: 'Asking price',
+      field_type: 'money',
+      required: false,
+      currencies: ['USD'],
+    },
     { field_id: 300207, external_id: 'listed-on', label: 'Listed on', field_type: 'single_date', required: false },
     { field_id: 300208, external_id: 'listing', label: 'Listing', field_type: 'multi_link', required: false },
     { field_id: 300209, external_id: 'photos', label: 'Photos', field_type: 'multi_image', required: false },
-    { field_id: 300210, external_id: 'year-built', label: 'Year built', field_type: 'calculation', required: false, description: 'Read-only.' },
+    {
+      field_id: 300210,
+      external_id: 'year-built',
+      label: 'Year built',
+      field_type: 'calculation',
+      required: false,
+      description: 'Read-only.',
+    },
   ],
 };
 
@@ -94,13 +108,39 @@ export const leadsApp: App = {
     { field_id: 300105, external_id: 'email', label: 'Email', field_type: 'multi_email', required: false },
     { field_id: 300106, external_id: 'phone', label: 'Phone', field_type: 'multi_phone', required: false },
     { field_id: 300107, external_id: 'owner', label: 'Owner', field_type: 'single_user', required: false },
-    { field_id: 300108, external_id: 'budget', label: 'Budget', field_type: 'money', required: false, currencies: ['USD', 'EUR'] },
-    { field_id: 300109, external_id: 'next-follow-up', label: 'Next follow-up', field_type: 'single_date', required: false },
+    {
+      field_id: 300108,
+      external_id: 'budget',
+      label: 'Budget',
+      field_type: 'money',
+      required: false,
+      currencies: ['USD', 'EUR'],
+    },
+    {
+      field_id: 300109,
+      external_id: 'next-follow-up',
+      label: 'Next follow-up',
+      field_type: 'single_date',
+      required: false,
+    },
     { field_id: 300110, external_id: 'score', label: 'Score', field_type: 'number', required: false },
-    { field_id: 300111, external_id: 'property', label: 'Property', field_type: 'single_relation', required: false, referenced_app_ids: [PROPERTIES_APP] },
+    {
+      field_id: 300111,
+      external_id: 'property',
+      label: 'Property',
+      field_type: 'single_relation',
+      required: false,
+      referenced_app_ids: [PROPERTIES_APP],
+    },
     { field_id: 300112, external_id: 'tasks', label: 'Tasks', field_type: 'checklist', required: false },
     { field_id: 300113, external_id: 'notes', label: 'Notes', field_type: 'multi_text', required: false },
-    { field_id: 300114, external_id: 'first-contact', label: 'First contact', field_type: 'single_date', required: false },
+    {
+      field_id: 300114,
+      external_id: 'first-contact',
+      label: 'First contact',
+      field_type: 'single_date',
+      required: false,
+    },
   ],
 };
 
@@ -113,8 +153,22 @@ export const dealsApp: App = {
   icon: 'handshake',
   fields: [
     { field_id: 300301, external_id: 'title', label: 'Title', field_type: 'single_text', required: true },
-    { field_id: 300302, external_id: 'lead', label: 'Lead', field_type: 'single_relation', required: false, referenced_app_ids: [LEADS_APP] },
-    { field_id: 300303, external_id: 'properties', label: 'Properties', field_type: 'multi_relation', required: false, referenced_app_ids: [PROPERTIES_APP] },
+    {
+      field_id: 300302,
+      external_id: 'lead',
+      label: 'Lead',
+      field_type: 'single_relation',
+      required: false,
+      referenced_app_ids: [LEADS_APP],
+    },
+    {
+      field_id: 300303,
+      external_id: 'properties',
+      label: 'Properties',
+      field_type: 'multi_relation',
+      required: false,
+      referenced_app_ids: [PROPERTIES_APP],
+    },
     {
       field_id: 300304,
       external_id: 'stage',
@@ -128,13 +182,39 @@ export const dealsApp: App = {
         { id: 4, text: 'Dead' },
       ],
     },
-    { field_id: 300305, external_id: 'amount', label: 'Amount', field_type: 'money', required: false, currencies: ['USD'] },
-    { field_id: 300306, external_id: 'contract-period', label: 'Contract period', field_type: 'range_date', required: false },
+    {
+      field_id: 300305,
+      external_id: 'amount',
+      label: 'Amount',
+      field_type: 'money',
+      required: false,
+      currencies: ['USD'],
+    },
+    {
+      field_id: 300306,
+      external_id: 'contract-period',
+      label: 'Contract period',
+      field_type: 'range_date',
+      required: false,
+    },
     { field_id: 300307, external_id: 'close-date', label: 'Close date', field_type: 'single_date', required: false },
     { field_id: 300308, external_id: 'team', label: 'Team', field_type: 'multi_user', required: false },
     { field_id: 300309, external_id: 'documents', label: 'Documents', field_type: 'attachment', required: false },
-    { field_id: 300310, external_id: 'closing-checklist', label: 'Closing checklist', field_type: 'checklist', required: false },
-    { field_id: 300311, external_id: 'commission', label: 'Commission', field_type: 'calculation', required: false, description: '3% of the amount (read-only).' },
+    {
+      field_id: 300310,
+      external_id: 'closing-checklist',
+      label: 'Closing checklist',
+      field_type: 'checklist',
+      required: false,
+    },
+    {
+      field_id: 300311,
+      external_id: 'commission',
+      label: 'Commission',
+      field_type: 'calculation',
+      required: false,
+      description: '3% of the amount (read-only).',
+    },
   ],
 };
 
@@ -169,10 +249,28 @@ export const workOrdersApp: App = {
 
 export const demoViews: Record<number, readonly AppView[]> = {
   [LEADS_APP]: [
-    { view_id: 400101, name: 'Open leads', filters: [{ field_id: '300102', match_type: 'incomplete' }], sort_by: 'score', sort_desc: true },
-    { view_id: 400102, name: 'Probate leads', filters: [{ field_id: 'motivation', match_type: 'any', values: [{ value: 1 }] }] },
+    {
+      view_id: 400101,
+      name: 'Open leads',
+      filters: [{ field_id: '300102', match_type: 'incomplete' }],
+      sort_by: 'score',
+      sort_desc: true,
+    },
+    {
+      view_id: 400102,
+      name: 'Probate leads',
+      filters: [{ field_id: 'motivation', match_type: 'any', values: [{ value: 1 }] }],
+    },
   ],
-  [DEALS_APP]: [{ view_id: 400301, name: 'Closed deals', filters: [{ field_id: 'stage', match_type: 'equal', values: [{ value: 3 }] }], sort_by: 'close-date', sort_desc: true }],
+  [DEALS_APP]: [
+    {
+      view_id: 400301,
+      name: 'Closed deals',
+      filters: [{ field_id: 'stage', match_type: 'equal', values: [{ value: 3 }] }],
+      sort_by: 'close-date',
+      sort_desc: true,
+    },
+  ],
 };
 
 /** A small deterministic generator (mulberry32). */
@@ -187,8 +285,38 @@ export const seededRandom = (seed: number) => {
   };
 };
 
-const FIRST = ['Ana', 'Ben', 'Carla', 'David', 'Elena', 'Frank', 'Grace', 'Hector', 'Irene', 'Jonah', 'Keiko', 'Luis', 'Mona', 'Nate', 'Olga', 'Pavel'];
-const LAST = ['Rivera', 'Okafor', 'Lindqvist', 'Moreau', 'Patel', 'Kowalski', 'Nguyen', 'Brennan', 'Silva', 'Haddad', 'Tanaka', 'Weber'];
+const FIRST = [
+  'Ana',
+  'Ben',
+  'Carla',
+  'David',
+  'Elena',
+  'Frank',
+  'Grace',
+  'Hector',
+  'Irene',
+  'Jonah',
+  'Keiko',
+  'Luis',
+  'Mona',
+  'Nate',
+  'Olga',
+  'Pavel',
+];
+const LAST = [
+  'Rivera',
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Patel',
+  'Kowalski',
+  'Nguyen',
+  'Brennan',
+  'Silva',
+  'Haddad',
+  'Tanaka',
+  'Weber',
+];
 const STREETS = ['Harbor Way', 'Elm St', 'Maple Ave', 'Ocean Dr', 'Cedar Ln', 'Pine St', 'Bay Rd', 'Hill St'];
 const CITIES = ['Boston, MA', 'Salem, MA', 'Quincy, MA', 'Lynn, MA'];
 const PROFILES = [9101, 9102, 9103, 9104];
@@ -207,7 +335,11 @@ export interface DemoRecordCounts {
 }
 
 /** Adds the demo apps, views and records. `counts` scales the data (the benchmark asks for 100,000 leads). */
-export const seedDemoRecords = (store: InMemoryRecords, counts: DemoRecordCounts = { properties: 24, leads: 60, deals: 18 }, seed = 42): void => {
+export const seedDemoRecords = (
+  store: InMemoryRecords,
+  counts: DemoRecordCounts = { properties: 24, leads: 60, deals: 18 },
+  seed = 42,
+): void => {
   const rnd = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const base = new Date(Date.UTC(2026, 0, 5, 9, 0, 0));
@@ -217,7 +349,11 @@ export const seedDemoRecords = (store: InMemoryRecords, counts: DemoRecordCounts
 
   const properties: number[] = [];
   for (let i = 0; i < counts.properties; i++) {
-    const at = new Date(base.getTime() + Math.floor((i / Math.max(1, counts.properties)) * 300) * 86400000 + Math.floor(rnd() * 8) * 3600000);
+    const at = new Date(
+      base.getTime() +
+        Math.floor((i / Math.max(1, counts.properties)) * 300) * 86400000 +
+        Math.floor(rnd() * 8) * 3600000,
+    );
     const sqft = 700 + Math.floor(rnd() * 2600);
     const r = store.seed(
       PROPERTIES_APP,
@@ -252,8 +388,16 @@ export const seedDemoRecords = (store: InMemoryRecords, counts: DemoRecordCounts
       status: [status],
       source: [1 + Math.floor(rnd() * 4)],
       ...(motivation.length ? { motivation } : {}),
-      ...(i % 5 !== 4 ? { email: [{ type: i % 2 ? 'home' : 'work', email: `${first}.${last}${i}@example.com`.toLowerCase() }] } : {}),
-      ...(i % 3 !== 2 ? { phone: [{ type: pick(['mobile', 'work', 'home'] as const), phone: `+1 617 555 ${String(1000 + i).slice(-4)}` }] } : {}),
+      ...(i % 5 !== 4
+        ? { email: [{ type: i % 2 ? 'home' : 'work', email: `${first}.${last}${i}@example.com`.toLowerCase() }] }
+        : {}),
+      ...(i % 3 !== 2
+        ? {
+            phone: [
+              { type: pick(['mobile', 'work', 'home'] as const), phone: `+1 617 555 ${String(1000 + i).slice(-4)}` },
+            ],
+          }
+        : {}),
       owner: [pick(PROFILES)],
       ...(i % 4 !== 3 ? { budget: { value: String(100000 + Math.floor(rnd() * 40) * 10000), currency: 'USD' } } : {}),
       ...(status < 4 ? { 'next-follow-up': `${day(at, 10 + Math.floor(rnd() * 60))} 00:00:00` } : {}),
@@ -278,7 +422,12 @@ export const seedDemoRecords = (store: InMemoryRecords, counts: DemoRecordCounts
     const stage = 1 + (i % 4);
     const amount = 120000 + Math.floor(rnd() * 50) * 10000;
     const start = day(at, 3);
-    const props = properties.length ? [properties[i % properties.length]!, ...(i % 3 === 0 && properties.length > 1 ? [properties[(i + 5) % properties.length]!] : [])] : [];
+    const props = properties.length
+      ? [
+          properties[i % properties.length]!,
+          ...(i % 3 === 0 && properties.length > 1 ? [properties[(i + 5) % properties.length]!] : []),
+        ]
+      : [];
     store.seed(
       DEALS_APP,
       {
@@ -291,7 +440,14 @@ export const seedDemoRecords = (store: InMemoryRecords, counts: DemoRecordCounts
         ...(stage === 3 ? { 'close-date': `${day(at, 40 + Math.floor(rnd() * 20))} 00:00:00` } : {}),
         team: [PROFILES[i % PROFILES.length], ...(i % 2 ? [PROFILES[(i + 1) % PROFILES.length]] : [])],
         ...(i % 4 === 0 ? { documents: [brochure.file_id] } : {}),
-        ...(stage >= 2 ? { 'closing-checklist': [{ title: 'Title search', completed: stage === 3 }, { title: 'Inspection', completed: stage === 3 }] } : {}),
+        ...(stage >= 2
+          ? {
+              'closing-checklist': [
+                { title: 'Title search', completed: stage === 3 },
+                { title: 'Inspection', completed: stage === 3 },
+              ],
+            }
+          : {}),
       },
       at,
       pick(USERS),
@@ -300,7 +456,17 @@ export const seedDemoRecords = (store: InMemoryRecords, counts: DemoRecordCounts
   }
 
   if (counts.properties > 0) {
-    store.seed(WORK_ORDERS_APP, { summary: 'Replace water heater', priority: [3], due: '2026-12-01 00:00:00', 'assigned-to': [9103], cost: 1450 }, new Date(Date.UTC(2026, 10, 2, 14)), 5003);
-    store.seed(WORK_ORDERS_APP, { summary: 'Repaint hallway', priority: [1], due: '2027-01-15 00:00:00', cost: 800 }, new Date(Date.UTC(2026, 10, 9, 9)), 5001);
+    store.seed(
+      WORK_ORDERS_APP,
+      { summary: 'Replace water heater', priority: [3], due: '2026-12-01 00:00:00', 'assigned-to': [9103], cost: 1450 },
+      new Date(Date.UTC(2026, 10, 2, 14)),
+      5003,
+    );
+    store.seed(
+      WORK_ORDERS_APP,
+      { summary: 'Repaint hallway', priority: [1], due: '2027-01-15 00:00:00', cost: 800 },
+      new Date(Date.UTC(2026, 10, 9, 9)),
+      5001,
+    );
   }
 };
