@@ -46,8 +46,8 @@ export const fileNameOf = (u: URL): string => {
   } catch {
     name = last;
   }
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
   name = name
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
     .replace(/[\u0000-\u001f\u007f/\\]/g, '_')
     .slice(0, 255)
     .trim();
