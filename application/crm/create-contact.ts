@@ -4,20 +4,20 @@ import { invalidInput } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { d, params, PropertyValue, t } from '../runtime/codecs.js';
+import { described, params, PropertyValue, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { contactPayload, contactText } from './contact-text.js';
 
 export const CreateContactParams = params(
   {
-    values: d(
+    values: described(
       t.record(t.string, PropertyValue),
       'Property values by internal property name, all as strings (email, firstname, lastname, phone, company, lifecyclestage...). Enumerations take the internal value; multi-select values are joined with ";". A "company" value also creates or matches that company and links it as the primary company.',
     ),
   },
   {
-    id_only: d(t.boolean, 'Return only the new id (default true); false returns the full contact.', true),
+    id_only: described(t.boolean, 'Return only the new id (default true); false returns the full contact.', true),
   },
 );
 export type CreateContactParams = t.TypeOf<typeof CreateContactParams>;

@@ -2,10 +2,13 @@ import { inject, injectable } from 'inversify';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { d, NumericString, params, t } from '../runtime/codecs.js';
+import { described, NumericString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 
-export const DeleteContactParams = params({ contact_id: d(NumericString, 'The contact id (numeric string).') }, {});
+export const DeleteContactParams = params(
+  { contact_id: described(NumericString, 'The contact id (numeric string).') },
+  {},
+);
 export type DeleteContactParams = t.TypeOf<typeof DeleteContactParams>;
 
 export interface DeleteContactResult {

@@ -3,14 +3,19 @@ import { DEFAULT_CONTACT_PROPERTIES, type Contact } from '../../domain/crm/conta
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { d, NonEmptyString, NumericString, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, NumericString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { contactPayload, contactText } from './contact-text.js';
 
 export const GetContactParams = params(
-  { contact_id: d(NumericString, 'The contact id (a numeric string such as "101"); crm_searchContacts finds ids.') },
   {
-    return_properties: d(
+    contact_id: described(
+      NumericString,
+      'The contact id (a numeric string such as "101"); crm_searchContacts finds ids.',
+    ),
+  },
+  {
+    return_properties: described(
       t.array(NonEmptyString),
       'Property names to return. Default: firstname, lastname, email, phone, company, lifecyclestage.',
       [...DEFAULT_CONTACT_PROPERTIES],

@@ -4,14 +4,14 @@ import type { PropertyDefinition } from '../../domain/crm/property.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { d, oneOf, params, t } from '../runtime/codecs.js';
+import { described, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 
 export const GetPropertiesParams = params(
   {},
   {
-    object_type: d(
+    object_type: described(
       oneOf(['contacts', 'companies'] as const, 'ObjectType'),
       "Which object's properties to list.",
       'contacts',

@@ -13,7 +13,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
 import {
   arrayUpTo,
-  d,
+  described,
   intRange,
   NonEmptyString,
   nonEmptyUpTo,
@@ -30,24 +30,24 @@ import { call, table } from '../runtime/markdown.js';
 const FilterCodec = object(
   'Filter',
   {
-    propertyName: d(nonEmptyUpTo(256), 'Internal property name, such as "email" or "lifecyclestage".'),
-    operator: d(
+    propertyName: described(nonEmptyUpTo(256), 'Internal property name, such as "email" or "lifecyclestage".'),
+    operator: described(
       oneOf(OPERATORS, 'Operator'),
       'Comparison. BETWEEN uses value and highValue; IN and NOT_IN use values; HAS_PROPERTY and NOT_HAS_PROPERTY take no value.',
     ),
   },
   {
-    value: d(PropertyValue, 'The value to compare with (a string; dates as YYYY-MM-DD or epoch milliseconds).'),
-    highValue: d(PropertyValue, 'Upper end for BETWEEN (inclusive).'),
-    values: d(t.array(PropertyValue), 'Values for IN and NOT_IN.'),
+    value: described(PropertyValue, 'The value to compare with (a string; dates as YYYY-MM-DD or epoch milliseconds).'),
+    highValue: described(PropertyValue, 'Upper end for BETWEEN (inclusive).'),
+    values: described(t.array(PropertyValue), 'Values for IN and NOT_IN.'),
   },
 );
 
 const SortCodec = object(
   'Sort',
-  { propertyName: d(nonEmptyUpTo(256), 'Property to sort by.') },
+  { propertyName: described(nonEmptyUpTo(256), 'Property to sort by.') },
   {
-    direction: d(
+    direction: described(
       oneOf(['ASCENDING', 'DESCENDING'] as const, 'Direction'),
       'Sort direction, default ASCENDING.',
       'ASCENDING',
@@ -58,22 +58,24 @@ const SortCodec = object(
 export const SearchContactsParams = params(
   {},
   {
-    filter_groups: d(
-      t.array(object('FilterGroup', { filters: d(t.array(FilterCodec), 'Filters that must all match (AND).') }, {})),
+    filter_groups: described(
+      t.array(
+        object('FilterGroup', { filters: described(t.array(FilterCodec), 'Filters that must all match (AND).') }, {}),
+      ),
       'Groups of filters; a contact matches when any group matches (OR). At most 5 groups, 10 filters per group, 25 in all.',
     ),
-    sorts: d(
+    sorts: described(
       arrayUpTo(SortCodec, 5),
       'Sort order, for example [{"propertyName":"createdate","direction":"DESCENDING"}].',
     ),
-    return_properties: d(
+    return_properties: described(
       arrayUpTo(nonEmptyUpTo(256), 200),
       'Properties to return for each contact. Default: firstname, lastname, email.',
       [...DEFAULT_SEARCH_PROPERTIES],
     ),
-    limit: d(intRange(1, 100), 'Contacts per page, 1 to 100.', 10),
-    after: d(NonEmptyString, 'Paging cursor: the "after" value of the previous page.'),
-    query: d(
+    limit: described(intRange(1, 100), 'Contacts per page, 1 to 100.', 10),
+    after: described(NonEmptyString, 'Paging cursor: the "after" value of the previous page.'),
+    query: described(
       stringUpTo(SEARCH_LIMITS.maxQueryLength),
       `Free text matched against name, email, phone and company (at most ${VALUE_LIMITS.maxQueryWords} words).`,
     ),

@@ -2,14 +2,14 @@ import { inject, injectable } from 'inversify';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { d, NumericString, params, PropertyValue, t } from '../runtime/codecs.js';
+import { described, NumericString, params, PropertyValue, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 
 export const UpdateContactParams = params(
   {
-    contact_id: d(NumericString, 'The contact id (numeric string).'),
-    values: d(
+    contact_id: described(NumericString, 'The contact id (numeric string).'),
+    values: described(
       t.record(t.string, PropertyValue),
       'Properties to change, by internal name, as strings. Only these change; an empty string clears a property.',
     ),

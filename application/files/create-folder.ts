@@ -3,7 +3,7 @@ import type { Item } from '../../domain/files/item.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { d, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { OVERWRITE_NEEDS, overwriteRefusal } from './overwrite.js';
 import { call, nextSteps } from '../runtime/markdown.js';
@@ -14,10 +14,10 @@ export const CreateFolderParams = params(
     parent_id: ItemIdParam(
       'Where to create it: a folder id, "home" (personal) or "allshared" (a new top-level shared folder).',
     ),
-    name: d(NonEmptyString, 'Name of the new folder.'),
+    name: described(NonEmptyString, 'Name of the new folder.'),
   },
   {
-    description: d(t.string, 'Description of the folder.'),
+    description: described(t.string, 'Description of the folder.'),
     overwrite: flag(
       `Replace a folder of the same name (the old one goes to the recycle bin). Default false: a name clash fails. ${OVERWRITE_NEEDS}`,
       false,

@@ -5,31 +5,39 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { d, intRange, NonEmptyString, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, NonEmptyString, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, shareJson, shareText } from './files-text.js';
 
 export const CreateShareParams = params(
   {
-    share_type: d(
+    share_type: described(
       oneOf(['Send', 'Request'] as const, 'ShareType'),
       'Send: recipients download the items. Request: recipients upload files into parent_id.',
     ),
   },
   {
-    items: d(t.array(NonEmptyString), 'Ids of the files or folders to share; required for Send shares.'),
-    parent_id: d(NonEmptyString, 'Folder that receives the uploads of a Request share; default home.'),
-    title: d(t.string, 'Title shown to recipients.'),
-    expiration_days: d(intRange(-1, 3650), 'Days until the link stops working; -1 never expires. Default 30.', 30),
-    max_downloads: d(intRange(-1, 1_000_000), 'Downloads allowed through the link; -1 unlimited (default).', -1),
+    items: described(t.array(NonEmptyString), 'Ids of the files or folders to share; required for Send shares.'),
+    parent_id: described(NonEmptyString, 'Folder that receives the uploads of a Request share; default home.'),
+    title: described(t.string, 'Title shown to recipients.'),
+    expiration_days: described(
+      intRange(-1, 3650),
+      'Days until the link stops working; -1 never expires. Default 30.',
+      30,
+    ),
+    max_downloads: described(
+      intRange(-1, 1_000_000),
+      'Downloads allowed through the link; -1 unlimited (default).',
+      -1,
+    ),
     require_login: flag('Recipients must sign in.', false),
     require_user_info: flag('Recipients give their name and e-mail before downloading.', false),
     is_view_only: flag('Send shares: recipients can view but not download.', false),
     notify_on_download: flag('E-mail you when someone downloads.', false),
     notify_on_upload: flag('Request shares: e-mail you when someone uploads.', false),
-    recipients: d(t.array(NonEmptyString), 'E-mail addresses that receive the link now.'),
-    personal_message: d(t.string, 'Message included in the e-mail to recipients.'),
+    recipients: described(t.array(NonEmptyString), 'E-mail addresses that receive the link now.'),
+    personal_message: described(t.string, 'Message included in the e-mail to recipients.'),
     cc_sender: flag('Send yourself a copy of the e-mail.', false),
   },
 );

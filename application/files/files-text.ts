@@ -1,14 +1,14 @@
 import type { Item } from '../../domain/files/item.js';
 import type { Share } from '../../domain/files/share.js';
-import { d, NonEmptyString, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, t } from '../runtime/codecs.js';
 import { fields, plural, table } from '../runtime/markdown.js';
 
 // The files group's payloads (the spec's shapes, with `odata.type`) and the text a model reads.
 
 export const TYPE_PREFIX = 'Files.Api.Models.';
 
-export const ItemIdParam = (what: string) => d(NonEmptyString, what);
-export const flag = (description: string, fallback?: boolean) => d(t.boolean, description, fallback);
+export const ItemIdParam = (what: string) => described(NonEmptyString, what);
+export const flag = (description: string, fallback?: boolean) => described(t.boolean, description, fallback);
 
 const defined = <T extends Record<string, unknown>>(o: T): T => {
   const out: Record<string, unknown> = {};

@@ -3,12 +3,12 @@ import type { Share } from '../../domain/files/share.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { TaskEither } from '../../domain/shared/fp.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { d, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, shareJson, shareSummaryJson, shareText } from './files-text.js';
 
-export const ShareIdParam = d(NonEmptyString, 'The share id (files_listShares finds ids).');
+export const ShareIdParam = described(NonEmptyString, 'The share id (files_listShares finds ids).');
 
 export const GetShareParams = params(
   { share_id: ShareIdParam },

@@ -3,7 +3,7 @@ import type { UploadSpecification } from '../../domain/files/transfer.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { d, intRange, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { described, intRange, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { OVERWRITE_NEEDS, overwriteRefusal } from './overwrite.js';
 import { fields } from '../runtime/markdown.js';
@@ -12,14 +12,14 @@ import { displayDate, flag, ItemIdParam, size, TYPE_PREFIX } from './files-text.
 export const GetUploadUrlParams = params(
   {
     folder_id: ItemIdParam('Destination folder id, or "home".'),
-    file_name: d(NonEmptyString, 'Name of the file to create.'),
+    file_name: described(NonEmptyString, 'Name of the file to create.'),
   },
   {
-    file_size: d(
+    file_size: described(
       intRange(0, Number.MAX_SAFE_INTEGER),
       'Size in bytes; recommended (large files get a threaded, resumable upload, and oversized ones are refused up front).',
     ),
-    batch_id: d(NonEmptyString, 'Groups the files of a multi-file upload.'),
+    batch_id: described(NonEmptyString, 'Groups the files of a multi-file upload.'),
     batch_last: flag('This is the last file of the batch.'),
     can_resume: flag('Resume an unfinished upload of the same name into the same folder. Default true.', true),
     start_over: flag('Start a new upload even if an unfinished one exists.', false),
@@ -27,8 +27,8 @@ export const GetUploadUrlParams = params(
       `If a file of that name exists, the upload becomes its new version. Default false: the upload gets a numbered name ("name (1).ext"). ${OVERWRITE_NEEDS}`,
       false,
     ),
-    title: d(t.string, 'Display title; defaults to file_name.'),
-    details: d(t.string, 'Description of the file.'),
+    title: described(t.string, 'Display title; defaults to file_name.'),
+    details: described(t.string, 'Description of the file.'),
     notify: flag('Send notification e-mails when the upload completes.', false),
   },
 );

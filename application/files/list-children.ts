@@ -4,7 +4,7 @@ import { FILTER_LIMITS, parseFilter, parseOrderBy } from '../../domain/files/que
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { d, intRange, NonEmptyString, params, stringUpTo, t } from '../runtime/codecs.js';
+import { described, intRange, NonEmptyString, params, stringUpTo, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, itemJson, itemSummaryJson, itemsTable } from './files-text.js';
@@ -12,15 +12,15 @@ import { flag, itemJson, itemSummaryJson, itemsTable } from './files-text.js';
 export const ListChildrenParams = params(
   {},
   {
-    folder_id: d(NonEmptyString, 'Folder id or alias (home, allshared, favorites, top). Default home.', 'home'),
-    top: d(intRange(1, 1000), 'Items per page, 1 to 1000.', 100),
-    skip: d(intRange(0, 1_000_000), 'Items to skip (paging).', 0),
+    folder_id: described(NonEmptyString, 'Folder id or alias (home, allshared, favorites, top). Default home.', 'home'),
+    top: described(intRange(1, 1000), 'Items per page, 1 to 1000.', 100),
+    skip: described(intRange(0, 1_000_000), 'Items to skip (paging).', 0),
     include_deleted: flag('Also list items in the recycle bin.', false),
-    filter: d(
+    filter: described(
       stringUpTo(FILTER_LIMITS.maxLength),
       "OData filter: eq, ne, gt, ge, lt, le on Name, FileName, FileSizeBytes, CreationDate, ProgenyEditDate; startswith(Name,'x'), endswith(Name,'x'), substringof('x',Name); isof('Files.Api.Models.File') or isof('Files.Api.Models.Folder'); and, or, not, parentheses. Example: isof('Files.Api.Models.File') and FileSizeBytes gt 1000",
     ),
-    orderby: d(
+    orderby: described(
       stringUpTo(200),
       'OData orderby: Name, FileName, CreationDate, ProgenyEditDate or FileSizeBytes, each with asc or desc, comma-separated. Example: "CreationDate desc". Default: folders first, then by name.',
     ),

@@ -4,7 +4,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { d, intRange, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { downloadsText, expiryText, flag, shareJson, shareSummaryJson } from './files-text.js';
@@ -12,9 +12,9 @@ import { downloadsText, expiryText, flag, shareJson, shareSummaryJson } from './
 export const ListSharesParams = params(
   {},
   {
-    share_type: d(oneOf(['Send', 'Request'] as const, 'ShareType'), 'Only Send or only Request shares.'),
-    top: d(intRange(1, 500), 'Shares per page, 1 to 500.', 50),
-    skip: d(intRange(0, 1_000_000), 'Shares to skip (paging).', 0),
+    share_type: described(oneOf(['Send', 'Request'] as const, 'ShareType'), 'Only Send or only Request shares.'),
+    top: described(intRange(1, 500), 'Shares per page, 1 to 500.', 50),
+    skip: described(intRange(0, 1_000_000), 'Shares to skip (paging).', 0),
     include_expired: flag('Also list expired shares.', false),
     summary_only: flag('Only Id, ShareType, Title, Uri, ExpirationDate, TotalDownloads and CreationDate.', false),
   },

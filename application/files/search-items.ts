@@ -4,7 +4,7 @@ import { SEARCH_QUERY_LIMITS, searchTerms, type SearchResults, type SearchScope 
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { arrayUpTo, d, intRange, NonEmptyString, nonEmptyUpTo, oneOf, params, t } from '../runtime/codecs.js';
+import { arrayUpTo, described, intRange, NonEmptyString, nonEmptyUpTo, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flag, size, TYPE_PREFIX } from './files-text.js';
@@ -12,27 +12,27 @@ import { isoDate } from './update-item.js';
 
 export const SearchItemsParams = params(
   {
-    query: d(
+    query: described(
       nonEmptyUpTo(SEARCH_QUERY_LIMITS.maxLength),
       `Words to find in names and in the text of files (at most ${SEARCH_QUERY_LIMITS.maxTerms} words).`,
     ),
   },
   {
-    search_scope: d(
+    search_scope: described(
       oneOf(['all', 'personal', 'shared'] as const, 'SearchScope'),
       'all (default), personal (home folder) or shared (shared folders).',
       'all',
     ),
-    folder_id: d(NonEmptyString, 'Search only this folder and its subfolders; overrides search_scope.'),
-    item_types: d(
+    folder_id: described(NonEmptyString, 'Search only this folder and its subfolders; overrides search_scope.'),
+    item_types: described(
       arrayUpTo(oneOf(['File', 'Folder'] as const, 'ItemType'), 2),
       'Only these kinds: File, Folder or both.',
     ),
-    creator_id: d(NonEmptyString, 'Only items created by this user id.'),
-    create_start_date: d(NonEmptyString, 'Only items created on or after this ISO 8601 date.'),
-    create_end_date: d(NonEmptyString, 'Only items created on or before this ISO 8601 date.'),
+    creator_id: described(NonEmptyString, 'Only items created by this user id.'),
+    create_start_date: described(NonEmptyString, 'Only items created on or after this ISO 8601 date.'),
+    create_end_date: described(NonEmptyString, 'Only items created on or before this ISO 8601 date.'),
     item_name_only: flag('Match names only, not file contents.', false),
-    top: d(intRange(1, 500), 'Maximum results, 1 to 500.', 50),
+    top: described(intRange(1, 500), 'Maximum results, 1 to 500.', 50),
     summary_only: flag('Only Id, Name, type, size, date and path of each result.', false),
   },
 );

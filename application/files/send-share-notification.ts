@@ -5,7 +5,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { d, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call } from '../runtime/markdown.js';
 import { checkEmails } from './create-share.js';
@@ -13,8 +13,11 @@ import { flag } from './files-text.js';
 import { ShareIdParam } from './get-share.js';
 
 export const SendShareNotificationParams = params(
-  { share_id: ShareIdParam, recipients: d(t.array(NonEmptyString), 'E-mail addresses to send the link to.') },
-  { personal_message: d(t.string, 'Message included in the e-mail.'), cc_sender: flag('Send yourself a copy.', false) },
+  { share_id: ShareIdParam, recipients: described(t.array(NonEmptyString), 'E-mail addresses to send the link to.') },
+  {
+    personal_message: described(t.string, 'Message included in the e-mail.'),
+    cc_sender: flag('Send yourself a copy.', false),
+  },
 );
 export type SendShareNotificationParams = t.TypeOf<typeof SendShareNotificationParams>;
 

@@ -1,5 +1,5 @@
 import type { Item, TransferOutcome } from '../../domain/files/item.js';
-import { NonEmptyString, d, params, type t } from '../runtime/codecs.js';
+import { NonEmptyString, described, params, type t } from '../runtime/codecs.js';
 import { call, fields, nextSteps } from '../runtime/markdown.js';
 import { flag, ItemIdParam, itemJson, itemText } from './files-text.js';
 import { OVERWRITE_NEEDS } from './overwrite.js';
@@ -9,7 +9,7 @@ import { OVERWRITE_NEEDS } from './overwrite.js';
 export const TransferItemParams = params(
   {
     item_id: ItemIdParam('Id of the file or folder.'),
-    target_folder_id: d(
+    target_folder_id: described(
       NonEmptyString,
       'Destination folder id, "home", or "allshared" (folders only: becomes a top-level shared folder).',
     ),

@@ -3,16 +3,16 @@ import type { Item } from '../../domain/files/item.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { d, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { ItemIdParam, itemJson, itemText } from './files-text.js';
 
 export const UpdateItemParams = params(
   { item_id: ItemIdParam('Id of the file or folder.') },
   {
-    name: d(NonEmptyString, 'New name.'),
-    description: d(t.string, 'New description.'),
-    expiration_date: d(NonEmptyString, 'When the item expires, ISO 8601 (2026-12-31 or 2026-12-31T17:00:00Z).'),
+    name: described(NonEmptyString, 'New name.'),
+    description: described(t.string, 'New description.'),
+    expiration_date: described(NonEmptyString, 'When the item expires, ISO 8601 (2026-12-31 or 2026-12-31T17:00:00Z).'),
   },
 );
 export type UpdateItemParams = t.TypeOf<typeof UpdateItemParams>;

@@ -3,7 +3,7 @@ import type { Share } from '../../domain/files/share.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { d, intRange, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { described, intRange, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { flag, shareJson, shareText } from './files-text.js';
 import { ShareIdParam } from './get-share.js';
@@ -12,12 +12,12 @@ import { isoDate } from './update-item.js';
 export const UpdateShareParams = params(
   { share_id: ShareIdParam },
   {
-    title: d(NonEmptyString, 'New title.'),
-    expiration_date: d(
+    title: described(NonEmptyString, 'New title.'),
+    expiration_date: described(
       NonEmptyString,
       'New expiry, ISO 8601 (2026-12-31 or 2026-12-31T17:00:00Z); a past date ends the share now.',
     ),
-    max_downloads: d(intRange(-1, 1_000_000), 'Downloads allowed; -1 unlimited.'),
+    max_downloads: described(intRange(-1, 1_000_000), 'Downloads allowed; -1 unlimited.'),
     require_login: flag('Recipients must sign in.'),
     require_user_info: flag('Recipients give their name and e-mail first.'),
     is_view_only: flag('Recipients can view but not download.'),

@@ -13,7 +13,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { d, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
+import { described, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { FieldKey, FilterList, RecordsSettings, todayIn } from './common.js';
@@ -21,20 +21,20 @@ import { FieldKey, FilterList, RecordsSettings, todayIn } from './common.js';
 const AggregationCodec = object(
   'Aggregation',
   {
-    operation: d(
+    operation: described(
       oneOf(['sum', 'avg', 'min', 'max', 'count'] as const, 'Operation'),
       'sum, avg, min, max on numbers, money and calculations; min, max, count on dates; count on every field.',
     ),
   },
   {
-    field_id: d(FieldKey, 'The field to aggregate (a real field_id or external_id of the app).'),
-    metric: d(
+    field_id: described(FieldKey, 'The field to aggregate (a real field_id or external_id of the app).'),
+    metric: described(
       oneOf(['date_diff'] as const, 'Metric'),
       'date_diff: the operation over (field_b minus field_a) for records with both dates.',
     ),
-    field_a_id: d(FieldKey, 'date_diff: the earlier date field.'),
-    field_b_id: d(FieldKey, 'date_diff: the later date field.'),
-    unit: d(
+    field_a_id: described(FieldKey, 'date_diff: the earlier date field.'),
+    field_b_id: described(FieldKey, 'date_diff: the later date field.'),
+    unit: described(
       oneOf(['seconds', 'minutes', 'hours', 'days', 'weeks'] as const, 'Unit'),
       'date_diff unit (default days).',
       'days',
@@ -44,9 +44,9 @@ const AggregationCodec = object(
 
 const GroupByCodec = object(
   'GroupBy',
-  { field_id: d(FieldKey, 'A date, category, status, relation or user field to group by.') },
+  { field_id: described(FieldKey, 'A date, category, status, relation or user field to group by.') },
   {
-    interval: d(
+    interval: described(
       oneOf(INTERVALS, 'Interval'),
       'Date fields only: day, week (ISO, 2026-W47), month (default), quarter (2026-Q4) or year.',
       'month',
@@ -55,14 +55,14 @@ const GroupByCodec = object(
 );
 
 export const AggregateRecordsParams = params(
-  { app_id: d(NumericId, 'The app to aggregate.') },
+  { app_id: described(NumericId, 'The app to aggregate.') },
   {
-    filters: d(FilterList, 'Filters as records_filterRecords takes them; only matching records count.'),
-    aggregations: d(
+    filters: described(FilterList, 'Filters as records_filterRecords takes them; only matching records count.'),
+    aggregations: described(
       t.array(AggregationCodec),
       'Up to 5 aggregations: {field_id, operation} or {metric: "date_diff", field_a_id, field_b_id, unit, operation}. None: just the number of matching records.',
     ),
-    group_by: d(GroupByCodec, 'One grouping: {field_id, interval} (interval for date fields).'),
+    group_by: described(GroupByCodec, 'One grouping: {field_id, interval} (interval for date fields).'),
   },
 );
 export type AggregateRecordsParams = t.TypeOf<typeof AggregateRecordsParams>;

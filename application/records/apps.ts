@@ -3,14 +3,17 @@ import { valueTypeOf, type App, type AppSummary, type AppView } from '../../doma
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
-import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 
 export const ListAppsParams = params(
   {},
   {
-    workspace_id: d(NumericId, 'The workspace (space) whose apps to list. Leave out for the apps of every workspace.'),
+    workspace_id: described(
+      NumericId,
+      'The workspace (space) whose apps to list. Leave out for the apps of every workspace.',
+    ),
   },
 );
 export type ListAppsParams = t.TypeOf<typeof ListAppsParams>;
@@ -54,7 +57,7 @@ export const listAppsTool = defineTool({
         ].join('\n\n'),
 });
 
-export const GetAppParams = params({ app_id: d(NumericId, 'The app id (records_listApps).') }, {});
+export const GetAppParams = params({ app_id: described(NumericId, 'The app id (records_listApps).') }, {});
 export type GetAppParams = t.TypeOf<typeof GetAppParams>;
 
 @injectable()
@@ -125,7 +128,7 @@ export const getAppTool = defineTool({
       .join('\n\n'),
 });
 
-export const GetAppViewsParams = params({ app_id: d(NumericId, 'The app id.') }, {});
+export const GetAppViewsParams = params({ app_id: described(NumericId, 'The app id.') }, {});
 export type GetAppViewsParams = t.TypeOf<typeof GetAppViewsParams>;
 
 @injectable()

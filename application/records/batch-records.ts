@@ -6,7 +6,7 @@ import { E, pipe, TE, type Either, type TaskEither } from '../../domain/shared/f
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
-import { d, NumericId, object, params, t } from '../runtime/codecs.js';
+import { described, NumericId, object, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
@@ -100,9 +100,9 @@ const batchText = (r: BatchResult, verb: string): string =>
 
 export const BatchCreateRecordsParams = params(
   {
-    app_id: d(NumericId, 'The app every record goes to.'),
-    inputs: d(
-      t.array(object('BatchInput', { fields: d(FieldsObject, FIELDS_DESCRIPTION) }, {})),
+    app_id: described(NumericId, 'The app every record goes to.'),
+    inputs: described(
+      t.array(object('BatchInput', { fields: described(FieldsObject, FIELDS_DESCRIPTION) }, {})),
       'The records to create, each {fields}. Any count; written in chunks of 50.',
     ),
   },
@@ -168,14 +168,14 @@ export const batchCreateRecordsTool = defineTool({
 
 export const BatchUpdateRecordsParams = params(
   {
-    app_id: d(NumericId, 'The app all the records belong to.'),
-    updates: d(
+    app_id: described(NumericId, 'The app all the records belong to.'),
+    updates: described(
       t.array(
         object(
           'BatchUpdate',
           {
-            record_id: d(NumericId, 'The record to change.'),
-            fields: d(FieldsObject, 'Only the fields to change (formats as records_createRecord).'),
+            record_id: described(NumericId, 'The record to change.'),
+            fields: described(FieldsObject, 'Only the fields to change (formats as records_createRecord).'),
           },
           {},
         ),

@@ -4,7 +4,7 @@ import type { Comment } from '../../domain/records/revision.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordComments } from '../../ports/record-comments.js';
-import { d, intRange, NonEmptyString, NumericId, params, t } from '../runtime/codecs.js';
+import { described, intRange, NonEmptyString, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flagsOf } from './common.js';
@@ -16,13 +16,16 @@ const commentText = (c: Comment): string =>
     c.value,
   ].join('\n\n');
 
-const silentParam = d(t.boolean, 'true suppresses notifications to followers.', false);
-const hookParam = d(t.boolean, 'false prevents webhooks from running.', true);
+const silentParam = described(t.boolean, 'true suppresses notifications to followers.', false);
+const hookParam = described(t.boolean, 'false prevents webhooks from running.', true);
 
 export const CreateRecordCommentParams = params(
-  { record_id: d(NumericId, 'The record to comment on.'), value: d(NonEmptyString, 'The comment text.') },
   {
-    file_ids: d(t.array(NumericId), 'Files to attach (ids from records_uploadFiles).'),
+    record_id: described(NumericId, 'The record to comment on.'),
+    value: described(NonEmptyString, 'The comment text.'),
+  },
+  {
+    file_ids: described(t.array(NumericId), 'Files to attach (ids from records_uploadFiles).'),
     silent: silentParam,
     hook: hookParam,
   },
@@ -52,7 +55,7 @@ export const createRecordCommentTool = defineTool({
     ),
 });
 
-export const GetRecordCommentParams = params({ comment_id: d(NumericId, 'The comment id.') }, {});
+export const GetRecordCommentParams = params({ comment_id: described(NumericId, 'The comment id.') }, {});
 export type GetRecordCommentParams = t.TypeOf<typeof GetRecordCommentParams>;
 
 @injectable()
@@ -75,10 +78,10 @@ export const getRecordCommentTool = defineTool({
 });
 
 export const ListRecordCommentsParams = params(
-  { record_id: d(NumericId, 'The record whose comments to list.') },
+  { record_id: described(NumericId, 'The record whose comments to list.') },
   {
-    limit: d(intRange(1, 100), 'Comments per page (default 30).', 30),
-    cursor: d(NonEmptyString, 'The cursor of the previous response.'),
+    limit: described(intRange(1, 100), 'Comments per page (default 30).', 30),
+    cursor: described(NonEmptyString, 'The cursor of the previous response.'),
   },
 );
 export type ListRecordCommentsParams = t.TypeOf<typeof ListRecordCommentsParams>;
@@ -146,7 +149,7 @@ export const listRecordCommentsTool = defineTool({
 });
 
 export const DeleteRecordCommentParams = params(
-  { comment_id: d(NumericId, 'The comment to delete.') },
+  { comment_id: described(NumericId, 'The comment to delete.') },
   { silent: silentParam, hook: hookParam },
 );
 export type DeleteRecordCommentParams = t.TypeOf<typeof DeleteRecordCommentParams>;

@@ -17,7 +17,7 @@ import { formatInZone, isEmptyValue } from '../../domain/records/values.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { Clock } from '../../ports/clock.js';
-import { arrayUpTo, d, NonEmptyString, object, oneOf } from '../runtime/codecs.js';
+import { arrayUpTo, described, NonEmptyString, object, oneOf } from '../runtime/codecs.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
 
@@ -68,13 +68,13 @@ export const FIELDS_DESCRIPTION =
   "Values keyed by field_id or external_id (records_getApp lists them). Formats: text: string; number: number; category/status: array of option ids or option texts; single_date: 'YYYY-MM-DD HH:MM:SS' (use 00:00:00 for a date only; not an object); range_date: {start, end}; money: {value: '1250.00', currency: 'USD'}; relations: array of record ids; users: array of profile ids; attachment: array of file ids or URLs; multi_email: [{type: work|home|other, email}]; multi_phone: [{type: work|mobile|home|other, phone}]; multi_link: [{url, title}]; checklist: [{title, completed}] with optional description, due, assignee (user id) and id (keep an existing item); single_location: address string. null clears a field.";
 
 export const selectionParams = {
-  field_ids: d(t.array(FieldKey), 'Only these fields (field_id or external_id). Default: all fields.'),
-  field_types: d(
+  field_ids: described(t.array(FieldKey), 'Only these fields (field_id or external_id). Default: all fields.'),
+  field_types: described(
     oneOf(['all', 'basic', 'calculation'] as const, 'FieldTypes'),
     'all (default), basic (no calculations) or calculation (only calculations).',
     'all',
   ),
-  verbose: d(
+  verbose: described(
     t.boolean,
     'Every field with field_type and raw values, plus revision and modification times. Large; rarely needed.',
     false,
@@ -82,9 +82,9 @@ export const selectionParams = {
 };
 
 export const flagParams = {
-  silent: d(t.boolean, 'true suppresses notifications to followers.', false),
-  hook: d(t.boolean, 'false prevents webhooks from running.', true),
-  workflow: d(t.boolean, 'false prevents workflows (automations) from triggering.', true),
+  silent: described(t.boolean, 'true suppresses notifications to followers.', false),
+  hook: described(t.boolean, 'false prevents webhooks from running.', true),
+  workflow: described(t.boolean, 'false prevents workflows (automations) from triggering.', true),
 };
 
 export const flagsOf = (p: { silent?: boolean; hook?: boolean; workflow?: boolean }): WriteFlags => ({
@@ -96,7 +96,7 @@ export const flagsOf = (p: { silent?: boolean; hook?: boolean; workflow?: boolea
 export const FilterValueCodec = object(
   'FilterValue',
   {
-    value: d(
+    value: described(
       AnyValue,
       "The value: text, a number, an option id, a record id, a profile id, or a date 'YYYY-MM-DD HH:MM:SS' / relative token like '-30d'.",
     ),
@@ -107,33 +107,36 @@ export const FilterValueCodec = object(
 export const FilterCodec = object(
   'Filter',
   {
-    match_type: d(
+    match_type: described(
       NonEmptyString,
       'text: contains, equal, not_equal, not_contains, empty, not_empty; category/relation/user: equal, not_equal (single fields only), any, none, empty, not_empty; status adds completed, incomplete; number/money: equal, smaller, larger, smaller_or_equal, larger_or_equal, empty, not_empty; date: equal, before, after, on_or_before, on_or_after, empty, not_empty; email/phone add fully_includes.',
     ),
   },
   {
-    field_id: d(
+    field_id: described(
       FieldKey,
       'field_id or external_id of the field. Leave out only for the system dates created_on / last_modified_on (then give field_type).',
     ),
-    field_label: d(
+    field_label: described(
       t.string,
       'The field label instead of field_id (case-insensitive exact match; an ambiguous or unknown label is rejected with the matching ids).',
     ),
-    field_type: d(
+    field_type: described(
       t.string,
       'The field_type, e.g. single_text, multi_category, status, single_date, created_on. Optional with field_id.',
     ),
-    type: d(
+    type: described(
       t.string,
       'Optional; derived from field_type (text, number, category, status, date, app, contact, email, phone, embed, location, file).',
     ),
-    values: d(
+    values: described(
       arrayUpTo(FilterValueCodec, 100),
       'Values as [{"value": ...}]; several values mean any of them (equal/any) or none of them (none/not_equal). Not used by empty, not_empty, completed, incomplete.',
     ),
-    include_active_user: d(t.boolean, 'User fields: also match the calling user. Not combinable with empty/not_empty.'),
+    include_active_user: described(
+      t.boolean,
+      'User fields: also match the calling user. Not combinable with empty/not_empty.',
+    ),
   },
 );
 

@@ -7,7 +7,7 @@ import { E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
-import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
@@ -15,11 +15,15 @@ import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 
 export const CreateRecordParams = params(
   {
-    app_id: d(NumericId, 'The app to add the record to (records_listApps; records_getApp shows its fields).'),
-    fields: d(FieldsObject, FIELDS_DESCRIPTION),
+    app_id: described(NumericId, 'The app to add the record to (records_listApps; records_getApp shows its fields).'),
+    fields: described(FieldsObject, FIELDS_DESCRIPTION),
   },
   {
-    id_only: d(t.boolean, 'true (default): return record_id and record_url only; false: the full record.', true),
+    id_only: described(
+      t.boolean,
+      'true (default): return record_id and record_url only; false: the full record.',
+      true,
+    ),
     ...flagParams,
   },
 );

@@ -5,12 +5,12 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flagParams, flagsOf } from './common.js';
 
-export const DeleteRecordParams = params({ record_id: d(NumericId, 'The record to delete.') }, flagParams);
+export const DeleteRecordParams = params({ record_id: described(NumericId, 'The record to delete.') }, flagParams);
 export type DeleteRecordParams = t.TypeOf<typeof DeleteRecordParams>;
 
 @injectable()
@@ -41,7 +41,7 @@ export const deleteRecordTool = defineTool({
     ].join('\n'),
 });
 
-export const RestoreRecordParams = params({ record_id: d(NumericId, 'The deleted record to bring back.') }, {});
+export const RestoreRecordParams = params({ record_id: described(NumericId, 'The deleted record to bring back.') }, {});
 export type RestoreRecordParams = t.TypeOf<typeof RestoreRecordParams>;
 
 @injectable()

@@ -13,7 +13,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { d, NonEmptyString, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import {
@@ -31,23 +31,23 @@ export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 100;
 
 export const pageParams = {
-  limit: d(NumericId, `Records per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, DEFAULT_LIMIT),
-  cursor: d(NonEmptyString, 'The cursor of the previous response, for the next page.'),
-  count_only: d(t.boolean, 'Only the number of matching records.', false),
+  limit: described(NumericId, `Records per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, DEFAULT_LIMIT),
+  cursor: described(NonEmptyString, 'The cursor of the previous response, for the next page.'),
+  count_only: described(t.boolean, 'Only the number of matching records.', false),
 };
 
 export const FilterRecordsParams = params(
   {
-    app_id: d(NumericId, 'The app to search (records_listApps gives app ids).'),
-    filters: d(FilterList, 'Filter objects, all of which must match (AND). [] lists every record.'),
+    app_id: described(NumericId, 'The app to search (records_listApps gives app ids).'),
+    filters: described(FilterList, 'Filter objects, all of which must match (AND). [] lists every record.'),
   },
   {
     ...pageParams,
-    sort_by: d(
+    sort_by: described(
       NonEmptyString,
       'external_id of an app field to sort by (system properties such as created_on are not supported).',
     ),
-    sort_desc: d(t.boolean, 'Sort descending.', false),
+    sort_desc: described(t.boolean, 'Sort descending.', false),
     ...selectionParams,
   },
 );

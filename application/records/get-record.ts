@@ -5,13 +5,13 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { checkSelection, recordPayload, recordText, selectionParams } from './common.js';
 
 export const GetRecordParams = params(
-  { record_id: d(NumericId, 'The record id (record_id from a list or filter).') },
+  { record_id: described(NumericId, 'The record id (record_id from a list or filter).') },
   selectionParams,
 );
 export type GetRecordParams = t.TypeOf<typeof GetRecordParams>;

@@ -5,7 +5,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { RecordsSettings, selectionParams } from './common.js';
 import { listJson, listText, pageParams, runQuery, type RecordListResult } from './filter-records.js';
@@ -13,8 +13,8 @@ import { listJson, listText, pageParams, runQuery, type RecordListResult } from 
 export const ListRecordsParams = params(
   {},
   {
-    app_id: d(NumericId, 'The app whose records to list (records_listApps gives app ids).'),
-    view_id: d(
+    app_id: described(NumericId, 'The app whose records to list (records_listApps gives app ids).'),
+    view_id: described(
       NumericId,
       "A saved view (records_getAppViews); its filters and sort apply. Takes precedence over app_id's plain listing.",
     ),

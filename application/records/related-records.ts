@@ -6,25 +6,25 @@ import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { d, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { checkSelection, FieldKey } from './common.js';
 
 export const GetRelatedRecordsParams = params(
   {
-    app_id: d(NumericId, 'The app of the given records.'),
-    related_app_id: d(NumericId, 'The app whose related records you want.'),
-    record_ids: d(t.array(NumericId), 'Records of app_id to start from.'),
+    app_id: described(NumericId, 'The app of the given records.'),
+    related_app_id: described(NumericId, 'The app whose related records you want.'),
+    record_ids: described(t.array(NumericId), 'Records of app_id to start from.'),
   },
   {
-    direction: d(
+    direction: described(
       oneOf(['forward', 'reverse', 'both'] as const, 'Direction'),
       'forward: records these records reference; reverse: records that reference these; both (default).',
       'both',
     ),
-    field_ids: d(t.array(FieldKey), 'Fields of the related app to show (default all).'),
-    verbose: d(t.boolean, 'Include every field of the related records.', false),
+    field_ids: described(t.array(FieldKey), 'Fields of the related app to show (default all).'),
+    verbose: described(t.boolean, 'Include every field of the related records.', false),
   },
 );
 export type GetRelatedRecordsParams = t.TypeOf<typeof GetRelatedRecordsParams>;
@@ -149,12 +149,15 @@ export const getRelatedRecordsTool = defineTool({
 
 export const FindRelatableRecordsParams = params(
   {
-    field_id: d(NumericId, 'A relation field (records_getApp shows field_type single_relation or multi_relation).'),
-    text: d(NonEmptyString, 'Text the record titles contain.'),
+    field_id: described(
+      NumericId,
+      'A relation field (records_getApp shows field_type single_relation or multi_relation).',
+    ),
+    text: described(NonEmptyString, 'Text the record titles contain.'),
   },
   {
-    field_ids: d(t.array(FieldKey), 'Fields of the found records to show (default all).'),
-    verbose: d(t.boolean, 'Include every field.', false),
+    field_ids: described(t.array(FieldKey), 'Fields of the found records to show (default all).'),
+    verbose: described(t.boolean, 'Include every field.', false),
   },
 );
 export type FindRelatableRecordsParams = t.TypeOf<typeof FindRelatableRecordsParams>;

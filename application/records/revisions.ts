@@ -4,11 +4,14 @@ import type { FieldDelta, Revision, RevisionDelta } from '../../domain/records/r
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { d, intRange, NumericId, params, t } from '../runtime/codecs.js';
+import { described, intRange, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 
-export const GetRecordRevisionsParams = params({ record_id: d(NumericId, 'The record whose history to show.') }, {});
+export const GetRecordRevisionsParams = params(
+  { record_id: described(NumericId, 'The record whose history to show.') },
+  {},
+);
 export type GetRecordRevisionsParams = t.TypeOf<typeof GetRecordRevisionsParams>;
 
 @injectable()
@@ -62,9 +65,9 @@ export const getRecordRevisionsTool = defineTool({
 
 export const GetRecordRevisionDeltaParams = params(
   {
-    record_id: d(NumericId, 'The record.'),
-    revision_from: d(intRange(0), 'The earlier revision (0 is the creation).'),
-    revision_to: d(intRange(0), 'The later revision.'),
+    record_id: described(NumericId, 'The record.'),
+    revision_from: described(intRange(0), 'The earlier revision (0 is the creation).'),
+    revision_to: described(intRange(0), 'The later revision.'),
   },
   {},
 );

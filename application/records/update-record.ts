@@ -5,7 +5,7 @@ import { E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
-import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
@@ -14,14 +14,14 @@ import type { WrittenRecord } from './create-record.js';
 
 export const UpdateRecordParams = params(
   {
-    record_id: d(NumericId, 'The record to change.'),
-    fields: d(
+    record_id: described(NumericId, 'The record to change.'),
+    fields: described(
       FieldsObject,
       `Only the fields to change. ${FIELDS_DESCRIPTION} Checklists: items with their id are kept (and updated), items without id are added, existing items left out are deleted.`,
     ),
   },
   {
-    id_only: d(t.boolean, 'true (default): return record_id only; false: the full record.', true),
+    id_only: described(t.boolean, 'true (default): return record_id only; false: the full record.', true),
     ...flagParams,
   },
 );

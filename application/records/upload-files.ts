@@ -4,7 +4,7 @@ import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { E, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
-import { d, NonEmptyString, object, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, object, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { storeAll, type FileSource } from './attachments.js';
@@ -13,15 +13,18 @@ const FileCodec = object(
   'UploadFile',
   {},
   {
-    url: d(NonEmptyString, 'An http(s) address to fetch the file from (public addresses only; size and time limited).'),
-    content_base64: d(NonEmptyString, 'The file content, base64-encoded (instead of url).'),
-    name: d(NonEmptyString, 'File name (default: the last part of the URL).'),
-    mimetype: d(NonEmptyString, 'MIME type (default: from the download, else application/octet-stream).'),
+    url: described(
+      NonEmptyString,
+      'An http(s) address to fetch the file from (public addresses only; size and time limited).',
+    ),
+    content_base64: described(NonEmptyString, 'The file content, base64-encoded (instead of url).'),
+    name: described(NonEmptyString, 'File name (default: the last part of the URL).'),
+    mimetype: described(NonEmptyString, 'MIME type (default: from the download, else application/octet-stream).'),
   },
 );
 
 export const UploadFilesParams = params(
-  { files: d(t.array(FileCodec), 'Files to upload, each {url} or {content_base64, name}. At most 10.') },
+  { files: described(t.array(FileCodec), 'Files to upload, each {url} or {content_base64, name}. At most 10.') },
   {},
 );
 export type UploadFilesParams = t.TypeOf<typeof UploadFilesParams>;

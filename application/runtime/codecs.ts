@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { BoundedArrayType, SchemaType, type DescribedType, type JsonSchema } from './json-schema.js';
 
 export * as t from 'io-ts';
-export { d } from './json-schema.js';
+export { described } from './json-schema.js';
 
 /** A string id made of digits (HubSpot ids). Numbers are accepted and turned into strings. */
 export const NumericString = new SchemaType<string, string, unknown>(

@@ -67,7 +67,7 @@ export class BoundedArrayType<C extends t.Mixed> extends t.ArrayType<C, t.TypeOf
 }
 
 /** Attach a description (and a documented default) to a codec. */
-export const d = <C extends t.Mixed>(codec: C, description: string, defaultValue?: unknown): DescribedType<C> =>
+export const described = <C extends t.Mixed>(codec: C, description: string, defaultValue?: unknown): DescribedType<C> =>
   new DescribedType(codec, description, defaultValue);
 
 type AnyCodec = t.Mixed & { _tag?: string };

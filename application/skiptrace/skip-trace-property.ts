@@ -11,23 +11,23 @@ import {
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { SkipTracer } from '../../ports/skip-tracer.js';
-import { d, NonEmptyString, params, StateCode, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, params, StateCode, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { fields, table } from '../runtime/markdown.js';
 
 export const SkipTracePropertyParams = params(
   {},
   {
-    street: d(NonEmptyString, 'Street line of the property address, such as "1011 Rosegold St".'),
-    city: d(NonEmptyString, 'City of the property.'),
-    state: d(StateCode, 'Two-letter state code, such as "NY".'),
-    zip: d(NonEmptyString, 'ZIP code of the property.'),
-    apn: d(
+    street: described(NonEmptyString, 'Street line of the property address, such as "1011 Rosegold St".'),
+    city: described(NonEmptyString, 'City of the property.'),
+    state: described(StateCode, 'Two-letter state code, such as "NY".'),
+    zip: described(NonEmptyString, 'ZIP code of the property.'),
+    apn: described(
       NonEmptyString,
       'Assessor parcel number: an alternative to the address; needs county (with state) or county_fips_code.',
     ),
-    county: d(NonEmptyString, 'County name, used with apn.'),
-    county_fips_code: d(NonEmptyString, 'Five-digit county FIPS code, used with apn.'),
+    county: described(NonEmptyString, 'County name, used with apn.'),
+    county_fips_code: described(NonEmptyString, 'Five-digit county FIPS code, used with apn.'),
   },
 );
 export type SkipTracePropertyParams = t.TypeOf<typeof SkipTracePropertyParams>;

@@ -8,36 +8,39 @@ import {
   type SpaceRole,
 } from '../../domain/workspaces/space.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { d, NonEmptyString, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 
 const ExternalContact = object(
   'ExternalContact',
-  { mail: d(NonEmptyString, 'Email address the invitation goes to.') },
-  { name: d(t.string, "The person's name, shown in the invitation.") },
+  { mail: described(NonEmptyString, 'Email address the invitation goes to.') },
+  { name: described(t.string, "The person's name, shown in the invitation.") },
 );
 
 export const AddMemberToSpaceParams = params(
   {
-    space_id: d(NumericId, 'The space to add people to.'),
-    role: d(
+    space_id: described(NumericId, 'The space to add people to.'),
+    role: described(
       oneOf(SPACE_ROLES, 'SpaceRole'),
       'Role of everyone added: admin (manages the space and its members), regular (works with apps and items), light (reads and comments).',
     ),
   },
   {
-    users: d(
+    users: described(
       t.array(NumericId),
       'User ids of people who already have a Podio account (the user_id column of workspaces_getSpaceMembers).',
     ),
-    profiles: d(
+    profiles: described(
       t.array(NumericId),
       'Profile ids of people (the profile_id column of workspaces_getSpaceMembers; the ids contact fields of records use).',
     ),
-    mails: d(t.array(NonEmptyString), 'Email addresses; someone without an account gets a pending invitation.'),
-    message: d(t.string, 'A personal note in the invitation.'),
-    external_contacts: d(t.array(ExternalContact), 'Outside contacts to invite, each with a mail and optional name.'),
+    mails: described(t.array(NonEmptyString), 'Email addresses; someone without an account gets a pending invitation.'),
+    message: described(t.string, 'A personal note in the invitation.'),
+    external_contacts: described(
+      t.array(ExternalContact),
+      'Outside contacts to invite, each with a mail and optional name.',
+    ),
   },
 );
 export type AddMemberToSpaceParams = t.TypeOf<typeof AddMemberToSpaceParams>;

@@ -3,24 +3,27 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { PRIVACIES, validateNewSpace } from '../../domain/workspaces/space.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { d, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 
 export const CreateSpaceParams = params(
   {
-    org_id: d(NumericId, 'The organization to create the space in; workspaces_getOrganizations lists org_id values.'),
-    name: d(NonEmptyString, 'Name of the new space.'),
+    org_id: described(
+      NumericId,
+      'The organization to create the space in; workspaces_getOrganizations lists org_id values.',
+    ),
+    name: described(NonEmptyString, 'Name of the new space.'),
   },
   {
-    privacy: d(
+    privacy: described(
       oneOf(PRIVACIES, 'Privacy'),
       'open: every employee of the organization can find and join it; closed: members only.',
       'closed',
     ),
-    auto_join: d(t.boolean, 'Employees of the organization join the space automatically (open spaces).', false),
-    post_on_new_app: d(t.boolean, 'Post to the space stream when an app is added.', true),
-    post_on_new_member: d(t.boolean, 'Post to the space stream when a member joins.', true),
+    auto_join: described(t.boolean, 'Employees of the organization join the space automatically (open spaces).', false),
+    post_on_new_app: described(t.boolean, 'Post to the space stream when an app is added.', true),
+    post_on_new_member: described(t.boolean, 'Post to the space stream when a member joins.', true),
   },
 );
 export type CreateSpaceParams = t.TypeOf<typeof CreateSpaceParams>;

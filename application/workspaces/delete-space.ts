@@ -2,10 +2,10 @@ import { inject, injectable } from 'inversify';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 
-export const DeleteSpaceParams = params({ space_id: d(NumericId, 'The space to delete for good.') }, {});
+export const DeleteSpaceParams = params({ space_id: described(NumericId, 'The space to delete for good.') }, {});
 export type DeleteSpaceParams = t.TypeOf<typeof DeleteSpaceParams>;
 
 export interface DeleteSpaceResult {

@@ -2,15 +2,15 @@ import { inject, injectable } from 'inversify';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { keepsAnAdmin } from './membership-guard.js';
 import type { MembershipStatus } from './update-space-memberships.js';
 
 export const EndSpaceMembershipsParams = params(
   {
-    space_id: d(NumericId, 'The space.'),
-    user_ids: d(
+    space_id: described(NumericId, 'The space.'),
+    user_ids: described(
       t.array(NumericId),
       'User ids of the members to remove or of the pending invitations to cancel (the user_id column of workspaces_getSpaceMembers).',
     ),

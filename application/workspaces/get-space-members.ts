@@ -3,21 +3,21 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { MEMBER_TYPES, type MemberPage, type SpaceMember } from '../../domain/workspaces/space.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { d, intRange, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { memberTable } from './workspace-text.js';
 
 export const GetSpaceMembersParams = params(
-  { space_id: d(NumericId, 'The space whose members to list.') },
+  { space_id: described(NumericId, 'The space whose members to list.') },
   {
-    member_type: d(
+    member_type: described(
       oneOf(MEMBER_TYPES, 'MemberType'),
       'Only these members: employee (of the organization), external, admin, regular, light (by role), or guest (pending invitations).',
     ),
-    query: d(t.string, 'Only members whose name contains this text (or whose email starts with it).'),
-    limit: d(intRange(1, 500), 'Members per page, 1 to 500.', 100),
-    offset: d(intRange(0), 'Members to skip (for the next page).', 0),
+    query: described(t.string, 'Only members whose name contains this text (or whose email starts with it).'),
+    limit: described(intRange(1, 500), 'Members per page, 1 to 500.', 100),
+    offset: described(intRange(0), 'Members to skip (for the next page).', 0),
   },
 );
 export type GetSpaceMembersParams = t.TypeOf<typeof GetSpaceMembersParams>;

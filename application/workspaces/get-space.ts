@@ -3,15 +3,15 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { Space, SpaceDetails } from '../../domain/workspaces/space.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { d, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { spaceText } from './workspace-text.js';
 
 export const GetSpaceParams = params(
-  { space_id: d(NumericId, 'The space id; workspaces_getOrganizations lists them.') },
+  { space_id: described(NumericId, 'The space id; workspaces_getOrganizations lists them.') },
   {
-    verbose: d(
+    verbose: described(
       t.boolean,
       'Also return when and by whom it was created, the organization name, and your role and rights in it.',
       false,

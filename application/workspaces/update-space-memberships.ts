@@ -3,19 +3,19 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { SPACE_ROLES } from '../../domain/workspaces/space.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { d, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { described, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call } from '../runtime/markdown.js';
 import { keepsAnAdmin } from './membership-guard.js';
 
 export const UpdateSpaceMembershipsParams = params(
   {
-    space_id: d(NumericId, 'The space.'),
-    user_ids: d(
+    space_id: described(NumericId, 'The space.'),
+    user_ids: described(
       t.array(NumericId),
       'User ids of the members to change (the user_id column of workspaces_getSpaceMembers, not profile ids).',
     ),
-    role: d(oneOf(SPACE_ROLES, 'SpaceRole'), 'The new role: admin, regular or light.'),
+    role: described(oneOf(SPACE_ROLES, 'SpaceRole'), 'The new role: admin, regular or light.'),
   },
   {},
 );

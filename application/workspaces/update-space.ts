@@ -3,22 +3,22 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { PRIVACIES, validateSpaceChanges } from '../../domain/workspaces/space.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { d, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call } from '../runtime/markdown.js';
 
 export const UpdateSpaceParams = params(
-  { space_id: d(NumericId, 'The space to change.') },
+  { space_id: described(NumericId, 'The space to change.') },
   {
-    name: d(NonEmptyString, 'New name.'),
-    privacy: d(oneOf(PRIVACIES, 'Privacy'), 'open (employees can find and join it) or closed (members only).'),
-    auto_join: d(t.boolean, 'Employees of the organization join automatically.'),
-    url_label: d(
+    name: described(NonEmptyString, 'New name.'),
+    privacy: described(oneOf(PRIVACIES, 'Privacy'), 'open (employees can find and join it) or closed (members only).'),
+    auto_join: described(t.boolean, 'Employees of the organization join automatically.'),
+    url_label: described(
       NonEmptyString,
       'The last part of the space\'s web address: lower-case letters, digits and hyphens, such as "deal-flow".',
     ),
-    post_on_new_app: d(t.boolean, 'Post to the space stream when an app is added.'),
-    post_on_new_member: d(t.boolean, 'Post to the space stream when a member joins.'),
+    post_on_new_app: described(t.boolean, 'Post to the space stream when an app is added.'),
+    post_on_new_member: described(t.boolean, 'Post to the space stream when a member joins.'),
   },
 );
 export type UpdateSpaceParams = t.TypeOf<typeof UpdateSpaceParams>;

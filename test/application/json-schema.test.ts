@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as t from 'io-ts';
 import { describeExpected, toJsonSchema } from '../../application/runtime/json-schema.js';
 import {
-  d,
+  described,
   intRange,
   NumericId,
   NumericString,
@@ -16,13 +16,13 @@ import { E } from '../../domain/shared/fp.js';
 describe('JSON Schema from io-ts codecs', () => {
   it('derives an object with required and optional members, descriptions and defaults', () => {
     const P = params(
-      { id: d(NumericString, 'The id.') },
+      { id: described(NumericString, 'The id.') },
       {
-        limit: d(intRange(1, 100), 'Page size.', 10),
-        kind: d(oneOf(['a', 'b'] as const), 'Kind.'),
-        tags: d(t.array(t.string), 'Tags.'),
-        nested: d(object('N', { x: d(t.number, 'X.') }, { y: d(t.boolean, 'Y.') }), 'Nested.'),
-        map: d(t.record(t.string, t.string), 'Map.'),
+        limit: described(intRange(1, 100), 'Page size.', 10),
+        kind: described(oneOf(['a', 'b'] as const), 'Kind.'),
+        tags: described(t.array(t.string), 'Tags.'),
+        nested: described(object('N', { x: described(t.number, 'X.') }, { y: described(t.boolean, 'Y.') }), 'Nested.'),
+        map: described(t.record(t.string, t.string), 'Map.'),
       },
     );
     expect(toJsonSchema(P)).toEqual({
