@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { DEFAULT_OUTPUT_BUDGET } from '../application/runtime/envelope.js';
 import { E, type Either } from '../domain/shared/fp.js';
 import { EnvVar, enumVar, intVar, optionalString, SECRET_VARIABLE, tokenVar, urlVar } from './env.js';
 import type { EnvironmentRow } from './group-module.js';
@@ -64,7 +65,7 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   ['LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace or silent.'],
   [
     'GATEWAY_OUTPUT_BUDGET_CHARS',
-    '12000',
+    String(DEFAULT_OUTPUT_BUDGET),
     'Most characters in a text result; longer lists are cut at a row with the call that fetches the rest. The max_chars query parameter lowers it per call.',
   ],
   [
@@ -171,7 +172,7 @@ const EnvCodec = t.type({
   UPSTREAM_TIMEOUT_MS: intVar(100, 600_000, 15_000),
   LOG_LEVEL: enumVar(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   GATEWAY_REQUEST_TIMEOUT_MS: intVar(100, 3_600_000, 30_000),
-  GATEWAY_OUTPUT_BUDGET_CHARS: intVar(500, 10_000_000, 12_000),
+  GATEWAY_OUTPUT_BUDGET_CHARS: intVar(500, 10_000_000, DEFAULT_OUTPUT_BUDGET),
   GATEWAY_SHUTDOWN_GRACE_MS: intVar(0, 600_000, 10_000),
   GATEWAY_SIMULATED_LATENCY_MS: intVar(0, 600_000, 0),
   METRICS_TOKEN: tokenVar,

@@ -18,6 +18,7 @@ import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { Clock } from '../../ports/clock.js';
 import { arrayUpTo, described, NonEmptyString, object, oneOf } from '../runtime/codecs.js';
+import { DEFAULT_OUTPUT_BUDGET } from '../runtime/envelope.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
 
@@ -174,13 +175,11 @@ export const todayIn = (clock: Clock, timeZone: string): string => formatInZone(
 
 // --- text ---
 
-const TEXT_BUDGET = 12_000;
-
 /** Rows cut at a row boundary so the text stays under the budget; says so when it cuts. */
 export const budgetRows = <R>(
   rows: readonly R[],
   render: (rows: readonly R[]) => string,
-  budget = TEXT_BUDGET,
+  budget = DEFAULT_OUTPUT_BUDGET,
 ): { text: string; shown: number } => {
   let n = rows.length;
   let text = render(rows);

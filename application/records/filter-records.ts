@@ -167,7 +167,7 @@ export const listText = (r: RecordListResult, tool: string, p: Record<string, un
       : `No records on this page (${r.total} match in all). Start again without cursor.`;
   const { text, shown } = budgetRows(r.records, (rows) => recordsTable(r.app, rows, r.fields));
   const last = r.offset + shown;
-  const next = shown < r.records.length ? encodeCursorFor(r.offset + shown) : r.cursor;
+  const next = shown < r.records.length ? encodeCursor(r.offset + shown) : r.cursor;
   return [
     `## ${r.app.name} (app ${r.app.app_id}): ${r.total} record${r.total === 1 ? '' : 's'}`,
     `Showing ${r.offset + 1}-${last} of ${r.total}.${shown < r.records.length ? ` The page was cut at ${shown} rows to stay short.` : ''}`,
@@ -176,8 +176,6 @@ export const listText = (r: RecordListResult, tool: string, p: Record<string, un
     nextSteps([`One record in full: ${call('records_getRecord', { record_id: r.records[0]!.record_id })}`]),
   ].join('\n\n');
 };
-
-const encodeCursorFor = (offset: number): string => Buffer.from(`o:${offset}`, 'utf8').toString('base64url');
 
 export const filterRecordsTool = defineTool({
   group: 'records',
