@@ -12,6 +12,8 @@ COPY ports ./ports
 COPY application ./application
 COPY adapters ./adapters
 COPY composition ./composition
+# The build bundles the reference page's script (scripts/build-docs-script.ts).
+COPY scripts ./scripts
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
