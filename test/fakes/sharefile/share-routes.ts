@@ -1,0 +1,121 @@
+import { bool, type Exchange, type Json, type SfRoute } from './exchange.js';
+import { sfShare } from './sharefile-shapes.js';
+
+// ShareFile's share operations on the stand-in: read (with $expand=Items,Recipients), list (filtered by
+// ShareType), create a Send or Request share, update, delete and resend.
+
+const SHARE = /^\/Shares\(([^)]+)\)$/;
+
+const expandOf = (x: Exchange): string[] => (x.q.get('$expand') ?? '').split(',').filter(Boolean);
+
+export const SHARE_ROUTES: readonly SfRoute[] = [
+  {
+    method: 'GET',
+    path: SHARE,
+    handle: ({ shares, api, reply }, x) => {
+      const expand = expandOf(x);
+      return reply.run(
+        x.res,
+        shares.get(x.match[1]!, {
+          includeItems: expand.includes('Items'),
+          includeRecipients: expand.includes('Recipients'),
+        }),
+        (s) => reply.send(x.res, 200, sfShare(api, s, expand)),
+      );
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/Shares$/,
+    handle: ({ shares, api, reply }, { res, q }) => {
+      const typeFilter = /^ShareType eq '(Send|Request)'$/.exec(q.get('$filter') ?? '');
+      if (q.get('$filter') && !typeFilter) return reply.sfError(res, 400, 'BadRequest', 'Unsupported $filter');
+      return reply.run(
+        res,
+        shares.list({
+          ...(typeFilter ? { shareType: typeFilter[1] as 'Send' | 'Request' } : {}),
+          top: Number(q.get('$top') ?? '50'),
+          skip: Number(q.get('$skip') ?? '0'),
+          includeExpired: bool(q.get('includeExpired')),
+        }),
+        (page) =>
+          reply.send(res, 200, {
+            'odata.count': page.totalCount,
+            value: page.shares.map((s) => sfShare(api, s, [])),
+          }),
+      );
+    },
+  },
+  {
+    method: 'POST',
+    path: /^\/Shares$/,
+    handle: ({ shares, api, reply }, { res, logged, body }) => {
+      const b = body as Json;
+      const name = b['ShareType'] === 'Request' ? 'createShare-request.request.json' : 'createShare-send.request.json';
+      if (!reply.checked(logged, name))
+        return reply.sfError(res, 400, 'BadRequest', 'Request body does not match Share');
+      return reply.run(
+        res,
+        shares.create({
+          shareType: b['ShareType'] === 'Request' ? 'Request' : 'Send',
+          itemIds: ((b['Items'] as Json[] | undefined) ?? []).map((i) => String(i['Id'])),
+          ...((b['Parent'] as Json | undefined)?.['Id'] ? { parentId: String((b['Parent'] as Json)['Id']) } : {}),
+          ...(typeof b['Title'] === 'string' ? { title: b['Title'] } : {}),
+          ...(typeof b['ExpirationDate'] === 'string' ? { expirationDate: b['ExpirationDate'] } : {}),
+          maxDownloads: typeof b['MaxDownloads'] === 'number' ? b['MaxDownloads'] : -1,
+          requireLogin: b['RequireLogin'] === true,
+          requireUserInfo: b['RequireUserInfo'] === true,
+          isViewOnly: b['IsViewOnly'] === true,
+          notifyOnDownload: false,
+          notifyOnUpload: false,
+          recipients: [],
+        }),
+        (s) => reply.send(res, 200, sfShare(api, s, [])),
+      );
+    },
+  },
+  {
+    method: 'PATCH',
+    path: SHARE,
+    handle: ({ shares, api, reply }, { res, logged, body, match }) => {
+      if (!reply.checked(logged, 'updateShare.request.json'))
+        return reply.sfError(res, 400, 'BadRequest', 'Request body does not match Share');
+      const b = body as Json;
+      return reply.run(
+        res,
+        shares.update(match[1]!, {
+          ...(typeof b['Title'] === 'string' ? { title: b['Title'] } : {}),
+          ...(typeof b['ExpirationDate'] === 'string' ? { expirationDate: b['ExpirationDate'] } : {}),
+          ...(typeof b['MaxDownloads'] === 'number' ? { maxDownloads: b['MaxDownloads'] } : {}),
+          ...(typeof b['RequireLogin'] === 'boolean' ? { requireLogin: b['RequireLogin'] } : {}),
+          ...(typeof b['RequireUserInfo'] === 'boolean' ? { requireUserInfo: b['RequireUserInfo'] } : {}),
+          ...(typeof b['IsViewOnly'] === 'boolean' ? { isViewOnly: b['IsViewOnly'] } : {}),
+        }),
+        (s) => reply.send(res, 200, sfShare(api, s, [])),
+      );
+    },
+  },
+  {
+    method: 'DELETE',
+    path: SHARE,
+    handle: ({ shares, reply }, { res, match }) => reply.run(res, shares.delete(match[1]!), () => reply.send(res, 204)),
+  },
+  {
+    method: 'POST',
+    path: /^\/Shares\/Resend$/,
+    handle: ({ shares, api, reply, resends }, { res, logged, body }) => {
+      if (!reply.checked(logged, 'sharesResend.request.json'))
+        return reply.sfError(res, 400, 'BadRequest', 'Request body does not match ShareResendParams');
+      const b = body as Json;
+      return reply.run(
+        res,
+        shares.get(String(b['ShareId']), { includeItems: false, includeRecipients: false }),
+        (s) => {
+          resends.push(b);
+          shares.markSent(s.Id, (b['Recipients'] as string[]) ?? []);
+          reply.send(res, 200, sfShare(api, { ...s, HasSentMessage: true }, []));
+        },
+      );
+    },
+  },
+];
