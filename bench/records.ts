@@ -7,8 +7,8 @@ import { InMemoryPodioAccount } from '../adapters/outbound/memory/in-memory-podi
 import { LEADS_APP, seedDemoRecords } from '../adapters/outbound/memory/demo/records.js';
 import { InMemoryRecords } from '../adapters/outbound/memory/in-memory-records.js';
 import { FixedClock } from '../adapters/outbound/system-clock.js';
-import { AggregateRecords } from '../application/records/aggregate-records.js';
-import { FilterRecords } from '../application/records/filter-records.js';
+import { AggregateRecords, AggregateRecordsParams } from '../application/records/aggregate-records.js';
+import { FilterRecords, FilterRecordsParams } from '../application/records/filter-records.js';
 import { TE } from '../domain/shared/fp.js';
 
 const clock = new FixedClock(new Date('2026-11-21T10:00:00Z'));
@@ -22,8 +22,23 @@ console.log(
 );
 console.log(`seeded ${store.countActive(LEADS_APP)} leads in ${Math.round(performance.now() - t0)} ms`);
 const settings = { timeZone: 'UTC', activeProfileId: () => TE.right(9101) };
-const filter = new FilterRecords(store, store, settings, clock);
-const aggregate = new AggregateRecords(store, store, settings, clock);
+// The executor decodes the arguments (filling in defaults) before a use case runs; so does the bench.
+const filterRecords = new FilterRecords(store, store, settings, clock);
+const filter = {
+  execute: (args: unknown) => {
+    const decoded = FilterRecordsParams.decode(args);
+    if (decoded._tag === 'Left') throw new Error('bench: invalid filterRecords arguments');
+    return filterRecords.execute(decoded.right);
+  },
+};
+const aggregateRecords = new AggregateRecords(store, store, settings, clock);
+const aggregate = {
+  execute: (args: unknown) => {
+    const decoded = AggregateRecordsParams.decode(args);
+    if (decoded._tag === 'Left') throw new Error('bench: invalid aggregateRecords arguments');
+    return aggregateRecords.execute(decoded.right);
+  },
+};
 
 const cases: [string, () => Promise<unknown>][] = [
   [

@@ -17,7 +17,7 @@ export const CreateContactParams = params(
     ),
   },
   {
-    id_only: described(t.boolean, 'Return only the new id (default true); false returns the full contact.', true),
+    id_only: described(t.boolean, 'Return only the new id; false returns the full contact.', true),
   },
 );
 export type CreateContactParams = t.TypeOf<typeof CreateContactParams>;
@@ -44,7 +44,7 @@ export class CreateContact implements UseCase<CreateContactParams, CreateContact
     }
     return pipe(
       this.contacts.create(p.values, DEFAULT_CONTACT_PROPERTIES),
-      TE.map(({ contact, company }) => ({ contact, company, idOnly: p.id_only ?? true })),
+      TE.map(({ contact, company }) => ({ contact, company, idOnly: p.id_only })),
     );
   }
 }

@@ -17,7 +17,7 @@ export const GetContactParams = params(
   {
     return_properties: described(
       t.array(NonEmptyString),
-      'Property names to return. Default: firstname, lastname, email, phone, company, lifecyclestage.',
+      'Property names to return; an empty list means the default.',
       [...DEFAULT_CONTACT_PROPERTIES],
     ),
   },
@@ -29,7 +29,7 @@ export class GetContact implements UseCase<GetContactParams, Contact> {
   constructor(@inject(ContactBook) private readonly contacts: ContactBook) {}
 
   execute(p: GetContactParams): TaskEither<GatewayError, Contact> {
-    const props = p.return_properties?.length ? p.return_properties : DEFAULT_CONTACT_PROPERTIES;
+    const props = p.return_properties.length ? p.return_properties : DEFAULT_CONTACT_PROPERTIES;
     return this.contacts.get(p.contact_id, props);
   }
 }

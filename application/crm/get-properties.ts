@@ -30,7 +30,7 @@ export class GetProperties implements UseCase<GetPropertiesParams, GetProperties
   constructor(@inject(ContactBook) private readonly contacts: ContactBook) {}
 
   execute(p: GetPropertiesParams): TaskEither<GatewayError, GetPropertiesResult> {
-    const objectType = p.object_type ?? 'contacts';
+    const objectType = p.object_type;
     return pipe(
       this.contacts.properties(objectType),
       TE.map((properties) => ({

@@ -23,6 +23,7 @@ import {
   PropertyValue,
   stringUpTo,
   t,
+  withoutDefaults,
 } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, table } from '../runtime/markdown.js';
@@ -47,11 +48,7 @@ const SortCodec = object(
   'Sort',
   { propertyName: described(nonEmptyUpTo(256), 'Property to sort by.') },
   {
-    direction: described(
-      oneOf(['ASCENDING', 'DESCENDING'] as const, 'Direction'),
-      'Sort direction, default ASCENDING.',
-      'ASCENDING',
-    ),
+    direction: described(oneOf(['ASCENDING', 'DESCENDING'] as const, 'Direction'), 'Sort direction.', 'ASCENDING'),
   },
 );
 
@@ -70,7 +67,7 @@ export const SearchContactsParams = params(
     ),
     return_properties: described(
       arrayUpTo(nonEmptyUpTo(256), 200),
-      'Properties to return for each contact. Default: firstname, lastname, email.',
+      'Properties to return for each contact; an empty list means the default.',
       [...DEFAULT_SEARCH_PROPERTIES],
     ),
     limit: described(intRange(1, 100), 'Contacts per page, 1 to 100.', 10),
@@ -90,10 +87,10 @@ export interface SearchContactsResult {
 
 export const toContactSearch = (p: SearchContactsParams): ContactSearch => ({
   filterGroups: (p.filter_groups ?? []).map((g) => ({ filters: g.filters })),
-  sorts: (p.sorts ?? []).map((s) => ({ propertyName: s.propertyName, direction: s.direction ?? 'ASCENDING' })),
+  sorts: (p.sorts ?? []).map((s) => ({ propertyName: s.propertyName, direction: s.direction })),
   query: p.query?.trim() ? p.query.trim() : undefined,
-  properties: p.return_properties?.length ? p.return_properties : DEFAULT_SEARCH_PROPERTIES,
-  limit: p.limit ?? 10,
+  properties: p.return_properties.length ? p.return_properties : DEFAULT_SEARCH_PROPERTIES,
+  limit: p.limit,
   after: p.after,
 });
 
@@ -157,7 +154,7 @@ export const searchContactsTool = defineTool({
       `Showing ${first}-${last} of ${page.total}.`,
       table(['id', ...(withName ? ['name'] : []), ...cols], rows),
       page.after !== undefined
-        ? `Next page: ${call('crm_searchContacts', { ...p, after: page.after })}`
+        ? `Next page: ${call('crm_searchContacts', withoutDefaults(SearchContactsParams, { ...p, after: page.after }))}`
         : 'This is the last page.',
     ].join('\n\n');
   },

@@ -13,7 +13,7 @@ export class CopyItem implements UseCase<TransferItemParams, TransferOutcome> {
   execute(p: TransferItemParams, context: CallContext): TaskEither<GatewayError, TransferOutcome> {
     const refused = overwriteRefusal(p.overwrite, context, 'files_copyItem');
     if (refused) return TE.left(refused);
-    return this.items.copy(p.item_id.trim(), p.target_folder_id.trim(), p.overwrite ?? false);
+    return this.items.copy(p.item_id.trim(), p.target_folder_id.trim(), p.overwrite);
   }
 }
 

@@ -19,7 +19,7 @@ export const CreateFolderParams = params(
   {
     description: described(t.string, 'Description of the folder.'),
     overwrite: flag(
-      `Replace a folder of the same name (the old one goes to the recycle bin). Default false: a name clash fails. ${OVERWRITE_NEEDS}`,
+      `Replace a folder of the same name (the old one goes to the recycle bin); without it a name clash fails. ${OVERWRITE_NEEDS}`,
       false,
     ),
   },
@@ -35,7 +35,7 @@ export class CreateFolder implements UseCase<CreateFolderParams, Item> {
     return this.items.createFolder(p.parent_id.trim(), {
       name: p.name,
       ...(p.description !== undefined ? { description: p.description } : {}),
-      overwrite: p.overwrite ?? false,
+      overwrite: p.overwrite,
     });
   }
 }

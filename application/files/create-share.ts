@@ -21,16 +21,8 @@ export const CreateShareParams = params(
     items: described(t.array(NonEmptyString), 'Ids of the files or folders to share; required for Send shares.'),
     parent_id: described(NonEmptyString, 'Folder that receives the uploads of a Request share; default home.'),
     title: described(t.string, 'Title shown to recipients.'),
-    expiration_days: described(
-      intRange(-1, 3650),
-      'Days until the link stops working; -1 never expires. Default 30.',
-      30,
-    ),
-    max_downloads: described(
-      intRange(-1, 1_000_000),
-      'Downloads allowed through the link; -1 unlimited (default).',
-      -1,
-    ),
+    expiration_days: described(intRange(-1, 3650), 'Days until the link stops working; -1 never expires.', 30),
+    max_downloads: described(intRange(-1, 1_000_000), 'Downloads allowed through the link; -1 unlimited.', -1),
     require_login: flag('Recipients must sign in.', false),
     require_user_info: flag('Recipients give their name and e-mail before downloading.', false),
     is_view_only: flag('Send shares: recipients can view but not download.', false),
@@ -100,7 +92,7 @@ export class CreateShare implements UseCase<CreateShareParams, CreateShareResult
     const recipients = (p.recipients ?? []).map((r) => r.trim());
     const bad = checkEmails(recipients, 'recipients');
     if (bad) return TE.left(bad);
-    const days = p.expiration_days ?? 30;
+    const days = p.expiration_days;
     const expirationDate =
       days < 0 ? '9999-12-31T23:59:59.000Z' : new Date(this.clock.now().getTime() + days * 86_400_000).toISOString();
     return pipe(
@@ -110,12 +102,12 @@ export class CreateShare implements UseCase<CreateShareParams, CreateShareResult
         ...(p.parent_id ? { parentId: p.parent_id.trim() } : {}),
         ...(p.title?.trim() ? { title: p.title.trim() } : {}),
         expirationDate,
-        maxDownloads: p.max_downloads ?? -1,
-        requireLogin: p.require_login ?? false,
-        requireUserInfo: p.require_user_info ?? false,
-        isViewOnly: p.is_view_only ?? false,
-        notifyOnDownload: p.notify_on_download ?? false,
-        notifyOnUpload: p.notify_on_upload ?? false,
+        maxDownloads: p.max_downloads,
+        requireLogin: p.require_login,
+        requireUserInfo: p.require_user_info,
+        isViewOnly: p.is_view_only,
+        notifyOnDownload: p.notify_on_download,
+        notifyOnUpload: p.notify_on_upload,
         recipients,
       }),
       TE.chain((share): TaskEither<GatewayError, CreateShareResult> =>
@@ -125,7 +117,7 @@ export class CreateShare implements UseCase<CreateShareParams, CreateShareResult
                 share,
                 recipients,
                 ...(p.personal_message ? { personalMessage: p.personal_message } : {}),
-                ccSender: p.cc_sender ?? false,
+                ccSender: p.cc_sender,
               }),
               TE.map((sent): CreateShareResult => ({
                 share: { ...share, HasSentMessage: true },

@@ -31,10 +31,10 @@ export interface DeleteItemResult {
 export class DeleteItem implements UseCase<DeleteItemParams, DeleteItemResult> {
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
   execute(p: DeleteItemParams): TaskEither<GatewayError, DeleteItemResult> {
-    const single = p.single_version ?? false;
+    const single = p.single_version;
     const id = p.item_id.trim();
     return pipe(
-      this.items.delete(id, { singleVersion: single, forceSync: p.force_sync ?? false }),
+      this.items.delete(id, { singleVersion: single, forceSync: p.force_sync }),
       TE.map(() => ({
         message: single
           ? `The current version of ${id} was deleted; the previous version is now current.`

@@ -1,6 +1,7 @@
 import type { Item } from '../../domain/files/item.js';
 import type { Share } from '../../domain/files/share.js';
 import { described, NonEmptyString, t } from '../runtime/codecs.js';
+import type { DefaultedType, DescribedType } from '../runtime/json-schema.js';
 import { fields, plural, table } from '../runtime/markdown.js';
 
 // The files group's payloads (the spec's shapes, with `odata.type`) and the text a model reads.
@@ -8,7 +9,12 @@ import { fields, plural, table } from '../runtime/markdown.js';
 export const TYPE_PREFIX = 'Files.Api.Models.';
 
 export const ItemIdParam = (what: string) => described(NonEmptyString, what);
-export const flag = (description: string, fallback?: boolean) => described(t.boolean, description, fallback);
+/** A boolean parameter; with a fallback, an absent flag decodes to it. */
+export function flag(description: string): DescribedType<t.BooleanC>;
+export function flag(description: string, fallback: boolean): DefaultedType<t.BooleanC>;
+export function flag(description: string, fallback?: boolean): DescribedType<t.BooleanC> {
+  return fallback === undefined ? described(t.boolean, description) : described(t.boolean, description, fallback);
+}
 
 const defined = <T extends Record<string, unknown>>(o: T): T => {
   const out: Record<string, unknown> = {};

@@ -21,7 +21,7 @@ export type GetDownloadUrlParams = t.TypeOf<typeof GetDownloadUrlParams>;
 export class GetDownloadUrl implements UseCase<GetDownloadUrlParams, DownloadSpecification> {
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
   execute(p: GetDownloadUrlParams): TaskEither<GatewayError, DownloadSpecification> {
-    return this.items.downloadLink(p.item_id.trim(), { includeAllVersions: p.include_all_versions ?? false });
+    return this.items.downloadLink(p.item_id.trim(), { includeAllVersions: p.include_all_versions });
   }
 }
 

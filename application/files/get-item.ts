@@ -23,8 +23,8 @@ export class GetItem implements UseCase<GetItemParams, Item> {
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
   execute(p: GetItemParams): TaskEither<GatewayError, Item> {
     return this.items.get(p.item_id.trim(), {
-      includeDeleted: p.include_deleted ?? false,
-      includeChildren: p.include_children ?? false,
+      includeDeleted: p.include_deleted,
+      includeChildren: p.include_children,
     });
   }
 }

@@ -25,8 +25,8 @@ export class GetShare implements UseCase<GetShareParams, Share> {
   constructor(@inject(ShareStore) private readonly shares: ShareStore) {}
   execute(p: GetShareParams): TaskEither<GatewayError, Share> {
     return this.shares.get(p.share_id.trim(), {
-      includeItems: p.include_items ?? false,
-      includeRecipients: p.include_recipients ?? false,
+      includeItems: p.include_items,
+      includeRecipients: p.include_recipients,
     });
   }
 }

@@ -21,10 +21,10 @@ export const GetUploadUrlParams = params(
     ),
     batch_id: described(NonEmptyString, 'Groups the files of a multi-file upload.'),
     batch_last: flag('This is the last file of the batch.'),
-    can_resume: flag('Resume an unfinished upload of the same name into the same folder. Default true.', true),
+    can_resume: flag('Resume an unfinished upload of the same name into the same folder.', true),
     start_over: flag('Start a new upload even if an unfinished one exists.', false),
     overwrite: flag(
-      `If a file of that name exists, the upload becomes its new version. Default false: the upload gets a numbered name ("name (1).ext"). ${OVERWRITE_NEEDS}`,
+      `If a file of that name exists, the upload becomes its new version; without it the upload gets a numbered name ("name (1).ext"). ${OVERWRITE_NEEDS}`,
       false,
     ),
     title: described(t.string, 'Display title; defaults to file_name.'),
@@ -45,12 +45,12 @@ export class GetUploadUrl implements UseCase<GetUploadUrlParams, UploadSpecifica
       ...(p.file_size !== undefined ? { fileSize: p.file_size } : {}),
       ...(p.batch_id ? { batchId: p.batch_id } : {}),
       ...(p.batch_last !== undefined ? { batchLast: p.batch_last } : {}),
-      canResume: p.can_resume ?? true,
-      startOver: p.start_over ?? false,
-      overwrite: p.overwrite ?? false,
+      canResume: p.can_resume,
+      startOver: p.start_over,
+      overwrite: p.overwrite,
       ...(p.title ? { title: p.title } : {}),
       ...(p.details ? { details: p.details } : {}),
-      notify: p.notify ?? false,
+      notify: p.notify,
     });
   }
 }

@@ -4,7 +4,7 @@ import { FILTER_LIMITS, parseFilter, parseOrderBy } from '../../domain/files/que
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { described, intRange, NonEmptyString, params, stringUpTo, t } from '../runtime/codecs.js';
+import { described, intRange, NonEmptyString, params, stringUpTo, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, itemJson, itemSummaryJson, itemsTable } from './files-text.js';
@@ -12,7 +12,7 @@ import { flag, itemJson, itemSummaryJson, itemsTable } from './files-text.js';
 export const ListChildrenParams = params(
   {},
   {
-    folder_id: described(NonEmptyString, 'Folder id or alias (home, allshared, favorites, top). Default home.', 'home'),
+    folder_id: described(NonEmptyString, 'Folder id or alias (home, allshared, favorites, top).', 'home'),
     top: described(intRange(1, 1000), 'Items per page, 1 to 1000.', 100),
     skip: described(intRange(0, 1_000_000), 'Items to skip (paging).', 0),
     include_deleted: flag('Also list items in the recycle bin.', false),
@@ -40,7 +40,7 @@ export interface ListChildrenResult {
 export class ListChildren implements UseCase<ListChildrenParams, ListChildrenResult> {
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
   execute(p: ListChildrenParams): TaskEither<GatewayError, ListChildrenResult> {
-    const folderId = (p.folder_id ?? 'home').trim();
+    const folderId = p.folder_id.trim();
     if (isAlias(folderId) && !(LISTABLE_ALIASES as readonly string[]).includes(folderId)) {
       return TE.left(
         invalidInput(
@@ -54,12 +54,12 @@ export class ListChildren implements UseCase<ListChildrenParams, ListChildrenRes
     if (E.isLeft(filter)) return TE.left(filter.left);
     const orderBy = p.orderby?.trim() ? parseOrderBy(p.orderby) : E.right([]);
     if (E.isLeft(orderBy)) return TE.left(orderBy.left);
-    const skip = p.skip ?? 0;
+    const skip = p.skip;
     return pipe(
       this.items.children(folderId, {
-        top: p.top ?? 100,
+        top: p.top,
         skip,
-        includeDeleted: p.include_deleted ?? false,
+        includeDeleted: p.include_deleted,
         orderBy: orderBy.right,
         ...(filter.right ? { filter: filter.right } : {}),
       }),
@@ -99,7 +99,7 @@ export const listChildrenTool = defineTool({
       ].join('\n\n');
     }
     const hasMore = r.skip + r.items.length < r.totalCount;
-    const next = { ...p, folder_id: r.folderId, skip: r.skip + r.items.length };
+    const next = { ...withoutDefaults(ListChildrenParams, p), folder_id: r.folderId, skip: r.skip + r.items.length };
     return [
       heading,
       `Showing ${r.skip + 1}-${r.skip + r.items.length} of ${r.totalCount}.`,

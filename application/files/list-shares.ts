@@ -4,7 +4,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { described, intRange, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, oneOf, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { downloadsText, expiryText, flag, shareJson, shareSummaryJson } from './files-text.js';
@@ -33,13 +33,13 @@ export class ListShares implements UseCase<ListSharesParams, ListSharesResult> {
     @inject(Clock) private readonly clock: Clock,
   ) {}
   execute(p: ListSharesParams): TaskEither<GatewayError, ListSharesResult> {
-    const skip = p.skip ?? 0;
+    const skip = p.skip;
     return pipe(
       this.shares.list({
         ...(p.share_type ? { shareType: p.share_type } : {}),
-        top: p.top ?? 50,
+        top: p.top,
         skip,
-        includeExpired: p.include_expired ?? false,
+        includeExpired: p.include_expired,
       }),
       TE.map((page) => ({ ...page, skip, now: this.clock.now() })),
     );
@@ -89,7 +89,7 @@ export const listSharesTool = defineTool({
         ]),
       ),
       hasMore
-        ? `Next page: ${call('files_listShares', { ...p, skip: r.skip + r.shares.length })}`
+        ? `Next page: ${call('files_listShares', { ...withoutDefaults(ListSharesParams, p), skip: r.skip + r.shares.length })}`
         : 'This is the last page.',
       nextSteps([`Details of one: ${call('files_getShare', { share_id: r.shares[0]!.Id, include_items: true })}`]),
     ].join('\n\n');

@@ -4,7 +4,17 @@ import { SEARCH_QUERY_LIMITS, searchTerms, type SearchResults, type SearchScope 
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
-import { arrayUpTo, described, intRange, NonEmptyString, nonEmptyUpTo, oneOf, params, t } from '../runtime/codecs.js';
+import {
+  arrayUpTo,
+  described,
+  intRange,
+  NonEmptyString,
+  nonEmptyUpTo,
+  oneOf,
+  params,
+  t,
+  withoutDefaults,
+} from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flag, size, TYPE_PREFIX } from './files-text.js';
@@ -20,7 +30,7 @@ export const SearchItemsParams = params(
   {
     search_scope: described(
       oneOf(['all', 'personal', 'shared'] as const, 'SearchScope'),
-      'all (default), personal (home folder) or shared (shared folders).',
+      'all, personal (home folder) or shared (shared folders).',
       'all',
     ),
     folder_id: described(NonEmptyString, 'Search only this folder and its subfolders; overrides search_scope.'),
@@ -67,7 +77,7 @@ export class SearchItems implements UseCase<SearchItemsParams, SearchItemsResult
       if (bad) return TE.left(bad);
     }
     const endOfDay = (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v.trim()) ? `${v.trim()}T23:59:59.999Z` : v.trim());
-    const scope = p.search_scope ?? 'all';
+    const scope = p.search_scope;
     return pipe(
       this.items.search({
         query,
@@ -77,8 +87,8 @@ export class SearchItems implements UseCase<SearchItemsParams, SearchItemsResult
         ...(p.creator_id ? { creatorId: p.creator_id.trim() } : {}),
         ...(p.create_start_date ? { createdFrom: new Date(Date.parse(p.create_start_date.trim())).toISOString() } : {}),
         ...(p.create_end_date ? { createdTo: new Date(Date.parse(endOfDay(p.create_end_date))).toISOString() } : {}),
-        namesOnly: p.item_name_only ?? false,
-        top: p.top ?? 50,
+        namesOnly: p.item_name_only,
+        top: p.top,
       }),
       TE.map((r) => ({ ...r, query, scope })),
     );
@@ -128,7 +138,7 @@ export const searchItemsTool = defineTool({
     return [
       heading,
       notes,
-      `Showing 1-${r.results.length} of ${r.totalCount}.${r.results.length < r.totalCount ? ` Raise top (now ${p.top ?? 50}) to see more: ${call('files_searchItems', { ...p, top: Math.min(500, r.totalCount) })}` : ''}`,
+      `Showing 1-${r.results.length} of ${r.totalCount}.${r.results.length < r.totalCount ? ` Raise top (now ${p.top}) to see more: ${call('files_searchItems', { ...withoutDefaults(SearchItemsParams, p), top: Math.min(500, r.totalCount) })}` : ''}`,
       table(
         [
           'rank',

@@ -58,7 +58,7 @@ export class SendShareNotification implements UseCase<SendShareNotificationParam
               share,
               recipients,
               ...(p.personal_message ? { personalMessage: p.personal_message } : {}),
-              ccSender: p.cc_sender ?? false,
+              ccSender: p.cc_sender,
             }),
       ),
       TE.map((sent) => ({

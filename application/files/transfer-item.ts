@@ -16,7 +16,7 @@ export const TransferItemParams = params(
   },
   {
     overwrite: flag(
-      `Replace an item of the same name in the destination (it goes to the recycle bin). Default false: a name clash fails. ${OVERWRITE_NEEDS}`,
+      `Replace an item of the same name in the destination (it goes to the recycle bin); without it a name clash fails. ${OVERWRITE_NEEDS}`,
       false,
     ),
   },

@@ -125,21 +125,74 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(
 type Described = DescribedType<any>;
 type DescribedProps = Record<string, Described>;
 
-export type ParamsCodec<R extends DescribedProps, O extends DescribedProps> = t.ExactC<
-  t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>
->;
+/** The optional members that have a default: present once decoded. */
+type DefaultedKeys<O extends t.Props> = {
+  [K in keyof O]: O[K] extends { readonly hasDefault: true } ? K : never;
+}[keyof O];
+
+/** What a tool's use case receives: required members, defaulted members (filled in) and optional ones. */
+export type ParamsOf<R extends t.Props, O extends t.Props> = t.TypeOfProps<R> & {
+  [K in DefaultedKeys<O>]: t.TypeOf<O[K]>;
+} & { [K in Exclude<keyof O, DefaultedKeys<O>>]?: t.TypeOf<O[K]> };
+
+export type ParamsCodec<R extends DescribedProps, O extends DescribedProps> = t.ExactType<
+  t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>,
+  ParamsOf<R, O>,
+  t.OutputOf<t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>>,
+  unknown
+> & {
+  /** The declared defaults of the optional members, by name. */
+  readonly defaults: Readonly<Record<string, unknown>>;
+};
 
 /**
  * A tool's parameters: required and optional members, each described for the model. The result is
- * an exact io-ts codec; unknown members are rejected by the executor before decoding.
+ * an exact io-ts codec; unknown members are rejected by the executor before decoding. An optional
+ * member declared with a default is filled in when absent.
  */
 export const params = <R extends DescribedProps, O extends DescribedProps>(
   required: R,
   optional: O,
-): ParamsCodec<R, O> => t.exact(t.intersection([t.type(required), t.partial(optional)]));
+): ParamsCodec<R, O> => {
+  const codec = t.exact(t.intersection([t.type(required), t.partial(optional)]));
+  const defaults: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(optional)) {
+    if (member.defaultValue !== undefined) defaults[key] = member.defaultValue;
+  }
+  return Object.assign(codec, { defaults }) as unknown as ParamsCodec<R, O>;
+};
 
-/** Shorthand for nested objects with required and optional members (schema: additionalProperties false). */
-export const object = <R extends t.Props, O extends t.Props>(name: string, required: R, optional: O) =>
-  t.exact(t.intersection([t.type(required), t.partial(optional)]), name);
+/**
+ * Arguments for a follow-up call, without the members that only repeat a declared default (decoding
+ * filled them in; the model need not send them).
+ */
+export const withoutDefaults = <P extends object>(
+  codec: { readonly defaults: Readonly<Record<string, unknown>> },
+  args: P,
+): Partial<P> => {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (!Object.hasOwn(codec.defaults, key) || !sameValue(codec.defaults[key], value)) out[key] = value;
+  }
+  return out as Partial<P>;
+};
+
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i])));
+
+/**
+ * Shorthand for nested objects with required and optional members (schema: additionalProperties false);
+ * optional members with a default are filled in, as in `params`.
+ */
+export const object = <R extends t.Props, O extends t.Props>(
+  name: string,
+  required: R,
+  optional: O,
+): t.ExactType<
+  t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>,
+  ParamsOf<R, O>,
+  t.OutputOf<t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>>,
+  unknown
+> => t.exact(t.intersection([t.type(required), t.partial(optional)]), name) as never;
 
 export type { JsonSchema };

@@ -3,6 +3,7 @@ import type { ServiceIdentifier } from 'inversify';
 import type { TaskEither } from '../../domain/shared/fp.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { Principal } from '../../ports/authenticator.js';
+import { withoutDefaults } from './codecs.js';
 
 export const GROUPS = ['files', 'records', 'workspaces', 'crm', 'skiptrace', 'web'] as const;
 export type Group = (typeof GROUPS)[number];
@@ -50,8 +51,24 @@ export interface ToolDeclaration<P = any, R = any> {
   readonly continuation?: (params: P, result: R, shownRows: number) => Record<string, unknown> | undefined;
 }
 
-/** Declares a tool; everything else (routes, listing, schemas) is derived from this object. */
-export const defineTool = <P, R>(declaration: ToolDeclaration<P, R>): ToolDeclaration<P, R> => declaration;
+/**
+ * Declares a tool; everything else (routes, listing, schemas) is derived from this object. A continuation
+ * leaves out the members that only repeat a declared default.
+ */
+export const defineTool = <P, R>(declaration: ToolDeclaration<P, R>): ToolDeclaration<P, R> => {
+  const { continuation, params } = declaration;
+  if (!continuation || !hasDefaults(params)) return declaration;
+  return {
+    ...declaration,
+    continuation: (p, result, shownRows) => {
+      const next = continuation(p, result, shownRows);
+      return next && withoutDefaults(params, next);
+    },
+  };
+};
+
+const hasDefaults = (codec: object): codec is { readonly defaults: Readonly<Record<string, unknown>> } =>
+  'defaults' in codec && typeof codec.defaults === 'object' && codec.defaults !== null;
 
 export const qualifiedName = (tool: Pick<ToolDeclaration, 'group' | 'name'>): string => `${tool.group}_${tool.name}`;
 

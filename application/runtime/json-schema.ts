@@ -43,11 +43,41 @@ export class DescribedType<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.Outp
   constructor(
     readonly inner: C,
     readonly description: string,
-    readonly defaultValue?: unknown,
+    readonly defaultValue?: t.TypeOf<C>,
   ) {
-    super(inner.name, inner.is, (u, c) => inner.validate(u, c), inner.encode);
+    super(
+      inner.name,
+      inner.is,
+      defaultValue === undefined
+        ? (u, c) => inner.validate(u, c)
+        : (u, c) => (u === undefined ? t.success(defaultValue) : inner.validate(u, c)),
+      inner.encode,
+    );
   }
 }
+
+/**
+ * A described codec with a default: decoding an absent value gives the default, so a use case receives
+ * it and the parameter is no longer optional in the decoded type.
+ */
+export class DefaultedType<C extends t.Mixed> extends DescribedType<C> {
+  declare readonly defaultValue: t.TypeOf<C>;
+  readonly hasDefault = true as const;
+}
+
+/** How a default reads in a description: lists joined with commas, strings without quotes. */
+const defaultInWords = (value: unknown): string =>
+  Array.isArray(value)
+    ? value.map(defaultInWords).join(', ')
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value);
+
+/** The description followed by "Default: X.", the one place a parameter's default is written. */
+const withDefaultSentence = (description: string, value: unknown): string => {
+  const text = description.trim();
+  return `${text}${/[.!?)]$/.test(text) ? '' : '.'} Default: ${defaultInWords(value)}.`;
+};
 
 /** An array with at most `maxItems` members (schema `maxItems`); still an io-ts ArrayType, so error paths read `name[3]`. */
 export class BoundedArrayType<C extends t.Mixed> extends t.ArrayType<C, t.TypeOf<C>[], t.OutputOf<C>[], unknown> {
@@ -66,9 +96,25 @@ export class BoundedArrayType<C extends t.Mixed> extends t.ArrayType<C, t.TypeOf
   }
 }
 
-/** Attach a description (and a documented default) to a codec. */
-export const described = <C extends t.Mixed>(codec: C, description: string, defaultValue?: unknown): DescribedType<C> =>
-  new DescribedType(codec, description, defaultValue);
+/**
+ * Attaches a description for the model to a codec. With a default, an absent value decodes to it, the
+ * schema shows it as `default`, and the description ends with "Default: X." (do not write it by hand).
+ */
+export function described<C extends t.Mixed>(codec: C, description: string): DescribedType<C>;
+export function described<C extends t.Mixed>(
+  codec: C,
+  description: string,
+  defaultValue: t.TypeOf<C>,
+): DefaultedType<C>;
+export function described<C extends t.Mixed>(
+  codec: C,
+  description: string,
+  defaultValue?: t.TypeOf<C>,
+): DescribedType<C> {
+  return defaultValue === undefined
+    ? new DescribedType(codec, description)
+    : new DefaultedType(codec, withDefaultSentence(description, defaultValue), defaultValue);
+}
 
 type AnyCodec = t.Mixed & { _tag?: string };
 

@@ -3,7 +3,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { MEMBER_TYPES, type MemberPage, type SpaceMember } from '../../domain/workspaces/space.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { described, intRange, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, NumericId, oneOf, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { memberTable } from './workspace-text.js';
@@ -34,8 +34,7 @@ export class GetSpaceMembers implements UseCase<GetSpaceMembersParams, GetSpaceM
   constructor(@inject(SpaceDirectory) private readonly directory: SpaceDirectory) {}
 
   execute(p: GetSpaceMembersParams): TaskEither<GatewayError, GetSpaceMembersResult> {
-    const limit = p.limit ?? 100;
-    const offset = p.offset ?? 0;
+    const { limit, offset } = p;
     return pipe(
       this.directory.members(p.space_id, {
         member_type: p.member_type,
@@ -86,7 +85,9 @@ export const getSpaceMembersTool = defineTool({
       `## Members of space ${r.space_id}${filtered ? ' (filtered)' : ''}`,
       total !== undefined ? `Showing ${first}-${last} of ${total}.` : `Showing ${first}-${last}.`,
       memberTable(members),
-      more ? `Next page: ${call('workspaces_getSpaceMembers', { ...p, offset: last })}` : '',
+      more
+        ? `Next page: ${call('workspaces_getSpaceMembers', { ...withoutDefaults(GetSpaceMembersParams, p), offset: last })}`
+        : '',
       nextSteps([
         'Change roles with workspaces_updateSpaceMemberships; remove members or cancel invitations with workspaces_endSpaceMemberships (both take user_id).',
       ]),

@@ -29,7 +29,7 @@ describe('JSON Schema from io-ts codecs', () => {
       type: 'object',
       properties: {
         id: { type: 'string', pattern: '^[0-9]+$', description: 'The id.' },
-        limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size.', default: 10 },
+        limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size. Default: 10.', default: 10 },
         kind: { type: 'string', enum: ['a', 'b'], description: 'Kind.' },
         tags: { type: 'array', items: { type: 'string' }, description: 'Tags.' },
         nested: {
