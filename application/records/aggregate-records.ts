@@ -36,7 +36,7 @@ const AggregationCodec = object(
     field_b_id: described(FieldKey, 'date_diff: the later date field.'),
     unit: described(
       oneOf(['seconds', 'minutes', 'hours', 'days', 'weeks'] as const, 'Unit'),
-      'date_diff unit (default days).',
+      'date_diff unit.',
       'days',
     ),
   },
@@ -48,8 +48,7 @@ const GroupByCodec = object(
   {
     interval: described(
       oneOf(INTERVALS, 'Interval'),
-      'Date fields only: day, week (ISO, 2026-W47), month (default), quarter (2026-Q4) or year.',
-      'month',
+      'Date fields only: day, week (ISO, 2026-W47), month (when left out), quarter (2026-Q4) or year.',
     ),
   },
 );

@@ -4,7 +4,7 @@ import type { Comment } from '../../domain/records/revision.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordComments } from '../../ports/record-comments.js';
-import { described, intRange, NonEmptyString, NumericId, params, t } from '../runtime/codecs.js';
+import { described, intRange, NonEmptyString, NumericId, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flagsOf } from './common.js';
@@ -80,7 +80,7 @@ export const getRecordCommentTool = defineTool({
 export const ListRecordCommentsParams = params(
   { record_id: described(NumericId, 'The record whose comments to list.') },
   {
-    limit: described(intRange(1, 100), 'Comments per page (default 30).', 30),
+    limit: described(intRange(1, 100), 'Comments per page.', 30),
     cursor: described(NonEmptyString, 'The cursor of the previous response.'),
   },
 );
@@ -98,7 +98,7 @@ export interface CommentList {
 export class ListRecordComments implements UseCase<ListRecordCommentsParams, CommentList> {
   constructor(@inject(RecordComments) private readonly comments: RecordComments) {}
   execute(p: ListRecordCommentsParams): TaskEither<GatewayError, CommentList> {
-    const limit = p.limit ?? 30;
+    const { limit } = p;
     return pipe(
       TE.fromEither(decodeCursor(p.cursor)),
       TE.chainW((offset) =>
@@ -143,7 +143,7 @@ export const listRecordCommentsTool = defineTool({
             ]),
           ),
           r.cursor
-            ? `Next page: ${call('records_listRecordComments', { ...p, cursor: r.cursor })}`
+            ? `Next page: ${call('records_listRecordComments', { ...withoutDefaults(ListRecordCommentsParams, p), cursor: r.cursor })}`
             : 'This is the last page.',
         ].join('\n\n'),
 });

@@ -72,7 +72,7 @@ export const selectionParams = {
   field_ids: described(t.array(FieldKey), 'Only these fields (field_id or external_id). Default: all fields.'),
   field_types: described(
     oneOf(['all', 'basic', 'calculation'] as const, 'FieldTypes'),
-    'all (default), basic (no calculations) or calculation (only calculations).',
+    'all, basic (no calculations) or calculation (only calculations).',
     'all',
   ),
   verbose: described(

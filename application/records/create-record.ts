@@ -19,11 +19,7 @@ export const CreateRecordParams = params(
     fields: described(FieldsObject, FIELDS_DESCRIPTION),
   },
   {
-    id_only: described(
-      t.boolean,
-      'true (default): return record_id and record_url only; false: the full record.',
-      true,
-    ),
+    id_only: described(t.boolean, 'true: return record_id and record_url only; false: the full record.', true),
     ...flagParams,
   },
 );

@@ -13,7 +13,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { described, NonEmptyString, NumericId, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, NumericId, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import {
@@ -31,7 +31,7 @@ export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 100;
 
 export const pageParams = {
-  limit: described(NumericId, `Records per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, DEFAULT_LIMIT),
+  limit: described(NumericId, `Records per page, 1 to ${MAX_LIMIT}.`, DEFAULT_LIMIT),
   cursor: described(NonEmptyString, 'The cursor of the previous response, for the next page.'),
   count_only: described(t.boolean, 'Only the number of matching records.', false),
 };
@@ -172,7 +172,9 @@ export const listText = (r: RecordListResult, tool: string, p: Record<string, un
     `## ${r.app.name} (app ${r.app.app_id}): ${r.total} record${r.total === 1 ? '' : 's'}`,
     `Showing ${r.offset + 1}-${last} of ${r.total}.${shown < r.records.length ? ` The page was cut at ${shown} rows to stay short.` : ''}`,
     text,
-    next ? `Next page: ${call(tool, { ...p, cursor: next })}` : 'This is the last page.',
+    next
+      ? `Next page: ${call(tool, { ...withoutDefaults(FilterRecordsParams, p), cursor: next })}`
+      : 'This is the last page.',
     nextSteps([`One record in full: ${call('records_getRecord', { record_id: r.records[0]!.record_id })}`]),
   ].join('\n\n');
 };

@@ -20,7 +20,7 @@ export const GetRelatedRecordsParams = params(
   {
     direction: described(
       oneOf(['forward', 'reverse', 'both'] as const, 'Direction'),
-      'forward: records these records reference; reverse: records that reference these; both (default).',
+      'forward: records these records reference; reverse: records that reference these; both: both directions.',
       'both',
     ),
     field_ids: described(t.array(FieldKey), 'Fields of the related app to show (default all).'),
@@ -47,7 +47,7 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
   ) {}
 
   execute(p: GetRelatedRecordsParams): TaskEither<GatewayError, RelatedResult> {
-    const direction = p.direction ?? 'both';
+    const { direction } = p;
     const forward = (source: App) =>
       pipe(
         p.record_ids,

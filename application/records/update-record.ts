@@ -21,7 +21,7 @@ export const UpdateRecordParams = params(
     ),
   },
   {
-    id_only: described(t.boolean, 'true (default): return record_id only; false: the full record.', true),
+    id_only: described(t.boolean, 'true: return record_id only; false: the full record.', true),
     ...flagParams,
   },
 );
