@@ -1,0 +1,50 @@
+import { podioError, answerWith } from '../podio-server.js';
+import { podioApp, podioView } from './podio-shapes.js';
+import type { ItemsContext } from './items-context.js';
+
+// Podio's user profile, app and view endpoints on the stand-in.
+
+export const serveAppRoutes = ({ account, store, appOf, route }: ItemsContext): void => {
+  const run = answerWith;
+
+  route('GET', '/user/profile/', async () => {
+    const u = account.actingUser();
+    return { status: 200, body: { profile_id: u.profile_id, user_id: u.user_id, name: u.name, mail: [u.mail] } };
+  });
+
+  const appSummary = (a: {
+    id: number;
+    name: string;
+    description: string;
+    workspace_id: number;
+    item_name: string;
+  }) => ({
+    app_id: a.id,
+    space_id: a.workspace_id,
+    status: 'active',
+    config: { name: a.name, item_name: a.item_name, description: a.description, icon: '' },
+  });
+  route('GET', '/app/', async (req) =>
+    run(req, store.listApps(), (apps) => ({ status: 200, body: apps.map(appSummary) })),
+  );
+  route('GET', '/app/space/:space_id/', async (req) =>
+    run(req, store.listApps(Number(req.params['space_id'])), (apps) => ({ status: 200, body: apps.map(appSummary) })),
+  );
+  route('GET', '/app/:app_id', async (req) =>
+    run(req, store.getApp(Number(req.params['app_id'])), (app) => ({ status: 200, body: podioApp(app) })),
+  );
+  route('GET', '/view/app/:app_id/', async (req) => {
+    const app = await appOf(Number(req.params['app_id']));
+    return run(req, store.getViews(Number(req.params['app_id'])), (views) => ({
+      status: 200,
+      body: views.map((v) => podioView(app!, v)),
+    }));
+  });
+  route('GET', '/view/app/:app_id/:view_id', async (req) =>
+    run(req, store.getView(Number(req.params['view_id'])), async (v) =>
+      v.app_id === Number(req.params['app_id'])
+        ? { status: 200, body: podioView((await appOf(v.app_id))!, v.view) }
+        : { status: 404, body: podioError('not_found', 'Object not found', req) },
+    ),
+  );
+};

@@ -1,0 +1,45 @@
+import { answerWith } from '../podio-server.js';
+import { parseMultipart } from './multipart.js';
+import type { ItemsContext } from './items-context.js';
+
+// Podio's file upload (multipart POST /file/) and delete endpoints on the stand-in.
+
+export const serveFileRoutes = ({ store, bad, route }: ItemsContext): void => {
+  const run = answerWith;
+
+  route('POST', '/file/', async (req) => {
+    const body = req.body as { multipart?: string; bytes?: Buffer } | undefined;
+    if (!body?.multipart || !body.bytes)
+      return bad(req, 'POST /file/ takes multipart/form-data with the file in "source" and a "filename" field');
+    const parts = parseMultipart(body.multipart, body.bytes);
+    const source = parts?.find((p) => p.name === 'source' && p.filename !== undefined);
+    const filename = parts?.find((p) => p.name === 'filename' && p.filename === undefined)?.data.toString('utf8');
+    if (!parts || !source || !filename)
+      return bad(req, 'POST /file/ needs a "source" file part and a "filename" field');
+    const unknown = parts.find((p) => p.name !== 'source' && p.name !== 'filename');
+    if (unknown) return bad(req, `unknown multipart member "${unknown.name}"`);
+    return run(
+      req,
+      store.uploadFile({
+        name: filename,
+        mimetype: source.contentType ?? 'application/octet-stream',
+        content: source.data,
+      }),
+      (f) => ({
+        status: 200,
+        body: {
+          file_id: f.file_id,
+          name: f.name,
+          mimetype: f.mimetype,
+          size: f.size,
+          link: `https://files.podio.com/${f.file_id}`,
+          hosted_by: 'podio',
+        },
+      }),
+    );
+  });
+
+  route('DELETE', '/file/:file_id', async (req) =>
+    run(req, store.deleteFile(Number(req.params['file_id'])), () => ({ status: 204 })),
+  );
+};

@@ -1,0 +1,85 @@
+import { valueTypeOf } from '../../../domain/records/app.js';
+import { resolveFilters, type FilterInput } from '../../../domain/records/filters.js';
+import { answerWith, podioError } from '../podio-server.js';
+import { podioItem } from './podio-shapes.js';
+import { isId, isObject } from './podio-write-values.js';
+import type { ItemsContext } from './items-context.js';
+
+type Json = Record<string, unknown>;
+
+// Podio's item filter (POST /item/app/:app_id/filter/) on the stand-in: Podio's filters (id lists or
+// {from, to}) read into our filters and run against the in-memory store.
+
+export const serveFilterRoute = ({ clock, account, store, bad, checkBody, appOf, route }: ItemsContext): void => {
+  const run = answerWith;
+
+  route('POST', '/item/app/:app_id/filter/', async (req) => {
+    const problem = checkBody(req, ['sort_by', 'sort_desc', 'filters', 'limit', 'offset', 'remember'], []);
+    if (problem) return bad(req, problem);
+    const body = req.body as Json;
+    const limit = body['limit'] ?? 30;
+    const offset = body['offset'] ?? 0;
+    if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > 500)
+      return bad(req, 'limit must be an integer from 1 to 500');
+    if (!Number.isSafeInteger(offset) || (offset as number) < 0)
+      return bad(req, 'offset must be a non-negative integer');
+    const app = await appOf(Number(req.params['app_id']));
+    if (!app) return { status: 404, body: podioError('not_found', 'Object not found', req) };
+    const filters: FilterInput[] = [];
+    for (const [key, value] of Object.entries(isObject(body['filters']) ? body['filters'] : {})) {
+      const system = key === 'created_on' ? 'created_on' : key === 'last_edit_on' ? 'last_modified_on' : undefined;
+      const field = system ? undefined : app.fields.find((f) => String(f.field_id) === key || f.external_id === key);
+      if (!system && !field) return bad(req, `filter key "${key}" is no field of app ${app.app_id}`);
+      const target: Partial<FilterInput> = system ? { field_type: system } : { field_id: field!.field_id };
+      if (Array.isArray(value)) {
+        if (!value.every(isId)) return bad(req, `filter ${key} takes a list of ids`);
+        filters.push({ ...target, match_type: 'any', values: value.map((v) => ({ value: v })) });
+      } else if (isObject(value) && Object.keys(value).every((k) => k === 'from' || k === 'to')) {
+        const date = system !== undefined || valueTypeOf(field!.field_type) === 'date';
+        if (value['from'] !== undefined)
+          filters.push({
+            ...target,
+            match_type: date ? 'on_or_after' : 'larger_or_equal',
+            values: [{ value: value['from'] }],
+          });
+        if (value['to'] !== undefined)
+          filters.push({
+            ...target,
+            match_type: date ? 'on_or_before' : 'smaller_or_equal',
+            values: [{ value: value['to'] }],
+          });
+      } else return bad(req, `filter ${key} takes a list of ids or {from, to}`);
+    }
+    const resolved = resolveFilters(app, filters, {
+      today: clock.now().toISOString().slice(0, 10),
+      activeProfileId: account.actingUser().profile_id,
+    });
+    if (resolved._tag === 'Left') return bad(req, `filters: ${resolved.left.message}`);
+    const sortBy = body['sort_by'];
+    const sort =
+      sortBy === undefined
+        ? undefined
+        : app.fields.find((f) => String(f.field_id) === String(sortBy) || f.external_id === sortBy);
+    if (sortBy !== undefined && !sort) return bad(req, `sort_by "${String(sortBy)}" is no field of app ${app.app_id}`);
+    const all = await store.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: true })();
+    return run(
+      req,
+      store.query(app, {
+        filters: resolved.right,
+        ...(sort ? { sort } : {}),
+        sortDesc: body['sort_desc'] === true,
+        offset: offset as number,
+        limit: limit as number,
+        countOnly: false,
+      }),
+      (page) => ({
+        status: 200,
+        body: {
+          total: all._tag === 'Right' ? all.right.total : 0,
+          filtered: page.total,
+          items: page.records.map((r) => podioItem(app, r)),
+        },
+      }),
+    );
+  });
+};
