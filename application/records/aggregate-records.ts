@@ -13,10 +13,11 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
+import { RecordsSettings } from '../../ports/records-settings.js';
 import { described, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
-import { FieldKey, FilterList, RecordsSettings, todayIn } from './common.js';
+import { FieldKey, FilterList, todayIn } from './common.js';
 
 const AggregationCodec = object(
   'Aggregation',

@@ -1,14 +1,10 @@
-import type { ServiceIdentifier } from 'inversify';
 import * as t from 'io-ts';
-import { findField, type App, type FieldDefinition } from '../../domain/records/app.js';
+import type { App, FieldDefinition } from '../../domain/records/app.js';
+import { formatValue } from '../../domain/records/field-types/table.js';
 import {
-  compactRecord,
-  formatValue,
-  fullRecord,
   selectFields,
   unknownFieldKeys,
   valueOf,
-  type CompactRecord,
   type FieldSelection,
   type RecordData,
 } from '../../domain/records/record.js';
@@ -21,15 +17,7 @@ import { arrayUpTo, described, NonEmptyString, object, oneOf } from '../runtime/
 import { DEFAULT_OUTPUT_BUDGET } from '../runtime/envelope.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
-
-/** Settings of the records group (RECORDS_* variables) the use cases need. */
-export interface RecordsSettings {
-  /** IANA time zone that relative date tokens (-30d, +0d) are resolved in. */
-  readonly timeZone: string;
-  /** The profile id of the user the gateway acts as (include_active_user). */
-  readonly activeProfileId: () => TaskEither<GatewayError, number>;
-}
-export const RecordsSettings = Symbol.for('RecordsSettings') as ServiceIdentifier<RecordsSettings>;
+import { compactRecord, fullRecord, type CompactRecord } from './record-shapes.js';
 
 export const FieldKey = new SchemaType<string | number, string | number, unknown>(
   'FieldKey',
@@ -220,5 +208,3 @@ export const recordsTable = (app: App, records: readonly RecordData[], fields: r
     ]),
   );
 };
-
-export const fieldByKey = (app: App, key: string | number): FieldDefinition | undefined => findField(app, key);

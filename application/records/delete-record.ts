@@ -1,6 +1,4 @@
 import { inject, injectable } from 'inversify';
-import type { FullRecord } from '../../domain/records/record.js';
-import { fullRecord } from '../../domain/records/record.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
@@ -9,6 +7,7 @@ import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flagParams, flagsOf } from './common.js';
+import { fullRecord, type FullRecord } from './record-shapes.js';
 
 export const DeleteRecordParams = params({ record_id: described(NumericId, 'The record to delete.') }, flagParams);
 export type DeleteRecordParams = t.TypeOf<typeof DeleteRecordParams>;

@@ -13,6 +13,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
+import { RecordsSettings } from '../../ports/records-settings.js';
 import { described, NonEmptyString, NumericId, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
@@ -22,7 +23,6 @@ import {
   FilterList,
   recordPayload,
   recordsTable,
-  RecordsSettings,
   selectionParams,
   todayIn,
 } from './common.js';

@@ -5,9 +5,10 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
+import { RecordsSettings } from '../../ports/records-settings.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
-import { RecordsSettings, selectionParams } from './common.js';
+import { selectionParams } from './common.js';
 import { listJson, listText, pageParams, runQuery, type RecordListResult } from './filter-records.js';
 
 export const ListRecordsParams = params(

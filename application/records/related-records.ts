@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { valueTypeOf, type App, type FieldDefinition } from '../../domain/records/app.js';
-import { relatedRecord, type RecordData, type RelatedRecord } from '../../domain/records/record.js';
+import type { RecordData } from '../../domain/records/record.js';
 import type { RelationValue } from '../../domain/records/values.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
@@ -10,6 +10,7 @@ import { described, NonEmptyString, NumericId, oneOf, params, t } from '../runti
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { checkSelection, FieldKey } from './common.js';
+import { relatedRecord, type RelatedRecord } from './record-shapes.js';
 
 export const GetRelatedRecordsParams = params(
   {

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
-import { formatByType } from '../../domain/records/record.js';
-import type { FieldDelta, Revision, RevisionDelta } from '../../domain/records/revision.js';
+import { formatByType } from '../../domain/records/field-types/table.js';
+import type { FieldDelta, Revision } from '../../domain/records/revision.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordStore } from '../../ports/record-store.js';
@@ -72,6 +72,14 @@ export const GetRecordRevisionDeltaParams = params(
   {},
 );
 export type GetRecordRevisionDeltaParams = t.TypeOf<typeof GetRecordRevisionDeltaParams>;
+
+/** The values of the fields that changed between two revisions. */
+export interface RevisionDelta {
+  readonly record_id: number;
+  readonly revision_from: number;
+  readonly revision_to: number;
+  readonly changes: readonly FieldDelta[];
+}
 
 @injectable()
 export class GetRecordRevisionDelta implements UseCase<GetRecordRevisionDeltaParams, RevisionDelta> {

@@ -6,12 +6,12 @@ import { podioActiveProfile } from '../../adapters/outbound/podio/podio-active-p
 import { PodioRecordApps } from '../../adapters/outbound/podio/podio-record-apps.js';
 import { PodioRecordComments } from '../../adapters/outbound/podio/podio-record-comments.js';
 import { PodioRecordStore } from '../../adapters/outbound/podio/podio-record-store.js';
-import { RecordsSettings } from '../../application/records/common.js';
 import { isTimeZone } from '../../domain/records/values.js';
 import { TE } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordComments } from '../../ports/record-comments.js';
 import { RecordStore } from '../../ports/record-store.js';
+import { RecordsSettings } from '../../ports/records-settings.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { boolVar, enumVar, EnvVar, intVar } from '../env.js';
 import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';

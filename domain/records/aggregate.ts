@@ -1,23 +1,15 @@
 // aggregateRecords: operations by field type, date differences, and one group_by.
 import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import { E, type Either } from '../shared/fp.js';
-import { describeFields, findField, isDateField, valueTypeOf, type App, type FieldDefinition } from './app.js';
+import { describeFields, findField, type App } from './app.js';
+import { INTERVALS, periodBucket, type Interval } from './aggregate-periods.js';
+import type { FieldDefinition } from './field.js';
+import { OPERATIONS, type Operation, type Sample as ValueSample } from './field-types/spec.js';
+import { isDateField, valueSpecOf } from './field-types/table.js';
 import { valueOf, type RecordData } from './record.js';
-import {
-  isEmptyValue,
-  secondsBetween,
-  type CategoryValue,
-  type ContactValue,
-  type DateValue,
-  type FieldValue,
-  type MoneyValue,
-  type RelationValue,
-} from './values.js';
+import { isEmptyValue, secondsBetween, type DateValue } from './values.js';
 
-export const OPERATIONS = ['sum', 'avg', 'min', 'max', 'count'] as const;
-export type Operation = (typeof OPERATIONS)[number];
-export const INTERVALS = ['day', 'week', 'month', 'quarter', 'year'] as const;
-export type Interval = (typeof INTERVALS)[number];
+export { INTERVALS, type Interval } from './aggregate-periods.js';
 export const DIFF_UNITS = ['seconds', 'minutes', 'hours', 'days', 'weeks'] as const;
 export type DiffUnit = (typeof DIFF_UNITS)[number];
 export const MAX_AGGREGATIONS = 5;
@@ -77,12 +69,7 @@ export interface AggregateResult {
 }
 
 /** Operations a field type allows (rule 2). */
-export const operationsFor = (f: FieldDefinition): readonly Operation[] => {
-  const t = valueTypeOf(f.field_type);
-  if (t === 'number' || t === 'calculation' || t === 'money') return OPERATIONS;
-  if (isDateField(f.field_type)) return ['min', 'max', 'count'];
-  return ['count'];
-};
+export const operationsFor = (f: FieldDefinition): readonly Operation[] => valueSpecOf(f.field_type).operations;
 
 const realField = (
   app: App,
@@ -191,7 +178,6 @@ export const planAggregation = (
   if (!groupBy) return E.right({ aggregations: out });
   const g = realField(app, groupBy.field_id, 'group_by.field_id');
   if (g._tag === 'Left') return g;
-  const t = valueTypeOf(g.right.field_type);
   if (isDateField(g.right.field_type)) {
     const interval = groupBy.interval ?? 'month';
     if (!(INTERVALS as readonly string[]).includes(interval))
@@ -204,7 +190,7 @@ export const planAggregation = (
       );
     return E.right({ aggregations: out, groupBy: { field: g.right, interval: interval as Interval } });
   }
-  if (t === 'category' || t === 'status' || t === 'app' || t === 'contact') {
+  if (valueSpecOf(g.right.field_type).members) {
     if (groupBy.interval !== undefined)
       return E.left(
         invalidInput('interval applies to date fields only; leave it out.', 'group_by.interval', 'nothing'),
@@ -213,7 +199,7 @@ export const planAggregation = (
   }
   return E.left(
     invalidInput(
-      `group_by works on date, category, status, relation and user fields; ${g.right.external_id} is ${g.right.field_type}. Groupable fields: ${describeFields(app, (x) => ['date', 'category', 'status', 'app', 'contact'].includes(valueTypeOf(x.field_type)))}.`,
+      `group_by works on date, category, status, relation and user fields; ${g.right.external_id} is ${g.right.field_type}. Groupable fields: ${describeFields(app, (x) => isDateField(x.field_type) || valueSpecOf(x.field_type).members !== undefined)}.`,
       'group_by.field_id',
       'field_id of a date, category, status, relation or user field',
     ),
@@ -238,7 +224,7 @@ const newAccs = (n: number): Acc[] => {
 };
 
 /** A sample: a number, a date string (min/max), undefined (counted only) or null (no value: skipped). */
-type Sample = number | string | undefined | null;
+type Sample = ValueSample | null;
 
 type Sampler = (r: RecordData) => Sample;
 
@@ -253,15 +239,7 @@ const samplerOf = (a: ResolvedAggregation): Sampler => {
     };
   }
   const field = a.field;
-  const t = valueTypeOf(field.field_type);
-  const read: (v: FieldValue) => Sample =
-    t === 'money'
-      ? (v) => Number((v as MoneyValue).value)
-      : t === 'number' || t === 'calculation'
-        ? (v) => v as number
-        : t === 'date'
-          ? (v) => (v as DateValue).start
-          : () => undefined;
+  const read = valueSpecOf(field.field_type).sample;
   return (r) => {
     const v = valueOf(r, field);
     return v === undefined || isEmptyValue(v) ? null : read(v);
@@ -303,56 +281,8 @@ const results = (aggs: readonly ResolvedAggregation[], accs: readonly Acc[]): Ag
   return out;
 };
 
-const isoWeek = (day: string): string => {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  const dow = date.getUTCDay() || 7;
-  date.setUTCDate(date.getUTCDate() + 4 - dow);
-  const yearStart = Date.UTC(date.getUTCFullYear(), 0, 1);
-  const week = Math.ceil(((date.getTime() - yearStart) / 86400000 + 1) / 7);
-  return `${date.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
-};
-
-export const periodOf = (start: string, interval: Interval): string => {
-  const day = start.slice(0, 10);
-  switch (interval) {
-    case 'day':
-      return day;
-    case 'week':
-      return isoWeek(day);
-    case 'month':
-      return day.slice(0, 7);
-    case 'quarter':
-      return `${day.slice(0, 4)}-Q${Math.floor((Number(day.slice(5, 7)) - 1) / 3) + 1}`;
-    case 'year':
-      return day.slice(0, 4);
-  }
-};
-
-const digit = (s: string, i: number): number => {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : Number.NaN;
-};
-
-/**
- * A number standing for the period of a `YYYY-MM-DD...` start (the same number means the same period), so
- * grouping allocates no string per record; NaN when the start is not a date (periodOf is used then).
- */
-const periodNumber = (start: string, interval: Interval): number => {
-  if (start.charCodeAt(4) !== 45 || start.charCodeAt(7) !== 45) return Number.NaN;
-  const y = digit(start, 0) * 1000 + digit(start, 1) * 100 + digit(start, 2) * 10 + digit(start, 3);
-  const m = digit(start, 5) * 10 + digit(start, 6);
-  switch (interval) {
-    case 'year':
-      return y;
-    case 'month':
-      return y * 100 + m;
-    case 'quarter':
-      return y * 10 + Math.floor((m - 1) / 3) + 1;
-    default:
-      return y * 10000 + m * 100 + digit(start, 8) * 10 + digit(start, 9);
-  }
-};
+const NO_VALUE = () => '(no value)';
+const NO_KEY = () => null;
 
 interface Bucket {
   readonly group: string;
@@ -384,7 +314,7 @@ export const aggregate = (plan: AggregationPlan, records: readonly RecordData[])
     b.count++;
     for (let i = 0; i < samples.length; i++) add(b.accs[i]!, samples[i]!);
   };
-  const gType = groupBy ? valueTypeOf(groupBy.field.field_type) : undefined;
+  const members = groupBy ? valueSpecOf(groupBy.field.field_type).members : undefined;
   const interval = groupBy?.interval ?? 'month';
   const weekOfDay = new Map<number, string>();
   for (let r = 0; r < records.length; r++) {
@@ -397,81 +327,23 @@ export const aggregate = (plan: AggregationPlan, records: readonly RecordData[])
     if (!groupBy) continue;
     const v = valueOf(record, groupBy.field);
     if (v === undefined || isEmptyValue(v)) {
-      addTo(
-        bucketFor(
-          null,
-          () => '(no value)',
-          () => null,
-        ),
-      );
+      addTo(bucketFor(null, NO_VALUE, NO_KEY));
       continue;
     }
-    switch (gType) {
-      case 'date': {
-        const start = (v as DateValue).start;
-        const n = periodNumber(start, interval);
-        if (Number.isNaN(n)) {
-          const p = periodOf(start, interval);
-          addTo(
-            bucketFor(
-              `s:${p}`,
-              () => p,
-              () => p,
-            ),
-          );
-          break;
-        }
-        if (interval === 'week') {
-          let w = weekOfDay.get(n);
-          if (w === undefined) weekOfDay.set(n, (w = isoWeek(start.slice(0, 10))));
-          const label = w;
-          addTo(
-            bucketFor(
-              label,
-              () => label,
-              () => label,
-            ),
-          );
-          break;
-        }
-        addTo(
-          bucketFor(
-            n,
-            () => periodOf(start, interval),
-            () => periodOf(start, interval),
-          ),
-        );
-        break;
-      }
-      case 'app':
-        for (const x of v as readonly RelationValue[])
-          addTo(
-            bucketFor(
-              x.record_id,
-              () => x.title,
-              () => x.record_id,
-            ),
-          );
-        break;
-      case 'contact':
-        for (const x of v as readonly ContactValue[])
-          addTo(
-            bucketFor(
-              x.profile_id,
-              () => x.name,
-              () => x.profile_id,
-            ),
-          );
-        break;
-      default:
-        for (const x of v as readonly CategoryValue[])
-          addTo(
-            bucketFor(
-              x.id,
-              () => x.text,
-              () => x.id,
-            ),
-          );
+    if (!members) {
+      const period = periodBucket((v as DateValue).start, interval, weekOfDay);
+      addTo(bucketFor(period.id, period.label, period.label));
+      continue;
+    }
+    for (const x of v as readonly unknown[]) {
+      const id = members.idOf(x);
+      addTo(
+        bucketFor(
+          id,
+          () => members.labelOf(x),
+          () => id,
+        ),
+      );
     }
   }
   if (!groupBy) return { total_items: records.length, aggregations: results(aggs, totals) };

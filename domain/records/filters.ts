@@ -1,33 +1,22 @@
 // filterRecords: filter objects resolved against an app (rules 1-5 of the spec) and compiled to predicates.
+// What each field type accepts and how it matches is in field-types/ (the table); this is the part all share.
 import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import { E, type Either } from '../shared/fp.js';
+import { describeFields, findField, type App } from './app.js';
+import { isFieldType, type FieldDefinition, type ValueType } from './field.js';
+import { isMulti, valueSpecOf, valueTypeOf, VALUE_TYPE_SPECS } from './field-types/table.js';
 import {
-  describeFields,
-  findField,
-  isFieldType,
-  isMulti,
-  valueTypeOf,
-  type App,
-  type FieldDefinition,
-  type ValueType,
-} from './app.js';
+  DATE_EXPECTED,
+  dateCompare,
+  resolveDateValue,
+  SYSTEM_DATE_MATCHES,
+  type FilterContext,
+  type ResolvedFilter,
+} from './filter-model.js';
 import { valueOf, type RecordData } from './record.js';
-import {
-  isEmptyValue,
-  phoneDigits,
-  stringsOf,
-  textSortKey,
-  isValidDate,
-  isValidDateTime,
-  shiftDay,
-  type CategoryValue,
-  type ChecklistItem,
-  type ContactValue,
-  type DateValue,
-  type FieldValue,
-  type MoneyValue,
-  type RelationValue,
-} from './values.js';
+import { isEmptyValue, type FieldValue } from './values.js';
+
+export type { DateBound, FilterContext, ResolvedFilter } from './filter-model.js';
 
 export interface FilterInput {
   readonly field_id?: string | number;
@@ -39,95 +28,9 @@ export interface FilterInput {
   readonly include_active_user?: boolean;
 }
 
-export const TEXT_MATCHES = ['contains', 'equal', 'not_equal', 'not_contains', 'empty', 'not_empty'] as const;
-export const CATEGORY_MATCHES = ['equal', 'not_equal', 'any', 'none', 'empty', 'not_empty'] as const;
-export const NUMBER_MATCHES = [
-  'equal',
-  'smaller',
-  'larger',
-  'smaller_or_equal',
-  'larger_or_equal',
-  'empty',
-  'not_empty',
-] as const;
-export const DATE_MATCHES = ['equal', 'before', 'after', 'on_or_before', 'on_or_after', 'empty', 'not_empty'] as const;
-export const SYSTEM_DATE_MATCHES = ['before', 'after', 'on_or_before', 'on_or_after'] as const;
-
 /** The match types each filter `type` accepts; multi-value fields drop not_equal (rule 3). */
-export const matchTypesFor = (type: ValueType, multi: boolean): readonly string[] => {
-  switch (type) {
-    case 'text':
-    case 'embed':
-    case 'location':
-      return TEXT_MATCHES;
-    case 'email':
-    case 'phone':
-      return [...TEXT_MATCHES, 'fully_includes'];
-    case 'category':
-    case 'app':
-    case 'contact':
-      return multi ? CATEGORY_MATCHES.filter((m) => m !== 'not_equal') : CATEGORY_MATCHES;
-    case 'status':
-      return [...CATEGORY_MATCHES, 'completed', 'incomplete'];
-    case 'number':
-    case 'money':
-    case 'calculation':
-      return NUMBER_MATCHES;
-    case 'date':
-      return DATE_MATCHES;
-    default:
-      return ['empty', 'not_empty'];
-  }
-};
-
-/** A date bound: an exact time is [t, t]; a day (or a relative token) is [00:00:00, 23:59:59] of that day. */
-export interface DateBound {
-  readonly from: string;
-  readonly to: string;
-}
-
-export type ResolvedFilter =
-  | {
-      readonly kind: 'system_date';
-      readonly which: 'created_on' | 'last_modified_on';
-      readonly match: string;
-      readonly bound: DateBound;
-    }
-  | {
-      readonly kind: 'field';
-      readonly field: FieldDefinition;
-      readonly type: ValueType;
-      readonly match: string;
-      readonly strings: readonly string[];
-      readonly numbers: readonly number[];
-      readonly ids: readonly number[];
-      readonly bound?: DateBound;
-    };
-
-export interface FilterContext {
-  /** Today in the user's time zone, `YYYY-MM-DD` (relative tokens count from it). */
-  readonly today: string;
-  /** The calling user's profile id (include_active_user). */
-  readonly activeProfileId: number;
-}
-
-const RELATIVE = /^([+-])(\d{1,4})([dwmy])$/;
-
-export const resolveDateValue = (raw: unknown, ctx: FilterContext): DateBound | undefined => {
-  if (typeof raw !== 'string') return undefined;
-  const s = raw.trim();
-  const rel = RELATIVE.exec(s);
-  if (rel) {
-    const day = shiftDay(ctx.today, (rel[1] === '-' ? -1 : 1) * Number(rel[2]), rel[3] as 'd' | 'w' | 'm' | 'y');
-    return { from: `${day} 00:00:00`, to: `${day} 23:59:59` };
-  }
-  if (isValidDate(s)) return { from: `${s} 00:00:00`, to: `${s} 23:59:59` };
-  if (isValidDateTime(s)) return { from: s, to: s };
-  return undefined;
-};
-
-const DATE_EXPECTED =
-  "{value: 'YYYY-MM-DD HH:MM:SS'} or a relative token such as '-30d', '+0d' (today), '-1w', '+1m', '-1y' (sign required)";
+export const matchTypesFor = (type: ValueType, multi: boolean): readonly string[] =>
+  VALUE_TYPE_SPECS[type].matchTypes(multi);
 
 const labelList = (fields: readonly FieldDefinition[]): string =>
   fields.map((f) => `"${f.label}" (${f.field_id})`).join(', ');
@@ -267,75 +170,17 @@ export const resolveFilter = (
   if (raw.length === 0 && !(f.include_active_user && type === 'contact'))
     return fail(`match_type ${f.match_type} needs values: an array of {value}.`, valuesParam, 'array of {value}');
 
-  switch (type) {
-    case 'text':
-    case 'embed':
-    case 'location':
-    case 'email':
-    case 'phone': {
-      const strings = raw.map((v) => (typeof v === 'number' ? String(v) : v));
-      if (strings.some((s) => typeof s !== 'string' || !s.trim()))
-        return fail('Text filters take string values: [{"value": "..."}].', valuesParam, 'array of {value: string}');
-      return E.right({ ...base, strings: (strings as string[]).map((s) => s.trim().toLowerCase()) });
-    }
-    case 'number':
-    case 'money':
-    case 'calculation': {
-      const n =
-        raw.length === 1 ? (typeof raw[0] === 'string' && raw[0].trim() !== '' ? Number(raw[0]) : raw[0]) : undefined;
-      if (typeof n !== 'number' || !Number.isFinite(n))
-        return fail(
-          'Number filters take exactly one number: [{"value": 100000}].',
-          valuesParam,
-          'array with one {value: number}',
-        );
-      return E.right({ ...base, numbers: [n] });
-    }
-    case 'date': {
-      const bound = raw.length === 1 ? resolveDateValue(raw[0], ctx) : undefined;
-      if (!bound) return fail(`Date filters take exactly one value: ${DATE_EXPECTED}.`, valuesParam, DATE_EXPECTED);
-      return E.right({ ...base, bound });
-    }
-    case 'category':
-    case 'status': {
-      const options = field.options ?? [];
-      const ids: number[] = [];
-      for (const v of raw) {
-        const option =
-          options.find((o) => o.id === (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)) ??
-          (typeof v === 'string' ? options.find((o) => o.text.toLowerCase() === v.trim().toLowerCase()) : undefined);
-        if (!option)
-          return fail(
-            `Field ${field.field_id} ("${field.label}") has no option ${JSON.stringify(v)}. Options: ${options.map((o) => `${o.id} "${o.text}"`).join(', ')}. Send {value: <option_id>}.`,
-            valuesParam,
-            'array of {value: option_id}',
-          );
-        ids.push(option.id);
-      }
-      return E.right({ ...base, ids });
-    }
-    case 'app':
-    case 'contact': {
-      const ids = raw.map((v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v));
-      if (ids.some((i) => typeof i !== 'number' || !Number.isSafeInteger(i) || i <= 0))
-        return fail(
-          type === 'app'
-            ? 'Relation filters take record ids: [{"value": 123}].'
-            : 'User filters take profile ids: [{"value": 9101}].',
-          valuesParam,
-          'array of {value: id}',
-        );
-      const all = ids as number[];
-      if (f.include_active_user && !all.includes(ctx.activeProfileId)) all.push(ctx.activeProfileId);
-      return E.right({ ...base, ids: all });
-    }
-    default:
-      return fail(
-        `Field ${field.field_id} (${field.field_type}) can only be filtered with empty or not_empty.`,
-        `${param}.match_type`,
-        'empty or not_empty',
-      );
-  }
+  const filterValues = VALUE_TYPE_SPECS[type].filterValues;
+  if (!filterValues)
+    return fail(
+      `Field ${field.field_id} (${field.field_type}) can only be filtered with empty or not_empty.`,
+      `${param}.match_type`,
+      'empty or not_empty',
+    );
+  const operands = filterValues(raw, { field, type, ctx, includeActiveUser: f.include_active_user === true });
+  return operands._tag === 'Left'
+    ? fail(operands.left.message, valuesParam, operands.left.expected)
+    : E.right({ ...base, ...operands.right });
 };
 
 export const resolveFilters = (
@@ -353,24 +198,6 @@ export const resolveFilters = (
   return E.right(out);
 };
 
-const dateCompare = (v: string, match: string, b: DateBound): boolean => {
-  switch (match) {
-    case 'before':
-      return v < b.from;
-    case 'after':
-      return v > b.to;
-    case 'on_or_before':
-      return v <= b.to;
-    case 'on_or_after':
-      return v >= b.from;
-    default:
-      return v.slice(0, 10) >= b.from.slice(0, 10) && v.slice(0, 10) <= b.to.slice(0, 10);
-  }
-};
-
-const numberOf = (type: ValueType, v: FieldValue): number =>
-  type === 'money' ? Number((v as MoneyValue).value) : (v as number);
-
 export type RecordPredicate = (r: RecordData) => boolean;
 
 /** A predicate for one resolved filter. */
@@ -383,118 +210,7 @@ export const compileFilter = (f: ResolvedFilter): RecordPredicate => {
   const get = (r: RecordData) => valueOf(r, field);
   if (match === 'empty') return (r) => isEmptyValue(get(r));
   if (match === 'not_empty') return (r) => !isEmptyValue(get(r));
-  switch (type) {
-    case 'text':
-    case 'embed':
-    case 'location':
-    case 'email':
-    case 'phone': {
-      const wanted = f.strings;
-      const phone = type === 'phone';
-      const eq = (a: string, b: string) => (phone ? phoneDigits(a) === phoneDigits(b) : a.trim() === b);
-      const has = (r: RecordData, test: (s: string, w: string) => boolean) => {
-        const v = get(r);
-        if (v === undefined || isEmptyValue(v)) return false;
-        const values = stringsOf(type, v);
-        return values.some((s) => wanted.some((w) => test(s, w)));
-      };
-      const contains = (s: string, w: string) =>
-        s.includes(w) || (phone && phoneDigits(w).length > 0 && phoneDigits(s).includes(phoneDigits(w)));
-      switch (match) {
-        case 'contains':
-          return (r) => has(r, contains);
-        case 'not_contains':
-          return (r) => !has(r, contains);
-        case 'equal':
-          return (r) => has(r, eq);
-        case 'not_equal':
-          return (r) => !has(r, eq);
-        default:
-          return (r) => {
-            const v = get(r);
-            if (v === undefined || isEmptyValue(v)) return false;
-            const values = stringsOf(type, v);
-            return wanted.every((w) => values.some((s) => eq(s, w)));
-          };
-      }
-    }
-    case 'number':
-    case 'money':
-    case 'calculation': {
-      const n = f.numbers[0]!;
-      const cmp: (x: number) => boolean =
-        match === 'equal'
-          ? (x) => x === n
-          : match === 'smaller'
-            ? (x) => x < n
-            : match === 'larger'
-              ? (x) => x > n
-              : match === 'smaller_or_equal'
-                ? (x) => x <= n
-                : (x) => x >= n;
-      return (r) => {
-        const v = get(r);
-        return v !== undefined && !isEmptyValue(v) && cmp(numberOf(type, v));
-      };
-    }
-    case 'date': {
-      const bound = f.bound!;
-      return (r) => {
-        const v = get(r) as DateValue | undefined;
-        return v !== undefined && dateCompare(v.start, match, bound);
-      };
-    }
-    case 'status':
-    case 'category':
-    case 'app':
-    case 'contact': {
-      if (match === 'completed' || match === 'incomplete') {
-        const done = new Set((field.options ?? []).filter((o) => o.means_completed).map((o) => o.id));
-        const want = match === 'completed';
-        return (r) => {
-          const v = get(r) as readonly CategoryValue[] | undefined;
-          const isDone = v !== undefined && v.some((c) => done.has(c.id));
-          return isDone === want;
-        };
-      }
-      const wanted = new Set(f.ids);
-      const idOf: (x: unknown) => number =
-        type === 'app'
-          ? (x) => (x as RelationValue).record_id
-          : type === 'contact'
-            ? (x) => (x as ContactValue).profile_id
-            : (x) => (x as CategoryValue).id;
-      const count = (r: RecordData): number => {
-        const v = get(r) as readonly unknown[] | undefined;
-        if (!v) return 0;
-        let hit = 0;
-        for (let i = 0; i < v.length; i++) if (wanted.has(idOf(v[i]))) hit++;
-        return hit;
-      };
-      const multi = isMulti(field.field_type);
-      switch (match) {
-        case 'any':
-          return (r) => count(r) > 0;
-        case 'none':
-        case 'not_equal':
-          return (r) => count(r) === 0;
-        default:
-          return multi
-            ? (r) => {
-                const v = get(r) as readonly unknown[] | undefined;
-                return v !== undefined && v.length === wanted.size && count(r) === wanted.size;
-              }
-            : (r) => count(r) > 0;
-      }
-    }
-    case 'checklist':
-      return (r) => {
-        const v = get(r) as readonly ChecklistItem[] | undefined;
-        return v !== undefined && v.length > 0;
-      };
-    default:
-      return () => true;
-  }
+  return VALUE_TYPE_SPECS[type].compile(f, get, isMulti(field.field_type));
 };
 
 /** All filters ANDed. */
@@ -532,20 +248,8 @@ export const resolveSort = (
   return E.right(field);
 };
 
-const sortKey = (field: FieldDefinition, v: FieldValue | undefined): string | number | undefined => {
-  if (v === undefined || isEmptyValue(v)) return undefined;
-  switch (valueTypeOf(field.field_type)) {
-    case 'number':
-    case 'calculation':
-      return v as number;
-    case 'money':
-      return Number((v as MoneyValue).value);
-    case 'date':
-      return (v as DateValue).start;
-    default:
-      return textSortKey(valueTypeOf(field.field_type), v);
-  }
-};
+const sortKey = (field: FieldDefinition, v: FieldValue | undefined): string | number | undefined =>
+  v === undefined || isEmptyValue(v) ? undefined : valueSpecOf(field.field_type).sortKey(v);
 
 /** Sorts by a field; records without a value come last either way; ties keep record id order. */
 export const sortRecords = (

@@ -1,5 +1,5 @@
 // Revisions (every change to a record; creation is revision 0) and comments.
-import type { ValueType } from './app.js';
+import type { ValueType } from './field.js';
 import type { FieldValue, FileValue } from './values.js';
 
 /** A person as revisions and comments show them. */
@@ -32,13 +32,6 @@ export interface FieldDelta {
   /** The value before (null when the field was empty) and after. */
   readonly from: FieldValue | null;
   readonly to: FieldValue | null;
-}
-
-export interface RevisionDelta {
-  readonly record_id: number;
-  readonly revision_from: number;
-  readonly revision_to: number;
-  readonly changes: readonly FieldDelta[];
 }
 
 export interface Comment {

@@ -166,36 +166,5 @@ export const toEpochSeconds = (s: string): number => {
   return Number.isNaN(y + mo + d + h + mi + se) ? Number.NaN : t;
 };
 
-/** The text a value sorts by: its text, or its first option, related title or contact name, lower-cased. */
-export const textSortKey = (type: string, v: FieldValue): string => {
-  switch (type) {
-    case 'text':
-    case 'location':
-      return (v as string).toLowerCase();
-    case 'category':
-    case 'status':
-      return ((v as readonly CategoryValue[])[0]?.text ?? '').toLowerCase();
-    case 'app':
-      return ((v as readonly RelationValue[])[0]?.title ?? '').toLowerCase();
-    case 'contact':
-      return ((v as readonly ContactValue[])[0]?.name ?? '').toLowerCase();
-    default:
-      return JSON.stringify(v);
-  }
-};
-
 /** A phone number's digits (and a leading +), for comparing numbers written differently. */
 export const phoneDigits = (s: string): string => s.replace(/[^\d+]/g, '');
-
-/** The lower-cased strings a text-like value is matched on: emails and phones by value, links by url and title. */
-export const stringsOf = (type: string, v: FieldValue): string[] => {
-  switch (type) {
-    case 'email':
-    case 'phone':
-      return (v as readonly TypedValue[]).map((t) => t.value.toLowerCase());
-    case 'embed':
-      return (v as readonly LinkValue[]).flatMap((l) => [l.url.toLowerCase(), l.title.toLowerCase()]);
-    default:
-      return [String(v).toLowerCase()];
-  }
-};

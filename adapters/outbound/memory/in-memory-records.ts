@@ -7,7 +7,7 @@ import {
   type FieldDefinition,
 } from '../../../domain/records/app.js';
 import { validateFields, type FieldInput, type ValidatedFields } from '../../../domain/records/field-input.js';
-import { RecordColumns } from '../../../domain/records/columns.js';
+import { RecordColumns } from './records/columns.js';
 import type { ResolvedFilter } from '../../../domain/records/filters.js';
 import type { RecordData, UserRef } from '../../../domain/records/record.js';
 import type {

@@ -1,0 +1,78 @@
+// Periods of aggregateRecords' date group_by: a day, an ISO week, a month, a quarter or a year.
+
+export const INTERVALS = ['day', 'week', 'month', 'quarter', 'year'] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+const isoWeek = (day: string): string => {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  const dow = date.getUTCDay() || 7;
+  date.setUTCDate(date.getUTCDate() + 4 - dow);
+  const yearStart = Date.UTC(date.getUTCFullYear(), 0, 1);
+  const week = Math.ceil(((date.getTime() - yearStart) / 86400000 + 1) / 7);
+  return `${date.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+};
+
+export const periodOf = (start: string, interval: Interval): string => {
+  const day = start.slice(0, 10);
+  switch (interval) {
+    case 'day':
+      return day;
+    case 'week':
+      return isoWeek(day);
+    case 'month':
+      return day.slice(0, 7);
+    case 'quarter':
+      return `${day.slice(0, 4)}-Q${Math.floor((Number(day.slice(5, 7)) - 1) / 3) + 1}`;
+    case 'year':
+      return day.slice(0, 4);
+  }
+};
+
+const digit = (s: string, i: number): number => {
+  const c = s.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : Number.NaN;
+};
+
+/**
+ * A number standing for the period of a `YYYY-MM-DD...` start (the same number means the same period), so
+ * grouping allocates no string per record; NaN when the start is not a date (periodOf is used then).
+ */
+const periodNumber = (start: string, interval: Interval): number => {
+  if (start.charCodeAt(4) !== 45 || start.charCodeAt(7) !== 45) return Number.NaN;
+  const y = digit(start, 0) * 1000 + digit(start, 1) * 100 + digit(start, 2) * 10 + digit(start, 3);
+  const m = digit(start, 5) * 10 + digit(start, 6);
+  switch (interval) {
+    case 'year':
+      return y;
+    case 'month':
+      return y * 100 + m;
+    case 'quarter':
+      return y * 10 + Math.floor((m - 1) / 3) + 1;
+    default:
+      return y * 10000 + m * 100 + digit(start, 8) * 10 + digit(start, 9);
+  }
+};
+
+/**
+ * The bucket of a date start: its id (the period number when the start is a date, so grouping allocates no
+ * string per record; the period itself otherwise) and its label. `weeks` caches ISO weeks by day number.
+ */
+export const periodBucket = (
+  start: string,
+  interval: Interval,
+  weeks: Map<number, string>,
+): { readonly id: string | number; readonly label: () => string } => {
+  const n = periodNumber(start, interval);
+  if (Number.isNaN(n)) {
+    const p = periodOf(start, interval);
+    return { id: `s:${p}`, label: () => p };
+  }
+  if (interval === 'week') {
+    let w = weeks.get(n);
+    if (w === undefined) weeks.set(n, (w = isoWeek(start.slice(0, 10))));
+    const label = w;
+    return { id: label, label: () => label };
+  }
+  return { id: n, label: () => periodOf(start, interval) };
+};
