@@ -1,90 +1,38 @@
-import { randomBytes } from 'node:crypto';
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { SystemClock } from '../../adapters/outbound/system-clock.js';
 import type { Clock } from '../../ports/clock.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { TaskEither } from '../../domain/shared/fp.js';
 import { listenOnLoopback, loopbackUrl } from './listen.js';
+import {
+  podioError,
+  TOKEN_PATH,
+  type PodioIssuedToken,
+  type PodioLoggedRequest,
+  type PodioReply,
+  type PodioRouteHandler,
+  type PodioRouteRequest,
+} from './podio/podio-protocol.js';
+import { PodioTokens, type PodioTokenOptions } from './podio/podio-tokens.js';
 
 // A local stand-in for Podio's API: the OAuth token endpoint (POST /oauth/token/v2, JSON body, the app,
-// password and refresh_token grants), `Authorization: OAuth2 <token>` on every other call (401
-// invalid_token / expired_token as Podio sends them), Podio's error body, and routes that tests (or
+// password and refresh_token grants; podio/podio-tokens.ts), `Authorization: OAuth2 <token>` on every other
+// call (401 invalid_token / expired_token as Podio sends them), Podio's error body, and routes that tests (or
 // the stand-ins of the records and workspaces endpoints) register with `route`. Requests the stand-in
 // cannot place, or that break Podio's conventions, are recorded in `violations`; tests assert it empty.
 
-type Json = Record<string, unknown>;
+export {
+  podioError,
+  type PodioIssuedToken,
+  type PodioLoggedRequest,
+  type PodioReply,
+  type PodioRouteHandler,
+  type PodioRouteRequest,
+} from './podio/podio-protocol.js';
 
-export interface PodioLoggedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly query: Readonly<Record<string, string>>;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: unknown;
-  status: number;
-}
-
-export interface PodioIssuedToken {
-  readonly accessToken: string;
-  readonly refreshToken: string;
-  readonly grantType: string;
-  readonly ref: { readonly type: 'user' | 'app'; readonly id: number };
-  readonly expiresAt: number;
-}
-
-export interface PodioRouteRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly params: Readonly<Record<string, string>>;
-  readonly query: Readonly<Record<string, string>>;
-  readonly body: unknown;
-  /** Who the access token belongs to. */
-  readonly as: PodioIssuedToken['ref'];
-}
-
-export interface PodioReply {
-  readonly status: number;
-  readonly body?: unknown;
-  readonly headers?: Record<string, string>;
-}
-
-export type PodioRouteHandler = (request: PodioRouteRequest) => PodioReply | Promise<PodioReply>;
-
-export interface PodioServerOptions {
+export interface PodioServerOptions extends PodioTokenOptions {
   readonly clock?: Clock;
-  readonly clientId?: string;
-  readonly clientSecret?: string;
-  /** Seconds an access token lives (Podio: 28800). */
-  readonly expiresIn?: number;
-  /** Answer each refresh with a new refresh token and forget the old one. */
-  readonly rotateRefreshToken?: boolean;
-  /** Users the password grant accepts. */
-  readonly users?: readonly { readonly username: string; readonly password: string; readonly userId: number }[];
-  /** Apps the app grant accepts. */
-  readonly apps?: readonly { readonly appId: number; readonly appToken: string }[];
-  /** Refresh tokens accepted from the start, each for a user. */
-  readonly refreshTokens?: readonly { readonly refreshToken: string; readonly userId: number }[];
 }
-
-/** Podio's error body, as in shared/vendor-specs/podio/examples/error.not_found.example.json. */
-export const podioError = (
-  error: string,
-  description: string,
-  request: { method: string; path: string } = { method: 'GET', path: '/' },
-  parameters: Json = {},
-): Json => ({
-  error_parameters: parameters,
-  error_detail: null,
-  error_propagate: false,
-  request: { url: `http://api.podio.com${request.path}`, query_string: '', method: request.method },
-  error_description: description,
-  error,
-});
 
 interface Route {
   readonly method: string;
@@ -98,36 +46,44 @@ interface Canned extends PodioReply {
   readonly tokenEndpoint: boolean;
 }
 
-const TOKEN_PATH = '/oauth/token/v2';
-const isObject = (u: unknown): u is Json => typeof u === 'object' && u !== null && !Array.isArray(u);
-const token = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
-
 export class PodioServer {
   readonly requests: PodioLoggedRequest[] = [];
   readonly violations: string[] = [];
-  readonly issuedTokens: PodioIssuedToken[] = [];
+  readonly issuedTokens: PodioIssuedToken[];
   readonly clientId: string;
   readonly clientSecret: string;
 
   readonly #server: Server;
   readonly #clock: Clock;
-  readonly #options: PodioServerOptions;
+  readonly #tokens: PodioTokens;
   readonly #routes: Route[] = [];
-  readonly #access = new Map<string, PodioIssuedToken>();
-  readonly #refresh = new Map<string, PodioIssuedToken['ref']>();
   #canned: Canned[] = [];
-  expiresIn: number;
-  rotateRefreshToken: boolean;
 
   private constructor(server: Server, options: PodioServerOptions) {
     this.#server = server;
-    this.#options = options;
     this.#clock = options.clock ?? new SystemClock();
-    this.clientId = options.clientId ?? 'gateway-local';
-    this.clientSecret = options.clientSecret ?? 'local-client-secret-123';
-    this.expiresIn = options.expiresIn ?? 28_800;
-    this.rotateRefreshToken = options.rotateRefreshToken ?? false;
-    for (const r of options.refreshTokens ?? []) this.#refresh.set(r.refreshToken, { type: 'user', id: r.userId });
+    this.#tokens = new PodioTokens(this.#clock, options);
+    this.issuedTokens = this.#tokens.issued;
+    this.clientId = this.#tokens.clientId;
+    this.clientSecret = this.#tokens.clientSecret;
+  }
+
+  /** Seconds an access token issued from now on lives. */
+  get expiresIn(): number {
+    return this.#tokens.expiresIn;
+  }
+
+  set expiresIn(seconds: number) {
+    this.#tokens.expiresIn = seconds;
+  }
+
+  /** Whether each refresh answers with a new refresh token (and forgets the old one). */
+  get rotateRefreshToken(): boolean {
+    return this.#tokens.rotateRefreshToken;
+  }
+
+  set rotateRefreshToken(rotate: boolean) {
+    this.#tokens.rotateRefreshToken = rotate;
   }
 
   static async start(options: PodioServerOptions = {}): Promise<PodioServer> {
@@ -165,17 +121,16 @@ export class PodioServer {
 
   /** Every access token issued so far expires now (the next call gets 401 invalid_token / expired_token). */
   expireAccessTokens(): void {
-    const now = this.#clock.now().getTime();
-    for (const [k, v] of this.#access) this.#access.set(k, { ...v, expiresAt: now });
+    this.#tokens.expireAll();
   }
 
   revokeRefreshToken(refreshToken: string): void {
-    this.#refresh.delete(refreshToken);
+    this.#tokens.revokeRefreshToken(refreshToken);
   }
 
   /** An access token for a user, without the token endpoint (for adapter tests that use a static token). */
   issueToken(userId: number): string {
-    return this.#issue('test', { type: 'user', id: userId }, undefined).access_token as string;
+    return this.#tokens.issue('test', { type: 'user', id: userId }, undefined).access_token as string;
   }
 
   tokenRequests(): PodioLoggedRequest[] {
@@ -252,7 +207,7 @@ export class PodioServer {
     (entry as { body: unknown }).body = body;
     if (entry.path === TOKEN_PATH && entry.method === 'POST') {
       const canned = this.#takeCanned(true);
-      return canned ?? this.#token(body);
+      return canned ?? this.#tokens.token(body, this.violations);
     }
 
     const auth = String(entry.headers['authorization'] ?? '');
@@ -263,7 +218,7 @@ export class PodioServer {
       );
       return { status: 401, body: podioError('unauthorized', 'No authentication provided', entry) };
     }
-    const issued = this.#access.get(m[1]!);
+    const issued = this.#tokens.access(m[1]!);
     if (!issued) return { status: 401, body: podioError('invalid_token', 'invalid_token', entry) };
     if (this.#clock.now().getTime() >= issued.expiresAt)
       return { status: 401, body: podioError('invalid_token', 'expired_token', entry) };
@@ -285,62 +240,6 @@ export class PodioServer {
     if (i < 0) return undefined;
     const [c] = this.#canned.splice(i, 1);
     return { status: c!.status, body: c!.body, headers: c!.headers };
-  }
-
-  #token(body: unknown): PodioReply {
-    const req = { method: 'POST', path: TOKEN_PATH };
-    if (!isObject(body)) {
-      this.violations.push('token request without a JSON object body');
-      return { status: 400, body: podioError('invalid_request', 'The request body must be a JSON object', req) };
-    }
-    if (body['client_id'] !== this.clientId || body['client_secret'] !== this.clientSecret) {
-      return { status: 401, body: podioError('invalid_client', 'Invalid client_id or client_secret', req) };
-    }
-    const grant = body['grant_type'];
-    if (grant === 'refresh_token') {
-      const rt = String(body['refresh_token'] ?? '');
-      const ref = this.#refresh.get(rt);
-      if (!ref) return { status: 400, body: podioError('invalid_grant', 'Invalid refresh_token', req) };
-      if (this.rotateRefreshToken) this.#refresh.delete(rt);
-      return { status: 200, body: this.#issue('refresh_token', ref, this.rotateRefreshToken ? undefined : rt) };
-    }
-    if (grant === 'password') {
-      const user = (this.#options.users ?? []).find(
-        (u) => u.username === body['username'] && u.password === body['password'],
-      );
-      if (!user) return { status: 400, body: podioError('invalid_grant', 'Invalid user credentials', req) };
-      return { status: 200, body: this.#issue('password', { type: 'user', id: user.userId }, undefined) };
-    }
-    if (grant === 'app') {
-      const app = (this.#options.apps ?? []).find(
-        (a) => String(a.appId) === String(body['app_id']) && a.appToken === body['app_token'],
-      );
-      if (!app) return { status: 400, body: podioError('invalid_grant', 'Invalid app credentials', req) };
-      return { status: 200, body: this.#issue('app', { type: 'app', id: app.appId }, undefined) };
-    }
-    this.violations.push(`token request with grant_type ${String(grant)}`);
-    return { status: 400, body: podioError('unsupported_grant_type', 'Unsupported grant type', req) };
-  }
-
-  #issue(grantType: string, ref: PodioIssuedToken['ref'], keepRefresh: string | undefined): Json {
-    const issued: PodioIssuedToken = {
-      accessToken: token('podio-at-'),
-      refreshToken: keepRefresh ?? token('podio-rt-'),
-      grantType,
-      ref,
-      expiresAt: this.#clock.now().getTime() + this.expiresIn * 1000,
-    };
-    this.#access.set(issued.accessToken, issued);
-    this.#refresh.set(issued.refreshToken, ref);
-    this.issuedTokens.push(issued);
-    return {
-      access_token: issued.accessToken,
-      token_type: 'bearer',
-      expires_in: this.expiresIn,
-      refresh_token: issued.refreshToken,
-      ref,
-      scope: 'global:all',
-    };
   }
 }
 
