@@ -1,17 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  CallToolRequestSchema,
-  LATEST_PROTOCOL_VERSION,
-  ListToolsRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { isAuthFailure, type Principal } from '../../../ports/authenticator.js';
 import { readCapped } from '../http/body-reader.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
-import { callTool, mcpToolList } from './mcp-tools.js';
-import { handleModern, isModernRequest, type Answer } from './modern-revision.js';
+import { authInfoFor, createGatewayMcpHandler } from './mcp-server.js';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from './protected-resource.js';
 
 export interface McpDeps extends SurfaceDeps {
@@ -20,11 +12,6 @@ export interface McpDeps extends SurfaceDeps {
   /** Largest JSON-RPC body accepted (default 4 MiB). */
   readonly maxBodyBytes?: number;
 }
-
-const INSTRUCTIONS =
-  'Task-oriented tools over file storage, record databases, workspaces, a CRM and property-owner lookup. ' +
-  'Tool names are <group>_<tool>. Results are markdown with the ids that follow-up calls need; list results say how to fetch the next page. ' +
-  'A failed call returns isError with a message that says what to change.';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -62,8 +49,13 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
   const ownOrigin = new URL(base).origin;
   const maxBodyBytes = deps.maxBodyBytes ?? 4 * 1024 * 1024;
   const metadataUrl = `${base}${PROTECTED_RESOURCE_PATH}`;
-  const tools = mcpToolList(executor);
-  const serverInfo = { name: 'tool-gateway', title: 'Tool Gateway', version: deps.version };
+  // Built once: the SDK handler and, inside it, the server options, tool list and schemas.
+  const handler = createGatewayMcpHandler({
+    executor,
+    version: deps.version,
+    outputBudget: deps.outputBudget,
+    maxBodyBytes,
+  });
 
   const rootMetadata = JSON.stringify(
     protectedResourceMetadata(executor.registry, base, base, deps.authorizationServers),
@@ -85,7 +77,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
 
   const challenge = (error?: string) => `Bearer resource_metadata="${metadataUrl}"${error ? `, error="${error}"` : ''}`;
 
-  const authenticate = async (c: Context): Promise<Principal | Response> => {
+  const authenticate = async (c: Context): Promise<{ token: string; principal: Principal } | Response> => {
     const authorization = c.req.header('authorization');
     const match = authorization ? BEARER.exec(authorization) : null;
     if (!match) {
@@ -104,35 +96,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
         },
       );
     }
-    return outcome;
-  };
-
-  /** One JSON-RPC exchange through a fresh SDK server (stateless: nothing outlives the request). */
-  const viaSdk = async (
-    request: Request,
-    body: unknown,
-    principal: Principal,
-    requestId: string,
-  ): Promise<Response> => {
-    const server = new Server(serverInfo, {
-      capabilities: { tools: { listChanged: false } },
-      instructions: INSTRUCTIONS,
-    });
-    const idempotencyKey = request.headers.get('idempotency-key') ?? undefined;
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, (req) =>
-      callTool(executor, req.params, principal, requestId, idempotencyKey, deps.outputBudget),
-    );
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request, { parsedBody: body });
-    } finally {
-      await server.close();
-    }
+    return { token: match[1]!, principal: outcome };
   };
 
   /** Through the same capped reader as the REST surface: past the limit nothing more is read or kept. */
@@ -171,32 +135,16 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
         rpcError(405, -32000, `Method not allowed: this stateless MCP endpoint takes POST only.`, { allow: 'POST' }),
       );
     }
-    const principal = await authenticate(c);
-    if (principal instanceof Response) return withId(principal);
+    const auth = await authenticate(c);
+    if (auth instanceof Response) return withId(auth);
     const body = await readBody(c);
     if (!body.ok) return withId(body.response);
-
-    const headerVersion = c.req.header('mcp-protocol-version');
-    if (!isModernRequest(headerVersion, body.value))
-      return withId(await viaSdk(c.req.raw, body.value, principal, requestId));
-
-    const answer: Answer = await handleModern(
-      body.value,
-      { version: headerVersion, method: c.req.header('mcp-method'), name: c.req.header('mcp-name') },
-      {
-        serverInfo,
-        instructions: INSTRUCTIONS,
-        forward: async (message) => {
-          const headers = new Headers(c.req.raw.headers);
-          headers.set('mcp-protocol-version', LATEST_PROTOCOL_VERSION);
-          headers.set('accept', 'application/json, text/event-stream');
-          headers.set('content-type', 'application/json');
-          const res = await viaSdk(new Request(c.req.url, { method: 'POST', headers }), message, principal, requestId);
-          const text = await res.text();
-          return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
-        },
-      },
-    );
-    return withId(json(answer.status, answer.body));
+    // From here the SDK speaks MCP: era classification, envelope and header checks, dispatch, results.
+    const authInfo = authInfoFor(auth.token, {
+      principal: auth.principal,
+      requestId,
+      idempotencyKey: c.req.header('idempotency-key'),
+    });
+    return withId(await handler.fetch(c.req.raw, { authInfo, parsedBody: body.value }));
   });
 };

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { createMcpHandler, Server, type AuthInfo, type McpHttpHandler, type Tool } from '@modelcontextprotocol/server';
+import type { Principal } from '../../../ports/authenticator.js';
+import type { ToolExecutor } from '../../../application/runtime/executor.js';
+import { callTool, mcpToolList } from './mcp-tools.js';
+
+// The MCP protocol (both eras) is the official v2 SDK's: `createMcpHandler` classifies each request,
+// serves 2026-07-28 natively (envelope, standard headers, server/discover, resultType, cache fields) and
+// 2025-era requests through its stateless legacy fallback. This module only supplies the per-request
+// server the SDK asks for, built from parts made once.
+
+const INSTRUCTIONS =
+  'Task-oriented tools over file storage, record databases, workspaces, a CRM and property-owner lookup. ' +
+  'Tool names are <group>_<tool>. Results are markdown with the ids that follow-up calls need; list results say how to fetch the next page. ' +
+  'A failed call returns isError with a message that says what to change.';
+
+/**
+ * How long a 2026-07-28 client may cache tools/list and server/discover. The catalogue changes only with
+ * the build, and every token sees the same list (permissions are enforced per call), hence `public`.
+ */
+export const LIST_TTL_MS = 300_000;
+
+/** The `_meta` key under which tools/list names the catalogue version (changes exactly when the list does). */
+export const CATALOGUE_META_KEY = 'tool-gateway/catalogue';
+
+/** What the gateway knows about a request once it is authenticated, handed to the SDK as `authInfo.extra`. */
+export interface CallerContext {
+  readonly principal: Principal;
+  readonly requestId: string;
+  /** The `Idempotency-Key` header, used when a call names no `_meta.idempotency_key`. */
+  readonly idempotencyKey?: string;
+}
+
+const CALLER = 'toolGatewayCaller';
+
+/** The SDK's pass-through `AuthInfo` for an authenticated caller (the gateway verified the token itself). */
+export const authInfoFor = (token: string, caller: CallerContext): AuthInfo => ({
+  token,
+  clientId: caller.principal.id,
+  scopes: [...caller.principal.permissions],
+  extra: { [CALLER]: caller },
+});
+
+const callerOf = (authInfo: AuthInfo | undefined): CallerContext => {
+  const caller = authInfo?.extra?.[CALLER] as CallerContext | undefined;
+  // The endpoint authenticates before the SDK runs; a request without a caller never reaches a handler.
+  if (!caller) throw new Error('MCP request without an authenticated caller');
+  return caller;
+};
+
+export interface McpServerParts {
+  readonly executor: ToolExecutor;
+  readonly version: string;
+  readonly outputBudget?: number;
+  readonly maxBodyBytes: number;
+}
+
+/** The catalogue's version: a hash of the listed tools and the build, stable across instances of one build. */
+export const catalogueVersion = (tools: readonly Tool[], version: string): string =>
+  createHash('sha256').update(JSON.stringify({ version, tools })).digest('base64url').slice(0, 22);
+
+/**
+ * The SDK handler for /mcp. Everything that does not depend on the request (server info, options, the
+ * tool list and its schemas, the list result) is built here once; the SDK requires a fresh `Server`
+ * instance per request, so the factory only constructs one around those parts and registers two handlers.
+ */
+export const createGatewayMcpHandler = (parts: McpServerParts): McpHttpHandler => {
+  const { executor, outputBudget } = parts;
+  const tools = mcpToolList(executor);
+  const catalogue = catalogueVersion(tools, parts.version);
+  // A fresh result object per request (the SDK stamps era-specific fields onto it); the tools are shared.
+  const listTools = () => ({ tools, _meta: { [CATALOGUE_META_KEY]: catalogue } });
+  const serverInfo = { name: 'tool-gateway', title: 'Tool Gateway', version: parts.version };
+  const options = {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+    cacheHints: {
+      'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' as const },
+      'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' as const },
+    },
+  };
+
+  return createMcpHandler(
+    ({ authInfo }) => {
+      const caller = callerOf(authInfo);
+      const server = new Server(serverInfo, options);
+      server.setRequestHandler('tools/list', listTools);
+      server.setRequestHandler('tools/call', (request) =>
+        callTool(executor, request.params, caller.principal, caller.requestId, caller.idempotencyKey, outputBudget),
+      );
+      return server;
+    },
+    { legacy: 'stateless', maxRequestBodySize: parts.maxBodyBytes },
+  );
+};
