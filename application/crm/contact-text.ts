@@ -1,7 +1,7 @@
 import { contactDisplayName, type Contact } from '../../domain/crm/contact.js';
 import { table } from '../runtime/markdown.js';
 
-/** The contact as getContact's JSON payload shows it (the spec's Contact). */
+/** The contact as getContact's JSON payload shows it. */
 export const contactPayload = (c: Contact) => ({
   id: c.id,
   properties: c.properties,

@@ -5,7 +5,7 @@ import { getPropertiesTool } from './get-properties.js';
 import { searchContactsTool } from './search-contacts.js';
 import { updateContactTool } from './update-contact.js';
 
-/** The crm group, in the spec's order, then the helper tools. */
+/** The crm group: contact tools first (create, get, update, delete, search), then the helper tools. */
 export const crmTools = [
   createContactTool,
   getContactTool,

@@ -4,7 +4,7 @@ import { described, NonEmptyString, t } from '../runtime/codecs.js';
 import type { DefaultedType, DescribedType } from '../runtime/json-schema.js';
 import { fields, plural, table } from '../runtime/markdown.js';
 
-// The files group's payloads (the spec's shapes, with `odata.type`) and the text a model reads.
+// The files group's payloads (ShareFile's shapes, with `odata.type`) and the text a model reads.
 
 export const TYPE_PREFIX = 'Files.Api.Models.';
 

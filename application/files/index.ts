@@ -16,7 +16,7 @@ import { sendShareNotificationTool } from './send-share-notification.js';
 import { updateItemTool } from './update-item.js';
 import { updateShareTool } from './update-share.js';
 
-/** The files group, in the spec's order: items, then shares. */
+/** The files group: item tools first, then share tools. */
 export const filesTools = [
   getItemTool,
   getTopLevelFoldersTool,

@@ -8,7 +8,7 @@ import { withoutDefaults } from './codecs.js';
 export const GROUPS = ['files', 'records', 'workspaces', 'crm', 'skiptrace', 'web'] as const;
 export type Group = (typeof GROUPS)[number];
 
-/** Read, Write or Destructive (the spec's labels), plus Idempotent. */
+/** Read, Write or Destructive, plus Idempotent: what the tool does to its target, and the permission it needs. */
 export type ToolKind = 'Read' | 'Write' | 'Destructive';
 
 export interface ToolAnnotations {

@@ -8,7 +8,7 @@ import { getSpaceTool } from './get-space.js';
 import { updateSpaceMembershipsTool } from './update-space-memberships.js';
 import { updateSpaceTool } from './update-space.js';
 
-/** The workspaces group, in the spec's order, then the helper tool. */
+/** The workspaces group: the space and membership tools, then the helper tool. */
 export const workspacesTools = [
   addMemberToSpaceTool,
   createSpaceTool,

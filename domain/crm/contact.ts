@@ -35,7 +35,7 @@ export interface CompanyLink {
   readonly created: boolean;
 }
 
-/** getContact's default properties, exactly as the spec lists them. */
+/** The properties getContact returns when the caller names none. */
 export const DEFAULT_CONTACT_PROPERTIES = [
   'firstname',
   'lastname',

@@ -1,8 +1,8 @@
-// Files and folders as the files tools see them: the spec's Item fields, plus versions and the recycle bin.
+// Files and folders as the files tools see them: ShareFile's Item fields, plus versions and the recycle bin.
 
 export type ItemType = 'Folder' | 'File';
 
-/** The container aliases of the spec. getItem accepts all; listChildren the first four. */
+/** The container aliases (ShareFile's special folder ids). getItem accepts all; listChildren the first four. */
 export const ITEM_ALIASES = ['home', 'allshared', 'favorites', 'top', 'box', 'connectors'] as const;
 export type ItemAlias = (typeof ITEM_ALIASES)[number];
 export const LISTABLE_ALIASES = ['home', 'allshared', 'favorites', 'top'] as const;

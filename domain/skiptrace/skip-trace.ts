@@ -76,7 +76,7 @@ export const describeIdentity = (id: PropertyIdentity): string =>
         .join(', ')
     : `APN ${id.apn} (${id.countyFipsCode ? `county FIPS ${id.countyFipsCode}` : [id.county, id.state].filter(Boolean).join(', ')})`;
 
-// ---- The result, in the spec's shape (BatchData's V1 property skip-trace response). ----
+// ---- The result, shaped like BatchData's V1 property skip-trace response. ----
 
 export interface PersonName {
   readonly first?: string;

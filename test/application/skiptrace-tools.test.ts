@@ -16,7 +16,7 @@ describe('skiptrace_skipTraceProperty in memory', () => {
     expect(text).toContain('eleanor.whitfield@example.com (tested)');
   });
 
-  it('returns the spec shape with format=json', async () => {
+  it('returns the BatchData-shaped result with format=json', async () => {
     const r = await trace({ apn: '504-33-221', county: 'Maricopa', state: 'AZ' }, 'json');
     const data = r.body.success ? (r.body.data as any) : undefined;
     expect(data.status).toEqual({ code: 200, text: 'OK' });

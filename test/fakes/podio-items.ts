@@ -11,7 +11,7 @@ import { serveItemRoutes } from './podio/item-routes.js';
 import { serveRevisionRoutes } from './podio/revision-routes.js';
 import type { PodioServer } from './podio-server.js';
 
-// Podio's app, view, item, filter, revision, reference, find, comment and file endpoints (vendors.md 2.2) on
+// Podio's app, view, item, filter, revision, reference, find, comment and file endpoints (developers.podio.com/doc) on
 // the local stand-in, answering in Podio's shapes from an in-memory records store with the demo apps.
 // Paths, query parameters, body members and field value formats are checked; anything else is recorded
 // in the server's violations. The routes live in podio/, one file per group of endpoints.

@@ -10,7 +10,7 @@ import {
 import type { Clock } from '../../ports/clock.js';
 import { answerWith, refuse, type PodioReply, type PodioRouteRequest, type PodioServer } from './podio-server.js';
 
-// Podio's organisation, space and space-member endpoints (vendors.md 2.2) on the local stand-in, answering
+// Podio's organisation, space and space-member endpoints (developers.podio.com/doc) on the local stand-in, answering
 // in Podio's shapes from an in-memory account. Request bodies are checked against the documented members;
 // anything else is recorded in the server's violations.
 

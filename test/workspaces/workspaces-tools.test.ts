@@ -67,7 +67,7 @@ describe('workspaces tools in memory mode', () => {
     expect(verbose).toContain('**Your role:** admin');
   });
 
-  it('updates only the given values and answers as the spec says', async () => {
+  it('updates only the given values and answers with the changed space', async () => {
     const g = testGateway();
     const r = await call(g, 'updateSpace', { space_id: 2002, privacy: 'closed' }, 'json');
     expect(r.body).toEqual({ success: true, data: { updated: true, space_id: 2002 } });

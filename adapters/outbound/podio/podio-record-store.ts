@@ -26,7 +26,7 @@ import {
 } from './podio-record-mapping.js';
 import { multipartBody } from './podio-records-multipart.js';
 
-// Records on Podio's items (vendors.md 2.2). Filters Podio cannot evaluate are applied by the gateway
+// Records on Podio's items (developers.podio.com/doc/items). Filters Podio cannot evaluate are applied by the gateway
 // over the items Podio returns, reading at most MAX_SCAN items, PAGE at a time.
 
 const MAX_SCAN = 5000;

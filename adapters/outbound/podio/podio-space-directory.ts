@@ -21,7 +21,7 @@ import { toMember, toOrganisation, toSpace } from './podio-space-mapping.js';
 const done = <A, B>(r: Either<GatewayError, A>, f: (a: A) => B): Either<GatewayError, B> => E.map(f)(r);
 
 /**
- * The SpaceDirectory on Podio's API: `/org/`, `/space/`, `/space/{id}/member/` (vendors.md 2.2), over the
+ * The SpaceDirectory on Podio's API: `/org/`, `/space/`, `/space/{id}/member/` (developers.podio.com/doc/organizations, /doc/spaces, /doc/space-members), over the
  * shared PodioClient (auth, error mapping). Podio enforces the space user limit itself (403).
  */
 export class PodioSpaceDirectory implements SpaceDirectory {

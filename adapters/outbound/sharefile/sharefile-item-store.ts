@@ -38,7 +38,7 @@ export interface ShareFileItemStoreOptions {
   readonly threadedThresholdBytes?: number;
 }
 
-/** The files tools over ShareFile v3 (vendors.md section 1.2). */
+/** The files tools over ShareFile's v3 API (api.sharefile.com/html/docs/Items.html). */
 export class ShareFileItemStore implements ItemStore {
   constructor(private readonly o: ShareFileItemStoreOptions) {}
 

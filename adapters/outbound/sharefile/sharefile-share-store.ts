@@ -8,7 +8,7 @@ import { decodeShareFile, SfFeed, SfShare } from './sharefile-codecs.js';
 import { sharePath, type ShareFileClient, type SfRequest } from './sharefile-client.js';
 import { toShare } from './sharefile-mapping.js';
 
-/** Shares over ShareFile v3: Shares(id), Shares feed, POST/PATCH/DELETE (vendors.md section 1.2). */
+/** Shares over ShareFile v3: Shares(id), Shares feed, POST/PATCH/DELETE (api.sharefile.com/html/docs/Shares.html). */
 export class ShareFileShareStore implements ShareStore {
   constructor(private readonly client: ShareFileClient) {}
 

@@ -15,7 +15,7 @@ export const EXAMPLES_DIR = path.resolve(
 
 const example = (name: string): Json => JSON.parse(readFileSync(path.join(EXAMPLES_DIR, name), 'utf8')) as Json;
 
-/** Request-body members the SDK documents beyond the example (vendors.md section 1.2). */
+/** Request-body members the ShareFile .NET SDK's models accept beyond the documented example. */
 const EXTRAS: Record<string, Json> = {
   'itemsUpload2.request.json': {
     BatchId: '',
