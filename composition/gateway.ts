@@ -194,12 +194,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     callTool: async (name, args, o) => {
       const requestId = o.requestId ?? crypto.randomUUID();
       const tool = registry.get(name);
-      if (!tool) {
-        const cut = name.indexOf('_');
-        return errorEnvelope(
-          executor.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined),
-        );
-      }
+      if (!tool) return errorEnvelope(registry.unknownName(name));
       const budget = Math.min(config.outputBudgetChars, o.maxChars ?? Infinity);
       return present(
         await executor.run(tool, args, o.principal, requestId, { idempotencyKey: o.idempotencyKey }),

@@ -1,7 +1,7 @@
 import type { Principal } from '../../ports/authenticator.js';
 import type { IdempotencyClaim } from '../../ports/idempotency-store.js';
 import type { RateDecision } from '../../ports/rate-limiter.js';
-import { GROUPS, isAllowed, type CallContext, type Group, type UseCase } from './define-tool.js';
+import { isAllowed, type CallContext, type UseCase } from './define-tool.js';
 import type {
   CallMeta,
   ExecutorOptions,
@@ -45,46 +45,6 @@ export class ToolExecutor {
     private readonly options: ExecutorOptions = {},
   ) {
     for (const tool of registry.tools) this.useCases.set(tool.name, resolve(tool));
-  }
-
-  /** A 404 that names the tools that do exist in the group (or the groups, when the group is unknown). */
-  unknownTool(group: string, toolName?: string): ToolError {
-    if (!(GROUPS as readonly string[]).includes(group)) {
-      return toolError(
-        404,
-        'NOT_FOUND',
-        `Unknown tool group "${group}". Groups: ${GROUPS.join(', ')}. GET /v1/tools lists every tool.`,
-        {
-          resource: 'tool_group',
-          id: group,
-          groups: [...GROUPS],
-        },
-      );
-    }
-    const tools = this.registry.inGroup(group as Group).map((t) => t.declaration.name);
-    const name = toolName === undefined ? group : `${group}_${toolName}`;
-    const available = tools.length
-      ? `Tools in "${group}": ${tools.join(', ')}.`
-      : `The "${group}" group has no tools yet.`;
-    return toolError(404, 'NOT_FOUND', `Unknown tool "${name}". ${available}`, { resource: 'tool', id: name, tools });
-  }
-
-  /** Runs a tool by its qualified name (`crm_getContact`). */
-  call(
-    name: string,
-    args: unknown,
-    principal: Principal,
-    requestId: string,
-    options: RunOptions = {},
-  ): Promise<ToolResult> {
-    const tool = this.registry.get(name);
-    if (!tool) {
-      const cut = name.indexOf('_');
-      return Promise.resolve(
-        fail(this.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined)),
-      );
-    }
-    return this.run(tool, args, principal, requestId, options);
   }
 
   run(

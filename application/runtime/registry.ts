@@ -1,5 +1,6 @@
 import { GROUPS, qualifiedName, requiredPermission, type Group, type ToolDeclaration } from './define-tool.js';
 import { toJsonSchema, type JsonSchema } from './json-schema.js';
+import { toolError, type ToolError } from './tool-error.js';
 
 /** A declared tool with everything derived from it once, at start-up. */
 export interface RegisteredTool {
@@ -15,7 +16,7 @@ export interface ToolListing {
   readonly group: Group;
   readonly title: string;
   readonly description: string;
-  /** The spec's labels: Read | Write | Destructive, plus Idempotent. */
+  /** How a tool treats its target: Read | Write | Destructive, plus Idempotent. */
   readonly annotations: readonly string[];
   readonly readOnlyHint: boolean;
   readonly destructiveHint: boolean;
@@ -57,6 +58,30 @@ export class ToolRegistry {
 
   inGroup(group: Group): readonly RegisteredTool[] {
     return this.byGroup.get(group) ?? [];
+  }
+
+  /** A 404 that names the tools that do exist in the group (or the groups, when the group is unknown). */
+  unknownTool(group: string, toolName?: string): ToolError {
+    if (!(GROUPS as readonly string[]).includes(group)) {
+      return toolError(
+        404,
+        'NOT_FOUND',
+        `Unknown tool group "${group}". Groups: ${GROUPS.join(', ')}. GET /v1/tools lists every tool.`,
+        { resource: 'tool_group', id: group, groups: [...GROUPS] },
+      );
+    }
+    const tools = this.inGroup(group as Group).map((t) => t.declaration.name);
+    const name = toolName === undefined ? group : `${group}_${toolName}`;
+    const available = tools.length
+      ? `Tools in "${group}": ${tools.join(', ')}.`
+      : `The "${group}" group has no tools yet.`;
+    return toolError(404, 'NOT_FOUND', `Unknown tool "${name}". ${available}`, { resource: 'tool', id: name, tools });
+  }
+
+  /** The 404 for a qualified name (`crm_getContact`) that names no tool: the group ends at the first underscore. */
+  unknownName(name: string): ToolError {
+    const cut = name.indexOf('_');
+    return cut > 0 ? this.unknownTool(name.slice(0, cut), name.slice(cut + 1)) : this.unknownTool(name);
   }
 
   listing(): ToolListing[] {

@@ -1,20 +1,14 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { HttpBindings } from '@hono/node-server';
+import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import { DIALECTS, toDialect, type Dialect } from '../dialects/tool-dialects.js';
-import {
-  DEFAULT_OUTPUT_BUDGET,
-  errorEnvelope,
-  present,
-  type Presented,
-  type ResponseFormat,
-} from '../../../application/runtime/envelope.js';
-import type { CallMeta, ToolExecutor } from '../../../application/runtime/executor.js';
+import { DEFAULT_OUTPUT_BUDGET, present } from '../../../application/runtime/envelope.js';
+import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool } from '../../../application/runtime/registry.js';
 import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
-import { readCapped } from './body-reader.js';
+import { BEARER, clip, decodeSegment, header, readBody, readQuery, requestIdOf } from './call-request.js';
+import { callHeaders, JSON_TYPE, send, sendError } from './call-response.js';
 
 export interface HttpAppDeps {
   readonly executor: ToolExecutor;
@@ -41,155 +35,11 @@ export interface HttpAppDeps {
   readonly readiness?: () => Promise<Readonly<Record<string, boolean | string>>>;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/**
- * A request header (name in lower case). On @hono/node-server it comes from Node's request: Hono's own
- * accessor would first build a WHATWG Headers object, a noticeable cost on every call.
- */
-const header = (c: Context, name: string): string | undefined => {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  if (!incoming) return c.req.header(name);
-  // rawHeaders is the parser's own list; reading it avoids building Node's lazy headers object too.
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const key = raw[i]!;
-    if (key.length === name.length && key.toLowerCase() === name) return raw[i + 1];
-  }
-  return undefined;
-};
-
-const requestIdOf = (c: Context): string => {
-  const given = header(c, 'x-request-id');
-  return given && REQUEST_ID.test(given) ? given : randomUUID();
-};
-
-const send = (c: Context, requestId: string, p: Presented, extra?: Record<string, string>): Response =>
-  new Response(JSON.stringify(p.body), {
-    status: p.status,
-    headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...extra },
-  });
-
 interface Target {
   readonly tool: RegisteredTool;
   readonly args: unknown;
   readonly idempotencyKey?: string;
 }
-
-/** Rate-limit headers on every tool answer, Retry-After on a 429 or 503, and the replay marker. */
-const callHeaders = (meta: CallMeta | undefined, p: Presented): Record<string, string> | undefined => {
-  const headers: Record<string, string> = {};
-  const rl = meta?.rateLimit;
-  if (rl) {
-    headers['ratelimit-limit'] = String(rl.limit);
-    headers['ratelimit-remaining'] = String(rl.remaining);
-    headers['ratelimit-reset'] = String(rl.resetSeconds);
-  }
-  const retryLater = p.status === 429 || p.status === 503;
-  if (retryLater && !p.body.success) {
-    const seconds = p.body.error.details['retry_after_seconds'];
-    if (typeof seconds === 'number') headers['retry-after'] = String(Math.max(0, Math.ceil(seconds)));
-  }
-  if (meta?.replayed) headers['idempotent-replayed'] = 'true';
-  return rl || meta?.replayed || retryLater ? headers : undefined;
-};
-
-const sendError = (c: Context, requestId: string, e: ToolError, extra?: Record<string, string>): Response =>
-  send(c, requestId, errorEnvelope(e), extra);
-
-type QueryOptions = { format: ResponseFormat; base64: boolean; maxChars?: number } | ToolError;
-
-const MIN_MAX_CHARS = 200;
-
-const readQuery = (c: Context): QueryOptions => {
-  const format = c.req.query('format');
-  const base64 = c.req.query('base64');
-  const maxChars = c.req.query('max_chars');
-  if (maxChars !== undefined && (!/^\d+$/.test(maxChars) || Number(maxChars) < MIN_MAX_CHARS)) {
-    return toolError(
-      400,
-      'INVALID_PARAMETER',
-      `Query parameter "max_chars" must be a whole number of at least ${MIN_MAX_CHARS}; got "${maxChars}".`,
-      {
-        parameter: 'max_chars',
-        expected: `integer of at least ${MIN_MAX_CHARS}`,
-      },
-    );
-  }
-  if (format !== undefined && format !== 'json' && format !== 'text') {
-    return toolError(400, 'INVALID_PARAMETER', `Query parameter "format" must be "json" or "text"; got "${format}".`, {
-      parameter: 'format',
-      expected: '"json" or "text"',
-    });
-  }
-  if (base64 !== undefined && !['true', 'false', '1', '0', ''].includes(base64)) {
-    return toolError(400, 'INVALID_PARAMETER', `Query parameter "base64" must be "true" or "false"; got "${base64}".`, {
-      parameter: 'base64',
-      expected: '"true" or "false"',
-    });
-  }
-  return {
-    format: format === 'json' ? 'json' : 'text',
-    base64: base64 === 'true' || base64 === '1' || base64 === '',
-    ...(maxChars !== undefined ? { maxChars: Number(maxChars) } : {}),
-  };
-};
-
-type BodyResult = { ok: true; value: unknown } | { ok: false; error: ToolError };
-
-/** Reads the JSON body: none at all is `undefined` (fine when every parameter is optional). */
-const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
-  const read = await readCapped(c, limit);
-  if (read.kind === 'too-large') return { ok: false, error: tooLarge(limit) };
-  if (read.kind === 'aborted') {
-    return {
-      ok: false,
-      error: toolError(400, 'INVALID_PARAMETER', 'The request body ended before its declared length. Send it again.', {
-        parameter: 'body',
-        expected: 'JSON object',
-      }),
-    };
-  }
-  const text = read.bytes.toString('utf8');
-  if (text.trim() === '') return { ok: true, value: undefined };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (e) {
-    const why = e instanceof SyntaxError ? e.message : 'invalid JSON';
-    return {
-      ok: false,
-      error: toolError(
-        400,
-        'INVALID_PARAMETER',
-        `The request body is not valid JSON (${why}). Send a JSON object of parameters.`,
-        {
-          parameter: 'body',
-          expected: 'JSON object',
-        },
-      ),
-    };
-  }
-};
-
-const tooLarge = (limit: number): ToolError =>
-  toolError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limit}-byte limit.`, {
-    limit_bytes: limit,
-  });
-
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-
-/** A percent-encoded path segment, decoded; undefined when its escapes are malformed. */
-const decodeSegment = (segment: string): string | undefined => {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-};
-
-/** Caller text echoed in a message, cut to a readable length. */
-const clip = (text: string, max = 120): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**
  * The HTTP surface: `POST /v1/tools/{group}/{tool}`, the tool-call form `POST /v1/tools/call`, and the
@@ -372,11 +222,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
         });
       }
       const tool = registry.get(name);
-      if (!tool) {
-        const cut = name.indexOf('_');
-        return executor.unknownTool(cut > 0 ? name.slice(0, cut) : name, cut > 0 ? name.slice(cut + 1) : undefined);
-      }
-      return { tool, args, idempotencyKey };
+      return tool ? { tool, args, idempotencyKey } : registry.unknownName(name);
     });
   });
 
@@ -422,7 +268,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
             },
           );
         }
-        return executor.unknownTool(clip(group), clip(toolName));
+        return registry.unknownTool(clip(group), clip(toolName));
       });
     }
     return sendError(

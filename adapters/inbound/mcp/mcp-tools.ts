@@ -54,11 +54,7 @@ export const callTool = async (
 ): Promise<CallToolResult> => {
   const tool = executor.registry.get(params.name);
   if (!tool) {
-    const cut = params.name.indexOf('_');
-    const e = executor.unknownTool(
-      cut > 0 ? params.name.slice(0, cut) : params.name,
-      cut > 0 ? params.name.slice(cut + 1) : undefined,
-    );
+    const e = executor.registry.unknownName(params.name);
     // MCP reports an unknown tool as a protocol error (-32602), with the gateway's actionable message.
     throw new McpError(ErrorCode.InvalidParams, e.message, e.details);
   }

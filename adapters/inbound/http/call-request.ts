@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { HttpBindings } from '@hono/node-server';
+import type { Context } from 'hono';
+import type { ResponseFormat } from '../../../application/runtime/envelope.js';
+import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
+import { readCapped } from './body-reader.js';
+
+// Reading a request to the HTTP surface: headers, the request id, the query options and the JSON body.
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * A request header (name in lower case). On @hono/node-server it comes from Node's request: Hono's own
+ * accessor would first build a WHATWG Headers object, a noticeable cost on every call.
+ */
+export const header = (c: Context, name: string): string | undefined => {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (!incoming) return c.req.header(name);
+  // rawHeaders is the parser's own list; reading it avoids building Node's lazy headers object too.
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length === name.length && key.toLowerCase() === name) return raw[i + 1];
+  }
+  return undefined;
+};
+
+export const requestIdOf = (c: Context): string => {
+  const given = header(c, 'x-request-id');
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+};
+
+export type QueryOptions = { format: ResponseFormat; base64: boolean; maxChars?: number } | ToolError;
+
+const MIN_MAX_CHARS = 200;
+
+export const readQuery = (c: Context): QueryOptions => {
+  const format = c.req.query('format');
+  const base64 = c.req.query('base64');
+  const maxChars = c.req.query('max_chars');
+  if (maxChars !== undefined && (!/^\d+$/.test(maxChars) || Number(maxChars) < MIN_MAX_CHARS)) {
+    return toolError(
+      400,
+      'INVALID_PARAMETER',
+      `Query parameter "max_chars" must be a whole number of at least ${MIN_MAX_CHARS}; got "${maxChars}".`,
+      {
+        parameter: 'max_chars',
+        expected: `integer of at least ${MIN_MAX_CHARS}`,
+      },
+    );
+  }
+  if (format !== undefined && format !== 'json' && format !== 'text') {
+    return toolError(400, 'INVALID_PARAMETER', `Query parameter "format" must be "json" or "text"; got "${format}".`, {
+      parameter: 'format',
+      expected: '"json" or "text"',
+    });
+  }
+  if (base64 !== undefined && !['true', 'false', '1', '0', ''].includes(base64)) {
+    return toolError(400, 'INVALID_PARAMETER', `Query parameter "base64" must be "true" or "false"; got "${base64}".`, {
+      parameter: 'base64',
+      expected: '"true" or "false"',
+    });
+  }
+  return {
+    format: format === 'json' ? 'json' : 'text',
+    base64: base64 === 'true' || base64 === '1' || base64 === '',
+    ...(maxChars !== undefined ? { maxChars: Number(maxChars) } : {}),
+  };
+};
+
+type BodyResult = { ok: true; value: unknown } | { ok: false; error: ToolError };
+
+/** Reads the JSON body: none at all is `undefined` (fine when every parameter is optional). */
+export const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
+  const read = await readCapped(c, limit);
+  if (read.kind === 'too-large') return { ok: false, error: tooLarge(limit) };
+  if (read.kind === 'aborted') {
+    return {
+      ok: false,
+      error: toolError(400, 'INVALID_PARAMETER', 'The request body ended before its declared length. Send it again.', {
+        parameter: 'body',
+        expected: 'JSON object',
+      }),
+    };
+  }
+  const text = read.bytes.toString('utf8');
+  if (text.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    const why = e instanceof SyntaxError ? e.message : 'invalid JSON';
+    return {
+      ok: false,
+      error: toolError(
+        400,
+        'INVALID_PARAMETER',
+        `The request body is not valid JSON (${why}). Send a JSON object of parameters.`,
+        {
+          parameter: 'body',
+          expected: 'JSON object',
+        },
+      ),
+    };
+  }
+};
+
+const tooLarge = (limit: number): ToolError =>
+  toolError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limit}-byte limit.`, {
+    limit_bytes: limit,
+  });
+
+export const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** A percent-encoded path segment, decoded; undefined when its escapes are malformed. */
+export const decodeSegment = (segment: string): string | undefined => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Caller text echoed in a message, cut to a readable length. */
+export const clip = (text: string, max = 120): string => (text.length > max ? `${text.slice(0, max)}…` : text);
