@@ -6,12 +6,12 @@ import { DEALS_APP, seedDemoRecords } from '../../adapters/outbound/memory/demo/
 import { InMemoryPodioAccount } from '../../adapters/outbound/memory/in-memory-podio-account.js';
 import { InMemoryRecords } from '../../adapters/outbound/memory/in-memory-records.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
-import { RecordsSettings } from '../../application/records/common.js';
 import type { FileValue } from '../../domain/records/values.js';
 import { TE } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordComments } from '../../ports/record-comments.js';
 import { RecordStore } from '../../ports/record-store.js';
+import { RecordsSettings } from '../../ports/records-settings.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { NOW, post, testGateway } from '../support/gateway.js';
 
