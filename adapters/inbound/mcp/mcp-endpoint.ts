@@ -145,6 +145,6 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
       requestId,
       idempotencyKey: c.req.header('idempotency-key'),
     });
-    return withId(await handler.fetch(c.req.raw, { authInfo, parsedBody: body.value }));
+    return withId(await handler(c.req.raw, { authInfo, parsedBody: body.value }));
   });
 };

@@ -1,13 +1,24 @@
 import { createHash } from 'node:crypto';
-import { createMcpHandler, Server, type AuthInfo, type McpHttpHandler, type Tool } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpHandlerRequestOptions,
+  type McpRequestContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import type { Principal } from '../../../ports/authenticator.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { callTool, mcpToolList } from './mcp-tools.js';
 
-// The MCP protocol (both eras) is the official v2 SDK's: `createMcpHandler` classifies each request,
-// serves 2026-07-28 natively (envelope, standard headers, server/discover, resultType, cache fields) and
-// 2025-era requests through its stateless legacy fallback. This module only supplies the per-request
-// server the SDK asks for, built from parts made once.
+// The MCP protocol (both eras) is the official v2 SDK's. `isLegacyRequest` (the SDK's own classification)
+// routes each request: 2026-07-28 goes to `createMcpHandler` (envelope, standard headers, server/discover,
+// resultType, cache fields), 2025-era requests to the SDK's stateless Streamable HTTP transport with JSON
+// answers, the hand-wired legacy leg the SDK documents (its built-in fallback always answers SSE, which
+// cost 2025 clients their plain JSON answers). This module only supplies the per-request server the SDK
+// asks for, built from parts made once.
 
 const INSTRUCTIONS =
   'Task-oriented tools over file storage, record databases, workspaces, a CRM and property-owner lookup. ' +
@@ -48,6 +59,12 @@ const callerOf = (authInfo: AuthInfo | undefined): CallerContext => {
   return caller;
 };
 
+/** Serves one authenticated /mcp request whose body the gateway has already read and parsed. */
+export type McpFetch = (
+  request: Request,
+  opts: McpHandlerRequestOptions & { authInfo: AuthInfo; parsedBody: unknown },
+) => Promise<Response>;
+
 export interface McpServerParts {
   readonly executor: ToolExecutor;
   readonly version: string;
@@ -64,7 +81,7 @@ export const catalogueVersion = (tools: readonly Tool[], version: string): strin
  * tool list and its schemas, the list result) is built here once; the SDK requires a fresh `Server`
  * instance per request, so the factory only constructs one around those parts and registers two handlers.
  */
-export const createGatewayMcpHandler = (parts: McpServerParts): McpHttpHandler => {
+export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   const { executor, outputBudget } = parts;
   const tools = mcpToolList(executor);
   const catalogue = catalogueVersion(tools, parts.version);
@@ -80,16 +97,34 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpHttpHandler =
     },
   };
 
-  return createMcpHandler(
-    ({ authInfo }) => {
-      const caller = callerOf(authInfo);
-      const server = new Server(serverInfo, options);
-      server.setRequestHandler('tools/list', listTools);
-      server.setRequestHandler('tools/call', (request) =>
-        callTool(executor, request.params, caller.principal, caller.requestId, caller.idempotencyKey, outputBudget),
-      );
-      return server;
-    },
-    { legacy: 'stateless', maxRequestBodySize: parts.maxBodyBytes },
-  );
+  const factory = ({ authInfo }: McpRequestContext): Server => {
+    const caller = callerOf(authInfo);
+    const server = new Server(serverInfo, options);
+    server.setRequestHandler('tools/list', listTools);
+    server.setRequestHandler('tools/call', (request) =>
+      callTool(executor, request.params, caller.principal, caller.requestId, caller.idempotencyKey, outputBudget),
+    );
+    return server;
+  };
+  const modern = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: parts.maxBodyBytes });
+
+  /** One 2025-era exchange: a fresh server on the SDK's stateless transport, closed when it is answered. */
+  const legacy = async (request: Request, opts: McpHandlerRequestOptions): Promise<Response> => {
+    const server = factory({ era: 'legacy', authInfo: opts.authInfo, requestInfo: request });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, opts);
+    } finally {
+      await server.close();
+    }
+  };
+
+  return async (request, opts) =>
+    (await isLegacyRequest(request, opts.parsedBody, { maxRequestBodySize: parts.maxBodyBytes }))
+      ? legacy(request, opts)
+      : modern.fetch(request, opts);
 };

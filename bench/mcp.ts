@@ -1,0 +1,199 @@
+// MCP against REST in one run, on one gateway process: tools/call of crm_getContact and the tool list,
+// over REST, over /mcp as a 2026-07-28 client sends them (envelope and standard headers) and as a
+// 2025-11-25 client sends them after initialize (stateless: no session id). autocannon drives each in
+// turn over loopback; the gateway runs from the sources (tsx) so it measures the working tree, pinned to
+// one core with taskset where available.
+//
+//   npm run bench:mcp
+//   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3 npm run bench:mcp
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+
+const root = resolve(import.meta.dirname, '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const token = 'bench-token-0123456789';
+const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+const accept = { accept: 'application/json, text/event-stream' };
+const envelope = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const args = { contact_id: '101' };
+
+interface Target {
+  readonly name: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  /** A string the answer must contain (checked once before the load). */
+  readonly expect: string;
+}
+
+const modernHeaders = (method: string, name?: string) => ({
+  ...auth,
+  ...accept,
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': method,
+  ...(name ? { 'mcp-name': name } : {}),
+});
+const legacyHeaders = { ...auth, ...accept, 'mcp-protocol-version': '2025-11-25' };
+const rpc = (method: string, params: Record<string, unknown> | undefined) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) });
+
+const targets: readonly Target[] = [
+  {
+    name: 'REST call',
+    method: 'POST',
+    path: '/v1/tools/crm/getContact',
+    headers: auth,
+    body: JSON.stringify(args),
+    expect: 'Maria Alvarez',
+  },
+  {
+    name: 'MCP 2026-07-28 tools/call',
+    method: 'POST',
+    path: '/mcp',
+    headers: modernHeaders('tools/call', 'crm_getContact'),
+    body: rpc('tools/call', { name: 'crm_getContact', arguments: args, _meta: envelope }),
+    expect: 'Maria Alvarez',
+  },
+  {
+    name: 'MCP 2025-11-25 tools/call',
+    method: 'POST',
+    path: '/mcp',
+    headers: legacyHeaders,
+    body: rpc('tools/call', { name: 'crm_getContact', arguments: args }),
+    expect: 'Maria Alvarez',
+  },
+  {
+    name: 'REST list',
+    method: 'GET',
+    path: '/v1/tools?dialect=mcp',
+    headers: { authorization: auth.authorization },
+    expect: 'crm_getContact',
+  },
+  {
+    name: 'MCP 2026-07-28 tools/list',
+    method: 'POST',
+    path: '/mcp',
+    headers: modernHeaders('tools/list'),
+    body: rpc('tools/list', { _meta: envelope }),
+    expect: 'crm_getContact',
+  },
+  {
+    name: 'MCP 2025-11-25 tools/list',
+    method: 'POST',
+    path: '/mcp',
+    headers: legacyHeaders,
+    body: rpc('tools/list', undefined),
+    expect: 'crm_getContact',
+  },
+];
+
+const freePort = () =>
+  new Promise<number>((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => ok(port));
+    });
+  });
+
+const startGateway = async (): Promise<{ child: ChildProcess; base: string }> => {
+  const port = await freePort();
+  const pin = spawnSync('taskset', ['--version']).status === 0 ? ['taskset', '-c', '0'] : [];
+  const command = [...pin, process.execPath, '--import', 'tsx', 'composition/main.ts'];
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: root,
+    env: {
+      ...process.env,
+      GATEWAY_DEMO_TOKEN: token,
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  const base = `http://127.0.0.1:${port}`;
+  for (let tries = 0; tries < 600; tries++) {
+    if (exited !== undefined) throw new Error(`the gateway exited with ${exited}`);
+    const up = await fetch(`${base}/healthz`).then(
+      (r) => r.arrayBuffer().then(() => true),
+      () => false,
+    );
+    if (up) return { child, base };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the gateway did not answer on ${base} within 60 s`);
+};
+
+const load = async (base: string, t: Target) => {
+  const opts = {
+    url: `${base}${t.path}`,
+    method: t.method,
+    headers: t.headers,
+    ...(t.body ? { body: t.body } : {}),
+    connections,
+  };
+  await autocannon({ ...opts, duration: 1 }); // warm-up
+  const r = await autocannon({ ...opts, duration: seconds });
+  if (r.non2xx || r.errors) throw new Error(`${t.name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  return { rps: r.requests.average, p99: r.latency.p99 };
+};
+
+const main = async () => {
+  const gateway = await startGateway();
+  try {
+    for (const t of targets) {
+      const res = await fetch(`${gateway.base}${t.path}`, {
+        method: t.method,
+        headers: t.headers,
+        ...(t.body ? { body: t.body } : {}),
+      });
+      const text = await res.text();
+      if (res.status !== 200 || !text.includes(t.expect))
+        throw new Error(`${t.name}: ${res.status} ${text.slice(0, 300)}`);
+    }
+    const measured = new Map<string, { rps: number[]; p99: number[] }>();
+    for (let round = 0; round < rounds; round++) {
+      for (const t of targets) {
+        const r = await load(gateway.base, t);
+        const m = measured.get(t.name) ?? { rps: [], p99: [] };
+        m.rps.push(r.rps);
+        m.p99.push(r.p99);
+        measured.set(t.name, m);
+        process.stderr.write(`round ${round + 1} ${t.name}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms\n`);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const rps = (name: string) => median(measured.get(name)!.rps);
+    console.log(
+      `\nMCP and REST on one gateway process, Node ${process.version}, ${connections} connections, ${seconds} s per run, median of ${rounds} rounds`,
+    );
+    console.log('| request | req/s | p99 ms | / REST |\n|---|---|---|---|');
+    for (const t of targets) {
+      const rest = rps(t.name.endsWith('list') ? 'REST list' : 'REST call');
+      const m = measured.get(t.name)!;
+      console.log(`| ${t.name} | ${rps(t.name).toFixed(0)} | ${median(m.p99)} | ${(rps(t.name) / rest).toFixed(2)} |`);
+    }
+    console.log('\ntarget: MCP tools/call and tools/list at 0.80 of REST or better');
+  } finally {
+    gateway.child.kill('SIGTERM');
+  }
+};
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
