@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import type { Principal } from '../../../ports/authenticator.js';
 import { present } from '../../../application/runtime/envelope.js';
 import type { ToolExecutor, ToolResult } from '../../../application/runtime/executor.js';
@@ -55,8 +55,8 @@ export const callTool = async (
   const tool = executor.registry.get(params.name);
   if (!tool) {
     const e = executor.registry.unknownName(params.name);
-    // MCP reports an unknown tool as a protocol error (-32602), with the gateway's actionable message.
-    throw new McpError(ErrorCode.InvalidParams, e.message, e.details);
+    // MCP reports an unknown tool as a protocol error (-32602, Invalid params), with the gateway's actionable message.
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, e.details);
   }
   const metaKey = params._meta?.['idempotency_key'];
   const idempotencyKey = typeof metaKey === 'string' ? metaKey : headerIdempotencyKey;
