@@ -2,7 +2,7 @@ import type { GatewayError } from '../../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { PodioClient } from './podio-client.js';
 import { PodioObject } from './podio-codecs.js';
-import { num } from './podio-record-mapping.js';
+import { num } from './podio-record-json.js';
 
 /** The profile id of the Podio user the gateway acts as (`GET /user/profile/`), read once. */
 export const podioActiveProfile = (podio: PodioClient): (() => TaskEither<GatewayError, number>) => {

@@ -1,10 +1,52 @@
-import type { ResolvedFilter } from '../../../domain/records/filters.js';
+import type { ValueType } from '../../../domain/records/field.js';
+import type { FieldFilter, ResolvedFilter } from '../../../domain/records/filter-model.js';
 import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
-import type { Json } from './podio-record-mapping.js';
+import type { Json } from './podio-record-json.js';
 
 // Filters Podio evaluates itself (categories, relations, users, numbers, money, dates, created_on) are
 // sent as Podio filters; the rest (text, email, phone...) are applied by the gateway over the items
 // Podio returns (PodioRecordStore reads at most MAX_SCAN of them).
+
+/** Podio's filter for a field filter; undefined when the gateway applies it itself. */
+type Pushdown = (f: FieldFilter) => unknown;
+
+const ids: Pushdown = (f) =>
+  f.match === 'any' || (f.match === 'equal' && !f.field.field_type.startsWith('multi')) ? f.ids : undefined;
+const range: Pushdown = (f) =>
+  f.match === 'larger_or_equal'
+    ? { from: f.numbers[0] }
+    : f.match === 'smaller_or_equal'
+      ? { to: f.numbers[0] }
+      : f.match === 'equal'
+        ? { from: f.numbers[0], to: f.numbers[0] }
+        : undefined;
+const gatewayOnly: Pushdown = () => undefined;
+
+/** The pushdown of each filter type. */
+const PUSHDOWN: Readonly<Record<ValueType, Pushdown>> = {
+  category: ids,
+  status: ids,
+  app: ids,
+  contact: ids,
+  number: range,
+  money: range,
+  calculation: range,
+  date: (f) =>
+    f.match === 'on_or_after'
+      ? { from: f.bound!.from.slice(0, 10) }
+      : f.match === 'on_or_before'
+        ? { to: f.bound!.to.slice(0, 10) }
+        : f.match === 'equal'
+          ? { from: f.bound!.from.slice(0, 10), to: f.bound!.to.slice(0, 10) }
+          : undefined,
+  text: gatewayOnly,
+  location: gatewayOnly,
+  email: gatewayOnly,
+  phone: gatewayOnly,
+  embed: gatewayOnly,
+  file: gatewayOnly,
+  checklist: gatewayOnly,
+};
 
 /** The part of the filters Podio can evaluate, as Podio's `filters` object; the rest stays with the gateway. */
 export const splitFilters = (filters: readonly ResolvedFilter[]): { podio: Json; local: ResolvedFilter[] } => {
@@ -25,30 +67,9 @@ export const splitFilters = (filters: readonly ResolvedFilter[]): { podio: Json;
       local.push(f);
       continue;
     }
-    const t = f.type;
-    if (
-      (t === 'category' || t === 'status' || t === 'app' || t === 'contact') &&
-      (f.match === 'any' || (f.match === 'equal' && !f.field.field_type.startsWith('multi')))
-    )
-      podio[key] = f.ids;
-    else if (
-      (t === 'number' || t === 'money' || t === 'calculation') &&
-      ['larger_or_equal', 'smaller_or_equal', 'equal'].includes(f.match)
-    )
-      podio[key] =
-        f.match === 'larger_or_equal'
-          ? { from: f.numbers[0] }
-          : f.match === 'smaller_or_equal'
-            ? { to: f.numbers[0] }
-            : { from: f.numbers[0], to: f.numbers[0] };
-    else if (t === 'date' && (f.match === 'on_or_after' || f.match === 'on_or_before' || f.match === 'equal'))
-      podio[key] =
-        f.match === 'on_or_after'
-          ? { from: f.bound!.from.slice(0, 10) }
-          : f.match === 'on_or_before'
-            ? { to: f.bound!.to.slice(0, 10) }
-            : { from: f.bound!.from.slice(0, 10), to: f.bound!.to.slice(0, 10) };
-    else local.push(f);
+    const pushed = PUSHDOWN[f.type](f);
+    if (pushed === undefined) local.push(f);
+    else podio[key] = pushed;
   }
   return { podio, local };
 };

@@ -4,7 +4,8 @@ import { pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { RecordApps } from '../../../ports/record-apps.js';
 import type { PodioClient } from './podio-client.js';
 import { PodioObject, PodioObjects } from './podio-codecs.js';
-import { num, toApp, toAppSummary, toView } from './podio-record-mapping.js';
+import { num } from './podio-record-json.js';
+import { toApp, toAppSummary, toView } from './podio-record-mapping.js';
 
 /** Podio's apps and views (`/app/`, `/view/app/{id}/`). An app, once read, is kept: its fields are read on every record. */
 export class PodioRecordApps implements RecordApps {

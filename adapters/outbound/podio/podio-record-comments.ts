@@ -5,7 +5,8 @@ import { pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { CommentPage, RecordComments } from '../../../ports/record-comments.js';
 import type { PodioClient } from './podio-client.js';
 import { PodioObject, PodioObjects } from './podio-codecs.js';
-import { flagQuery, num, toComment } from './podio-record-mapping.js';
+import { num } from './podio-record-json.js';
+import { flagQuery, toComment } from './podio-record-mapping.js';
 
 /** Comments on Podio items (`/comment/item/{id}/`, `/comment/{id}`). */
 export class PodioRecordComments implements RecordComments {

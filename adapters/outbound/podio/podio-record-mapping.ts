@@ -8,25 +8,16 @@ import {
   type FieldDefinition,
   type FieldType,
 } from '../../../domain/records/app.js';
-import type { FieldInput, ValidatedFields } from '../../../domain/records/field-input.js';
 import type { RecordData, UserRef } from '../../../domain/records/record.js';
 import type { Comment, FieldDelta, PersonRef, Revision, WriteFlags } from '../../../domain/records/revision.js';
 import type { FieldValue } from '../../../domain/records/values.js';
 import type { PodioQuery } from './podio-client.js';
+import { arr, num, obj, podioTime, str, type Json } from './podio-record-json.js';
+import { toValue } from './podio-record-values.js';
 
 // Podio's item, app, view, revision and comment answers are read loosely (any JSON object, then the
-// typed accessors below) and turned into the domain's shapes here; nothing of Podio's body is passed
-// through. The other way, validated field input becomes Podio's write format.
-
-/** A JSON object of Podio's, read through the typed accessors below. */
-export type Json = Record<string, unknown>;
-
-export const num = (u: unknown): number | undefined =>
-  typeof u === 'number' ? u : typeof u === 'string' && /^-?\d+(\.\d+)?$/.test(u) ? Number(u) : undefined;
-export const str = (u: unknown): string | undefined => (typeof u === 'string' ? u : undefined);
-export const obj = (u: unknown): Json => (typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Json) : {});
-export const arr = (u: unknown): Json[] =>
-  Array.isArray(u) ? (u.filter((x) => typeof x === 'object' && x !== null) as Json[]) : [];
+// typed accessors of podio-record-json.ts) and turned into the domain's shapes here; nothing of Podio's body
+// is passed through. Field values, both ways, are in podio-record-values.ts.
 
 /** Podio's field `type` + config to our field_type. */
 export const fieldTypeOf = (f: Json): FieldType => {
@@ -113,8 +104,6 @@ export const toApp = (a: Json): App => {
   };
 };
 
-export const podioTime = (s: unknown): string => (str(s) ?? '').slice(0, 19);
-
 const userRef = (u: unknown): UserRef => {
   const x = obj(u);
   return {
@@ -135,67 +124,6 @@ export const person = (u: unknown): PersonRef => {
     org_id: num(x['org_id']) ?? null,
     type: 'user',
   };
-};
-
-/** Podio's `values` of one field to our value shape. */
-export const toValue = (type: FieldType, values: Json[]): FieldValue | undefined => {
-  if (values.length === 0) return undefined;
-  const first = values[0]!;
-  switch (valueTypeOf(type)) {
-    case 'text':
-    case 'location':
-      return str(first['value']) ?? '';
-    case 'number':
-    case 'calculation':
-      return num(first['value']);
-    case 'money':
-      return { value: String(first['value'] ?? '0'), currency: str(first['currency']) ?? 'USD' };
-    case 'category':
-    case 'status':
-      return values.map((v) => ({ id: num(obj(v['value'])['id']) ?? 0, text: str(obj(v['value'])['text']) ?? '' }));
-    case 'date':
-      return {
-        start: `${str(first['start_date']) ?? podioTime(first['start']).slice(0, 10)} ${str(first['start_time']) ?? '00:00:00'}`,
-        end:
-          first['end'] || first['end_date']
-            ? `${str(first['end_date']) ?? podioTime(first['end']).slice(0, 10)} ${str(first['end_time']) ?? '00:00:00'}`
-            : null,
-      };
-    case 'app':
-      return values.map((v) => {
-        const item = obj(v['value']);
-        return {
-          record_id: num(item['item_id']) ?? 0,
-          app_id: num(obj(item['app'])['app_id']) ?? 0,
-          title: str(item['title']) ?? '',
-        };
-      });
-    case 'contact':
-      return values.map((v) => {
-        const p = obj(v['value']);
-        return { profile_id: num(p['profile_id']) ?? 0, user_id: num(p['user_id']) ?? 0, name: str(p['name']) ?? '' };
-      });
-    case 'email':
-    case 'phone':
-      return values.map((v) => ({ type: str(v['type']) ?? 'other', value: str(v['value']) ?? '' }));
-    case 'embed':
-      return values.map((v) => ({
-        url: str(obj(v['embed'])['original_url']) ?? str(obj(v['embed'])['url']) ?? '',
-        title: str(obj(v['embed'])['title']) ?? '',
-      }));
-    case 'file':
-      return values.map((v) => {
-        const f = obj(v['value']);
-        return {
-          file_id: num(f['file_id']) ?? 0,
-          name: str(f['name']) ?? '',
-          mimetype: str(f['mimetype']) ?? '',
-          size: num(f['size']) ?? 0,
-        };
-      });
-    default:
-      return undefined;
-  }
 };
 
 export const toRecord = (item: Json, app: App | undefined): RecordData => {
@@ -225,47 +153,6 @@ export const toRecord = (item: Json, app: App | undefined): RecordData => {
     values,
   };
 };
-
-/** Our validated input to Podio's write format for one field. */
-export const toPodioValue = (input: FieldInput): unknown => {
-  switch (input.kind) {
-    case 'clear':
-      return [];
-    case 'text':
-    case 'location':
-    case 'number':
-      return input.value;
-    case 'category':
-      return input.option_ids;
-    case 'date':
-      return { start: input.start, ...(input.end ? { end: input.end } : {}) };
-    case 'money':
-      return { value: input.value, currency: input.currency };
-    case 'relation':
-      return input.record_ids;
-    case 'user':
-      return input.profile_ids;
-    case 'attachment':
-      return input.files.map((f) => ('file_id' in f ? f.file_id : 0));
-    case 'email':
-    case 'phone':
-      return input.items;
-    case 'link':
-      return input.items.map((i) => ({ embed: { url: i.url }, ...(i.title ? { title: i.title } : {}) }));
-    case 'checklist':
-      return input.items.map((i) => ({
-        ...(i.id ? { id: i.id } : {}),
-        title: i.title,
-        completed: i.completed,
-        description: i.description,
-        due: i.due,
-        assignee: i.assignee_user_id,
-      }));
-  }
-};
-
-export const podioFields = (fields: ValidatedFields): Json =>
-  Object.fromEntries(fields.map(({ field, input }) => [String(field.field_id), toPodioValue(input)]));
 
 export const flagQuery = (flags: WriteFlags): PodioQuery => ({ silent: flags.silent, hook: flags.hook });
 

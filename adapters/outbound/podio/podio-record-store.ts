@@ -12,18 +12,9 @@ import type { NewFile, RecordPage, RecordQuery, RecordStore } from '../../../por
 import type { PodioClient } from './podio-client.js';
 import { PodioObject, PodioObjects } from './podio-codecs.js';
 import { splitFilters, statusRefusal } from './podio-filter-pushdown.js';
-import {
-  arr,
-  flagQuery,
-  num,
-  obj,
-  podioFields,
-  toFieldDelta,
-  toRecord,
-  toRelatable,
-  toRevision,
-  type Json,
-} from './podio-record-mapping.js';
+import { arr, num, obj, type Json } from './podio-record-json.js';
+import { flagQuery, toFieldDelta, toRecord, toRelatable, toRevision } from './podio-record-mapping.js';
+import { podioFields } from './podio-record-values.js';
 import { multipartBody } from './podio-records-multipart.js';
 
 // Records on Podio's items (developers.podio.com/doc/items). Filters Podio cannot evaluate are applied by the gateway
