@@ -23,12 +23,17 @@ export interface Presented {
   readonly body: Envelope;
 }
 
+/** Trailing space before a line break, or a run of blank lines: what `tidy` removes. */
+const UNTIDY = /[ \t]\n|\n\n\n/;
+
 /** No runs of blank lines and no trailing space, whichever presenter wrote the text. */
 const tidy = (text: string): string =>
-  text
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  UNTIDY.test(text)
+    ? text
+        .replace(/[ \t]+\n/g, '\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim()
+    : text.trim();
 
 export const errorEnvelope = (e: ToolError): Presented => ({
   status: e.status,

@@ -29,8 +29,6 @@ export type {
 
 const fail = (error: ToolError, meta?: CallMeta): ToolResult => ({ ok: false, error, meta });
 
-const TIMED_OUT = Symbol('timed out');
-
 /**
  * The one path every surface takes: find the tool, authorise, rate-limit, decode the arguments,
  * honour an idempotency key, run the use case within the time limit, and present the result (text
@@ -280,24 +278,27 @@ export class ToolExecutor {
     })();
     const limit = this.options.timeoutMs;
     if (!limit) return { result: settled, settled };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-      timer = setTimeout(() => resolve(TIMED_OUT), limit);
-    });
-    const result = Promise.race([settled, timeout]).then((r) => {
-      clearTimeout(timer);
-      if (r !== TIMED_OUT) return r;
-      const write = declaration.annotations.kind !== 'Read';
-      return fail(
-        toolError(
-          504,
-          'TIMEOUT',
-          `${tool.name} did not finish within ${Math.round(limit / 1000)} s.${write ? ' The change may still happen: check before retrying, or retry with the same Idempotency-Key.' : ' Retrying is safe.'}`,
-          { timeout_ms: limit, retryable: !write },
-        ),
-        meta,
-      );
+    // One promise settled by whichever comes first, the work or the timer (no Promise.race per call).
+    const result = new Promise<ToolResult>((resolve) => {
+      const timer = setTimeout(() => resolve(this.timedOut(tool, limit, meta)), limit);
+      void settled.then((r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
     });
     return { result, settled };
+  }
+
+  private timedOut(tool: RegisteredTool, limit: number, meta: CallMeta | undefined): ToolResult {
+    const write = tool.declaration.annotations.kind !== 'Read';
+    return fail(
+      toolError(
+        504,
+        'TIMEOUT',
+        `${tool.name} did not finish within ${Math.round(limit / 1000)} s.${write ? ' The change may still happen: check before retrying, or retry with the same Idempotency-Key.' : ' Retrying is safe.'}`,
+        { timeout_ms: limit, retryable: !write },
+      ),
+      meta,
+    );
   }
 }

@@ -34,7 +34,13 @@ export type QueryOptions = { format: ResponseFormat; base64: boolean; maxChars?:
 
 const MIN_MAX_CHARS = 200;
 
+/** The options of a request without a query string (most calls). */
+const NO_QUERY: QueryOptions = Object.freeze({ format: 'text', base64: false });
+
 export const readQuery = (c: Context): QueryOptions => {
+  // Under @hono/node-server the raw request target tells at once whether there is a query at all.
+  const target = (c.env as Partial<HttpBindings> | undefined)?.incoming?.url;
+  if (target !== undefined && !target.includes('?')) return NO_QUERY;
   const format = c.req.query('format');
   const base64 = c.req.query('base64');
   const maxChars = c.req.query('max_chars');

@@ -4,28 +4,36 @@ import type { CallObserver, ObservedCall } from '../../../ports/call-observer.js
 import { collectUpstreamCalls, type UpstreamCall } from '../http/upstream-calls.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
-/** Child metrics per label set, so that the hot path does not hash labels on every call. */
-class Children<T> {
-  private readonly cache = new Map<string, T>();
-  constructor(private readonly make: (...labels: string[]) => T) {}
-  get(...labels: string[]): T {
-    const key = labels.join('\u0000');
-    let child = this.cache.get(key);
-    if (!child) {
-      child = this.make(...labels);
-      this.cache.set(key, child);
-    }
+/** Child metrics per tool and status, so that the hot path neither hashes labels nor joins a key. */
+class PerToolStatus<T> {
+  private readonly byTool = new Map<string, Map<string, T>>();
+  constructor(private readonly make: (tool: string, status: string) => T) {}
+  get(tool: string, status: string): T {
+    let byStatus = this.byTool.get(tool);
+    if (!byStatus) this.byTool.set(tool, (byStatus = new Map()));
+    let child = byStatus.get(status);
+    if (!child) byStatus.set(status, (child = this.make(tool, status)));
     return child;
   }
 }
+
+/** Status labels as strings, made once. */
+const statusLabels = new Map<number, string>();
+const statusLabel = (status: number): string => {
+  let label = statusLabels.get(status);
+  if (label === undefined) statusLabels.set(status, (label = String(status)));
+  return label;
+};
+
+const NO_UPSTREAM: readonly UpstreamCall[] = [];
 
 /**
  * One structured log line per tool call (request id, principal, tool, status, duration, upstream calls)
  * and the Prometheus metrics. Arguments, tokens and results are never logged.
  */
 export class LoggingCallObserver implements CallObserver {
-  private readonly calls: Children<ReturnType<Counter['labels']>>;
-  private readonly durations: Children<ReturnType<Histogram['labels']>>;
+  private readonly calls: PerToolStatus<ReturnType<Counter['labels']>>;
+  private readonly durations: PerToolStatus<ReturnType<Histogram['labels']>>;
 
   constructor(
     private readonly logger: Logger,
@@ -36,21 +44,26 @@ export class LoggingCallObserver implements CallObserver {
      */
     private readonly trackUpstream = true,
   ) {
-    this.calls = new Children((tool, status) => metrics.toolCalls.labels(tool!, status!));
-    this.durations = new Children((tool, status) => metrics.toolDuration.labels(tool!, status!));
+    this.calls = new PerToolStatus((tool, status) => metrics.toolCalls.labels(tool, status));
+    this.durations = new PerToolStatus((tool, status) => metrics.toolDuration.labels(tool, status));
   }
 
   async observe<
     R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } },
   >(call: ObservedCall, run: () => Promise<R>): Promise<R> {
     const started = performance.now();
-    const upstream: UpstreamCall[] = [];
-    const result = this.trackUpstream ? await collectUpstreamCalls(upstream, run) : await run();
+    let upstream = NO_UPSTREAM;
+    let result: R;
+    if (this.trackUpstream) {
+      const collected: UpstreamCall[] = [];
+      result = await collectUpstreamCalls(collected, run);
+      upstream = collected;
+    } else result = await run();
     const seconds = (performance.now() - started) / 1000;
     const status = result.ok ? 200 : (result.error?.status ?? 500);
-    const statusLabel = String(status);
-    this.calls.get(call.tool, statusLabel).inc();
-    this.durations.get(call.tool, statusLabel).observe(seconds);
+    const label = statusLabel(status);
+    this.calls.get(call.tool, label).inc();
+    this.durations.get(call.tool, label).observe(seconds);
     if (status === 429 && result.error?.code === 'RATE_LIMITED') this.metrics.rateLimited.inc({ group: call.group });
     for (const u of upstream) {
       this.metrics.upstreamCalls.inc({ vendor: u.vendor, status: String(u.status) });
@@ -59,19 +72,18 @@ export class LoggingCallObserver implements CallObserver {
     }
     const level = status >= 500 ? 'error' : 'info';
     if (!this.logger.isLevelEnabled(level)) return result;
-    this.logger[level](
-      {
-        requestId: call.requestId,
-        principal: call.principal,
-        tool: call.tool,
-        status,
-        ...(result.ok ? {} : { code: result.error?.code }),
-        durationMs: Math.round(seconds * 10_000) / 10,
-        upstreamCalls: upstream.length,
-        ...(upstream.length ? { upstream: upstream.map((u) => `${u.vendor} ${u.method} ${u.status} ${u.ms}ms`) } : {}),
-      },
-      'tool call',
-    );
+    // Built member by member (no spreads): the same fields, in the same order, as one log line.
+    const line: Record<string, unknown> = {
+      requestId: call.requestId,
+      principal: call.principal,
+      tool: call.tool,
+      status,
+    };
+    if (!result.ok) line['code'] = result.error?.code;
+    line['durationMs'] = Math.round(seconds * 10_000) / 10;
+    line['upstreamCalls'] = upstream.length;
+    if (upstream.length) line['upstream'] = upstream.map((u) => `${u.vendor} ${u.method} ${u.status} ${u.ms}ms`);
+    this.logger[level](line, 'tool call');
     return result;
   }
 }
