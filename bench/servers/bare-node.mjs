@@ -9,4 +9,6 @@ const server = createServer((req, res) => {
     res.end(body);
   });
 });
-server.listen(0, '127.0.0.1', () => process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`));
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () =>
+  process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`),
+);
