@@ -239,14 +239,12 @@ export class BatchDataServer {
         ];
       }
       matched += 1;
-      return property.owners
-        .slice(0, 1)
-        .map((o) => ({
-          ...o,
-          propertyAddress: { ...property.address },
-          ...echo,
-          meta: { matched: true, error: false },
-        }));
+      return property.owners.slice(0, 1).map((o) => ({
+        ...o,
+        propertyAddress: { ...property.address },
+        ...echo,
+        meta: { matched: true, error: false },
+      }));
     });
     if (matched === 0) return { status: { code: 200, text: 'OK' }, results: { persons } };
     const endTime = new Date();
