@@ -30,7 +30,7 @@ import type {
 import { DEFAULT_FLAGS } from '../../domain/records/revision.js';
 import { ok } from '../support/run.js';
 
-// The in-memory store filters and sorts over columns (domain/records/columns.ts). Whatever the filter, its
+// The in-memory store filters and sorts over columns (adapters/outbound/memory/records/columns.ts). Whatever the filter, its
 // answer must be the one the record-by-record reference (compileFilters + sortRecords) gives.
 
 const ctx = { today: '2026-11-21', activeProfileId: 9101 };
