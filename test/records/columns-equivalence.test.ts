@@ -30,8 +30,8 @@ import type {
 import { DEFAULT_FLAGS } from '../../domain/records/revision.js';
 import { ok } from '../support/run.js';
 
-// The in-memory store filters and sorts over columns (adapters/outbound/memory/records/columns.ts). Whatever the filter, its
-// answer must be the one the record-by-record reference (compileFilters + sortRecords) gives.
+// The in-memory store filters and sorts over columns (adapters/outbound/memory/records/columns.ts). Whatever
+// the filter, its answer must be the one the record-by-record reference (compileFilters + sortRecords) gives.
 
 const ctx = { today: '2026-11-21', activeProfileId: 9101 };
 
