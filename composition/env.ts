@@ -49,8 +49,11 @@ export const boolVar = (fallback: boolean) =>
         : { ok: false },
   );
 
-export const urlVar = (fallback?: string) =>
-  new EnvVar<string | undefined>('url', 'an http(s) URL', (raw) => {
+/** An http(s) URL without trailing slashes; with a fallback the value is always there. */
+export function urlVar(fallback: string): EnvVar<string>;
+export function urlVar(): EnvVar<string | undefined>;
+export function urlVar(fallback?: string): EnvVar<string> | EnvVar<string | undefined> {
+  return new EnvVar<string | undefined>('url', 'an http(s) URL', (raw) => {
     if (raw === undefined) return { ok: true, value: fallback };
     try {
       const u = new URL(raw);
@@ -61,6 +64,7 @@ export const urlVar = (fallback?: string) =>
       return { ok: false };
     }
   });
+}
 
 export const tokenVar = new EnvVar<string | undefined>('token', 'a token of at least 8 characters', (raw) =>
   raw === undefined || raw.length >= 8 ? { ok: true, value: raw } : { ok: false },

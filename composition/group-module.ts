@@ -18,18 +18,21 @@ export interface SharedServices {
 /** One environment variable as the README documents it: name, default, meaning. */
 export type EnvironmentRow = readonly [name: string, fallback: string, meaning: string];
 
+/** The decoded values of a group's environment variables, typed by its codecs. */
+export type EnvValues<P extends t.Props> = { readonly [K in keyof P]: t.TypeOf<P[K]> };
+
 /**
  * The wiring of one tool group: its environment variables, how they become the group's configuration,
  * which adapters bind its ports, and any HTTP routes of its own (a data plane). Adding a group means
  * adding one of these to composition/groups/index.ts.
  */
-export interface GroupModule<C = unknown> {
+export interface GroupModule<C = unknown, P extends t.Props = t.Props> {
   readonly name: string;
   readonly environment: readonly EnvironmentRow[];
   /** io-ts codecs by variable name (see composition/env.ts). */
-  readonly env: t.Props;
+  readonly env: P;
   /** The group's configuration from its decoded variables; cross-variable rules push to `problems`. */
-  readonly configure: (vars: Readonly<Record<string, unknown>>, problems: string[]) => C;
+  readonly configure: (vars: EnvValues<P>, problems: string[]) => C;
   /** Binds the group's ports. Ports bound already (test or embedder overrides) must be left alone: use bindOnce. */
   readonly bind: (container: Container, config: C, shared: SharedServices) => void;
   /** Mounts the group's own HTTP routes, before the gateway's catch-all. */
@@ -43,4 +46,5 @@ export const bindOnce = <T>(container: Container, id: ServiceIdentifier<T>, make
   if (!container.isBound(id)) container.bind(id).toConstantValue(make());
 };
 
-export const defineGroup = <C>(module: GroupModule<C>): GroupModule<C> => module;
+/** A group module, its configuration typed by its own environment codecs. */
+export const defineGroup = <C, P extends t.Props>(module: GroupModule<C, P>): GroupModule<C, P> => module;

@@ -2,7 +2,7 @@ import type { Container, ServiceIdentifier } from 'inversify';
 import { PodioOAuth, type PodioGrant } from '../adapters/outbound/podio/podio-tokens.js';
 import { PODIO_BASE_URL, PodioClient } from '../adapters/outbound/podio/podio-client.js';
 import { optionalString, urlVar } from './env.js';
-import { bindOnce, type EnvironmentRow, type SharedServices } from './group-module.js';
+import { bindOnce, type EnvironmentRow, type EnvValues, type SharedServices } from './group-module.js';
 
 // The one Podio connection of the gateway. The workspaces group module declares the PODIO_* variables
 // (below); the records module reads the same decoded values with `podioConfigFrom` and binds the same
@@ -51,12 +51,8 @@ export const podioEnv = {
  * The Podio connection from the decoded PODIO_* variables. `because` names what needs it
  * (`WORKSPACES_BACKEND=podio`); problems are added once even when several groups ask.
  */
-export const podioConfigFrom = (
-  vars: Readonly<Record<string, unknown>>,
-  problems: string[],
-  because: string,
-): PodioConfig => {
-  const str = (name: string) => (vars[name] as string | undefined) || undefined;
+export const podioConfigFrom = (vars: EnvValues<typeof podioEnv>, problems: string[], because: string): PodioConfig => {
+  const str = (name: Exclude<keyof typeof podioEnv, 'PODIO_BASE_URL'>) => vars[name] || undefined;
   const problem = (text: string) => {
     if (!problems.includes(text)) problems.push(text);
   };
@@ -91,7 +87,7 @@ export const podioConfigFrom = (
     grant = { kind: 'password', username: username ?? '', password: password ?? '' };
   }
   return {
-    baseUrl: str('PODIO_BASE_URL') ?? PODIO_BASE_URL,
+    baseUrl: vars.PODIO_BASE_URL,
     clientId: clientId ?? '',
     clientSecret: clientSecret ?? '',
     grant,

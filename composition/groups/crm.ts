@@ -31,7 +31,7 @@ const hubspotVersionVar = new EnvVar<string>('version', 'v3 or a date version su
       : { ok: false },
 );
 
-export const crmGroup = defineGroup<CrmConfig>({
+export const crmGroup = defineGroup({
   name: 'crm',
   environment: [
     ['CRM_BACKEND', 'memory', 'crm tools: memory or hubspot.'],
@@ -57,21 +57,20 @@ export const crmGroup = defineGroup<CrmConfig>({
     HUBSPOT_API_VERSION: hubspotVersionVar,
     HUBSPOT_PORTAL_ID: optionalString,
   },
-  configure: (v, problems) => {
-    if (v['CRM_BACKEND'] !== 'hubspot') return { kind: 'memory' };
-    const str = (name: string) => v[name] as string | undefined;
-    const required = (name: string): string => {
-      const value = str(name);
+  configure: (v, problems): CrmConfig => {
+    if (v.CRM_BACKEND !== 'hubspot') return { kind: 'memory' };
+    const required = (name: 'HUBSPOT_CLIENT_ID' | 'HUBSPOT_CLIENT_SECRET' | 'HUBSPOT_REFRESH_TOKEN'): string => {
+      const value = v[name];
       if (!value) problems.push(`${name} is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.`);
       return value ?? '';
     };
-    const version = str('HUBSPOT_API_VERSION')!;
-    const accessToken = str('HUBSPOT_ACCESS_TOKEN');
+    const version = v.HUBSPOT_API_VERSION;
+    const accessToken = v.HUBSPOT_ACCESS_TOKEN;
     return {
       kind: 'hubspot',
-      baseUrl: str('HUBSPOT_BASE_URL')!,
+      baseUrl: v.HUBSPOT_BASE_URL,
       objectsPath: version === 'v3' ? '/crm/v3/objects' : `/crm/objects/${version}`,
-      portalId: str('HUBSPOT_PORTAL_ID'),
+      portalId: v.HUBSPOT_PORTAL_ID,
       auth: accessToken
         ? { kind: 'private-app', accessToken }
         : {

@@ -53,7 +53,7 @@ const bindMemory = (
   bindOnce(container, ShareNotifier, () => mem().outbox);
 };
 
-export const filesGroup = defineGroup<FilesConfig>({
+export const filesGroup = defineGroup({
   name: 'files',
   environment: [
     ['FILES_BACKEND', 'memory', 'files tools: memory (demo account served by this gateway) or sharefile.'],
@@ -115,24 +115,23 @@ export const filesGroup = defineGroup<FilesConfig>({
     SHAREFILE_API_URL: urlVar(),
     SHAREFILE_OAUTH_URL: urlVar(),
   },
-  configure: (v, problems) => {
-    const str = (name: string) => v[name] as string | undefined;
-    const maxUploadBytes = v['FILES_MAX_UPLOAD_BYTES'] as number;
-    if (v['FILES_BACKEND'] !== 'sharefile') {
-      const secret = str('FILES_SIGNING_SECRET');
+  configure: (v, problems): FilesConfig => {
+    const maxUploadBytes = v.FILES_MAX_UPLOAD_BYTES;
+    if (v.FILES_BACKEND !== 'sharefile') {
+      const secret = v.FILES_SIGNING_SECRET;
       if (secret !== undefined && secret.length < 16)
         problems.push('FILES_SIGNING_SECRET must be at least 16 characters.');
       return { kind: 'memory', maxUploadBytes, ...(secret ? { signingSecret: secret } : {}) };
     }
-    const subdomain = str('SHAREFILE_SUBDOMAIN');
+    const subdomain = v.SHAREFILE_SUBDOMAIN;
     if (!subdomain) problems.push('SHAREFILE_SUBDOMAIN is required when FILES_BACKEND=sharefile.');
     else if (!/^[a-z0-9-]+$/i.test(subdomain))
       problems.push('SHAREFILE_SUBDOMAIN must be the bare subdomain (letters, digits, hyphens), such as mycompany.');
-    const apicp = str('SHAREFILE_APICP') ?? 'sf-api.com';
-    const appcp = str('SHAREFILE_APPCP') ?? 'sharefile.com';
-    const accessToken = str('SHAREFILE_ACCESS_TOKEN');
-    const required = (name: string): string => {
-      const value = str(name);
+    const apicp = v.SHAREFILE_APICP ?? 'sf-api.com';
+    const appcp = v.SHAREFILE_APPCP ?? 'sharefile.com';
+    const accessToken = v.SHAREFILE_ACCESS_TOKEN;
+    const required = (name: 'SHAREFILE_CLIENT_ID' | 'SHAREFILE_CLIENT_SECRET' | 'SHAREFILE_REFRESH_TOKEN'): string => {
+      const value = v[name];
       if (!value)
         problems.push(`${name} is required when FILES_BACKEND=sharefile and SHAREFILE_ACCESS_TOKEN is not set.`);
       return value ?? '';
@@ -140,8 +139,8 @@ export const filesGroup = defineGroup<FilesConfig>({
     return {
       kind: 'sharefile',
       maxUploadBytes,
-      apiBaseUrl: str('SHAREFILE_API_URL') ?? `https://${subdomain ?? 'unset'}.${apicp}/sf/v3`,
-      oauthBaseUrl: str('SHAREFILE_OAUTH_URL') ?? `https://${subdomain ?? 'unset'}.${appcp}`,
+      apiBaseUrl: v.SHAREFILE_API_URL ?? `https://${subdomain ?? 'unset'}.${apicp}/sf/v3`,
+      oauthBaseUrl: v.SHAREFILE_OAUTH_URL ?? `https://${subdomain ?? 'unset'}.${appcp}`,
       auth: accessToken
         ? { kind: 'static', accessToken }
         : {

@@ -6,8 +6,8 @@ import { skiptraceGroup } from './skiptrace.js';
 import { workspacesGroup } from './workspaces.js';
 
 /** Every tool group's wiring, in the order the groups are listed. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each module has its own configuration type
-export const groupModules: readonly GroupModule<any>[] = [
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each module has its own configuration and variables
+export const groupModules: readonly GroupModule<any, any>[] = [
   filesGroup,
   crmGroup,
   skiptraceGroup,

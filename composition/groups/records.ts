@@ -1,4 +1,4 @@
-import type { Container, ServiceIdentifier } from 'inversify';
+import type { Container } from 'inversify';
 import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
 import { seedDemoRecords } from '../../adapters/outbound/memory/demo/records.js';
 import { InMemoryRecords } from '../../adapters/outbound/memory/in-memory-records.js';
@@ -16,7 +16,7 @@ import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { boolVar, enumVar, EnvVar, intVar } from '../env.js';
 import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';
 import { inMemoryPodioAccount } from '../podio-account.js';
-import { podioClient, podioConfigFrom, type PodioConfig } from '../podio.js';
+import { podioClient, podioConfigFrom, podioEnv, type PodioConfig } from '../podio.js';
 
 export interface RecordsConfig {
   readonly backend: { readonly kind: 'memory' } | { readonly kind: 'podio'; readonly podio: PodioConfig };
@@ -24,27 +24,22 @@ export interface RecordsConfig {
   readonly fetch: { readonly maxBytes: number; readonly timeoutMs: number; readonly allowPrivate: boolean };
 }
 
-export const InMemoryRecordsToken = Symbol.for('InMemoryRecords') as ServiceIdentifier<InMemoryRecords>;
-
 const timeZoneVar = new EnvVar<string>('timezone', 'an IANA time zone such as UTC or America/New_York', (raw) =>
   raw === undefined ? { ok: true, value: 'UTC' } : isTimeZone(raw) ? { ok: true, value: raw } : { ok: false },
 );
 
 /** The in-memory records backend of the shared in-memory Podio account (demo apps when demo data is on). */
-export const inMemoryRecords = (container: Container, shared: SharedServices, timeZone: string): InMemoryRecords => {
-  bindOnce(container, InMemoryRecordsToken, () => {
-    const store = new InMemoryRecords({
-      clock: shared.clock,
-      account: inMemoryPodioAccount(container, shared.demoData),
-      timeZone,
-    });
-    if (shared.demoData) seedDemoRecords(store);
-    return store;
+const inMemoryRecords = (container: Container, shared: SharedServices, timeZone: string): InMemoryRecords => {
+  const store = new InMemoryRecords({
+    clock: shared.clock,
+    account: inMemoryPodioAccount(container, shared.demoData),
+    timeZone,
   });
-  return container.get(InMemoryRecordsToken);
+  if (shared.demoData) seedDemoRecords(store);
+  return store;
 };
 
-export const recordsGroup = defineGroup<RecordsConfig>({
+export const recordsGroup = defineGroup({
   name: 'records',
   environment: [
     ['RECORDS_BACKEND', 'memory', 'records tools: memory or podio (uses the PODIO_* variables).'],
@@ -67,23 +62,27 @@ export const recordsGroup = defineGroup<RecordsConfig>({
     RECORDS_FETCH_MAX_BYTES: intVar(1, 1073741824, 26214400),
     RECORDS_FETCH_TIMEOUT_MS: intVar(100, 600000, 15000),
     RECORDS_FETCH_ALLOW_PRIVATE: boolVar(false),
+    // Declared (and documented) by the workspaces group; read here too.
+    ...podioEnv,
   },
-  configure: (v, problems) => ({
+  configure: (v, problems): RecordsConfig => ({
     backend:
-      v['RECORDS_BACKEND'] === 'podio'
+      v.RECORDS_BACKEND === 'podio'
         ? { kind: 'podio', podio: podioConfigFrom(v, problems, 'RECORDS_BACKEND=podio') }
         : { kind: 'memory' },
-    timeZone: v['RECORDS_TIMEZONE'] as string,
+    timeZone: v.RECORDS_TIMEZONE,
     fetch: {
-      maxBytes: v['RECORDS_FETCH_MAX_BYTES'] as number,
-      timeoutMs: v['RECORDS_FETCH_TIMEOUT_MS'] as number,
-      allowPrivate: v['RECORDS_FETCH_ALLOW_PRIVATE'] as boolean,
+      maxBytes: v.RECORDS_FETCH_MAX_BYTES,
+      timeoutMs: v.RECORDS_FETCH_TIMEOUT_MS,
+      allowPrivate: v.RECORDS_FETCH_ALLOW_PRIVATE,
     },
   }),
   bind: (container, config, shared) => {
     bindOnce(container, UrlFetcher, () => new UrlFetchGuard(config.fetch));
     if (config.backend.kind === 'memory') {
-      const memory = () => inMemoryRecords(container, shared, config.timeZone);
+      // One store serves the three records ports; made on first use, so overridden ports cost nothing.
+      let store: InMemoryRecords | undefined;
+      const memory = () => (store ??= inMemoryRecords(container, shared, config.timeZone));
       bindOnce(container, RecordApps, memory);
       bindOnce(container, RecordStore, memory);
       bindOnce(container, RecordComments, () => memory().commentsPort());

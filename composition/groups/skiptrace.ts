@@ -7,7 +7,7 @@ import { bindOnce, defineGroup } from '../group-module.js';
 export type SkipTraceConfig =
   { readonly kind: 'memory' } | { readonly kind: 'batchdata'; readonly baseUrl: string; readonly apiToken: string };
 
-export const skiptraceGroup = defineGroup<SkipTraceConfig>({
+export const skiptraceGroup = defineGroup({
   name: 'skiptrace',
   environment: [
     ['SKIPTRACE_BACKEND', 'memory', 'skiptrace tools: memory or batchdata.'],
@@ -19,11 +19,11 @@ export const skiptraceGroup = defineGroup<SkipTraceConfig>({
     BATCHDATA_API_TOKEN: optionalString,
     BATCHDATA_BASE_URL: urlVar('https://api.batchdata.com'),
   },
-  configure: (v, problems) => {
-    if (v['SKIPTRACE_BACKEND'] !== 'batchdata') return { kind: 'memory' };
-    const apiToken = v['BATCHDATA_API_TOKEN'] as string | undefined;
+  configure: (v, problems): SkipTraceConfig => {
+    if (v.SKIPTRACE_BACKEND !== 'batchdata') return { kind: 'memory' };
+    const apiToken = v.BATCHDATA_API_TOKEN;
     if (!apiToken) problems.push('BATCHDATA_API_TOKEN is required when SKIPTRACE_BACKEND=batchdata.');
-    return { kind: 'batchdata', baseUrl: v['BATCHDATA_BASE_URL'] as string, apiToken: apiToken ?? '' };
+    return { kind: 'batchdata', baseUrl: v.BATCHDATA_BASE_URL, apiToken: apiToken ?? '' };
   },
   bind: (container, config, { clock, upstreamTimeoutMs }) =>
     bindOnce(container, SkipTracer, () =>

@@ -9,15 +9,15 @@ import { podioClient, podioConfigFrom, podioEnv, podioEnvironment, type PodioCon
 export type WorkspacesConfig = { readonly kind: 'memory' } | { readonly kind: 'podio'; readonly podio: PodioConfig };
 
 /** The workspaces group; it also declares the PODIO_* variables that the records group reads. */
-export const workspacesGroup = defineGroup<WorkspacesConfig>({
+export const workspacesGroup = defineGroup({
   name: 'workspaces',
   environment: [['WORKSPACES_BACKEND', 'memory', 'workspaces tools: memory or podio.'], ...podioEnvironment],
   env: {
     WORKSPACES_BACKEND: enumVar(['memory', 'podio'], 'memory'),
     ...podioEnv,
   },
-  configure: (v, problems) =>
-    v['WORKSPACES_BACKEND'] === 'podio'
+  configure: (v, problems): WorkspacesConfig =>
+    v.WORKSPACES_BACKEND === 'podio'
       ? { kind: 'podio', podio: podioConfigFrom(v, problems, 'WORKSPACES_BACKEND=podio') }
       : { kind: 'memory' },
   bind: (container, config, shared) =>

@@ -1,10 +1,11 @@
+import * as t from 'io-ts';
 import { Container } from 'inversify';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { loadConfig } from '../../composition/config.js';
 import { createGateway } from '../../composition/gateway.js';
-import { podioClient, podioConfigFrom } from '../../composition/podio.js';
+import { podioClient, podioConfigFrom, podioEnv } from '../../composition/podio.js';
 import { E } from '../../domain/shared/fp.js';
 import { PodioServer } from '../fakes/podio-server.js';
 import { servePodioWorkspaces } from '../fakes/podio-workspaces.js';
@@ -46,8 +47,10 @@ describe('workspaces configuration', () => {
 
   it('reports a problem once when two groups read the same variables', () => {
     const list: string[] = [];
-    podioConfigFrom({}, list, 'WORKSPACES_BACKEND=podio');
-    podioConfigFrom({}, list, 'WORKSPACES_BACKEND=podio');
+    const decoded = t.type(podioEnv).decode({});
+    if (decoded._tag === 'Left') throw new Error('the PODIO_* codecs refused an empty environment');
+    podioConfigFrom(decoded.right, list, 'WORKSPACES_BACKEND=podio');
+    podioConfigFrom(decoded.right, list, 'WORKSPACES_BACKEND=podio');
     expect(list).toHaveLength(3);
   });
 
