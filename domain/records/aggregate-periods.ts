@@ -38,7 +38,7 @@ const digit = (s: string, i: number): number => {
  * A number standing for the period of a `YYYY-MM-DD...` start (the same number means the same period), so
  * grouping allocates no string per record; NaN when the start is not a date (periodOf is used then).
  */
-const periodNumber = (start: string, interval: Interval): number => {
+export const periodNumber = (start: string, interval: Interval): number => {
   if (start.charCodeAt(4) !== 45 || start.charCodeAt(7) !== 45) return Number.NaN;
   const y = digit(start, 0) * 1000 + digit(start, 1) * 100 + digit(start, 2) * 10 + digit(start, 3);
   const m = digit(start, 5) * 10 + digit(start, 6);
@@ -55,24 +55,15 @@ const periodNumber = (start: string, interval: Interval): number => {
 };
 
 /**
- * The bucket of a date start: its id (the period number when the start is a date, so grouping allocates no
- * string per record; the period itself otherwise) and its label. `weeks` caches ISO weeks by day number.
+ * The group id of a date start (the same id means the same period): the period number when the start is a
+ * date, so grouping allocates no string per record; the ISO week (cached by day in `weeks`), or `s:` and the
+ * period otherwise. The group's label is periodOf(start, interval).
  */
-export const periodBucket = (
-  start: string,
-  interval: Interval,
-  weeks: Map<number, string>,
-): { readonly id: string | number; readonly label: () => string } => {
+export const periodId = (start: string, interval: Interval, weeks: Map<number, string>): string | number => {
   const n = periodNumber(start, interval);
-  if (Number.isNaN(n)) {
-    const p = periodOf(start, interval);
-    return { id: `s:${p}`, label: () => p };
-  }
-  if (interval === 'week') {
-    let w = weeks.get(n);
-    if (w === undefined) weeks.set(n, (w = isoWeek(start.slice(0, 10))));
-    const label = w;
-    return { id: label, label: () => label };
-  }
-  return { id: n, label: () => periodOf(start, interval) };
+  if (Number.isNaN(n)) return `s:${periodOf(start, interval)}`;
+  if (interval !== 'week') return n;
+  let w = weeks.get(n);
+  if (w === undefined) weeks.set(n, (w = isoWeek(start.slice(0, 10))));
+  return w;
 };

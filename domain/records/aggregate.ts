@@ -2,11 +2,11 @@
 import { invalidInput, type InvalidInput } from '../shared/errors.js';
 import { E, type Either } from '../shared/fp.js';
 import { describeFields, findField, type App } from './app.js';
-import { INTERVALS, periodBucket, type Interval } from './aggregate-periods.js';
+import { INTERVALS, periodId, periodNumber, periodOf, type Interval } from './aggregate-periods.js';
 import type { FieldDefinition } from './field.js';
 import { OPERATIONS, type Operation, type Sample as ValueSample } from './field-types/spec.js';
 import { isDateField, valueSpecOf } from './field-types/table.js';
-import { valueOf, type RecordData } from './record.js';
+import { readerOf, type RecordData } from './record.js';
 import { isEmptyValue, secondsBetween, type DateValue } from './values.js';
 
 export { INTERVALS, type Interval } from './aggregate-periods.js';
@@ -231,17 +231,19 @@ type Sampler = (r: RecordData) => Sample;
 const samplerOf = (a: ResolvedAggregation): Sampler => {
   if (a.kind === 'date_diff') {
     const unit = UNIT_SECONDS[a.unit];
+    const readA = readerOf(a.a);
+    const readB = readerOf(a.b);
     return (r) => {
-      const va = valueOf(r, a.a) as DateValue | undefined;
-      const vb = valueOf(r, a.b) as DateValue | undefined;
+      const va = readA(r) as DateValue | undefined;
+      const vb = readB(r) as DateValue | undefined;
       if (!va || !vb) return null;
       return secondsBetween(va.start, vb.start) / unit;
     };
   }
-  const field = a.field;
-  const read = valueSpecOf(field.field_type).sample;
+  const value = readerOf(a.field);
+  const read = valueSpecOf(a.field.field_type).sample;
   return (r) => {
-    const v = valueOf(r, field);
+    const v = value(r);
     return v === undefined || isEmptyValue(v) ? null : read(v);
   };
 };
@@ -315,6 +317,7 @@ export const aggregate = (plan: AggregationPlan, records: readonly RecordData[])
     for (let i = 0; i < samples.length; i++) add(b.accs[i]!, samples[i]!);
   };
   const members = groupBy ? valueSpecOf(groupBy.field.field_type).members : undefined;
+  const groupValue = groupBy ? readerOf(groupBy.field) : undefined;
   const interval = groupBy?.interval ?? 'month';
   const weekOfDay = new Map<number, string>();
   for (let r = 0; r < records.length; r++) {
@@ -325,14 +328,27 @@ export const aggregate = (plan: AggregationPlan, records: readonly RecordData[])
       add(totals[i]!, samples[i]!);
     }
     if (!groupBy) continue;
-    const v = valueOf(record, groupBy.field);
+    const v = groupValue!(record);
     if (v === undefined || isEmptyValue(v)) {
       addTo(bucketFor(null, NO_VALUE, NO_KEY));
       continue;
     }
     if (!members) {
-      const period = periodBucket((v as DateValue).start, interval, weekOfDay);
-      addTo(bucketFor(period.id, period.label, period.label));
+      const start = (v as DateValue).start;
+      const n = periodNumber(start, interval);
+      addTo(
+        Number.isNaN(n) || interval === 'week'
+          ? bucketFor(
+              periodId(start, interval, weekOfDay),
+              () => periodOf(start, interval),
+              () => periodOf(start, interval),
+            )
+          : bucketFor(
+              n,
+              () => periodOf(start, interval),
+              () => periodOf(start, interval),
+            ),
+      );
       continue;
     }
     for (const x of v as readonly unknown[]) {

@@ -13,7 +13,7 @@ import {
   type FilterContext,
   type ResolvedFilter,
 } from './filter-model.js';
-import { valueOf, type RecordData } from './record.js';
+import { readerOf, valueOf, type RecordData } from './record.js';
 import { isEmptyValue, type FieldValue } from './values.js';
 
 export type { DateBound, FilterContext, ResolvedFilter } from './filter-model.js';
@@ -207,7 +207,7 @@ export const compileFilter = (f: ResolvedFilter): RecordPredicate => {
     return (r) => dateCompare(r[key], f.match, f.bound);
   }
   const { field, type, match } = f;
-  const get = (r: RecordData) => valueOf(r, field);
+  const get = readerOf(field);
   if (match === 'empty') return (r) => isEmptyValue(get(r));
   if (match === 'not_empty') return (r) => !isEmptyValue(get(r));
   return VALUE_TYPE_SPECS[type].compile(f, get, isMulti(field.field_type));

@@ -43,6 +43,13 @@ export const valueOf = (record: RecordData, field: FieldDefinition): FieldValue 
   return read ? read(record) : record.values[field.field_id];
 };
 
+/** valueOf for one field, its type looked up once (filters and aggregations read every record). */
+export const readerOf = (field: FieldDefinition): ((record: RecordData) => FieldValue | undefined) => {
+  const read = FIELD_TYPE_SPECS[field.field_type].read;
+  const id = field.field_id;
+  return read ?? ((record) => record.values[id]);
+};
+
 export const selectFields = (app: App, selection: FieldSelection): readonly FieldDefinition[] => {
   const types = selection.field_types ?? 'all';
   let fields = app.fields.filter((f) =>

@@ -10,24 +10,31 @@ import type { RecordsState } from './records-state.js';
 
 type Stored = Either<GatewayError, FieldValue | undefined>;
 
-const handlers = (
-  state: RecordsState,
-  field: FieldDefinition,
-  existing: FieldValue | undefined,
-  param: string,
-): InputHandlers<Stored> => ({
+/** What a conversion may look at: the store, the field, its value before, and how errors name it. */
+interface Target {
+  readonly state: RecordsState;
+  readonly field: FieldDefinition;
+  readonly existing: FieldValue | undefined;
+  readonly param: string;
+}
+
+type Handlers = {
+  readonly [K in keyof InputHandlers<Stored>]: (input: Parameters<InputHandlers<Stored>[K]>[0], to: Target) => Stored;
+};
+
+const HANDLERS: Handlers = {
   clear: () => E.right(undefined),
   text: (input) => E.right(input.value),
   location: (input) => E.right(input.value),
   number: (input) => E.right(input.value),
-  category: (input) =>
+  category: (input, { field }) =>
     E.right(input.option_ids.map((id) => ({ id, text: field.options!.find((o) => o.id === id)!.text }))),
   date: (input) => E.right({ start: input.start, end: input.end }),
   money: (input) => E.right({ value: input.value, currency: input.currency }),
   email: (input) => E.right(input.items.map((i) => ({ type: i.type, value: i.value }))),
   phone: (input) => E.right(input.items.map((i) => ({ type: i.type, value: i.value }))),
   link: (input) => E.right(input.items.map((i) => ({ url: i.url, title: i.title }))),
-  relation: (input) => {
+  relation: (input, { state, field, param }) => {
     const out: RelationValue[] = [];
     for (const id of input.record_ids) {
       const s = state.records.get(id);
@@ -52,7 +59,7 @@ const handlers = (
     }
     return E.right(out);
   },
-  user: (input) => {
+  user: (input, { state, param }) => {
     const account = state.account;
     const out = [];
     for (const pid of input.profile_ids) {
@@ -74,7 +81,7 @@ const handlers = (
     }
     return E.right(out);
   },
-  attachment: (input) => {
+  attachment: (input, { state, param }) => {
     const out: FileValue[] = [];
     for (const f of input.files) {
       if (!('file_id' in f))
@@ -92,7 +99,7 @@ const handlers = (
     }
     return E.right(out);
   },
-  checklist: (input) => {
+  checklist: (input, { state, existing, param }) => {
     const before = (existing as readonly ChecklistItem[] | undefined) ?? [];
     const out: ChecklistItem[] = [];
     for (const item of input.items) {
@@ -128,7 +135,7 @@ const handlers = (
     }
     return E.right(out.length ? out : undefined);
   },
-});
+};
 
 /** The value to store for a field's input (undefined: the field is empty); `existing` is the value before. */
 export const storedValue = (
@@ -140,6 +147,6 @@ export const storedValue = (
   const param = `fields.${field.external_id}`;
   if (isSystemField(field.field_type))
     return E.left(invalidInput(`Field "${field.external_id}" is set by the system.`, param, 'nothing'));
-  const convert = handlers(state, field, existing, param)[input.kind] as (input: FieldInput) => Stored;
-  return convert(input);
+  const convert = HANDLERS[input.kind] as (input: FieldInput, to: Target) => Stored;
+  return convert(input, { state, field, existing, param });
 };
