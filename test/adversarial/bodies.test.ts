@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, testGateway } from '../support/gateway.js';
+import { startServerProcess } from '../support/server-process.js';
 
 // Attacks: an anonymous 300 MB multipart upload to a Request share raised the RSS from 123 MB to
 // 1.67 GB before its 413 (the form was parsed whole), and any token could do the same with a large MCP
@@ -12,9 +12,6 @@ import { post, testGateway } from '../support/gateway.js';
 // even under the default 100 MiB upload limit (used here). The gateway runs as its own process so that
 // its peak RSS (VmHWM) can be measured; GATEWAY_ENTRY=dist/composition/main.js runs the build.
 
-const root = resolve(import.meta.dirname, '../..');
-const entry = process.env['GATEWAY_ENTRY'];
-const args = entry ? [entry] : ['--import', 'tsx', 'composition/main.ts'];
 const token = 'bodies-test-token-0123456789';
 const MB = 1024 * 1024;
 const ATTACK_BYTES = 200 * MB;
@@ -89,24 +86,9 @@ describe('oversized bodies against the running server', () => {
   let base = '';
 
   beforeAll(async () => {
-    child = spawn(process.execPath, args, {
-      cwd: root,
-      env: { ...process.env, PORT: '0', GATEWAY_DEMO_TOKEN: token, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    base = await new Promise<string>((ok, fail) => {
-      const timer = setInterval(() => {
-        const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m) {
-          clearInterval(timer);
-          ok(m[1]!);
-        }
-      }, 50);
-      setTimeout(() => fail(new Error(`no start: ${out}`)), 30_000);
-    });
+    const server = await startServerProcess({ GATEWAY_DEMO_TOKEN: token, RATE_LIMIT_PER_MINUTE: '100000' });
+    child = server.child;
+    base = server.base;
     // Warm up the paths under test, so that the first measurement already includes their code.
     for (let i = 0; i < 3; i++) {
       await fetch(`${base}/v1/tools/crm/getContact`, {

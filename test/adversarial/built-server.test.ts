@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess } from '../support/server-process.js';
 
 // The issue 10 attacks replayed against the server as it runs in production: its own process, a real
 // socket, the default configuration (memory mode, API keys with narrow permissions). CI runs this file
@@ -11,9 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The focused suites beside this file cover each attack in depth; this one proves the shipped entry point
 // carries every fix.
 
-const root = resolve(import.meta.dirname, '../..');
-const entry = process.env['GATEWAY_ENTRY'];
-const args = entry ? [entry] : ['--import', 'tsx', 'composition/main.ts'];
 const ADMIN = 'replay-admin-token-0123456789';
 const READER = 'replay-files-reader-0123456789';
 const CRM_READER = 'replay-crm-reader-0123456789';
@@ -62,35 +59,17 @@ beforeAll(async () => {
   await new Promise<void>((ok) => listener.listen(0, '::', ok));
   listenerPort = (listener.address() as AddressInfo).port;
 
-  child = spawn(process.execPath, args, {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      GATEWAY_DEMO_TOKEN: '',
-      RECORDS_FETCH_ALLOW_PRIVATE: 'false',
-      GATEWAY_API_KEYS: JSON.stringify([
-        { name: 'admin', token: ADMIN, permissions: ['*'] },
-        { name: 'files-reader', token: READER, permissions: ['files:read'] },
-        { name: 'crm-reader', token: CRM_READER, permissions: ['crm:read'] },
-      ]),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await startServerProcess({
+    GATEWAY_DEMO_TOKEN: '',
+    RECORDS_FETCH_ALLOW_PRIVATE: 'false',
+    GATEWAY_API_KEYS: JSON.stringify([
+      { name: 'admin', token: ADMIN, permissions: ['*'] },
+      { name: 'files-reader', token: READER, permissions: ['files:read'] },
+      { name: 'crm-reader', token: CRM_READER, permissions: ['crm:read'] },
+    ]),
   });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  base = await new Promise<string>((ok, fail) => {
-    const timer = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        ok(m[1]!);
-      }
-    }, 50);
-    setTimeout(() => fail(new Error(`no start: ${out}`)), 30_000);
-  });
+  child = server.child;
+  base = server.base;
 }, 60_000);
 
 afterAll(async () => {

@@ -1,44 +1,14 @@
-import { spawn } from 'node:child_process';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
-import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
+import { startServerProcess } from '../support/server-process.js';
 
 // The server entry under a real signal. GATEWAY_ENTRY=dist/composition/main.js runs the built server
 // (CI does, after the build); by default the sources run through tsx.
-const root = resolve(import.meta.dirname, '../..');
-const entry = process.env['GATEWAY_ENTRY'];
-const args = entry ? [entry] : ['--import', 'tsx', 'composition/main.ts'];
 const token = 'shutdown-test-token-123';
 
-/** Starts the server entry with a demo token and a delay on every tool call; resolves with its base URL. */
-const startServer = async (latencyMs: number) => {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      GATEWAY_DEMO_TOKEN: token,
-      GATEWAY_SIMULATED_LATENCY_MS: String(latencyMs),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const base = await new Promise<string>((ok, fail) => {
-    const timer = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        ok(m[1]!);
-      }
-    }, 50);
-    setTimeout(() => fail(new Error(`no start: ${out}`)), 20_000);
-  });
-  return { child, exited, base, output: () => out };
-};
+/** Starts the server entry with a demo token and a delay on every tool call. */
+const startServer = (latencyMs: number) =>
+  startServerProcess({ GATEWAY_DEMO_TOKEN: token, GATEWAY_SIMULATED_LATENCY_MS: String(latencyMs) }, 20_000);
 
 it('finishes every in-flight request after SIGTERM, then exits 0', async () => {
   const { child, exited, base } = await startServer(700);
