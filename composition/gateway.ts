@@ -13,6 +13,7 @@ import { Redis } from 'ioredis';
 import { Authenticator, principalId, type Principal } from '../ports/authenticator.js';
 import { IdempotencyStore } from '../ports/idempotency-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
+import { UrlFetcher } from '../ports/url-fetcher.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import { loadConfig, type GatewayConfig } from './config.js';
 import { buildContainer, type ContainerOverrides } from './container.js';
@@ -209,6 +210,9 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       draining = true;
     },
     close: async () => {
+      // The URL guard keeps a pool of pinned connections: close it so that nothing holds the process open.
+      const fetcher = container.isBound(UrlFetcher) ? container.get(UrlFetcher) : undefined;
+      await fetcher?.close?.().catch(() => undefined);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

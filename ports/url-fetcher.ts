@@ -33,6 +33,8 @@ export interface GuardedFetcher {
 /** Downloads a file a caller named by URL (attachments), through the guarded fetcher; a non-2xx answer is an error. */
 export interface UrlFetcher {
   fetch(url: string): TaskEither<GatewayError, NewFile>;
+  /** Releases pooled connections at shutdown, where the adapter keeps any. */
+  close?(): Promise<void>;
 }
 
 export const UrlFetcher = Symbol.for('UrlFetcher') as ServiceIdentifier<UrlFetcher>;
