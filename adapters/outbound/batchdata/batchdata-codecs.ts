@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
-import { lenient } from '../http/vendor-codecs.js';
+import { decodingPath, lenient } from '../http/vendor-codecs.js';
 
 // BatchData V1 property skip-trace, as read by the gateway. Only `status` and `results.persons` are
 // relied on; everything else is optional, and a field of an unexpected type is dropped rather than
@@ -134,10 +134,7 @@ export type V1ErrorBody = t.TypeOf<typeof V1ErrorBody>;
 
 /** A 2xx answer that is no skip-trace answer. */
 export const unexpectedShape = (httpStatus: number, errors: t.Errors): GatewayError => {
-  const where = errors[0]?.context
-    .map((c) => c.key)
-    .filter(Boolean)
-    .join('.');
+  const where = decodingPath(errors);
   return upstreamFailure(
     'BatchData',
     `BatchData answered with an unexpected shape (HTTP ${httpStatus}${where ? `, at "${where}"` : ''}): a skip-trace answer needs "status" and "results.persons". The gateway's BatchData adapter may need updating; retrying will not help.`,

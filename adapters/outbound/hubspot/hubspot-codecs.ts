@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { lenient } from '../http/vendor-codecs.js';
+import { decodingPath, lenient } from '../http/vendor-codecs.js';
 import { upstreamFailure, type UpstreamFailure } from '../../../domain/shared/errors.js';
 import { E, type Either } from '../../../domain/shared/fp.js';
 
@@ -103,30 +103,8 @@ export const TokenResponse = t.intersection([
   t.partial({ refresh_token: lenient(t.string), token_type: lenient(t.string) }),
 ]);
 
-const CONTAINERS = new Set([
-  'InterfaceType',
-  'PartialType',
-  'ArrayType',
-  'DictionaryType',
-  'ReadonlyArrayType',
-  'StrictType',
-  'ExactType',
-]);
-
-/** The dotted path of the first decoding error, e.g. `results.0.id`. */
-export const errorPath = (errors: t.Errors): string => {
-  const first = errors[0];
-  if (!first) return '';
-  const keys: string[] = [];
-  first.context.forEach((entry, i) => {
-    const parent = first.context[i - 1]?.type as { _tag?: string } | undefined;
-    if (i > 0 && parent?._tag && CONTAINERS.has(parent._tag)) keys.push(entry.key);
-  });
-  return keys.join('.');
-};
-
 export const unexpectedShape = (status: number, errors: t.Errors, expectation: string): UpstreamFailure => {
-  const where = errorPath(errors);
+  const where = decodingPath(errors);
   return upstreamFailure(
     'HubSpot',
     `HubSpot answered with an unexpected shape (HTTP ${status}${where ? `, at "${where}"` : ''}): ${expectation}. The gateway's HubSpot adapter may need updating; retrying will not help.`,

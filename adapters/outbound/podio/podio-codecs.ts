@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { upstreamFailure, type UpstreamFailure } from '../../../domain/shared/errors.js';
 import { E, type Either } from '../../../domain/shared/fp.js';
-import { lenient } from '../http/vendor-codecs.js';
+import { decodingPath, lenient } from '../http/vendor-codecs.js';
 
 // Podio's answers that every Podio adapter shares: the error body, the OAuth token answer, and the
 // decoding helper that turns a wrong shape into an UpstreamFailure instead of an exception.
@@ -30,28 +30,6 @@ export const PodioTokenResponse = t.intersection([
   }),
 ]);
 export type PodioTokenResponse = t.TypeOf<typeof PodioTokenResponse>;
-
-const CONTAINERS = new Set([
-  'InterfaceType',
-  'PartialType',
-  'ArrayType',
-  'DictionaryType',
-  'ReadonlyArrayType',
-  'StrictType',
-  'ExactType',
-]);
-
-/** Where the first decoding error sits, as a dotted path (`spaces.0.space_id`). */
-export const decodingPath = (errors: t.Errors): string => {
-  const first = errors[0];
-  if (!first) return '';
-  return first.context
-    .filter(
-      (_, i) => i > 0 && CONTAINERS.has((first.context[i - 1]?.type as { _tag?: string } | undefined)?._tag ?? ''),
-    )
-    .map((entry) => entry.key)
-    .join('.');
-};
 
 export const podioUnexpectedShape = (status: number, errors: t.Errors, what: string): UpstreamFailure => {
   const where = decodingPath(errors);
