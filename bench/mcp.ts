@@ -6,12 +6,10 @@
 //
 //   npm run bench:mcp
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3 npm run bench:mcp
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
+import { startServer, type BenchServer } from './server-process.js';
 
-const root = resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -96,47 +94,16 @@ const targets: readonly Target[] = [
   },
 ];
 
-const freePort = () =>
-  new Promise<number>((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    });
-  });
-
-const startGateway = async (): Promise<{ child: ChildProcess; base: string }> => {
-  const port = await freePort();
-  const pin = spawnSync('taskset', ['--version']).status === 0 ? ['taskset', '-c', '0'] : [];
-  const command = [...pin, process.execPath, '--import', 'tsx', 'composition/main.ts'];
-  const child = spawn(command[0]!, command.slice(1), {
-    cwd: root,
-    env: {
-      ...process.env,
-      GATEWAY_DEMO_TOKEN: token,
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      PORT: String(port),
-      HOST: '127.0.0.1',
+const startGateway = (): Promise<BenchServer> =>
+  startServer(
+    'composition/main.ts',
+    { GATEWAY_DEMO_TOKEN: token, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '1000000' },
+    {
+      nodeArgs: ['--import', 'tsx'],
+      prefix: spawnSync('taskset', ['--version']).status === 0 ? ['taskset', '-c', '0'] : [],
+      timeoutMs: 60_000,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
-  const base = `http://127.0.0.1:${port}`;
-  for (let tries = 0; tries < 600; tries++) {
-    if (exited !== undefined) throw new Error(`the gateway exited with ${exited}`);
-    const up = await fetch(`${base}/healthz`).then(
-      (r) => r.arrayBuffer().then(() => true),
-      () => false,
-    );
-    if (up) return { child, base };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the gateway did not answer on ${base} within 60 s`);
-};
+  );
 
 const load = async (base: string, t: Target) => {
   const opts = {

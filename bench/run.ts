@@ -6,12 +6,11 @@
 //   npm run bench                      (builds first)
 //   BENCH_SECONDS=20 BENCH_CONNECTIONS=100 BENCH_ROUNDS=5 npm run bench
 //   npm run bench -- --profile         (the gateway runs under --cpu-prof; profiles go to bench/results/)
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { formatSummary, readProfile } from './profile-summary.js';
+import { startServer, stopServer, type BenchServer } from './server-process.js';
 
 const root = resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -29,53 +28,10 @@ const gatewayEnv = {
   RATE_LIMIT_PER_MINUTE: '1000000',
 };
 
-/** A port nothing listens on right now. */
-const freePort = () =>
-  new Promise<number>((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => ok(port));
-    });
-  });
-
-type Server = { child: ChildProcess; base: string };
-
-/**
- * Starts a server with its output (the gateway's log lines) going to /dev/null, and waits until it
- * answers HTTP on its port.
- */
-const start = async (script: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> => {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, script], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
-  const base = `http://127.0.0.1:${port}`;
-  for (let tries = 0; tries < 300; tries++) {
-    if (exited !== undefined) throw new Error(`${script} exited with ${exited}`);
-    const up = await fetch(`${base}/healthz`).then(
-      (r) => r.arrayBuffer().then(() => true),
-      () => false,
-    );
-    if (up) return { child, base };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`${script} did not answer on ${base} within 30 s`);
-};
-
-/** Stops a server gracefully (SIGTERM), so that a profiled gateway writes its profile. */
-const stop = (child: ChildProcess) =>
-  new Promise<void>((ok) => {
-    if (child.exitCode !== null || child.signalCode !== null) return ok();
-    child.once('exit', () => ok());
-    child.kill('SIGTERM');
-  });
+type Server = BenchServer;
+const start = (script: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> =>
+  startServer(script, env, { nodeArgs });
+const stop = stopServer;
 
 /** CPU seconds a process has used (user + system), where /proc tells (Linux); undefined elsewhere. */
 const cpuSeconds = (pid: number | undefined): number | undefined => {
