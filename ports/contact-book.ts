@@ -13,7 +13,7 @@ export interface CreatedContact {
 
 /**
  * The CRM's contacts. Implemented in memory and by HubSpot; both honour the same contract suite
- * (test/contracts/contact-book.contract.ts).
+ * (test/ports/contact-book.contract.ts).
  */
 export interface ContactBook {
   /** Creates a contact; a `company` value also matches or creates that company and links it as primary. */

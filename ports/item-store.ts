@@ -22,7 +22,7 @@ export interface ItemChanges {
 
 /**
  * One account's files and folders (ShareFile or in memory): items, versions, the recycle bin, search,
- * and the addresses that move bytes. Both adapters honour test/contracts/item-store.contract.ts.
+ * and the addresses that move bytes. Both adapters honour test/ports/item-store.contract.ts.
  */
 export interface ItemStore {
   /** An item by id or alias (home, allshared, favorites, top, box, connectors). Deleted items only with includeDeleted. */

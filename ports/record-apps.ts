@@ -3,7 +3,7 @@ import type { App, AppSummary, AppView } from '../domain/records/app.js';
 import type { GatewayError } from '../domain/shared/errors.js';
 import type { TaskEither } from '../domain/shared/fp.js';
 
-/** The apps (record databases) of the account and their views. Contract: test/contracts/record-apps.contract.ts. */
+/** The apps (record databases) of the account and their views. Contract: test/ports/record-apps.contract.ts. */
 export interface RecordApps {
   /** Apps of one workspace (space), or of every workspace the account sees. */
   listApps(workspaceId?: number): TaskEither<GatewayError, readonly AppSummary[]>;

@@ -8,7 +8,7 @@ export interface CommentPage {
   readonly comments: readonly Comment[];
 }
 
-/** Comments on records. Contract: test/contracts/record-comments.contract.ts. */
+/** Comments on records. Contract: test/ports/record-comments.contract.ts. */
 export interface RecordComments {
   create(
     recordId: number,

@@ -33,7 +33,7 @@ export interface NewFile {
  * Records of apps: reads, writes with revisions, soft delete, relations, files. Values arrive validated
  * (domain/records/field-input.ts) with attachments as file ids; the store checks what only it can know
  * (referenced records and people exist, checklist item ids belong to the record).
- * Contract: test/contracts/record-store.contract.ts.
+ * Contract: test/ports/record-store.contract.ts.
  */
 export interface RecordStore {
   /** An active record; one in the trash is NotFound saying so and naming records_restoreRecord. */

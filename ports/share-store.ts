@@ -10,7 +10,7 @@ export interface ShareListQuery {
   readonly includeExpired: boolean;
 }
 
-/** The caller's shares (ShareFile or in memory). Both adapters honour test/contracts/share-store.contract.ts. */
+/** The caller's shares (ShareFile or in memory). Both adapters honour test/ports/share-store.contract.ts. */
 export interface ShareStore {
   /** A share; an expired one is still returned to its creator (ShareFile's rule), a deleted one is NotFound. */
   get(

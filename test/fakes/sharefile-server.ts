@@ -21,7 +21,7 @@ import { listenOnLoopback, loopbackUrl } from './listen.js';
 // in-memory adapters (so it behaves like the gateway's own fake), but it speaks ShareFile: paths such
 // as /sf/v3/Items(id)/Children, `ShareFile.Api.Models.*` types, OData feeds with odata.count, and
 // ShareFile's error bodies. Every JSON request body of an operation with a published example
-// (test/files/fixtures/sharefile-examples) is checked against it: members must exist in the example
+// (test/fixtures/sharefile-examples) is checked against it: members must exist in the example
 // (or in the SDK's documented extras) with the example's JSON type; departures are recorded in
 // `violations` and answered 400. The routes live in sharefile/ (items, transfers, shares, auth).
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// ShareFile's published request examples (test/files/fixtures/sharefile-examples) and the check of a JSON
+// ShareFile's published request examples (test/fixtures/sharefile-examples) and the check of a JSON
 // request body against one: members must exist in the example (or in the SDK's documented extras) with the
 // example's JSON type.
 
@@ -10,7 +10,7 @@ type Json = Record<string, unknown>;
 
 export const EXAMPLES_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../files/fixtures/sharefile-examples',
+  '../../fixtures/sharefile-examples',
 );
 
 const example = (name: string): Json => JSON.parse(readFileSync(path.join(EXAMPLES_DIR, name), 'utf8')) as Json;

@@ -1,6 +1,6 @@
 // A columnar index of an app's records for fast filtering and sorting in memory: each field used by a query
 // gets compact per-row arrays (column.ts), built on first use and kept current as rows change. Results are
-// identical to compileFilter and sortRecords in domain/records/filters.ts (test/records/columns-equivalence).
+// identical to compileFilter and sortRecords in domain/records/filters.ts (test/adapters/outbound/memory-record-columns.test.ts).
 import type { FieldDefinition } from '../../../../domain/records/field.js';
 import { isMulti, valueSpecOf, VALUE_TYPE_SPECS } from '../../../../domain/records/field-types/table.js';
 import type { ResolvedFilter } from '../../../../domain/records/filter-model.js';

@@ -1,0 +1,174 @@
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ShareFileClient } from '../../../adapters/outbound/sharefile/sharefile-client.js';
+import { ShareFileItemStore } from '../../../adapters/outbound/sharefile/sharefile-item-store.js';
+import {
+  ShareFileShareNotifier,
+  ShareFileShareStore,
+} from '../../../adapters/outbound/sharefile/sharefile-share-store.js';
+import { ShareFileOAuthToken } from '../../../adapters/outbound/sharefile/sharefile-tokens.js';
+import { FixedClock } from '../../../adapters/outbound/system-clock.js';
+import { E } from '../../../domain/shared/fp.js';
+import {
+  EXAMPLES_DIR,
+  SHAREFILE_TEST_CLIENT,
+  startShareFileServer,
+  type ShareFileStandIn,
+} from '../../fakes/sharefile-server.js';
+
+const NOW = new Date('2026-11-21T10:00:00.000Z');
+
+describe('ShareFile adapter specifics', () => {
+  const clock = new FixedClock(NOW);
+  let fake: ShareFileStandIn;
+  let items: ShareFileItemStore;
+  let shares: ShareFileShareStore;
+  let notifier: ShareFileShareNotifier;
+  beforeAll(async () => {
+    fake = await startShareFileServer({ clock });
+    const client = new ShareFileClient({
+      apiBaseUrl: fake.apiBaseUrl,
+      timeoutMs: 5000,
+      tokens: new ShareFileOAuthToken({ oauthBaseUrl: fake.url, ...SHAREFILE_TEST_CLIENT, clock, timeoutMs: 5000 }),
+    });
+    items = new ShareFileItemStore({ client, maxUploadBytes: 1024 * 1024 });
+    shares = new ShareFileShareStore(client);
+    notifier = new ShareFileShareNotifier(client);
+  });
+  afterAll(() => fake.close());
+
+  it('refreshes the token form-encoded at /oauth/token once for concurrent calls, and again before it expires', async () => {
+    await Promise.all([items.get('home', { includeDeleted: false, includeChildren: false })(), items.topLevel()()]);
+    expect(fake.requests.filter((r) => r.path === '/oauth/token')).toHaveLength(1);
+    expect(fake.requests.find((r) => r.path === '/oauth/token')!.headers['content-type']).toContain(
+      'application/x-www-form-urlencoded',
+    );
+    clock.advance(8 * 3600_000);
+    await items.topLevel()();
+    expect(fake.requests.filter((r) => r.path === '/oauth/token')).toHaveLength(2);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('sends the documented paths and query: Children with $top/$skip, Download with redirect=false, move as PATCH Parent', async () => {
+    const folder = await items.createFolder('home', { name: 'Paths', overwrite: false })();
+    if (E.isLeft(folder)) throw new Error(folder.left.message);
+    await items.children(folder.right.Id, { top: 5, skip: 10, includeDeleted: false, orderBy: [] })();
+    const list = fake.requests.at(-1)!;
+    expect(list.path).toBe(`/sf/v3/Items(${folder.right.Id})/Children`);
+    expect(list.query.get('$top')).toBe('5');
+    expect(list.query.get('$skip')).toBe('10');
+    const file = fake.items.addFile(folder.right.Id, 'a.txt', new TextEncoder().encode('x'), { overwrite: false });
+    if (E.isLeft(file)) throw new Error('seed');
+    await items.downloadLink(file.right.item.Id, { includeAllVersions: true })();
+    expect(fake.requests.at(-1)!.query.get('redirect')).toBe('false');
+    expect(fake.requests.at(-1)!.query.get('includeAllVersions')).toBe('true');
+    await items.move(file.right.item.Id, 'home', false)();
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: 'PATCH',
+      path: `/sf/v3/Items(${file.right.item.Id})`,
+      body: { Parent: { Id: 'home' } },
+    });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('surfaces an asynchronous cross-zone move or copy as such', async () => {
+    fake.asyncTransfers = true;
+    try {
+      const r = await items.move('fo-somewhere', 'fo-other-zone', false)();
+      expect(E.isRight(r) && r.right).toMatchObject({
+        kind: 'async',
+        operationId: 'aop-1',
+        state: 'Scheduled',
+        itemId: 'fo-somewhere',
+        targetId: 'fo-other-zone',
+      });
+      const c = await items.copy('fo-somewhere', 'fo-other-zone', false)();
+      expect(E.isRight(c) && c.right.kind).toBe('async');
+    } finally {
+      fake.asyncTransfers = false;
+    }
+  });
+
+  it('maps both error body forms, rate limits and outages to gateway errors', async () => {
+    const missing = await items.get('fi-missing', { includeDeleted: false, includeChildren: false })();
+    expect(E.isLeft(missing) && missing.left).toMatchObject({ _tag: 'NotFound', id: 'fi-missing' });
+    expect(E.isLeft(missing) && missing.left.message).toContain('ShareFile said:');
+    fake.odataErrors = true;
+    fake.failNext(400, {
+      'odata.error': { code: 'BadRequest', message: { lang: 'en-US', value: 'Name contains invalid characters' } },
+    });
+    const bad = await items.update('fo-x', { name: 'x' })();
+    expect(E.isLeft(bad) && bad.left).toMatchObject({
+      _tag: 'InvalidInput',
+      message: expect.stringContaining('Name contains invalid characters'),
+    });
+    fake.odataErrors = false;
+    fake.failNext(429, { code: 'Throttled', message: { lang: 'en-US', value: 'Slow down' } }, { 'retry-after': '7' });
+    const limited = await items.topLevel()();
+    expect(E.isLeft(limited) && limited.left).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 7 });
+    fake.failNext(503, { code: 'ServiceUnavailable', message: { lang: 'en-US', value: 'Maintenance' } });
+    const down = await items.topLevel()();
+    expect(E.isLeft(down) && down.left).toMatchObject({ _tag: 'UpstreamFailure', retryable: true, status: 503 });
+  });
+
+  it('retries once with a fresh token after a 401', async () => {
+    const before = fake.requests.filter((r) => r.path === '/oauth/token').length;
+    fake.failNext(401, { code: 'Unauthorized', message: { lang: 'en-US', value: 'expired' } });
+    const r = await items.topLevel()();
+    expect(E.isRight(r)).toBe(true);
+    expect(fake.requests.filter((r) => r.path === '/oauth/token').length).toBe(before + 1);
+  });
+
+  it('re-sends a share through Shares/Resend with the documented body', async () => {
+    const f = fake.items.addFile(fake.items.homeId, 'resend.txt', new TextEncoder().encode('r'), { overwrite: false });
+    if (E.isLeft(f)) throw new Error('seed');
+    const s = await shares.create({
+      shareType: 'Send',
+      itemIds: [f.right.item.Id],
+      maxDownloads: -1,
+      requireLogin: false,
+      requireUserInfo: false,
+      isViewOnly: false,
+      notifyOnDownload: false,
+      notifyOnUpload: false,
+      recipients: [],
+    })();
+    if (E.isLeft(s)) throw new Error(s.left.message);
+    const sent = await notifier.notify({
+      share: s.right,
+      recipients: ['ana@example.com'],
+      personalMessage: 'Here you go',
+      ccSender: true,
+    })();
+    expect(E.isRight(sent)).toBe(true);
+    expect(fake.resends.at(-1)).toMatchObject({
+      ShareId: s.right.Id,
+      Recipients: ['ana@example.com'],
+      Body: 'Here you go',
+      CcSender: true,
+    });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('the stand-in rejects a body that departs from the published example', async () => {
+    const client = new ShareFileClient({
+      apiBaseUrl: fake.apiBaseUrl,
+      timeoutMs: 5000,
+      tokens: { accessToken: async () => E.right('sf-static-token'), invalidate: () => undefined },
+    });
+    const r = await client.send({ method: 'POST', path: '/Items(home)/Folder', body: { Name: 'x', Colour: 'red' } });
+    expect(E.isLeft(r)).toBe(true);
+    expect(fake.violations.at(-1)?.problems).toEqual(['Colour: not a member of the documented request']);
+    fake.violations.length = 0;
+  });
+
+  it('uses unchanged copies of the shared ShareFile examples', () => {
+    const shared = path.resolve(import.meta.dirname, '../../../../shared/vendor-specs/sharefile/examples');
+    if (!existsSync(shared)) return;
+    for (const name of readdirSync(shared))
+      expect(readFileSync(path.join(EXAMPLES_DIR, name), 'utf8'), name).toBe(
+        readFileSync(path.join(shared, name), 'utf8'),
+      );
+  });
+});
