@@ -8,6 +8,8 @@ import { ToolExecutor } from '../application/runtime/executor.js';
 import { ToolRegistry, type ToolListing } from '../application/runtime/registry.js';
 import { allTools } from '../application/tools.js';
 import { createHttpApp } from '../adapters/inbound/http/http-app.js';
+import { withToolCallFastPath, type NodeListener } from '../adapters/inbound/http/node-fast-path.js';
+import type { RejectedCall } from '../adapters/inbound/http/tool-calls.js';
 import { E } from '../domain/shared/fp.js';
 import { Redis } from 'ioredis';
 import { Authenticator, principalId, type Principal } from '../ports/authenticator.js';
@@ -65,6 +67,11 @@ export interface Gateway {
   callTool(name: string, args: unknown, options: CallOptions): Promise<Presented>;
   /** The Hono app of the HTTP surface (serve it with @hono/node-server, or call `app.request`). */
   readonly http: Hono;
+  /**
+   * A Node request listener for serving `http` on node:http: it answers tool calls itself (no WHATWG
+   * objects, no router) and hands everything else to `fallback`, @hono/node-server's listener of `http`.
+   */
+  nodeListener(fallback: NodeListener): NodeListener;
   /** The executor every surface shares (for other inbound adapters such as MCP). */
   readonly executor: ToolExecutor;
   /** The Inversify container with every port's adapter (for tests and embedders that need an adapter). */
@@ -143,17 +150,22 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       simulatedLatencyMs: config.simulatedLatencyMs,
     },
   );
-  const http = createHttpApp({
+  const callDeps = {
     executor,
     authenticator: container.get(Authenticator),
     maxBodyBytes: config.maxBodyBytes,
     outputBudget: config.outputBudgetChars,
-    metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
-    metricsToken: config.metricsToken,
-    onRejected: (event) => {
+    onRejected: (event: RejectedCall) => {
       metrics.rejected.inc({ status: String(event.status) });
       logger.info(event, 'request refused');
     },
+    onInternalError: (error: unknown, requestId: string) =>
+      logger.error({ err: error, requestId }, 'request failed unexpectedly'),
+  };
+  const http = createHttpApp({
+    ...callDeps,
+    metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+    metricsToken: config.metricsToken,
     readiness: async () => ({
       accepting: !draining,
       ...(redis
@@ -165,7 +177,6 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
           }
         : {}),
     }),
-    onInternalError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed unexpectedly'),
     mount: (app) => {
       const surface: SurfaceDeps = {
         executor,
@@ -190,6 +201,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     demoToken,
     logger,
     http,
+    nodeListener: (fallback) => withToolCallFastPath(callDeps, fallback),
     backends,
     listTools: () => registry.listing(),
     callTool: async (name, args, o) => {

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { ByteSpool } from './byte-spool.js';
@@ -17,12 +17,31 @@ export type StreamEnd = 'ok' | 'too-large' | 'aborted' | 'stopped';
 const DISCARD_GRACE_MS = 1000;
 
 /**
+ * Where a body comes from: Node's request and response (under @hono/node-server or the tool-call fast
+ * path), or a WHATWG stream (app.request in tests, other runtimes).
+ */
+export interface BodySource {
+  readonly incoming?: IncomingMessage;
+  readonly outgoing?: ServerResponse;
+  readonly contentLength: string | undefined;
+  readonly web?: () => ReadableStream<Uint8Array> | null;
+}
+
+/** The body source of a Hono request. */
+export const sourceOf = (c: Context): BodySource => {
+  const env = c.env as Partial<HttpBindings> | undefined;
+  const incoming = env?.incoming;
+  return incoming
+    ? { incoming, outgoing: env.outgoing, contentLength: incoming.headers['content-length'] }
+    : { contentLength: c.req.header('content-length'), web: () => c.req.raw.body };
+};
+
+/**
  * Drops what is left of a body that will not be read. The client gets its answer on an open connection
  * (closing a socket with unread data in it resets it, and the client could lose the answer); if the
  * body is still coming a moment after the answer was sent, the connection is cut.
  */
-const discardRest = (c: Context, incoming: IncomingMessage): void => {
-  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+const discardRest = (outgoing: ServerResponse | undefined, incoming: IncomingMessage): void => {
   let timer: NodeJS.Timeout | undefined;
   const cut = () => {
     if (!incoming.readableEnded) incoming.socket?.destroy();
@@ -38,18 +57,17 @@ const discardRest = (c: Context, incoming: IncomingMessage): void => {
   incoming.resume();
 };
 
-/** Node's request (under @hono/node-server) while its body is still unread. */
-const nodeRequest = (c: Context): IncomingMessage | undefined => {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  return incoming && !incoming.readableEnded ? incoming : undefined;
-};
+/** Node's request while its body is still unread. */
+const unread = (s: BodySource): IncomingMessage | undefined =>
+  s.incoming && !s.incoming.readableEnded ? s.incoming : undefined;
 
 /** The request's Content-Length, when it gives a whole number. */
-export const declaredLength = (c: Context): number | undefined => {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  const raw = incoming ? incoming.headers['content-length'] : c.req.header('content-length');
+const lengthOf = (s: BodySource): number | undefined => {
+  const raw = s.contentLength;
   return raw !== undefined && /^\d{1,16}$/.test(raw) ? Number(raw) : undefined;
 };
+
+export const declaredLength = (c: Context): number | undefined => lengthOf(sourceOf(c));
 
 /**
  * Hands the body to `onChunk` piece by piece and counts the bytes. Past `limit`, or when `onChunk`
@@ -60,11 +78,17 @@ export const streamBody = (
   c: Context,
   limit: number,
   onChunk: (chunk: Uint8Array) => boolean | void,
+): Promise<StreamEnd> => streamFrom(sourceOf(c), limit, onChunk);
+
+const streamFrom = (
+  s: BodySource,
+  limit: number,
+  onChunk: (chunk: Uint8Array) => boolean | void,
 ): Promise<StreamEnd> => {
-  const declared = declaredLength(c);
-  const incoming = nodeRequest(c);
+  const declared = lengthOf(s);
+  const incoming = unread(s);
   if (declared !== undefined && declared > limit) {
-    if (incoming) discardRest(c, incoming);
+    if (incoming) discardRest(s.outgoing, incoming);
     return Promise.resolve('too-large');
   }
   if (incoming) {
@@ -77,7 +101,7 @@ export const streamBody = (
         incoming.off('data', onData);
         incoming.off('end', onEnd);
         incoming.off('error', onError);
-        if (end === 'too-large' || end === 'stopped') discardRest(c, incoming);
+        if (end === 'too-large' || end === 'stopped') discardRest(s.outgoing, incoming);
         resolve(end);
       };
       const onData = (chunk: Buffer) => {
@@ -92,7 +116,7 @@ export const streamBody = (
       incoming.on('error', onError);
     });
   }
-  return streamWeb(c.req.raw.body, limit, onChunk);
+  return streamWeb(s.web?.() ?? null, limit, onChunk);
 };
 
 /** The same over a WHATWG stream (app.request in tests, other runtimes). */
@@ -121,11 +145,13 @@ const streamWeb = async (
 };
 
 /** Reads the whole body, or says that it is larger than `limit` bytes (having kept at most that many). */
-export const readCapped = async (c: Context, limit: number): Promise<BodyBytes> => {
-  const declared = declaredLength(c);
+export const readCapped = (c: Context, limit: number): Promise<BodyBytes> => readCappedFrom(sourceOf(c), limit);
+
+export const readCappedFrom = async (s: BodySource, limit: number): Promise<BodyBytes> => {
+  const declared = lengthOf(s);
   if (declared !== undefined && declared > limit)
-    return streamBody(c, limit, () => undefined).then(() => ({ kind: 'too-large' }));
-  const incoming = nodeRequest(c);
+    return streamFrom(s, limit, () => undefined).then(() => ({ kind: 'too-large' }));
+  const incoming = unread(s);
   // Usually a small body came in with the headers and already sits in the stream's buffer: take it at
   // once instead of waiting for stream events.
   if (
@@ -146,7 +172,7 @@ export const readCapped = async (c: Context, limit: number): Promise<BodyBytes> 
   }
   // Past a few MiB the body goes to a temporary file, so a large body refused part-way costs little memory.
   const spool = new ByteSpool();
-  const end = await streamBody(c, limit, (chunk) => spool.append(chunk));
+  const end = await streamFrom(s, limit, (chunk) => spool.append(chunk));
   if (end !== 'ok') {
     spool.discard();
     return end === 'too-large' ? { kind: 'too-large' } : { kind: 'aborted' };

@@ -3,21 +3,14 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { ResponseFormat } from '../../../application/runtime/envelope.js';
 import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
-import { readCapped } from './body-reader.js';
+import { readCapped, type BodyBytes } from './body-reader.js';
 
 // Reading a request to the HTTP surface: headers, the request id, the query options and the JSON body.
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/**
- * A request header (name in lower case). On @hono/node-server it comes from Node's request: Hono's own
- * accessor would first build a WHATWG Headers object, a noticeable cost on every call.
- */
-export const header = (c: Context, name: string): string | undefined => {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  if (!incoming) return c.req.header(name);
-  // rawHeaders is the parser's own list; reading it avoids building Node's lazy headers object too.
-  const raw = incoming.rawHeaders;
+/** A header from Node's raw header list (name in lower case): cheaper than Node's lazy headers object. */
+export const rawHeader = (raw: readonly string[], name: string): string | undefined => {
   for (let i = 0; i < raw.length; i += 2) {
     const key = raw[i]!;
     if (key.length === name.length && key.toLowerCase() === name) return raw[i + 1];
@@ -25,10 +18,20 @@ export const header = (c: Context, name: string): string | undefined => {
   return undefined;
 };
 
-export const requestIdOf = (c: Context): string => {
-  const given = header(c, 'x-request-id');
-  return given && REQUEST_ID.test(given) ? given : randomUUID();
+/**
+ * A request header (name in lower case). On @hono/node-server it comes from Node's request: Hono's own
+ * accessor would first build a WHATWG Headers object, a noticeable cost on every call.
+ */
+export const header = (c: Context, name: string): string | undefined => {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  return incoming ? rawHeader(incoming.rawHeaders, name) : c.req.header(name);
 };
+
+/** The caller's X-Request-Id when it is a sensible one, otherwise a new id. */
+export const requestIdFrom = (given: string | undefined): string =>
+  given && REQUEST_ID.test(given) ? given : randomUUID();
+
+export const requestIdOf = (c: Context): string => requestIdFrom(header(c, 'x-request-id'));
 
 export type QueryOptions = { format: ResponseFormat; base64: boolean; maxChars?: number } | ToolError;
 
@@ -41,9 +44,21 @@ export const readQuery = (c: Context): QueryOptions => {
   // Under @hono/node-server the raw request target tells at once whether there is a query at all.
   const target = (c.env as Partial<HttpBindings> | undefined)?.incoming?.url;
   if (target !== undefined && !target.includes('?')) return NO_QUERY;
-  const format = c.req.query('format');
-  const base64 = c.req.query('base64');
-  const maxChars = c.req.query('max_chars');
+  return queryOptions((name) => c.req.query(name));
+};
+
+/** The options of a raw request target (`/v1/tools/crm/getContact?format=json`). */
+export const queryOptionsOf = (target: string): QueryOptions => {
+  const at = target.indexOf('?');
+  if (at < 0) return NO_QUERY;
+  const params = new URLSearchParams(target.slice(at + 1));
+  return queryOptions((name) => params.get(name) ?? undefined);
+};
+
+const queryOptions = (query: (name: string) => string | undefined): QueryOptions => {
+  const format = query('format');
+  const base64 = query('base64');
+  const maxChars = query('max_chars');
   if (maxChars !== undefined && (!/^\d+$/.test(maxChars) || Number(maxChars) < MIN_MAX_CHARS)) {
     return toolError(
       400,
@@ -74,11 +89,14 @@ export const readQuery = (c: Context): QueryOptions => {
   };
 };
 
-type BodyResult = { ok: true; value: unknown } | { ok: false; error: ToolError };
+export type BodyResult = { ok: true; value: unknown } | { ok: false; error: ToolError };
 
 /** Reads the JSON body: none at all is `undefined` (fine when every parameter is optional). */
-export const readBody = async (c: Context, limit: number): Promise<BodyResult> => {
-  const read = await readCapped(c, limit);
+export const readBody = async (c: Context, limit: number): Promise<BodyResult> =>
+  parseBody(await readCapped(c, limit), limit);
+
+/** The body's bytes as JSON, or the error that explains why they are not. */
+export const parseBody = (read: BodyBytes, limit: number): BodyResult => {
   if (read.kind === 'too-large') return { ok: false, error: tooLarge(limit) };
   if (read.kind === 'aborted') {
     return {

@@ -1,14 +1,22 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
+import type { Authenticator } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import { DIALECTS, toDialect, type Dialect } from '../dialects/tool-dialects.js';
-import { DEFAULT_OUTPUT_BUDGET, present } from '../../../application/runtime/envelope.js';
+import { DEFAULT_OUTPUT_BUDGET } from '../../../application/runtime/envelope.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
-import type { RegisteredTool } from '../../../application/runtime/registry.js';
-import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
-import { BEARER, clip, decodeSegment, header, readBody, readQuery, requestIdOf } from './call-request.js';
-import { callHeaders, JSON_TYPE, send, sendError } from './call-response.js';
+import { toolError } from '../../../application/runtime/tool-error.js';
+import { readCapped } from './body-reader.js';
+import { BEARER, clip, decodeSegment, header, readQuery, requestIdOf } from './call-request.js';
+import { JSON_TYPE, send, sendError } from './call-response.js';
+import {
+  createToolCalls,
+  internalErrorAnswer,
+  toolCallRoutes,
+  type CallAnswer,
+  type RejectedCall,
+  type ResolveTarget,
+} from './tool-calls.js';
 
 export interface HttpAppDeps {
   readonly executor: ToolExecutor;
@@ -24,21 +32,9 @@ export interface HttpAppDeps {
   /** When set, GET /metrics needs `Authorization: Bearer <this token>`. */
   readonly metricsToken?: string;
   /** Told about tool requests refused before a tool could run (no token, bad JSON, unknown tool). */
-  readonly onRejected?: (event: {
-    readonly requestId: string;
-    readonly path: string;
-    readonly status: number;
-    readonly code: string;
-    readonly principal?: string;
-  }) => void;
+  readonly onRejected?: (event: RejectedCall) => void;
   /** Readiness checks for GET /readyz (configuration is loaded once this app exists). */
   readonly readiness?: () => Promise<Readonly<Record<string, boolean | string>>>;
-}
-
-interface Target {
-  readonly tool: RegisteredTool;
-  readonly args: unknown;
-  readonly idempotencyKey?: string;
 }
 
 /**
@@ -54,65 +50,24 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     data: { count: registry.tools.length, tools: registry.listing() },
   });
 
-  const authenticate = async (c: Context): Promise<Principal | ToolError> => {
-    const authorization = header(c, 'authorization');
-    const match = authorization ? BEARER.exec(authorization) : null;
-    if (!match) {
-      return toolError(
-        401,
-        'UNAUTHORIZED',
-        'Missing bearer token. Send the header "Authorization: Bearer <token>".',
-        {},
-      );
-    }
-    const outcome = await authenticator.authenticate(match[1]!);
-    return isAuthFailure(outcome)
-      ? toolError(
-          401,
-          'UNAUTHORIZED',
-          `The bearer token was refused: ${outcome.reason}. Check the token, or ask the operator for a new one.`,
-          {},
-        )
-      : outcome;
-  };
+  const calls = createToolCalls({ executor, authenticator, maxBodyBytes, outputBudget, onRejected: deps.onRejected });
 
-  const unauthorized = (c: Context, requestId: string, e: ToolError, hadToken: boolean): Response =>
-    sendError(c, requestId, e, {
-      'www-authenticate': hadToken
-        ? `Bearer realm="tool-gateway", error="invalid_token"`
-        : 'Bearer realm="tool-gateway"',
-    });
+  const toResponse = (a: CallAnswer): Response => new Response(a.body, { status: a.status, headers: a.headers });
 
-  /** Authenticate, read options and body, run, present: the same steps for both call forms. */
-  const handle = async (c: Context, requestId: string, resolve: (body: unknown) => Target | ToolError) => {
-    const rejected = (e: ToolError, who?: string) =>
-      deps.onRejected?.({ requestId, path: c.req.path, status: e.status, code: e.code, principal: who });
-    const principal = await authenticate(c);
-    if ('status' in principal) {
-      rejected(principal);
-      return unauthorized(c, requestId, principal, Boolean(header(c, 'authorization')));
-    }
-    const options = readQuery(c);
-    if ('status' in options) {
-      rejected(options, principal.name);
-      return sendError(c, requestId, options);
-    }
-    const body = await readBody(c, maxBodyBytes);
-    if (!body.ok) {
-      rejected(body.error, principal.name);
-      return sendError(c, requestId, body.error);
-    }
-    const target = resolve(body.value);
-    if ('status' in target) {
-      rejected(target, principal.name);
-      return sendError(c, requestId, target);
-    }
-    const idempotencyKey = target.idempotencyKey ?? header(c, 'idempotency-key');
-    const result = await executor.run(target.tool, target.args, principal, requestId, { idempotencyKey });
-    const budget = Math.min(outputBudget, options.maxChars ?? Infinity);
-    const presented = present(result, options.format, options.base64, budget);
-    return send(c, requestId, presented, callHeaders(result.meta, presented));
-  };
+  /** A tool call carried by Hono (the fast path in node-fast-path.ts carries the common ones). */
+  const handle = async (c: Context, requestId: string, resolve: ResolveTarget): Promise<Response> =>
+    toResponse(
+      await calls.handle(
+        {
+          path: c.req.path,
+          header: (name) => header(c, name),
+          options: () => readQuery(c),
+          body: (limit) => readCapped(c, limit),
+        },
+        requestId,
+        resolve,
+      ),
+    );
 
   const app = new Hono();
 
@@ -175,8 +130,9 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     let tools = registry.listing();
     if (callable === 'true' || callable === '1') {
       // Only what this caller may call: the listing a model should be given.
-      const principal = await authenticate(c);
-      if ('status' in principal) return unauthorized(c, requestId, principal, Boolean(header(c, 'authorization')));
+      const authorization = header(c, 'authorization');
+      const principal = await calls.authenticate(authorization);
+      if ('status' in principal) return toResponse(calls.unauthorized(requestId, principal, Boolean(authorization)));
       tools = tools.filter((t) => isAllowed(principal, t.permission));
     }
     const data = dialect === undefined ? tools : toDialect(tools, dialect as Dialect);
@@ -186,52 +142,11 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     });
   });
 
-  app.post('/v1/tools/call', (c) => {
-    const requestId = requestIdOf(c);
-    return handle(c, requestId, (body) => {
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        return toolError(400, 'INVALID_PARAMETER', 'The body must be {"name": "<group>_<tool>", "arguments": {...}}.', {
-          parameter: 'name',
-          expected: 'string',
-        });
-      }
-      const { name, arguments: args, idempotency_key: idempotencyKey, ...rest } = body as Record<string, unknown>;
-      const extra = Object.keys(rest);
-      if (extra.length) {
-        return toolError(
-          400,
-          'INVALID_PARAMETER',
-          `Unknown member "${extra[0]}" in the tool call. Accepted: name, arguments, idempotency_key.`,
-          {
-            parameter: extra[0],
-            expected: 'no such member',
-            accepted: ['name', 'arguments', 'idempotency_key'],
-          },
-        );
-      }
-      if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
-        return toolError(400, 'INVALID_PARAMETER', '"idempotency_key" must be a string.', {
-          parameter: 'idempotency_key',
-          expected: 'string',
-        });
-      }
-      if (typeof name !== 'string' || !name) {
-        return toolError(400, 'INVALID_PARAMETER', 'Missing "name": the tool to call, such as "crm_getContact".', {
-          parameter: 'name',
-          expected: 'string',
-        });
-      }
-      const tool = registry.get(name);
-      return tool ? { tool, args, idempotencyKey } : registry.unknownName(name);
-    });
-  });
-
-  // One static route per registered tool, derived from the registry (no per-tool code). Every other
-  // path falls through to notFound, which explains unknown tools and wrong methods: Hono answers a
-  // path with exactly one static match far faster than one that several parameterised routes match.
-  for (const tool of registry.tools) {
-    const { group, name } = tool.declaration;
-    app.post(`/v1/tools/${group}/${name}`, (c) => handle(c, requestIdOf(c), (body) => ({ tool, args: body })));
+  // One static route per tool-call path, derived from the registry (no per-tool code). Every other path
+  // falls through to notFound, which explains unknown tools and wrong methods: Hono answers a path with
+  // exactly one static match far faster than one that several parameterised routes match.
+  for (const [path, resolve] of toolCallRoutes(registry)) {
+    app.post(path, (c) => handle(c, requestIdOf(c), resolve));
   }
 
   deps.mount?.(app);
@@ -289,16 +204,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
   app.onError((error, c) => {
     const requestId = c.res.headers.get('x-request-id') ?? requestIdOf(c);
     deps.onInternalError?.(error, requestId);
-    return sendError(
-      c,
-      requestId,
-      toolError(
-        500,
-        'INTERNAL_ERROR',
-        `The gateway failed unexpectedly. The error was logged with request id ${requestId}.`,
-        { request_id: requestId },
-      ),
-    );
+    return toResponse(internalErrorAnswer(requestId));
   });
 
   return app;

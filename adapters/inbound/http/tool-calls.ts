@@ -1,0 +1,203 @@
+import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
+import { errorEnvelope, present, type Presented } from '../../../application/runtime/envelope.js';
+import type { ToolExecutor } from '../../../application/runtime/executor.js';
+import type { RegisteredTool, ToolRegistry } from '../../../application/runtime/registry.js';
+import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
+import type { BodyBytes } from './body-reader.js';
+import { BEARER, parseBody, type QueryOptions } from './call-request.js';
+import { callHeaders, JSON_TYPE } from './call-response.js';
+
+// A tool call over HTTP, whatever carries it: Hono (every route) or the fast path for the common
+// `POST /v1/tools/{group}/{tool}` and `POST /v1/tools/call` (node-fast-path.ts). Both give the same
+// answer for the same request: these steps are written once, here.
+
+/** What a tool call needs from the request that carries it. */
+export interface CallInput {
+  /** The request path, for the log line of a refused request. */
+  readonly path: string;
+  /** A request header, name in lower case. */
+  header(name: string): string | undefined;
+  /** The query options (`format`, `base64`, `max_chars`). */
+  options(): QueryOptions;
+  /** The body's bytes, at most `limit` of them. */
+  body(limit: number): Promise<BodyBytes>;
+}
+
+/** The answer to write: status, headers and the JSON envelope. */
+export interface CallAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+export interface Target {
+  readonly tool: RegisteredTool;
+  readonly args: unknown;
+  readonly idempotencyKey?: string;
+}
+
+/** From the parsed body to the tool and its arguments, or why the request names none. */
+export type ResolveTarget = (body: unknown) => Target | ToolError;
+
+export interface RejectedCall {
+  readonly requestId: string;
+  readonly path: string;
+  readonly status: number;
+  readonly code: string;
+  readonly principal?: string;
+}
+
+export interface ToolCallDeps {
+  readonly executor: ToolExecutor;
+  readonly authenticator: Authenticator;
+  readonly maxBodyBytes: number;
+  readonly outputBudget: number;
+  readonly onRejected?: (event: RejectedCall) => void;
+}
+
+/** The envelope as a JSON answer, with the request id and any extra headers. */
+export const answerOf = (requestId: string, p: Presented, extra?: Record<string, string>): CallAnswer => ({
+  status: p.status,
+  headers: extra
+    ? { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...extra }
+    : { 'content-type': JSON_TYPE, 'x-request-id': requestId },
+  body: JSON.stringify(p.body),
+});
+
+export const errorAnswer = (requestId: string, e: ToolError, extra?: Record<string, string>): CallAnswer =>
+  answerOf(requestId, errorEnvelope(e), extra);
+
+export const createToolCalls = (deps: ToolCallDeps) => {
+  const { executor, authenticator, maxBodyBytes, outputBudget } = deps;
+
+  const authenticate = async (authorization: string | undefined): Promise<Principal | ToolError> => {
+    const match = authorization ? BEARER.exec(authorization) : null;
+    if (!match) {
+      return toolError(
+        401,
+        'UNAUTHORIZED',
+        'Missing bearer token. Send the header "Authorization: Bearer <token>".',
+        {},
+      );
+    }
+    const outcome = await authenticator.authenticate(match[1]!);
+    return isAuthFailure(outcome)
+      ? toolError(
+          401,
+          'UNAUTHORIZED',
+          `The bearer token was refused: ${outcome.reason}. Check the token, or ask the operator for a new one.`,
+          {},
+        )
+      : outcome;
+  };
+
+  const unauthorized = (requestId: string, e: ToolError, hadToken: boolean): CallAnswer =>
+    errorAnswer(requestId, e, {
+      'www-authenticate': hadToken
+        ? `Bearer realm="tool-gateway", error="invalid_token"`
+        : 'Bearer realm="tool-gateway"',
+    });
+
+  /** Authenticate, read options and body, run, present: the same steps for both call forms. */
+  const handle = async (input: CallInput, requestId: string, resolve: ResolveTarget): Promise<CallAnswer> => {
+    const rejected = (e: ToolError, who?: string) =>
+      deps.onRejected?.({ requestId, path: input.path, status: e.status, code: e.code, principal: who });
+    const authorization = input.header('authorization');
+    const principal = await authenticate(authorization);
+    if ('status' in principal) {
+      rejected(principal);
+      return unauthorized(requestId, principal, Boolean(authorization));
+    }
+    const options = input.options();
+    if ('status' in options) {
+      rejected(options, principal.name);
+      return errorAnswer(requestId, options);
+    }
+    const body = parseBody(await input.body(maxBodyBytes), maxBodyBytes);
+    if (!body.ok) {
+      rejected(body.error, principal.name);
+      return errorAnswer(requestId, body.error);
+    }
+    const target = resolve(body.value);
+    if ('status' in target) {
+      rejected(target, principal.name);
+      return errorAnswer(requestId, target);
+    }
+    const idempotencyKey = target.idempotencyKey ?? input.header('idempotency-key');
+    const result = await executor.run(target.tool, target.args, principal, requestId, { idempotencyKey });
+    const budget = options.maxChars === undefined ? outputBudget : Math.min(outputBudget, options.maxChars);
+    const presented = present(result, options.format, options.base64, budget);
+    return answerOf(requestId, presented, callHeaders(result.meta, presented));
+  };
+
+  return { authenticate, unauthorized, handle };
+};
+
+/** The tool-call form's body, `{"name": "<group>_<tool>", "arguments": {...}, "idempotency_key"?}`. */
+export const resolveCallForm =
+  (registry: ToolRegistry): ResolveTarget =>
+  (body) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return toolError(400, 'INVALID_PARAMETER', 'The body must be {"name": "<group>_<tool>", "arguments": {...}}.', {
+        parameter: 'name',
+        expected: 'string',
+      });
+    }
+    const { name, arguments: args, idempotency_key: idempotencyKey, ...rest } = body as Record<string, unknown>;
+    const extra = Object.keys(rest);
+    if (extra.length) {
+      return toolError(
+        400,
+        'INVALID_PARAMETER',
+        `Unknown member "${extra[0]}" in the tool call. Accepted: name, arguments, idempotency_key.`,
+        {
+          parameter: extra[0],
+          expected: 'no such member',
+          accepted: ['name', 'arguments', 'idempotency_key'],
+        },
+      );
+    }
+    if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') {
+      return toolError(400, 'INVALID_PARAMETER', '"idempotency_key" must be a string.', {
+        parameter: 'idempotency_key',
+        expected: 'string',
+      });
+    }
+    if (typeof name !== 'string' || !name) {
+      return toolError(400, 'INVALID_PARAMETER', 'Missing "name": the tool to call, such as "crm_getContact".', {
+        parameter: 'name',
+        expected: 'string',
+      });
+    }
+    const tool = registry.get(name);
+    return tool ? { tool, args, idempotencyKey } : registry.unknownName(name);
+  };
+
+/** A registered tool's own path: the tool and the body as its arguments. */
+export const resolveTool =
+  (tool: RegisteredTool): ResolveTarget =>
+  (body) => ({ tool, args: body });
+
+/** The answer when the gateway itself failed (the error is logged under the request id). */
+export const internalErrorAnswer = (requestId: string): CallAnswer =>
+  errorAnswer(
+    requestId,
+    toolError(
+      500,
+      'INTERNAL_ERROR',
+      `The gateway failed unexpectedly. The error was logged with request id ${requestId}.`,
+      {
+        request_id: requestId,
+      },
+    ),
+  );
+
+/** Every tool-call path: `/v1/tools/call` and each registered tool's `/v1/tools/{group}/{tool}`. */
+export const toolCallRoutes = (registry: ToolRegistry): ReadonlyMap<string, ResolveTarget> => {
+  const routes = new Map<string, ResolveTarget>([['/v1/tools/call', resolveCallForm(registry)]]);
+  for (const tool of registry.tools) {
+    const { group, name } = tool.declaration;
+    routes.set(`/v1/tools/${group}/${name}`, resolveTool(tool));
+  }
+  return routes;
+};
