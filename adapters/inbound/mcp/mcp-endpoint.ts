@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { isAuthFailure, type Principal } from '../../../ports/authenticator.js';
+import { isAllowed } from '../../../application/runtime/define-tool.js';
+import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import { readCapped } from '../http/body-reader.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
 import { authInfoFor, createGatewayMcpHandler } from './mcp-server.js';
@@ -75,7 +77,13 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
   app.get(PROTECTED_RESOURCE_PATH, metadataResponse(rootMetadata));
   app.get(`${PROTECTED_RESOURCE_PATH}/mcp`, metadataResponse(mcpMetadata));
 
-  const challenge = (error?: string) => `Bearer resource_metadata="${metadataUrl}"${error ? `, error="${error}"` : ''}`;
+  // The scopes a client should ask for first (RFC 6750 section 3, MCP authorization "scope selection"): the
+  // read permissions, enough to list and read; writes are asked for when a call needs them (step-up below).
+  const basicScopes = [...new Set(executor.registry.tools.map((t) => t.permission))]
+    .filter((p) => p.endsWith(':read'))
+    .join(' ');
+  const challenge = (error?: string) =>
+    `Bearer resource_metadata="${metadataUrl}", scope="${basicScopes}"${error ? `, error="${error}"` : ''}`;
 
   const authenticate = async (c: Context): Promise<{ token: string; principal: Principal } | Response> => {
     const authorization = c.req.header('authorization');
@@ -139,6 +147,29 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     if (auth instanceof Response) return withId(auth);
     const body = await readBody(c);
     if (!body.ok) return withId(body.response);
+    // Step-up (MCP authorization, scope challenge): an OAuth access token whose scope lacks the tool's
+    // permission gets 403 insufficient_scope naming the scope to ask for, so that the client can obtain a
+    // token with it. API keys and the demo token cannot be re-authorized: they get the tool's own error
+    // (isError, naming the permission) from the SDK path below.
+    const needed = missingScope(executor.registry, body.value, auth.principal);
+    if (needed !== undefined && auth.principal.id.startsWith('jwt:')) {
+      return withId(
+        json(
+          403,
+          {
+            jsonrpc: '2.0',
+            id: (body.value as { id?: unknown }).id ?? null,
+            error: {
+              code: -32001,
+              message: `Forbidden: this token's scope lacks "${needed}", which ${String((body.value as { params: { name: string } }).params.name)} needs. Obtain a token with that scope and retry.`,
+            },
+          },
+          {
+            'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${metadataUrl}", error_description="The tool needs the ${needed} scope."`,
+          },
+        ),
+      );
+    }
     // From here the SDK speaks MCP: era classification, envelope and header checks, dispatch, results.
     const authInfo = authInfoFor(auth.token, {
       principal: auth.principal,
@@ -147,4 +178,13 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     });
     return withId(await handler(c.req.raw, { authInfo, parsedBody: body.value }));
   });
+};
+
+/** The permission a `tools/call` for a known tool needs and the principal lacks, if any. */
+const missingScope = (registry: ToolRegistry, message: unknown, principal: Principal): string | undefined => {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+  const tool = registry.get(params.name);
+  return tool && !isAllowed(principal, tool.permission) ? tool.permission : undefined;
 };

@@ -22,8 +22,8 @@ export type ClientKind = 'v2 client, 2026-07-28' | 'v1 client, 2025-11-25';
 export const CLIENT_KINDS: readonly ClientKind[] = ['v2 client, 2026-07-28', 'v1 client, 2025-11-25'];
 
 /** A gateway on a real socket (the clients speak real HTTP) and the clients connected to it. */
-export const mcpHarness = () => {
-  const gateway = testGateway({}, { RATE_LIMIT_PER_MINUTE: '100000' });
+export const mcpHarness = (env: Record<string, string> = {}) => {
+  const gateway = testGateway({}, { RATE_LIMIT_PER_MINUTE: '100000', ...env });
   let server: ServerType | undefined;
   let base = '';
   const open: McpCaller[] = [];
