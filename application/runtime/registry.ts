@@ -60,28 +60,49 @@ export class ToolRegistry {
     return this.byGroup.get(group) ?? [];
   }
 
-  /** A 404 that names the tools that do exist in the group (or the groups, when the group is unknown). */
+  /**
+   * A 404 for a name that is no tool: the closest full tool names (did you mean), the group's tools by
+   * their full names, and how to list them on any surface. `group` is everything before the first
+   * underscore of the name the caller gave.
+   */
   unknownTool(group: string, toolName?: string): ToolError {
+    const name = clipName(toolName === undefined ? group : `${group}_${toolName}`);
+    const closest = this.closestNames(name);
+    const didYouMean = closest.length ? ` Did you mean ${closest.map((n) => `"${n}"`).join(' or ')}?` : '';
     if (!(GROUPS as readonly string[]).includes(group)) {
       return toolError(
         404,
         'NOT_FOUND',
-        `Unknown tool group "${group}". Groups: ${GROUPS.join(', ')}. GET /v1/tools lists every tool.`,
-        { resource: 'tool_group', id: group, groups: [...GROUPS] },
+        `Unknown tool "${name}".${didYouMean} Tool names are <group>_<tool>; the groups are ${GROUPS.join(', ')}. ${LIST_HINT}`,
+        { resource: 'tool', id: name, groups: [...GROUPS], ...(closest.length ? { did_you_mean: closest } : {}) },
       );
     }
-    const tools = this.inGroup(group as Group).map((t) => t.declaration.name);
-    const name = toolName === undefined ? group : `${group}_${toolName}`;
+    const tools = this.inGroup(group as Group).map((t) => t.name);
     const available = tools.length
       ? `Tools in "${group}": ${tools.join(', ')}.`
       : `The "${group}" group has no tools yet.`;
-    return toolError(404, 'NOT_FOUND', `Unknown tool "${name}". ${available}`, { resource: 'tool', id: name, tools });
+    return toolError(404, 'NOT_FOUND', `Unknown tool "${name}".${didYouMean} ${available}`, {
+      resource: 'tool',
+      id: name,
+      tools,
+      ...(closest.length ? { did_you_mean: closest } : {}),
+    });
   }
 
   /** The 404 for a qualified name (`crm_getContact`) that names no tool: the group ends at the first underscore. */
   unknownName(name: string): ToolError {
     const cut = name.indexOf('_');
     return cut > 0 ? this.unknownTool(name.slice(0, cut), name.slice(cut + 1)) : this.unknownTool(name);
+  }
+
+  /** Up to two registered names nearest to `name` (case-insensitive edit distance), when they are near. */
+  private closestNames(name: string): string[] {
+    const wanted = name.toLowerCase();
+    const scored = this.tools
+      .map((t) => ({ name: t.name, d: editDistance(wanted, t.name.toLowerCase()) }))
+      .filter((x) => x.d <= Math.max(2, Math.floor(x.name.length / 4)))
+      .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name));
+    return scored.slice(0, 2).map((x) => x.name);
   }
 
   listing(): ToolListing[] {
@@ -100,3 +121,22 @@ export class ToolRegistry {
     }));
   }
 }
+
+/** Where a caller finds every tool, whichever surface it speaks. */
+const LIST_HINT = 'List them with tools/list over MCP or GET /v1/tools over REST.';
+
+/** Tool names are at most 64 characters; a longer caller-given name is cut before it is compared or echoed. */
+const clipName = (name: string): string => (name.length > 80 ? `${name.slice(0, 80)}…` : name);
+
+/** Levenshtein distance, O(a x b) over names of at most ~80 characters (both sides are bounded). */
+const editDistance = (a: string, b: string): number => {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+};

@@ -168,15 +168,22 @@ describe('unknown tools and routes', () => {
   it("answers 404 for an unknown tool and names the group's tools", async () => {
     const r = await post(gateway, '/v1/tools/crm/getContacts', {});
     expect(r.status).toBe(404);
-    expect(r.body.error.message).toContain('Unknown tool "crm_getContacts"');
+    expect(r.body.error.message).toContain('Unknown tool "crm_getContacts". Did you mean "crm_getContact"?');
+    expect(r.body.error.details.did_you_mean).toEqual(['crm_getContact']);
     expect(r.body.error.details.tools).toEqual([
-      'createContact',
-      'getContact',
-      'updateContact',
-      'deleteContact',
-      'searchContacts',
-      'getProperties',
+      'crm_createContact',
+      'crm_getContact',
+      'crm_updateContact',
+      'crm_deleteContact',
+      'crm_searchContacts',
+      'crm_getProperties',
     ]);
+    // A name far from every tool gets no guess, and an unknown group is named with how to list the tools.
+    const far = await post(gateway, '/v1/tools/crm/zzzzzzzzzzzz', {});
+    expect(far.body.error.details.did_you_mean).toBeUndefined();
+    const group = await post(gateway, '/v1/tools/call', { name: 'record_listApps', arguments: {} });
+    expect(group.body.error.message).toContain('Did you mean "records_listApps"?');
+    expect(group.body.error.message).toContain('tools/list over MCP or GET /v1/tools over REST');
   });
 
   it('says that the web group has no tools yet', async () => {

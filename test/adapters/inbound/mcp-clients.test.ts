@@ -85,7 +85,9 @@ describe.each(CLIENT_KINDS)('MCP scenarios with the %s', (kind) => {
       (e: unknown) => e as { code?: unknown; message?: string },
     );
     expect(unknown?.code).toBe(-32602);
-    expect(unknown?.message).toContain('getContact');
+    expect(unknown?.message).toContain('Did you mean "crm_getContact"?');
+    expect(unknown?.message).toContain('crm_searchContacts');
+    expect(unknown?.message).not.toMatch(/-32602.*-32602/);
   });
 
   it('replays a write called twice with the same idempotency key in _meta', async () => {
