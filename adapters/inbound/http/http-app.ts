@@ -4,6 +4,7 @@ import type { Authenticator } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import { DIALECTS, toDialect, type Dialect } from '../dialects/tool-dialects.js';
 import { DEFAULT_OUTPUT_BUDGET } from '../../../application/runtime/envelope.js';
+import { parseToolsets } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
 import { readCapped } from './body-reader.js';
@@ -121,13 +122,16 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
         ),
       );
     }
-    if (callable !== 'true' && callable !== '1' && dialect === undefined) {
+    const groups = parseToolsets(c.req.query('groups'));
+    if (groups !== undefined && 'status' in groups) return sendError(c, requestId, groups);
+    if (callable !== 'true' && callable !== '1' && dialect === undefined && groups === undefined) {
       return new Response(listingBody, {
         status: 200,
         headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId },
       });
     }
     let tools = registry.listing();
+    if (groups !== undefined) tools = tools.filter((t) => groups.includes(t.group));
     if (callable === 'true' || callable === '1') {
       // Only what this caller may call: the listing a model should be given.
       const authorization = header(c, 'authorization');

@@ -3,6 +3,7 @@ import type { Context, Hono } from 'hono';
 import { isAuthFailure, type Principal } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
+import { parseToolsets } from '../../../application/runtime/toolsets.js';
 import { readCapped } from '../http/body-reader.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
 import { authInfoFor, createGatewayMcpHandler } from './mcp-server.js';
@@ -171,10 +172,13 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
       );
     }
     // From here the SDK speaks MCP: era classification, envelope and header checks, dispatch, results.
+    const groups = parseToolsets(c.req.query('groups'));
+    if (groups !== undefined && 'status' in groups) return withId(rpcError(400, -32602, groups.message));
     const authInfo = authInfoFor(auth.token, {
       principal: auth.principal,
       requestId,
       idempotencyKey: c.req.header('idempotency-key'),
+      ...(groups ? { groups } : {}),
     });
     return withId(await handler(c.req.raw, { authInfo, parsedBody: body.value }));
   });

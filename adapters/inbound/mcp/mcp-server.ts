@@ -9,7 +9,10 @@ import {
   type McpRequestContext,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../../ports/authenticator.js';
+import type { Group } from '../../../application/runtime/define-tool.js';
+import { visibleTools } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { callTool, mcpToolList } from './mcp-tools.js';
 
@@ -27,7 +30,8 @@ const INSTRUCTIONS =
 
 /**
  * How long a 2026-07-28 client may cache tools/list and server/discover. The catalogue changes only with
- * the build, and every token sees the same list (permissions are enforced per call), hence `public`.
+ * the build; tools/list shows only what the token may call (and the connection's toolsets), so its cache
+ * scope is `private`.
  */
 export const LIST_TTL_MS = 300_000;
 
@@ -40,6 +44,8 @@ export interface CallerContext {
   readonly requestId: string;
   /** The `Idempotency-Key` header, used when a call names no `_meta.idempotency_key`. */
   readonly idempotencyKey?: string;
+  /** The connection's toolsets (`/mcp?groups=crm,records`); undefined for every group. */
+  readonly groups?: readonly Group[];
 }
 
 const CALLER = 'toolGatewayCaller';
@@ -83,16 +89,33 @@ export const catalogueVersion = (tools: readonly Tool[], version: string): strin
  */
 export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   const { executor, outputBudget } = parts;
-  const tools = mcpToolList(executor);
-  const catalogue = catalogueVersion(tools, parts.version);
+  // Each tool's MCP form, made once; a caller's list is a selection of these.
+  const mcpForm = new Map(mcpToolList(executor).map((t) => [t.name, t]));
+  // The list a caller sees depends only on its permissions and toolsets: made once per distinct pair.
+  const lists = new LRUCache<string, { readonly tools: Tool[]; readonly version: string }>({
+    max: 512,
+    ttl: 3_600_000,
+  });
+  const listFor = (caller: CallerContext) => {
+    const key = `${[...caller.principal.permissions].sort().join(' ')}|${caller.groups?.join(',') ?? '*'}`;
+    let list = lists.get(key);
+    if (!list) {
+      const tools = visibleTools(executor.registry, caller.principal, caller.groups).map((t) => mcpForm.get(t.name)!);
+      lists.set(key, (list = { tools, version: catalogueVersion(tools, parts.version) }));
+    }
+    return list;
+  };
   // A fresh result object per request (the SDK stamps era-specific fields onto it); the tools are shared.
-  const listTools = () => ({ tools, _meta: { [CATALOGUE_META_KEY]: catalogue } });
+  const listTools = (caller: CallerContext) => {
+    const { tools, version } = listFor(caller);
+    return { tools, _meta: { [CATALOGUE_META_KEY]: version } };
+  };
   const serverInfo = { name: 'tool-gateway', title: 'Tool Gateway', version: parts.version };
   const options = {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
     cacheHints: {
-      'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' as const },
+      'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' as const },
       'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' as const },
     },
   };
@@ -100,10 +123,8 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   const factory = ({ authInfo }: McpRequestContext): Server => {
     const caller = callerOf(authInfo);
     const server = new Server(serverInfo, options);
-    server.setRequestHandler('tools/list', listTools);
-    server.setRequestHandler('tools/call', (request) =>
-      callTool(executor, request.params, caller.principal, caller.requestId, caller.idempotencyKey, outputBudget),
-    );
+    server.setRequestHandler('tools/list', () => listTools(caller));
+    server.setRequestHandler('tools/call', (request) => callTool(executor, request.params, caller, outputBudget));
     return server;
   };
   const modern = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: parts.maxBodyBytes });

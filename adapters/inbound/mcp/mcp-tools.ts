@@ -3,6 +3,8 @@ import type { Principal } from '../../../ports/authenticator.js';
 import { present } from '../../../application/runtime/envelope.js';
 import type { ToolExecutor, ToolResult } from '../../../application/runtime/executor.js';
 import type { ToolError } from '../../../application/runtime/tool-error.js';
+import type { Group } from '../../../application/runtime/define-tool.js';
+import { outsideToolsets } from '../../../application/runtime/toolsets.js';
 import { mcpTool } from '../dialects/tool-dialects.js';
 
 /** Every tool as tools/list gives it, in the registry's order (the same shape as `GET /v1/tools?dialect=mcp`). */
@@ -43,23 +45,34 @@ export interface CallRequest {
   readonly _meta?: Record<string, unknown>;
 }
 
+const invalidParams = (e: ToolError) => new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, e.details);
+
+/** What tools/call needs to know about the caller (see CallerContext in mcp-server.ts). */
+export interface McpCaller {
+  readonly principal: Principal;
+  readonly requestId: string;
+  readonly idempotencyKey?: string;
+  readonly groups?: readonly Group[];
+}
+
 /** tools/call: the same executor, permissions and idempotency as the REST surface. */
 export const callTool = async (
   executor: ToolExecutor,
   params: CallRequest,
-  principal: Principal,
-  requestId: string,
-  headerIdempotencyKey: string | undefined,
+  caller: McpCaller,
   outputBudget?: number,
 ): Promise<CallToolResult> => {
   const tool = executor.registry.get(params.name);
-  if (!tool) {
-    const e = executor.registry.unknownName(params.name);
-    // MCP reports an unknown tool as a protocol error (-32602, Invalid params), with the gateway's actionable message.
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message, e.details);
+  // MCP reports an unknown tool as a protocol error (-32602, Invalid params), with the gateway's actionable
+  // message; so is a tool outside the connection's toolsets, which the caller was never shown.
+  if (!tool) throw invalidParams(executor.registry.unknownName(params.name));
+  if (caller.groups && !caller.groups.includes(tool.declaration.group)) {
+    throw invalidParams(outsideToolsets(tool, caller.groups));
   }
   const metaKey = params._meta?.['idempotency_key'];
-  const idempotencyKey = typeof metaKey === 'string' ? metaKey : headerIdempotencyKey;
-  const result = await executor.run(tool, params.arguments ?? {}, principal, requestId, { idempotencyKey });
+  const idempotencyKey = typeof metaKey === 'string' ? metaKey : caller.idempotencyKey;
+  const result = await executor.run(tool, params.arguments ?? {}, caller.principal, caller.requestId, {
+    idempotencyKey,
+  });
   return toCallToolResult(result, outputBudget);
 };

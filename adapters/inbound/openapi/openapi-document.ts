@@ -1,3 +1,4 @@
+import { GROUPS } from '../../../application/runtime/define-tool.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import { DIALECTS } from '../dialects/tool-dialects.js';
 
@@ -271,6 +272,13 @@ export const openApiDocument = (
           required: false,
           description: 'Vendor format of the list.',
           schema: { type: 'string', enum: [...DIALECTS] },
+        },
+        {
+          name: 'groups',
+          in: 'query',
+          required: false,
+          description: `Only these groups (toolsets), comma-separated: ${GROUPS.join(', ')}. \`/mcp?groups=\` limits an MCP connection the same way.`,
+          schema: { type: 'string', example: 'crm,records' },
         },
       ],
       responses: {

@@ -165,6 +165,22 @@ describe('the callable listing', () => {
     expect(names).not.toContain('skiptrace_skipTraceProperty');
     expect((await request(g, 'GET', '/v1/tools?callable=true', { token: null })).status).toBe(401);
   });
+
+  it('limits the listing to toolsets with ?groups=, and names a wrong group', async () => {
+    const g = testGateway();
+    const some = await request(g, 'GET', '/v1/tools?groups=crm,skiptrace', { token: null });
+    const groups = new Set(some.body.data.tools.map((t: { group: string }) => t.group));
+    expect([...groups].sort()).toEqual(['crm', 'skiptrace']);
+    expect(some.body.data.count).toBe(some.body.data.tools.length);
+    const both = await request(g, 'GET', '/v1/tools?groups=crm&callable=true', { token: READER_TOKEN });
+    const names: string[] = both.body.data.tools.map((t: { name: string }) => t.name);
+    expect(names).toContain('crm_getContact');
+    expect(names).not.toContain('crm_createContact');
+    expect(names.every((n) => n.startsWith('crm_'))).toBe(true);
+    const bad = await request(g, 'GET', '/v1/tools?groups=crm,nope', { token: null });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.parameter).toBe('groups');
+  });
 });
 
 describe('bounded in-process stores', () => {

@@ -29,6 +29,19 @@ const modern = (
     token,
   );
 
+/** The same, to another path (a toolset query). */
+const modernAt = (path: string, method: string, params: Record<string, unknown> = {}) =>
+  h.rpc(
+    { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: MODERN_META } },
+    {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(params['name'] ? { 'mcp-name': String(params['name']) } : {}),
+    },
+    DEMO_TOKEN,
+    path,
+  );
+
 const initialize = (version: string) =>
   rpc({
     jsonrpc: '2.0',
@@ -132,17 +145,42 @@ describe('2026-07-28 requests (served natively by the SDK)', () => {
     expect(result.ttlMs).toBeGreaterThan(0);
   });
 
-  it('tools/list is cacheable: resultType, a public ttl and a catalogue version that is the same for every token', async () => {
+  it('tools/list is cacheable per caller: resultType, a private ttl, and a catalogue version per visible list', async () => {
     const list = (await rpcBody(await modern('tools/list'))).result;
     expect(list.resultType).toBe('complete');
-    expect(list.cacheScope).toBe('public');
+    expect(list.cacheScope).toBe('private');
     expect(list.ttlMs).toBe(300_000);
     expect(list.tools.map((t: any) => t.name)).toEqual(gateway.listTools().map((t) => t.name));
     const version = list._meta['tool-gateway/catalogue'];
     expect(version).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect((await rpcBody(await modern('tools/list'))).result._meta['tool-gateway/catalogue']).toBe(version);
+    // A token that may only read CRM contacts and trace skips sees only the tools it may call.
     const reader = (await rpcBody(await modern('tools/list', {}, {}, READER_TOKEN))).result;
-    expect(reader._meta['tool-gateway/catalogue']).toBe(version);
-    expect(reader.tools).toEqual(list.tools);
+    const readable = gateway
+      .listTools()
+      .filter((t) => t.permission === 'crm:read' || t.permission === 'skiptrace:read')
+      .map((t) => t.name);
+    expect(readable.length).toBeGreaterThan(0);
+    expect(reader.tools.map((t: any) => t.name)).toEqual(readable);
+    expect(reader._meta['tool-gateway/catalogue']).not.toBe(version);
+  });
+
+  it('limits a connection to toolsets: /mcp?groups= lists and calls only those groups', async () => {
+    const path = '/mcp?groups=crm,skiptrace';
+    const listed = (await rpcBody(await modernAt(path, 'tools/list'))).result.tools.map((t: any) => t.name);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((n: string) => n.startsWith('crm_') || n.startsWith('skiptrace_'))).toBe(true);
+    expect(listed).toContain('crm_getContact');
+    const inside = await rpcBody(
+      await modernAt(path, 'tools/call', { name: 'crm_getContact', arguments: { contact_id: '101' } }),
+    );
+    expect(inside.result.isError).not.toBe(true);
+    const outside = await rpcBody(await modernAt(path, 'tools/call', { name: 'records_listApps', arguments: {} }));
+    expect(outside.error.code).toBe(-32602);
+    expect(outside.error.message).toContain('not enabled on this connection');
+    const bad = await modernAt('/mcp?groups=crm,nope', 'tools/list');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error.message).toContain('"nope" is not a group');
   });
 
   it('tools/call answers with resultType; failures are isError results, an unknown tool is -32602', async () => {

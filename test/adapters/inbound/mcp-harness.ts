@@ -83,8 +83,8 @@ export const mcpHarness = (env: Record<string, string> = {}) => {
   };
 
   /** A raw JSON-RPC POST, as a hand-written client would send it. */
-  const rpc = (body: unknown, headers: Record<string, string> = {}, token: string | null = DEMO_TOKEN) =>
-    fetch(`${base}/mcp`, {
+  const rpc = (body: unknown, headers: Record<string, string> = {}, token: string | null = DEMO_TOKEN, path = '/mcp') =>
+    fetch(`${base}${path}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
