@@ -1,0 +1,46 @@
+// The tool catalogue's size in tokens, as a model receives it: MCP tools/list (every tool with its
+// description and input schema), counted with a real tokenizer (js-tiktoken, o200k_base, the encoding of
+// current OpenAI models; Anthropic's and Google's tokenizers differ by some percent). Also per group, for
+// a read-only token, and in each REST dialect.
+//
+//   npm run bench:catalogue
+import { getEncoding } from 'js-tiktoken';
+import pino from 'pino';
+import { mcpToolList } from '../adapters/inbound/mcp/mcp-tools.js';
+import { DIALECTS, toDialect } from '../adapters/inbound/dialects/tool-dialects.js';
+import { GROUPS } from '../application/runtime/define-tool.js';
+import { visibleTools } from '../application/runtime/toolsets.js';
+import { createGateway, principal } from '../composition/gateway.js';
+
+const TARGET = 11_000;
+const encoding = getEncoding('o200k_base');
+const tokens = (value: unknown) => encoding.encode(JSON.stringify(value)).length;
+
+const gateway = createGateway({
+  env: { GATEWAY_DEMO_TOKEN: 'catalogue-bench-token-0123' },
+  logger: pino({ level: 'silent' }),
+});
+const all = mcpToolList(gateway.executor);
+const byName = new Map(all.map((t) => [t.name, t]));
+const listOf = (names: readonly string[]) => ({ tools: names.map((n) => byName.get(n)!) });
+const full = tokens({ tools: all });
+
+console.log(
+  `Tool catalogue on MCP tools/list, ${all.length} tools: ${full} tokens (o200k_base), ${Buffer.byteLength(JSON.stringify({ tools: all }))} bytes`,
+);
+console.log(`target: under ${TARGET} tokens: ${full < TARGET ? 'met' : 'NOT met'}\n`);
+console.log('| listing | tools | tokens |\n|---|---|---|');
+for (const g of GROUPS) {
+  const names = visibleTools(gateway.executor.registry, undefined, [g]).map((t) => t.name);
+  if (names.length) console.log(`| /mcp?groups=${g} | ${names.length} | ${tokens(listOf(names))} |`);
+}
+const reader = principal(
+  'reader',
+  GROUPS.map((g) => `${g}:read`),
+);
+const readable = visibleTools(gateway.executor.registry, reader, undefined).map((t) => t.name);
+console.log(`| a token with every :read permission | ${readable.length} | ${tokens(listOf(readable))} |`);
+for (const d of DIALECTS) {
+  console.log(`| GET /v1/tools?dialect=${d} | ${all.length} | ${tokens(toDialect(gateway.listTools(), d))} |`);
+}
+await gateway.close();
