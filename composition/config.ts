@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { DEFAULT_OUTPUT_BUDGET } from '../application/runtime/envelope.js';
 import { E, type Either } from '../domain/shared/fp.js';
+import { TENANT_ID } from '../ports/authenticator.js';
 import { EnvVar, enumVar, intVar, optionalString, SECRET_VARIABLE, tokenVar, urlVar } from './env.js';
 import type { EnvironmentRow } from './group-module.js';
 import { groupModules } from './groups/index.js';
@@ -11,6 +12,8 @@ export interface ApiKeyConfig {
   readonly permissions: readonly string[];
   readonly token?: string;
   readonly sha256?: string;
+  /** The tenant the key acts for (default `default`). */
+  readonly tenant?: string;
 }
 
 export interface GatewayConfig {
@@ -36,6 +39,7 @@ export interface GatewayConfig {
     readonly jwksUrl?: string;
     readonly issuer?: string;
     readonly audience?: string;
+    readonly tenantClaim?: string;
   };
   readonly rateLimits: { readonly perMinute: number; readonly perGroup: Readonly<Record<string, number>> };
   readonly idempotencyTtlSeconds: number;
@@ -57,7 +61,7 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   [
     'GATEWAY_API_KEYS',
     '(none)',
-    'JSON array of API keys: [{"name":"ci","sha256":"<hex of SHA-256 of the token>","permissions":["crm:read","crm:write"]}]. "token" instead of "sha256" is accepted for local use.',
+    'JSON array of API keys: [{"name":"ci","sha256":"<hex of SHA-256 of the token>","permissions":["crm:read","crm:write"],"tenant":"acme"}]. "token" instead of "sha256" is accepted for local use; without "tenant" the key acts for the tenant "default".',
   ],
   ['GATEWAY_DEMO_DATA', 'true', 'Seed the in-memory backends with demo data.'],
   ['GATEWAY_MAX_BODY_BYTES', '1048576', 'Largest tool-call body accepted; larger ones get 413.'],
@@ -92,6 +96,11 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   ],
   ['JWT_ISSUER', '(none)', "When set, a JWT's iss must equal it."],
   ['JWT_AUDIENCE', '(none)', "When set, a JWT's aud must contain it."],
+  [
+    'JWT_TENANT_CLAIM',
+    'tenant',
+    'The JWT claim that names the caller\'s tenant; a token without it acts for the tenant "default".',
+  ],
   ['RATE_LIMIT_PER_MINUTE', '600', 'Tool calls per minute per principal and tool group.'],
   [
     'RATE_LIMIT_GROUPS',
@@ -116,11 +125,11 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const ApiKeyCodec = t.intersection([
   t.type({ name: t.string, permissions: t.array(t.string) }),
-  t.partial({ token: t.string, sha256: t.string }),
+  t.partial({ token: t.string, sha256: t.string, tenant: t.string }),
 ]);
 const apiKeysVar = new EnvVar<ApiKeyConfig[]>(
   'apiKeys',
-  'a JSON array of {"name": string, "sha256" (64 hex digits) or "token": string, "permissions": string[]}',
+  'a JSON array of {"name": string, "sha256" (64 hex digits) or "token": string, "permissions": string[], "tenant"?: a tenant id}',
   (raw) => {
     if (raw === undefined) return { ok: true, value: [] };
     let parsed: unknown;
@@ -134,8 +143,9 @@ const apiKeysVar = new EnvVar<ApiKeyConfig[]>(
     const keys = decoded.right;
     const valid = keys.every(
       (k) =>
-        (k.token !== undefined && k.token.length >= 8) ||
-        (k.sha256 !== undefined && /^[0-9a-fA-F]{64}$/.test(k.sha256)),
+        ((k.token !== undefined && k.token.length >= 8) ||
+          (k.sha256 !== undefined && /^[0-9a-fA-F]{64}$/.test(k.sha256))) &&
+        (k.tenant === undefined || TENANT_ID.test(k.tenant)),
     );
     return valid ? { ok: true, value: keys } : { ok: false };
   },
@@ -182,6 +192,16 @@ const EnvCodec = t.type({
   JWT_JWKS_URL: urlVar(),
   JWT_ISSUER: optionalString,
   JWT_AUDIENCE: optionalString,
+  JWT_TENANT_CLAIM: new EnvVar<string>(
+    'claim',
+    'a JWT claim name (letters, digits, "_", ".", ":", "/" or "-")',
+    (raw) =>
+      raw === undefined
+        ? { ok: true, value: 'tenant' }
+        : /^[A-Za-z0-9_.:/-]{1,100}$/.test(raw)
+          ? { ok: true, value: raw }
+          : { ok: false },
+  ),
   RATE_LIMIT_PER_MINUTE: intVar(1, 1_000_000, 600),
   RATE_LIMIT_GROUPS: rateLimitGroupsVar,
   IDEMPOTENCY_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400),
@@ -239,6 +259,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
             jwksUrl: v['JWT_JWKS_URL'] as string | undefined,
             issuer: v['JWT_ISSUER'] as string | undefined,
             audience: v['JWT_AUDIENCE'] as string | undefined,
+            tenantClaim: v['JWT_TENANT_CLAIM'] as string,
           }
         : undefined,
     rateLimits: {

@@ -12,7 +12,7 @@ import { withToolCallFastPath, type NodeListener } from '../adapters/inbound/htt
 import type { RejectedCall } from '../adapters/inbound/http/tool-calls.js';
 import { E } from '../domain/shared/fp.js';
 import { Redis } from 'ioredis';
-import { Authenticator, principalId, type Principal } from '../ports/authenticator.js';
+import { Authenticator, DEFAULT_TENANT, principalId, TENANT_ID, type Principal } from '../ports/authenticator.js';
 import { IdempotencyStore } from '../ports/idempotency-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import { UrlFetcher } from '../ports/url-fetcher.js';
@@ -90,14 +90,15 @@ export class ConfigurationError extends Error {
 }
 
 /**
- * A principal for embedders: a name and its permissions (`crm:read`, `crm:*`, `*`...). Its id lives in a
- * namespace of its own (`embedded:<name>`), apart from API keys and JWT subjects of the same name.
+ * A principal for embedders: a name, its permissions (`crm:read`, `crm:*`, `*`...) and its tenant
+ * (default `default`). Its id lives in a namespace of its own (`embedded:<name>`), apart from API keys and
+ * JWT subjects of the same name.
  */
-export const principal = (name: string, permissions: readonly string[]): Principal => ({
-  id: principalId('embedded', name),
-  name,
-  permissions: new Set(permissions),
-});
+export const principal = (name: string, permissions: readonly string[], tenant = DEFAULT_TENANT): Principal => {
+  if (!TENANT_ID.test(tenant))
+    throw new Error(`"${tenant}" is not a tenant id (1 to 64 letters, digits, ".", "_", "-")`);
+  return { id: principalId('embedded', name), name, permissions: new Set(permissions), tenant };
+};
 
 const resolveConfig = (options: GatewayOptions): GatewayConfig => {
   if (options.config) return options.config;

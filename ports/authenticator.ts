@@ -11,7 +11,18 @@ export interface Principal {
   /** For display and logs only (an API key's name, a JWT's subject); never a key for state. */
   readonly name: string;
   readonly permissions: ReadonlySet<string>;
+  /**
+   * The organisation the caller acts for. Everything kept per caller is kept per tenant as well (rate
+   * limits, idempotency records); an API key names it, a JWT carries it in a claim, else `default`.
+   */
+  readonly tenant: string;
 }
+
+/** The tenant of a credential that names none (and of the demo token). */
+export const DEFAULT_TENANT = 'default';
+
+/** A tenant id: 1 to 64 letters, digits, `.`, `_` or `-`, starting with a letter or digit (never a `:`). */
+export const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The credential kinds a principal can come from; each is its own namespace of ids. */
 export type CredentialKind = 'key' | 'demo' | 'jwt' | 'embedded';

@@ -3,7 +3,11 @@ import type { ServiceIdentifier } from 'inversify';
 export interface ObservedCall {
   readonly tool: string;
   readonly group: string;
+  /** The principal's name, for people reading logs. */
   readonly principal: string;
+  /** The principal's stable id (`key:ci`, `jwt:<iss>:<sub>`), for joining log lines. */
+  readonly principalId: string;
+  readonly tenant: string;
   readonly requestId: string;
 }
 

@@ -55,7 +55,14 @@ export class ToolExecutor {
     const observer = this.options.observer;
     if (!observer) return this.runObserved(tool, args, principal, requestId, options);
     return observer.observe(
-      { tool: tool.name, group: tool.declaration.group, principal: principal.name, requestId },
+      {
+        tool: tool.name,
+        group: tool.declaration.group,
+        principal: principal.name,
+        principalId: principal.id,
+        tenant: principal.tenant,
+        requestId,
+      },
       () => this.runObserved(tool, args, principal, requestId, options),
     );
   }
@@ -82,8 +89,9 @@ export class ToolExecutor {
       const group = tool.declaration.group;
       let decision: RateDecision | undefined;
       try {
+        // Per tenant and principal (a tenant id has no ":", so the parts cannot run into each other).
         decision = await limits.limiter.take(
-          `${principal.id}:${group}`,
+          `${principal.tenant}:${principal.id}:${group}`,
           limits.perGroup[group] ?? limits.perMinute,
           60,
         );
@@ -149,7 +157,7 @@ export class ToolExecutor {
     policy: IdempotencyPolicy,
     meta: CallMeta | undefined,
   ): Promise<ToolResult> {
-    const scoped = `${principal.id}:${key}`;
+    const scoped = `${principal.tenant}:${principal.id}:${key}`;
     const fingerprint = fingerprintOf(tool.name, params);
     const runningTtl = Math.ceil((this.options.timeoutMs ?? 60_000) / 1000) + 60;
     let claim: IdempotencyClaim;

@@ -1,5 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { principalId, type AuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
+import {
+  DEFAULT_TENANT,
+  principalId,
+  type AuthFailure,
+  type Authenticator,
+  type Principal,
+} from '../../../ports/authenticator.js';
 
 export interface ApiKey {
   readonly name: string;
@@ -9,6 +15,8 @@ export interface ApiKey {
   readonly sha256?: string;
   /** `demo` for the demo token, so that an API key named "demo" is a different principal. */
   readonly kind?: 'key' | 'demo';
+  /** The tenant the key acts for (default `default`). */
+  readonly tenant?: string;
 }
 
 const UNKNOWN: AuthFailure = { reason: 'the token is not a known API key' };
@@ -35,7 +43,12 @@ export class ApiKeyAuthenticator implements Authenticator {
       if (d.length !== 32) throw new Error(`API key ${k.name}: a SHA-256 digest has 32 bytes`);
       this.keys.set(d.toString('hex'), {
         digest: d,
-        principal: { id: principalId(k.kind ?? 'key', k.name), name: k.name, permissions: new Set(k.permissions) },
+        principal: {
+          id: principalId(k.kind ?? 'key', k.name),
+          name: k.name,
+          permissions: new Set(k.permissions),
+          tenant: k.tenant ?? DEFAULT_TENANT,
+        },
       });
     }
   }

@@ -6,7 +6,14 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import { principalId, type AuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
+import {
+  DEFAULT_TENANT,
+  principalId,
+  TENANT_ID,
+  type AuthFailure,
+  type Authenticator,
+  type Principal,
+} from '../../../ports/authenticator.js';
 
 export interface JwtOptions {
   /** Shared secret for HS256. */
@@ -19,6 +26,8 @@ export interface JwtOptions {
   readonly leewaySeconds?: number;
   /** Least time between two JWKS fetches for unknown key ids (default 30 s). */
   readonly jwksCooldownMs?: number;
+  /** The claim that names the caller's tenant (default `tenant`); a token without it acts for `default`. */
+  readonly tenantClaim?: string;
 }
 
 const HMAC = ['HS256'];
@@ -47,7 +56,7 @@ const reasonOf = (e: unknown): string => {
  * issuers, or a subject equal to an API key's name, is another principal. A token without `sub` falls
  * back to its `client_id` (a separate namespace under the issuer).
  */
-const principalOf = (payload: JWTPayload, permissions: readonly string[]): Principal => {
+const principalOf = (payload: JWTPayload, permissions: readonly string[], tenant: string): Principal => {
   const issuer = typeof payload.iss === 'string' ? payload.iss : '';
   const clientId = typeof payload['client_id'] === 'string' ? (payload['client_id'] as string) : undefined;
   const id =
@@ -56,7 +65,14 @@ const principalOf = (payload: JWTPayload, permissions: readonly string[]): Princ
       : clientId !== undefined
         ? principalId('jwt', issuer, 'client', clientId)
         : principalId('jwt', issuer);
-  return { id, name: String(payload.sub ?? clientId ?? 'jwt'), permissions: new Set(permissions) };
+  return { id, name: String(payload.sub ?? clientId ?? 'jwt'), permissions: new Set(permissions), tenant };
+};
+
+/** The tenant a token names in `claim`, `default` when it names none, or undefined when the claim is not a tenant id. */
+const tenantOf = (payload: JWTPayload, claim: string): string | undefined => {
+  const value = payload[claim];
+  if (value === undefined) return DEFAULT_TENANT;
+  return typeof value === 'string' && TENANT_ID.test(value) ? value : undefined;
 };
 
 const permissionsOf = (payload: JWTPayload): string[] => {
@@ -115,7 +131,12 @@ export class JwtAuthenticator implements Authenticator {
       } else {
         return { reason: `the token algorithm "${alg ?? 'none'}" is not allowed` };
       }
-      const principal = principalOf(payload, permissionsOf(payload));
+      const claim = this.options.tenantClaim ?? 'tenant';
+      const tenant = tenantOf(payload, claim);
+      if (tenant === undefined) {
+        return { reason: `the token's "${claim}" claim is not a tenant id (1 to 64 letters, digits, ".", "_" or "-")` };
+      }
+      const principal = principalOf(payload, permissionsOf(payload), tenant);
       if (this.verified.size > 10_000) this.verified.clear();
       this.verified.set(token, { principal, expiresAt: (payload.exp ?? 0) * 1000 });
       return principal;

@@ -9,6 +9,13 @@ export class GatewayMetrics {
     labelNames: ['tool', 'status'],
     registers: [this.registry],
   });
+  /** Per tenant and group; tenants past the first MAX_TENANT_LABELS share the label "other" (bounded series). */
+  readonly tenantCalls = new Counter({
+    name: 'gateway_tenant_tool_calls_total',
+    help: 'Tool calls by tenant and tool group (tenants beyond the first 100 seen are counted as "other")',
+    labelNames: ['tenant', 'group'],
+    registers: [this.registry],
+  });
   readonly toolDuration = new Histogram({
     name: 'gateway_tool_call_duration_seconds',
     help: 'Tool call duration by tool and status',
