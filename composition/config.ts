@@ -34,6 +34,10 @@ export interface GatewayConfig {
   readonly shutdownGraceMs: number;
   /** Most characters a text result may have; `max_chars` lowers it per call. */
   readonly outputBudgetChars: number;
+  /** A Destructive call needs a confirm token (from a dry run or a 428 answer). */
+  readonly confirmDestructive: boolean;
+  /** The HMAC key of confirm tokens; without it each instance makes its own (tokens then verify only there). */
+  readonly confirmSecret?: string;
   readonly jwt?: {
     readonly secret?: string;
     readonly jwksUrl?: string;
@@ -100,6 +104,16 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
     'JWT_TENANT_CLAIM',
     'tenant',
     'The JWT claim that names the caller\'s tenant; a token without it acts for the tenant "default".',
+  ],
+  [
+    'GATEWAY_CONFIRM_DESTRUCTIVE',
+    'false',
+    'true: a Destructive tool call without a valid confirm_token changes nothing and answers 428 CONFIRMATION_REQUIRED with a preview of what would go and a token (single use, 5 minutes). dry_run=true previews whatever the setting.',
+  ],
+  [
+    'GATEWAY_CONFIRM_SECRET',
+    'random per instance',
+    'HMAC key of confirm tokens (at least 32 characters); set the same one on every instance behind a load balancer.',
   ],
   ['RATE_LIMIT_PER_MINUTE', '600', 'Tool calls per minute per principal and tool group.'],
   [
@@ -202,6 +216,10 @@ const EnvCodec = t.type({
           ? { ok: true, value: raw }
           : { ok: false },
   ),
+  GATEWAY_CONFIRM_DESTRUCTIVE: enumVar(['true', 'false'], 'false'),
+  GATEWAY_CONFIRM_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
+    raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },
+  ),
   RATE_LIMIT_PER_MINUTE: intVar(1, 1_000_000, 600),
   RATE_LIMIT_GROUPS: rateLimitGroupsVar,
   IDEMPOTENCY_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400),
@@ -249,6 +267,8 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     logLevel: v['LOG_LEVEL'] as string,
     requestTimeoutMs: v['GATEWAY_REQUEST_TIMEOUT_MS'] as number,
     outputBudgetChars: v['GATEWAY_OUTPUT_BUDGET_CHARS'] as number,
+    confirmDestructive: v['GATEWAY_CONFIRM_DESTRUCTIVE'] === 'true',
+    confirmSecret: v['GATEWAY_CONFIRM_SECRET'] as string | undefined,
     shutdownGraceMs: v['GATEWAY_SHUTDOWN_GRACE_MS'] as number,
     simulatedLatencyMs: v['GATEWAY_SIMULATED_LATENCY_MS'] as number,
     metricsToken: v['METRICS_TOKEN'] as string | undefined,

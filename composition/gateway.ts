@@ -8,6 +8,7 @@ import { ToolExecutor } from '../application/runtime/executor.js';
 import { ToolRegistry, type ToolListing } from '../application/runtime/registry.js';
 import { allTools } from '../application/tools.js';
 import { createHttpApp } from '../adapters/inbound/http/http-app.js';
+import { ConfirmGate } from '../application/runtime/confirm.js';
 import { withToolCallFastPath, type NodeListener } from '../adapters/inbound/http/node-fast-path.js';
 import type { RejectedCall } from '../adapters/inbound/http/tool-calls.js';
 import { E } from '../domain/shared/fp.js';
@@ -149,6 +150,12 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         Object.values(backends).some((b) => b !== 'memory'),
       ),
       simulatedLatencyMs: config.simulatedLatencyMs,
+      confirm: new ConfirmGate({
+        required: config.confirmDestructive,
+        secret: config.confirmSecret ? new TextEncoder().encode(config.confirmSecret) : ConfirmGate.randomSecret(),
+        ledger: container.get(IdempotencyStore),
+        clock: shared.clock,
+      }),
     },
   );
   const callDeps = {

@@ -3,7 +3,9 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
 import { described, NumericString, params, t } from '../runtime/codecs.js';
+import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { contactDisplayName } from '../../domain/crm/contact.js';
 
 export const DeleteContactParams = params(
   { contact_id: described(NumericString, 'The contact id (numeric string).') },
@@ -19,6 +21,19 @@ export interface DeleteContactResult {
 @injectable()
 export class DeleteContact implements UseCase<DeleteContactParams, DeleteContactResult> {
   constructor(@inject(ContactBook) private readonly contacts: ContactBook) {}
+
+  preview(p: DeleteContactParams): TaskEither<GatewayError, Preview> {
+    return pipe(
+      this.contacts.get(p.contact_id, ['firstname', 'lastname', 'email', 'company']),
+      TE.map((c) => {
+        const email = c.properties['email'];
+        return {
+          summary: `archive contact ${c.id}, ${contactDisplayName(c)}${email ? ` <${email}>` : ''} (it can be restored in the CRM for a limited time)`,
+          facts: { contact_id: c.id, name: contactDisplayName(c), email, company: c.properties['company'] },
+        };
+      }),
+    );
+  }
 
   execute(p: DeleteContactParams): TaskEither<GatewayError, DeleteContactResult> {
     return pipe(

@@ -3,9 +3,10 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { params, t } from '../runtime/codecs.js';
+import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { flag, ItemIdParam } from './files-text.js';
+import { flag, ItemIdParam, size } from './files-text.js';
 
 export const DeleteItemParams = params(
   { item_id: ItemIdParam('Id of the file or folder.') },
@@ -30,6 +31,33 @@ export interface DeleteItemResult {
 @injectable()
 export class DeleteItem implements UseCase<DeleteItemParams, DeleteItemResult> {
   constructor(@inject(ItemStore) private readonly items: ItemStore) {}
+  preview(p: DeleteItemParams): TaskEither<GatewayError, Preview> {
+    const id = p.item_id.trim();
+    return pipe(
+      this.items.get(id, { includeDeleted: false, includeChildren: false }),
+      TE.map((i) => {
+        const what =
+          i.type === 'Folder'
+            ? `the folder "${i.Name}" (id ${i.Id}) with its ${i.FileCount} file(s), ${size(i.FileSizeBytes)} in all,`
+            : `the file "${i.Name}" (id ${i.Id}, ${size(i.FileSizeBytes)})`;
+        return {
+          summary: p.single_version
+            ? `delete the current version of the file "${i.Name}" (id ${i.Id}); the previous version becomes current`
+            : `move ${what} to the recycle bin`,
+          facts: {
+            item_id: i.Id,
+            name: i.Name,
+            type: i.type,
+            file_count: i.FileCount,
+            size_bytes: i.FileSizeBytes,
+            path: i.Path,
+            single_version: p.single_version,
+          },
+        };
+      }),
+    );
+  }
+
   execute(p: DeleteItemParams): TaskEither<GatewayError, DeleteItemResult> {
     const single = p.single_version;
     const id = p.item_id.trim();

@@ -3,6 +3,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ShareStore } from '../../ports/share-store.js';
 import { params, t } from '../runtime/codecs.js';
+import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { ShareIdParam } from './get-share.js';
 
@@ -12,6 +13,23 @@ export type DeleteShareParams = t.TypeOf<typeof DeleteShareParams>;
 @injectable()
 export class DeleteShare implements UseCase<DeleteShareParams, { readonly message: string }> {
   constructor(@inject(ShareStore) private readonly shares: ShareStore) {}
+  preview(p: DeleteShareParams): TaskEither<GatewayError, Preview> {
+    return pipe(
+      this.shares.get(p.share_id, { includeItems: false, includeRecipients: false }),
+      TE.map((s) => ({
+        summary: `revoke the ${s.ShareType} share ${s.Id} "${s.Title}" (${s.ItemIds.length} item(s), downloaded ${s.TotalDownloads} time(s)); its link stops working at once`,
+        facts: {
+          share_id: s.Id,
+          title: s.Title,
+          type: s.ShareType,
+          items: s.ItemIds,
+          downloads: s.TotalDownloads,
+          url: s.Uri,
+        },
+      })),
+    );
+  }
+
   execute(p: DeleteShareParams): TaskEither<GatewayError, { readonly message: string }> {
     const id = p.share_id.trim();
     return pipe(

@@ -5,6 +5,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordComments } from '../../ports/record-comments.js';
 import { described, intRange, NonEmptyString, NumericId, params, t, withoutDefaults } from '../runtime/codecs.js';
+import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flagsOf } from './common.js';
@@ -157,6 +158,25 @@ export type DeleteRecordCommentParams = t.TypeOf<typeof DeleteRecordCommentParam
 @injectable()
 export class DeleteRecordComment implements UseCase<DeleteRecordCommentParams, Record<string, never>> {
   constructor(@inject(RecordComments) private readonly comments: RecordComments) {}
+  preview(p: DeleteRecordCommentParams): TaskEither<GatewayError, Preview> {
+    return pipe(
+      this.comments.get(p.comment_id),
+      TE.map((c) => {
+        const excerpt = c.value.length > 80 ? `${c.value.slice(0, 80)}…` : c.value;
+        return {
+          summary: `delete comment ${c.comment_id} by ${c.created_by.name} on record ${c.ref.id} ("${excerpt}"), permanently`,
+          facts: {
+            comment_id: c.comment_id,
+            record_id: c.ref.id,
+            by: c.created_by.name,
+            created_on: c.created_on,
+            text: excerpt,
+          },
+        };
+      }),
+    );
+  }
+
   execute(p: DeleteRecordCommentParams): TaskEither<GatewayError, Record<string, never>> {
     return pipe(
       this.comments.delete(p.comment_id, { silent: p.silent ?? false, hook: p.hook ?? true }),

@@ -4,6 +4,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
+import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flagParams, flagsOf } from './common.js';
@@ -15,6 +16,16 @@ export type DeleteRecordParams = t.TypeOf<typeof DeleteRecordParams>;
 @injectable()
 export class DeleteRecord implements UseCase<DeleteRecordParams, { deleted: true; record_id: number }> {
   constructor(@inject(RecordStore) private readonly store: RecordStore) {}
+
+  preview(p: DeleteRecordParams): TaskEither<GatewayError, Preview> {
+    return pipe(
+      this.store.get(p.record_id),
+      TE.map((r) => ({
+        summary: `move record ${r.record_id} "${r.title}" (app ${r.app_id}) to the trash (records_restoreRecord brings it back)`,
+        facts: { record_id: r.record_id, title: r.title, app_id: r.app_id, record_url: r.record_url },
+      })),
+    );
+  }
 
   execute(p: DeleteRecordParams): TaskEither<GatewayError, { deleted: true; record_id: number }> {
     return pipe(

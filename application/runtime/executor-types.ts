@@ -1,7 +1,7 @@
 import type { CallObserver } from '../../ports/call-observer.js';
 import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
-import type { UseCase } from './define-tool.js';
+import type { CallContext, UseCase } from './define-tool.js';
 import type { RegisteredTool } from './registry.js';
 import type { ToolError } from './tool-error.js';
 
@@ -67,9 +67,29 @@ export interface ExecutorOptions {
   readonly observer?: CallObserver;
   /** Delay added to every tool run (demos and tests of the in-memory mode). */
   readonly simulatedLatencyMs?: number;
+  /** Dry runs and confirm tokens of Destructive tools (ConfirmGate in confirm.ts). */
+  readonly confirm?: DestructiveGate;
 }
 
 export interface RunOptions {
   /** Makes a Write or Destructive call safe to retry: the first outcome is replayed for this key. */
   readonly idempotencyKey?: string;
+}
+
+/** The gateway's own parameters of a Destructive call. */
+export interface Controls {
+  readonly dryRun: boolean;
+  readonly confirmToken?: string;
+}
+
+/** Decides, before a Destructive call runs, whether to answer instead (a dry run, a confirmation request). */
+export interface DestructiveGate {
+  check(
+    tool: RegisteredTool,
+    params: unknown,
+    controls: Controls,
+    useCase: object,
+    context: CallContext,
+    meta: CallMeta | undefined,
+  ): Promise<ToolResult | undefined>;
 }

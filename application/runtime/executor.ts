@@ -4,6 +4,7 @@ import type { RateDecision } from '../../ports/rate-limiter.js';
 import { isAllowed, type CallContext, type UseCase } from './define-tool.js';
 import type {
   CallMeta,
+  Controls,
   ExecutorOptions,
   IdempotencyPolicy,
   RunOptions,
@@ -11,6 +12,7 @@ import type {
   ToolResult,
   UseCaseResolver,
 } from './executor-types.js';
+import { takeControls } from './confirm.js';
 import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
 import { dropNullOptionals, explainDecodeErrors, findUnknownMember } from './arguments.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
@@ -125,11 +127,41 @@ export class ToolExecutor {
         meta,
       );
     }
-    const unknown = findUnknownMember(input, tool.inputSchema);
+    // A Destructive tool's dry_run and confirm_token are the gateway's, not the use case's.
+    let given = input as Record<string, unknown>;
+    let controls: Controls | undefined;
+    if (tool.declaration.annotations.kind === 'Destructive') {
+      const taken = takeControls(given);
+      if ('status' in taken) return fail(taken, meta);
+      ({ rest: given, controls } = taken);
+    }
+    const unknown = findUnknownMember(given, tool.inputSchema);
     if (unknown) return fail(unknown, meta);
-    const decoded = tool.declaration.params.decode(input);
+    const decoded = tool.declaration.params.decode(given);
     if (decoded._tag === 'Left') return fail(explainDecodeErrors(decoded.left), meta);
     const params = decoded.right;
+
+    if (controls) {
+      const gate = this.options.confirm;
+      if (!gate && (controls.dryRun || controls.confirmToken !== undefined)) {
+        return fail(
+          toolError(400, 'INVALID_PARAMETER', 'Dry runs and confirm tokens are not enabled on this gateway.', {
+            parameter: controls.dryRun ? 'dry_run' : 'confirm_token',
+            expected: 'not given',
+          }),
+          meta,
+        );
+      }
+      const answer = await gate?.check(
+        tool,
+        params,
+        controls,
+        this.useCases.get(tool.name)!,
+        { principal, requestId },
+        meta,
+      );
+      if (answer) return answer;
+    }
 
     const idempotency = this.options.idempotency;
     const key = options.idempotencyKey;

@@ -1,4 +1,5 @@
 import { GROUPS, qualifiedName, requiredPermission, type Group, type ToolDeclaration } from './define-tool.js';
+import { CONTROL_PARAMETERS } from './control-parameters.js';
 import { toJsonSchema, type JsonSchema } from './json-schema.js';
 import { toolError, type ToolError } from './tool-error.js';
 
@@ -37,8 +38,13 @@ export class ToolRegistry {
       const name = qualifiedName(declaration);
       if (this.byName.has(name)) throw new Error(`Tool ${name} is declared twice`);
       if (!/^[a-zA-Z0-9_-]{1,64}$/.test(name)) throw new Error(`Tool name ${name} is not a valid function name`);
-      const inputSchema = toJsonSchema(declaration.params as never);
-      if (inputSchema.type !== 'object') throw new Error(`Tool ${name}: parameters must be an object`);
+      const declared = toJsonSchema(declaration.params as never);
+      if (declared.type !== 'object') throw new Error(`Tool ${name}: parameters must be an object`);
+      // Every Destructive tool also takes the gateway's dry_run and confirm_token (confirm.ts).
+      const inputSchema: JsonSchema =
+        declaration.annotations.kind === 'Destructive'
+          ? { ...declared, properties: { ...declared.properties, ...CONTROL_PARAMETERS } }
+          : declared;
       const tool: RegisteredTool = {
         declaration,
         name,

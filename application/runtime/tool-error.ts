@@ -14,7 +14,9 @@ export type ErrorCode =
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'TIMEOUT'
   /** 503: a store the call needs (the idempotency records) is down; retry after details.retry_after_seconds. */
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  /** 428: a Destructive call needs a confirm_token (GATEWAY_CONFIRM_DESTRUCTIVE); details carry the preview and the token. */
+  | 'CONFIRMATION_REQUIRED';
 
 /** An error as every surface reports it: the envelope's code, message and details, with its HTTP status. */
 export interface ToolError {

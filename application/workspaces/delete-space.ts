@@ -3,7 +3,12 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
+import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { RecordApps } from '../../ports/record-apps.js';
+import { RecordStore } from '../../ports/record-store.js';
+
+const MAX_COUNTED = 20;
 
 export const DeleteSpaceParams = params({ space_id: described(NumericId, 'The space to delete for good.') }, {});
 export type DeleteSpaceParams = t.TypeOf<typeof DeleteSpaceParams>;
@@ -15,7 +20,49 @@ export interface DeleteSpaceResult {
 
 @injectable()
 export class DeleteSpace implements UseCase<DeleteSpaceParams, DeleteSpaceResult> {
-  constructor(@inject(SpaceDirectory) private readonly directory: SpaceDirectory) {}
+  constructor(
+    @inject(SpaceDirectory) private readonly directory: SpaceDirectory,
+    @inject(RecordApps) private readonly apps: RecordApps,
+    @inject(RecordStore) private readonly records: RecordStore,
+  ) {}
+
+  /** The space, its apps and how many records each holds (counted for the first MAX_COUNTED apps). */
+  preview(p: DeleteSpaceParams): TaskEither<GatewayError, Preview> {
+    const count = (appId: number) =>
+      pipe(
+        this.apps.getApp(appId),
+        TE.chain((app) =>
+          this.records.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: true }),
+        ),
+        TE.map((page) => page.total),
+      );
+    return pipe(
+      TE.Do,
+      TE.apS('space', this.directory.getSpace(p.space_id)),
+      TE.apS('apps', this.apps.listApps(p.space_id)),
+      TE.chain(({ space, apps }) =>
+        pipe(
+          TE.sequenceSeqArray(apps.slice(0, MAX_COUNTED).map((a) => count(a.id))),
+          TE.map((counts) => {
+            const listed = apps.map((a, i) => ({ app_id: a.id, name: a.name, records: counts[i] }));
+            const known = counts.reduce((sum, n) => sum + n, 0);
+            const records = apps.length > MAX_COUNTED ? `at least ${known}` : String(known);
+            const names = listed.map((a) => (a.records === undefined ? a.name : `${a.name} (${a.records})`));
+            return {
+              summary: `delete space ${space.space_id} "${space.name}" for good, with its ${apps.length} app(s)${names.length ? ` ${names.join(', ')}` : ''} and ${records} record(s); this cannot be undone`,
+              facts: {
+                space_id: space.space_id,
+                name: space.name,
+                apps: listed,
+                records: known,
+                every_app_counted: apps.length <= MAX_COUNTED,
+              },
+            };
+          }),
+        ),
+      ),
+    );
+  }
 
   execute(p: DeleteSpaceParams): TaskEither<GatewayError, DeleteSpaceResult> {
     return pipe(

@@ -3,6 +3,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
+import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { keepsAnAdmin } from './membership-guard.js';
 import type { MembershipStatus } from './update-space-memberships.js';
@@ -22,6 +23,29 @@ export type EndSpaceMembershipsParams = t.TypeOf<typeof EndSpaceMembershipsParam
 @injectable()
 export class EndSpaceMemberships implements UseCase<EndSpaceMembershipsParams, MembershipStatus> {
   constructor(@inject(SpaceDirectory) private readonly directory: SpaceDirectory) {}
+
+  preview(p: EndSpaceMembershipsParams): TaskEither<GatewayError, Preview> {
+    const ids = [...new Set(p.user_ids)];
+    return pipe(
+      this.directory.members(p.space_id, { limit: 500, offset: 0 }),
+      TE.map((page) => {
+        const byUser = new Map(page.members.map((m) => [m.profile.user_id, m]));
+        const people = ids.map((id) => {
+          const m = byUser.get(id);
+          return m
+            ? { user_id: id, name: m.profile.name, role: m.role, status: m.status }
+            : { user_id: id, name: undefined, role: undefined, status: 'not a member' };
+        });
+        const words = people.map((x) =>
+          x.name ? `${x.name} (user ${x.user_id}, ${x.role}, ${x.status})` : `user ${x.user_id} (not a member)`,
+        );
+        return {
+          summary: `end the membership or invitation of ${words.join(', ')} in space ${p.space_id}`,
+          facts: { space_id: p.space_id, people },
+        };
+      }),
+    );
+  }
 
   execute(p: EndSpaceMembershipsParams): TaskEither<GatewayError, MembershipStatus> {
     const ids = [...new Set(p.user_ids)];

@@ -1,0 +1,201 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../../ports/authenticator.js';
+import type { Clock } from '../../ports/clock.js';
+import type { IdempotencyStore } from '../../ports/idempotency-store.js';
+import type { GatewayError } from '../../domain/shared/errors.js';
+import type { TaskEither } from '../../domain/shared/fp.js';
+import type { CallContext } from './define-tool.js';
+import type { CallMeta, Controls, DestructiveGate, ToolResult } from './executor-types.js';
+import { fingerprintOf } from './idempotency.js';
+import type { RegisteredTool } from './registry.js';
+import { fromGatewayError, toolError, type ToolError } from './tool-error.js';
+
+// Safe deletes. A Destructive tool takes two extra parameters: `dry_run` (show what would go, change
+// nothing) and `confirm_token`. With GATEWAY_CONFIRM_DESTRUCTIVE=true a call without a valid token
+// changes nothing: it answers 428 with a preview of exactly what would go and a token, HMAC-signed over
+// the tenant, the principal, the tool and the decoded arguments, valid 5 minutes and usable once. The
+// same call with the token runs.
+
+/** What a destructive call would remove, in words and as facts (ids, names, counts, sizes). */
+export interface Preview {
+  /** Completes "This call would ...": "move the folder Contracts (id fo1, 12 files, 3.4 MB) to the recycle bin". */
+  readonly summary: string;
+  readonly facts: Readonly<Record<string, unknown>>;
+}
+
+/** A use case that can say what its call would remove without removing it. */
+export interface Previewable<P> {
+  preview(params: P, context: CallContext): TaskEither<GatewayError, Preview>;
+}
+
+export const hasPreview = (useCase: object): useCase is Previewable<unknown> =>
+  typeof (useCase as Partial<Previewable<unknown>>).preview === 'function';
+
+export interface ConfirmPolicy {
+  /** GATEWAY_CONFIRM_DESTRUCTIVE: a Destructive call needs a confirm token. */
+  readonly required: boolean;
+  /** The HMAC key; every instance that may receive the confirming call needs the same one. */
+  readonly secret: Uint8Array;
+  /** Where used tokens are remembered until they expire (the idempotency store: shared through Redis). */
+  readonly ledger: IdempotencyStore;
+  readonly clock: Clock;
+  readonly ttlSeconds?: number;
+}
+
+/** Takes `dry_run` and `confirm_token` out of a Destructive call's arguments, or says what is wrong with them. */
+export const takeControls = (
+  input: Record<string, unknown>,
+): { rest: Record<string, unknown>; controls: Controls } | ToolError => {
+  const { dry_run: dryRun, confirm_token: confirmToken, ...rest } = input;
+  if (dryRun !== undefined && typeof dryRun !== 'boolean') {
+    return toolError(400, 'INVALID_PARAMETER', 'Parameter "dry_run" must be a boolean.', {
+      parameter: 'dry_run',
+      expected: 'boolean',
+    });
+  }
+  if (confirmToken !== undefined && (typeof confirmToken !== 'string' || confirmToken.length > 512)) {
+    return toolError(400, 'INVALID_PARAMETER', 'Parameter "confirm_token" must be the token string the gateway gave.', {
+      parameter: 'confirm_token',
+      expected: 'string of at most 512 characters',
+    });
+  }
+  return { rest, controls: { dryRun: dryRun === true, confirmToken: confirmToken as string | undefined } };
+};
+
+const b64 = (b: Buffer) => b.toString('base64url');
+
+export class ConfirmGate implements DestructiveGate {
+  private readonly ttl: number;
+  constructor(private readonly policy: ConfirmPolicy) {
+    this.ttl = policy.ttlSeconds ?? 300;
+  }
+
+  /** A random key for a single instance (tokens then verify only where they were issued). */
+  static randomSecret(): Uint8Array {
+    return randomBytes(32);
+  }
+
+  private signature(principal: Principal, tool: string, fingerprint: string, expires: number, nonce: string): Buffer {
+    return createHmac('sha256', this.policy.secret)
+      .update(['confirm/v1', principal.tenant, principal.id, tool, fingerprint, String(expires), nonce].join('\n'))
+      .digest();
+  }
+
+  private issue(principal: Principal, tool: string, fingerprint: string): string {
+    const expires = Math.floor(this.policy.clock.now().getTime() / 1000) + this.ttl;
+    const nonce = b64(randomBytes(12));
+    return `${expires}.${nonce}.${b64(this.signature(principal, tool, fingerprint, expires, nonce))}`;
+  }
+
+  /**
+   * Before a Destructive call runs: a ToolResult to answer instead (a dry run, a confirmation request, a
+   * refused token), or undefined to go ahead.
+   */
+  async check(
+    tool: RegisteredTool,
+    params: unknown,
+    controls: Controls,
+    useCase: object,
+    context: CallContext,
+    meta: CallMeta | undefined,
+  ): Promise<ToolResult | undefined> {
+    const { principal } = context;
+    const fingerprint = fingerprintOf(tool.name, params);
+    if (controls.dryRun) return this.previewAnswer(tool, params, useCase, context, fingerprint, meta, false);
+    if (controls.confirmToken !== undefined) {
+      const refused = await this.redeem(controls.confirmToken, principal, tool, fingerprint);
+      return refused && { ok: false, error: refused, meta };
+    }
+    if (!this.policy.required) return undefined;
+    return this.previewAnswer(tool, params, useCase, context, fingerprint, meta, true);
+  }
+
+  private async previewAnswer(
+    tool: RegisteredTool,
+    params: unknown,
+    useCase: object,
+    context: CallContext,
+    fingerprint: string,
+    meta: CallMeta | undefined,
+    asRefusal: boolean,
+  ): Promise<ToolResult> {
+    let preview: Preview;
+    if (hasPreview(useCase)) {
+      const outcome = await useCase.preview(params, context)();
+      // The target does not exist (or cannot be read): the same error the call itself would give.
+      if (outcome._tag === 'Left') return { ok: false, error: fromGatewayError(outcome.left), meta };
+      preview = outcome.right;
+    } else {
+      preview = { summary: `run ${tool.name} with ${JSON.stringify(params)}`, facts: {} };
+    }
+    const token = this.issue(context.principal, tool.name, fingerprint);
+    const again = `call ${tool.name} again with the same arguments and "confirm_token": "${token}" (valid ${Math.round(this.ttl / 60)} minutes, once)`;
+    if (asRefusal) {
+      return {
+        ok: false,
+        meta,
+        error: toolError(
+          428,
+          'CONFIRMATION_REQUIRED',
+          `Nothing was changed: this gateway asks for confirmation before a destructive call. This call would ${preview.summary}. If that is intended, ${again}.`,
+          { preview: preview.facts, would: preview.summary, confirm_token: token, expires_in_seconds: this.ttl },
+        ),
+      };
+    }
+    const payload = { dry_run: true, would: preview.summary, preview: preview.facts, confirm_token: token };
+    return {
+      ok: true,
+      tool,
+      payload,
+      text: () =>
+        [
+          `## Dry run of ${tool.name}: nothing was changed`,
+          '',
+          `This call would ${preview.summary}.`,
+          '',
+          this.policy.required
+            ? `To go ahead, ${again}.`
+            : `To go ahead, call ${tool.name} again without dry_run (or with "confirm_token": "${token}").`,
+        ].join('\n'),
+      meta,
+    };
+  }
+
+  /** Checks a token and uses it up; the error to answer, or undefined when the call may run. */
+  private async redeem(
+    token: string,
+    principal: Principal,
+    tool: RegisteredTool,
+    fingerprint: string,
+  ): Promise<ToolError | undefined> {
+    const bad = (why: string) =>
+      toolError(400, 'INVALID_PARAMETER', `The confirm_token ${why}. Nothing was changed. ${NEW_TOKEN(tool.name)}`, {
+        parameter: 'confirm_token',
+        expected: `a token from a dry run of exactly this ${tool.name} call`,
+      });
+    const parts = token.split('.');
+    if (parts.length !== 3 || !/^\d{1,12}$/.test(parts[0]!)) return bad('is not one this gateway issued');
+    const [expiresText, nonce, mac] = parts as [string, string, string];
+    const expires = Number(expiresText);
+    const expected = this.signature(principal, tool.name, fingerprint, expires, nonce);
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return bad('was issued for another call (another tool, other arguments or another caller)');
+    }
+    if (expires < Math.floor(this.policy.clock.now().getTime() / 1000)) return bad('has expired');
+    let claim;
+    try {
+      claim = await this.policy.ledger.claim(`confirm:${principal.tenant}:${nonce}`, fingerprint, this.ttl + 60);
+    } catch {
+      return toolError(
+        503,
+        'UNAVAILABLE',
+        'The confirmation could not be checked right now (the shared store is unavailable). Nothing was changed. Retry in 5 s.',
+        { retry_after_seconds: 5, retryable: true },
+      );
+    }
+    return claim.state === 'started' ? undefined : bad('was already used');
+  }
+}
+
+const NEW_TOKEN = (tool: string) => `Call ${tool} with dry_run=true (or without confirm_token) for a new one.`;
