@@ -2,6 +2,7 @@ import { inject, injectable } from 'inversify';
 import {
   describeIdentity,
   identifyProperty,
+  okToCall,
   rankPhones,
   type Person,
   type PostalAddress,
@@ -18,7 +19,10 @@ import { fields, table } from '../runtime/markdown.js';
 export const SkipTracePropertyParams = params(
   {},
   {
-    street: described(NonEmptyString, 'Street line of the property address, such as "1011 Rosegold St".'),
+    street: described(
+      NonEmptyString,
+      'Street line of the property address, such as "1011 Rosegold St" (with zip "11010").',
+    ),
     city: described(NonEmptyString, 'City of the property.'),
     state: described(StateCode, 'Two-letter state code, such as "NY".'),
     zip: described(NonEmptyString, 'ZIP code of the property.'),
@@ -84,9 +88,10 @@ const personText = (person: Person, index: number): string => {
     ]),
     phones.length
       ? table(
-          ['phone', 'type', 'carrier', 'score', 'reachable', 'DNC', 'TCPA', 'last reported'],
+          ['phone', 'OK to call', 'type', 'carrier', 'score', 'reachable', 'DNC', 'TCPA', 'last reported'],
           phones.map((ph) => [
             ph.number,
+            yes(okToCall(person, ph)),
             ph.type,
             ph.carrier,
             ph.score,

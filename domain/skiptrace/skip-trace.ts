@@ -164,3 +164,15 @@ export const rankPhones = (phones: readonly PhoneNumber[]): PhoneNumber[] =>
       Number(b.reachable ?? false) - Number(a.reachable ?? false) ||
       Number(/mobile/i.test(b.type ?? '')) - Number(/mobile/i.test(a.type ?? '')),
   );
+
+/**
+ * Whether a number may be called: not on the DNC list, not flagged TCPA, not known unreachable, and its
+ * owner is neither a known TCPA litigator, on the TCPA list, nor deceased.
+ */
+export const okToCall = (person: Pick<Person, 'litigator' | 'dnc' | 'death'>, phone: PhoneNumber): boolean =>
+  !phone.dnc &&
+  !phone.tcpa &&
+  phone.reachable !== false &&
+  !person.litigator &&
+  !person.dnc?.tcpa &&
+  !person.death?.deceased;

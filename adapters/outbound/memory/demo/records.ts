@@ -60,7 +60,36 @@ const LAST = [
   'Weber',
 ];
 const STREETS = ['Harbor Way', 'Elm St', 'Maple Ave', 'Ocean Dr', 'Cedar Ln', 'Pine St', 'Bay Rd', 'Hill St'];
-const CITIES = ['Boston, MA', 'Salem, MA', 'Quincy, MA', 'Lynn, MA'];
+const CITIES = [
+  { city: 'Boston', state: 'MA', zip: '02110', county: 'Suffolk', fips: '25025' },
+  { city: 'Salem', state: 'MA', zip: '01970', county: 'Essex', fips: '25009' },
+  { city: 'Quincy', state: 'MA', zip: '02169', county: 'Norfolk', fips: '25021' },
+  { city: 'Lynn', state: 'MA', zip: '01901', county: 'Essex', fips: '25009' },
+] as const;
+
+/** The address of the i-th demo property: the Properties app and the demo skip tracer share it. */
+export interface DemoPropertyAddress {
+  readonly street: string;
+  readonly city: string;
+  readonly state: string;
+  readonly zip: string;
+  readonly county: string;
+  readonly fips: string;
+}
+
+export const demoPropertyAddress = (i: number): DemoPropertyAddress => ({
+  street: `${10 + i * 7} ${STREETS[i % STREETS.length]}`,
+  ...CITIES[i % CITIES.length]!,
+});
+
+/** The first and last name of the i-th demo lead. */
+export const demoLeadName = (i: number): { readonly first: string; readonly last: string } => ({
+  first: FIRST[i % FIRST.length]!,
+  last: LAST[Math.floor(i / FIRST.length) % LAST.length]!,
+});
+
+/** How many properties the demo seeds by default. */
+export const DEMO_PROPERTY_COUNT = 24;
 const PROFILES = [9101, 9102, 9103, 9104];
 const USERS = [5001, 5002, 5003, 5004];
 
@@ -79,7 +108,7 @@ export interface DemoRecordCounts {
 /** Adds the demo apps, views and records. `counts` scales the data (the benchmark asks for 100,000 leads). */
 export const seedDemoRecords = (
   store: InMemoryRecords,
-  counts: DemoRecordCounts = { properties: 24, leads: 60, deals: 18 },
+  counts: DemoRecordCounts = { properties: DEMO_PROPERTY_COUNT, leads: 60, deals: 18 },
   seed = 42,
 ): void => {
   const rnd = seededRandom(seed);
@@ -97,11 +126,13 @@ export const seedDemoRecords = (
         Math.floor(rnd() * 8) * 3600000,
     );
     const sqft = 700 + Math.floor(rnd() * 2600);
+    const place = demoPropertyAddress(i);
+    rnd(); // the city was once drawn here; the draw is kept so that every later value stays the same
     const r = store.seed(
       PROPERTIES_APP,
       {
-        address: `${10 + i * 7} ${STREETS[i % STREETS.length]}`,
-        location: `${10 + i * 7} ${STREETS[i % STREETS.length]}, ${pick(CITIES)}`,
+        address: place.street,
+        location: `${place.street}, ${place.city}, ${place.state} ${place.zip}`,
         'property-type': [1 + (i % 4)],
         bedrooms: 1 + Math.floor(rnd() * 5),
         'square-feet': sqft,
@@ -120,8 +151,7 @@ export const seedDemoRecords = (
   const leads: number[] = [];
   for (let i = 0; i < counts.leads; i++) {
     const at = new Date(base.getTime() + Math.floor((i / Math.max(1, counts.leads)) * 320 * 24) * 3600000);
-    const first = FIRST[i % FIRST.length]!;
-    const last = LAST[Math.floor(i / FIRST.length) % LAST.length]!;
+    const { first, last } = demoLeadName(i);
     const name = counts.leads > FIRST.length * LAST.length ? `${first} ${last} ${i + 1}` : `${first} ${last}`;
     const status = 1 + Math.floor(rnd() * 5);
     const motivation = [1, 2, 3, 4, 5].filter(() => rnd() < 0.3);

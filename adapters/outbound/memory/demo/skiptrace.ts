@@ -1,4 +1,5 @@
-import type { Person, PostalAddress } from '../../../../domain/skiptrace/skip-trace.js';
+import type { Person, PhoneNumber, PostalAddress } from '../../../../domain/skiptrace/skip-trace.js';
+import { DEMO_PROPERTY_COUNT, demoLeadName, demoPropertyAddress } from './records.js';
 
 /** A property the demo skip tracer knows, with its owners in the result's shape. */
 export interface DemoProperty {
@@ -9,7 +10,7 @@ export interface DemoProperty {
   readonly owners: readonly Omit<Person, 'meta' | 'propertyAddress'>[];
 }
 
-export const demoProperties: readonly DemoProperty[] = [
+const listedProperties: readonly DemoProperty[] = [
   {
     address: {
       street: '1011 Rosegold St',
@@ -204,4 +205,85 @@ export const demoProperties: readonly DemoProperty[] = [
       },
     ],
   },
+];
+
+/** Owners of properties no demo lead is linked to. */
+const OTHER_OWNERS = [
+  ['Grace', 'Holloway'],
+  ['Victor', 'Ramos'],
+  ['Irene', 'Castellano'],
+  ['Desmond', 'Okafor'],
+  ['Hazel', 'Lindqvist'],
+  ['Rafael', 'Moreau'],
+] as const;
+
+/**
+ * The owner of the k-th property of the demo Properties app. Leads link to the even-numbered properties
+ * (lead k to property k), and such a property is owned by that lead; the others by OTHER_OWNERS. The
+ * flags vary with k, so that some numbers are fine to call and others are not (DNC, TCPA, litigator,
+ * deceased), as in real data.
+ */
+const ownedProperty = (k: number): DemoProperty => {
+  const place = demoPropertyAddress(k);
+  const lead = demoLeadName(k);
+  const [first, last] = k % 2 === 0 ? [lead.first, lead.last] : OTHER_OWNERS[(k >> 1) % OTHER_OWNERS.length]!;
+  const deceased = k % 11 === 9;
+  const litigator = k % 7 === 3;
+  const phones: PhoneNumber[] = [
+    {
+      number: `617555${String(2000 + k)}`,
+      carrier: 'T-Mobile',
+      type: 'Mobile',
+      lastReportedDate: '2026-08-01',
+      score: 90 - (k % 10),
+      tcpa: k % 6 === 5,
+      tested: true,
+      dnc: k % 5 === 1,
+      reachable: true,
+    },
+    ...(k % 2 === 0
+      ? [
+          {
+            number: `781555${String(3000 + k)}`,
+            carrier: 'Verizon',
+            type: 'Land Line',
+            lastReportedDate: '2024-11-20',
+            score: 55,
+            tcpa: false,
+            tested: true,
+            dnc: false,
+            reachable: k % 4 !== 2,
+          },
+        ]
+      : []),
+  ];
+  const address = { street: place.street, city: place.city, state: place.state, zip: place.zip };
+  return {
+    address: { ...address, county: place.county, houseNumber: place.street.split(' ')[0] },
+    apn: `${place.fips.slice(-3)}-${String(100 + k).padStart(4, '0')}-${String(k * 13 + 7).padStart(3, '0')}`,
+    county: place.county,
+    countyFipsCode: place.fips,
+    owners: [
+      {
+        name: { first, last, full: `${first} ${last}` },
+        dnc: { tcpa: false },
+        death: { deceased },
+        litigator,
+        bankruptcy: { bankruptcy: false, filingDate: null },
+        phoneNumbers: phones,
+        emails: [{ email: `${first}.${last}@example.com`.toLowerCase(), tested: true }],
+        mailingAddress: { ...address, hash: `demo${k}` },
+        property: {
+          owner: { name: { full: `${first} ${last}` }, mailingAddress: address },
+          address: { ...address, county: place.county, addressValidity: 'Valid' },
+        },
+      },
+    ],
+  };
+};
+
+/** Every property the demo skip tracer knows: each one of the Properties app, and a few elsewhere. */
+export const demoProperties: readonly DemoProperty[] = [
+  ...listedProperties,
+  ...Array.from({ length: DEMO_PROPERTY_COUNT }, (_, k) => ownedProperty(k)),
 ];
