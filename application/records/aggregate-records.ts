@@ -6,7 +6,7 @@ import {
   type AggregateResult,
   type AggregationResults,
 } from '../../domain/records/aggregate.js';
-import type { App } from '../../domain/records/app.js';
+import { findField, type App } from '../../domain/records/app.js';
 import { resolveFilters } from '../../domain/records/filters.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
@@ -101,23 +101,39 @@ export class AggregateRecords implements UseCase<AggregateRecordsParams, Aggrega
   }
 }
 
-const show = (v: number | string | null | undefined) =>
+const show = (v: number | string | null | undefined, unit = '') =>
   v === null || v === undefined
     ? '-'
     : typeof v === 'number'
-      ? v.toLocaleString('en-US', { maximumFractionDigits: 4 })
+      ? `${v.toLocaleString('en-US', { maximumFractionDigits: 4 })}${unit}`
       : v;
 
-const columnsOf = (app: App, aggs: AggregationResults): { key: string; op: string; label: string }[] =>
+/** One column per aggregation; a sum, average, minimum or maximum of money names its currency. */
+const columnsOf = (app: App, aggs: AggregationResults): { key: string; op: string; label: string; unit: string }[] =>
   Object.entries(aggs).flatMap(([key, ops]) =>
     Object.keys(ops).map((op) => {
       const m = /^date_diff_(\d+)_(\d+)$/.exec(key);
+      const field = m ? undefined : app.fields.find((f) => String(f.field_id) === key);
       const name = m
         ? `${app.fields.find((f) => f.field_id === Number(m[2]))?.label} - ${app.fields.find((f) => f.field_id === Number(m[1]))?.label}`
-        : (app.fields.find((f) => String(f.field_id) === key)?.label ?? key);
-      return { key, op, label: `${op} ${name} (${key})` };
+        : (field?.label ?? key);
+      // A money field that accepts one currency gets it on every figure; one that accepts several says so.
+      const money = field?.field_type === 'money' && op !== 'count' ? (field.currencies ?? []) : [];
+      const unit = money.length === 1 ? ` ${money[0]}` : '';
+      const mixed = money.length > 1 ? `, amounts in ${money.join(' or ')} added as they are` : '';
+      return { key, op, label: `${op} ${name} (${key}${mixed})`, unit };
     }),
   );
+
+/** "grouped by Stage (stage, field 300302)", with the date interval when there is one. */
+const groupedBy = (app: App, p: AggregateRecordsParams): string => {
+  if (!p.group_by) return '';
+  const field = findField(app, p.group_by.field_id);
+  const name = field ? `${field.label} (${field.external_id}, field ${field.field_id})` : String(p.group_by.field_id);
+  const interval =
+    field && /date|created_on|last_modified_on/.test(field.field_type) ? `, by ${p.group_by.interval ?? 'month'}` : '';
+  return `, grouped by ${name}${interval}`;
+};
 
 export const aggregateRecordsTool = defineTool({
   group: 'records',
@@ -129,8 +145,8 @@ export const aggregateRecordsTool = defineTool({
   params: AggregateRecordsParams,
   useCase: AggregateRecords,
   json: ({ result }) => result,
-  text: ({ app, result }) => {
-    const head = `## ${app.name} (app ${app.app_id}): ${result.total_items} matching record${result.total_items === 1 ? '' : 's'}`;
+  text: ({ app, result }, p) => {
+    const head = `## ${app.name} (app ${app.app_id}): ${result.total_items} matching record${result.total_items === 1 ? '' : 's'}${groupedBy(app, p)}`;
     if (result.groups) {
       const cols = columnsOf(app, result.totals ?? {});
       return [
@@ -142,9 +158,9 @@ export const aggregateRecordsTool = defineTool({
               g.group,
               g.key ?? '',
               g.count,
-              ...cols.map((c) => show(g.aggregations[c.key]?.[c.op])),
+              ...cols.map((c) => show(g.aggregations[c.key]?.[c.op], c.unit)),
             ]),
-            ['**total**', '', result.total_items, ...cols.map((c) => show(result.totals?.[c.key]?.[c.op]))],
+            ['**total**', '', result.total_items, ...cols.map((c) => show(result.totals?.[c.key]?.[c.op], c.unit))],
           ],
         ),
         'Records with several values in the grouping field count in each of their groups; the total row counts each record once.',
@@ -156,7 +172,7 @@ export const aggregateRecordsTool = defineTool({
       head,
       table(
         ['aggregation', 'value'],
-        cols.map((c) => [c.label, show(result.aggregations![c.key]?.[c.op])]),
+        cols.map((c) => [c.label, show(result.aggregations![c.key]?.[c.op], c.unit)]),
       ),
     ].join('\n\n');
   },

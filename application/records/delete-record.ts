@@ -9,6 +9,9 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flagParams, flagsOf } from './common.js';
 import { fullRecord, type FullRecord } from './record-shapes.js';
+import { recordText } from './common.js';
+import type { App } from '../../domain/records/app.js';
+import type { RecordData } from '../../domain/records/record.js';
 
 export const DeleteRecordParams = params({ record_id: described(NumericId, 'The record to delete.') }, flagParams);
 export type DeleteRecordParams = t.TypeOf<typeof DeleteRecordParams>;
@@ -54,20 +57,26 @@ export const deleteRecordTool = defineTool({
 export const RestoreRecordParams = params({ record_id: described(NumericId, 'The deleted record to bring back.') }, {});
 export type RestoreRecordParams = t.TypeOf<typeof RestoreRecordParams>;
 
+export interface RestoredRecord {
+  readonly app: App;
+  readonly record: RecordData;
+  readonly full: FullRecord;
+}
+
 @injectable()
-export class RestoreRecord implements UseCase<RestoreRecordParams, FullRecord> {
+export class RestoreRecord implements UseCase<RestoreRecordParams, RestoredRecord> {
   constructor(
     @inject(RecordStore) private readonly store: RecordStore,
     @inject(RecordApps) private readonly apps: RecordApps,
   ) {}
 
-  execute(p: RestoreRecordParams): TaskEither<GatewayError, FullRecord> {
+  execute(p: RestoreRecordParams): TaskEither<GatewayError, RestoredRecord> {
     return pipe(
       this.store.restore(p.record_id),
       TE.chain((record) =>
         pipe(
           this.apps.getApp(record.app_id),
-          TE.map((app) => fullRecord(app, record)),
+          TE.map((app) => ({ app, record, full: fullRecord(app, record) })),
         ),
       ),
     );
@@ -83,15 +92,11 @@ export const restoreRecordTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: RestoreRecordParams,
   useCase: RestoreRecord,
-  text: (r) =>
+  json: (r) => r.full,
+  text: ({ app, record }) =>
     [
-      `## Restored record ${r.record_id} "${r.title}" in ${r.app.name} (app ${r.app_id})`,
-      r.fields
-        .map(
-          (f) =>
-            `- **${f.label}:** ${f.values.map((v) => (typeof v.value === 'object' && v.value !== null ? JSON.stringify(v.value) : String(v.value))).join(', ')}`,
-        )
-        .join('\n'),
-      nextSteps([`Read it: ${call('records_getRecord', { record_id: r.record_id })}`]),
-    ].join('\n\n'),
+      `Restored from the trash with every value intact.\n`,
+      recordText(app, record, app.fields),
+      nextSteps([`Read it: ${call('records_getRecord', { record_id: record.record_id })}`]),
+    ].join('\n'),
 });
