@@ -128,6 +128,8 @@ export const listRecordCommentsTool = defineTool({
   params: ListRecordCommentsParams,
   useCase: ListRecordComments,
   json: (r) => ({ cursor: r.cursor, comments: r.comments, total: r.total }),
+  continuation: (p, r, shown) =>
+    r.offset + shown < r.total ? { ...p, cursor: encodeCursor(r.offset + shown) } : undefined,
   text: (r, p) =>
     r.comments.length === 0
       ? `## Record ${r.record_id} has no comments${r.total ? ' on this page' : ''}\n\nAdd one: ${call('records_createRecordComment', { record_id: r.record_id, value: '...' })}`

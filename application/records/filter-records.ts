@@ -158,6 +158,14 @@ export const listJson = (r: RecordListResult, verbose: boolean | undefined): unk
         records: r.records.map((rec) => recordPayload(r.app, rec, r.fields, verbose)),
       };
 
+/** The call for the records after the first `shown` of this answer, when there are any. */
+export const recordsContinuation = (
+  p: { readonly cursor?: string },
+  r: RecordListResult,
+  shown: number,
+): Record<string, unknown> | undefined =>
+  !r.countOnly && r.offset + shown < r.total ? { ...p, cursor: encodeCursor(r.offset + shown) } : undefined;
+
 export const listText = (r: RecordListResult, tool: string, p: Record<string, unknown>): string => {
   if (r.countOnly)
     return `## ${r.app.name} (app ${r.app.app_id}): ${r.total} matching record${r.total === 1 ? '' : 's'}`;
@@ -189,5 +197,6 @@ export const filterRecordsTool = defineTool({
   params: FilterRecordsParams,
   useCase: FilterRecords,
   json: (r, p) => listJson(r, p.verbose),
+  continuation: recordsContinuation,
   text: (r, p) => listText(r, 'records_filterRecords', p as unknown as Record<string, unknown>),
 });

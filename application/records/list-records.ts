@@ -9,7 +9,14 @@ import { RecordsSettings } from '../../ports/records-settings.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { selectionParams } from './common.js';
-import { listJson, listText, pageParams, runQuery, type RecordListResult } from './filter-records.js';
+import {
+  listJson,
+  listText,
+  pageParams,
+  recordsContinuation,
+  runQuery,
+  type RecordListResult,
+} from './filter-records.js';
 
 export const ListRecordsParams = params(
   {},
@@ -77,5 +84,6 @@ export const listRecordsTool = defineTool({
   params: ListRecordsParams,
   useCase: ListRecords,
   json: (r, p) => listJson(r, p.verbose),
+  continuation: recordsContinuation,
   text: (r, p) => listText(r, 'records_listRecords', p as unknown as Record<string, unknown>),
 });

@@ -43,16 +43,29 @@ export const fitToBudget = (text: string, budget: number, next?: (shownRows: num
       const rest = next?.(shown);
       return `\n\n[Output budget of ${budget} characters reached: showing ${shown} of ${rows.length} rows of this answer.${rest ? ` The rest: ${rest}` : ' Ask for a smaller page, narrow the request, or use format=json for all of it.'}]`;
     };
-    let size = before.join('\n').length + note(rows.length).length + 2;
+    // The note for a shorter table names a call (the note for the whole table may not): reserve room for
+    // the longer of the two, and a little for a longer cursor.
+    const noteRoom = Math.max(note(rows.length).length, note(1).length) + 16;
+    // When the text before the table leaves no room for a row, only the table's own header stays.
+    const head =
+      before.join('\n').length + noteRoom + 2 + rows[0]!.length < budget
+        ? before
+        : lines.slice(table.start, table.bodyStart);
+    let size = head.join('\n').length + noteRoom + 2;
     const kept: string[] = [];
     for (const row of rows) {
       if (size + row.length + 1 > budget) break;
       kept.push(row);
       size += row.length + 1;
     }
+    // Every cut answer makes progress: at least one row, itself cut short when it alone is too long.
+    if (kept.length === 0 && rows.length > 0) {
+      const room = Math.max(12, budget - size - 2);
+      kept.push(`${rows[0]!.slice(0, room - 8)} …(cut) |`);
+    }
     const tail = after.join('\n');
     const noteText = note(kept.length);
-    const body = [...before, ...kept].join('\n') + noteText;
+    const body = [...head, ...kept].join('\n') + noteText;
     const assembled = tail && body.length + tail.length + 1 <= budget ? `${body}\n${tail}` : body;
     return assembled.length <= budget ? assembled : cutValue(assembled, budget);
   }

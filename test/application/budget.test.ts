@@ -38,23 +38,28 @@ describe('budgets over HTTP', () => {
   const g = testGateway();
 
   it('applies max_chars to text, with the exact next call, and never cuts JSON', async () => {
-    const full = await post(g, '/v1/tools/crm/searchContacts', { limit: 12 });
-    expect(full.body.data).toContain('Showing 1-12 of 12.');
-    const cut = await post(g, '/v1/tools/crm/searchContacts?max_chars=600', { limit: 12 });
+    const full = await post(g, '/v1/tools/records/listRecords', { app_id: 3001, limit: 60 });
+    expect(full.body.data).toContain('Showing 1-60 of 60.');
+    expect(full.body.data.length).toBeGreaterThan(1500);
+    const cut = await post(g, '/v1/tools/records/listRecords?max_chars=1500', { app_id: 3001, limit: 60 });
     const text: string = cut.body.data;
-    expect(text.length).toBeLessThanOrEqual(600);
-    const shown = text.split('\n').filter((l) => /^\| 1\d\d \|/.test(l)).length;
-    expect(shown).toBeGreaterThan(2);
-    expect(shown).toBeLessThan(12);
-    expect(text).toContain(`The rest: crm_searchContacts {"limit":12,"after":"${shown}"}`);
-    const rest = await post(g, '/v1/tools/crm/searchContacts?format=json', { limit: 12, after: String(shown) });
-    expect(rest.body.data.results[0].id).toBe(String(101 + shown));
-    const json = await post(g, '/v1/tools/crm/searchContacts?format=json&max_chars=600', { limit: 12 });
-    expect(json.body.data.results).toHaveLength(12);
+    expect(text.length).toBeLessThanOrEqual(1500);
+    const ids = text.split('\n').flatMap((l) => /^\| (\d{5}) \|/.exec(l)?.[1] ?? []);
+    expect(ids.length).toBeGreaterThan(2);
+    expect(ids.length).toBeLessThan(60);
+    const rest = /The rest: records_listRecords (\{.*\})\]/.exec(text);
+    expect(rest).not.toBeNull();
+    const next = await post(g, '/v1/tools/records/listRecords?format=json', JSON.parse(rest![1]!));
+    const all = await post(g, '/v1/tools/records/listRecords?format=json', { app_id: 3001, limit: 60 });
+    const allIds = all.body.data.records.map((r: any) => String(r.record_id));
+    expect(allIds.slice(0, ids.length)).toEqual(ids);
+    expect(String(next.body.data.records[0].record_id)).toBe(allIds[ids.length]);
+    const json = await post(g, '/v1/tools/records/listRecords?format=json&max_chars=1500', { app_id: 3001, limit: 60 });
+    expect(json.body.data.records).toHaveLength(60);
   });
 
-  it('refuses a max_chars that is not a number of at least 200', async () => {
-    const r = await request(g, 'POST', '/v1/tools/crm/searchContacts?max_chars=10', { body: {} });
+  it('refuses a max_chars that is not a number of at least 1000 (room for a header, a row and the next call)', async () => {
+    const r = await request(g, 'POST', '/v1/tools/crm/searchContacts?max_chars=999', { body: {} });
     expect(r.status).toBe(400);
     expect(r.body.error.details.parameter).toBe('max_chars');
   });

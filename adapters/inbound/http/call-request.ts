@@ -35,7 +35,8 @@ export const requestIdOf = (c: Context): string => requestIdFrom(header(c, 'x-re
 
 export type QueryOptions = { format: ResponseFormat; base64: boolean; maxChars?: number } | ToolError;
 
-const MIN_MAX_CHARS = 200;
+/** The least `max_chars`: room for a table header, a row and the call that fetches the rest. */
+export const MIN_MAX_CHARS = 1000;
 
 /** The options of a request without a query string (most calls). */
 const NO_QUERY: QueryOptions = Object.freeze({ format: 'text', base64: false });

@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { post, testGateway } from '../support/gateway.js';
+
+// A lost page: every cut answer, at any page size (limit) and any output budget (max_chars), names the
+// exact call that returns the next rows, and following those calls returns every row exactly once. The
+// follower below knows nothing of the tools: it reads the first column of the answer's table and the
+// call after "Next page:" or "The rest:".
+
+const CONTINUATION = /(?:The rest: |Next page: )`?(\w+) (\{[^\n`]*\})/;
+
+/** The first cell of each body row of the answer's largest table. */
+const rowIds = (text: string): string[] => {
+  const lines = text.split('\n');
+  let best: string[] = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!lines[i]!.startsWith('|') || !/^\|(\s*-{3,}\s*\|)+$/.test(lines[i + 1]!)) continue;
+    const body: string[] = [];
+    let j = i + 2;
+    for (; j < lines.length && lines[j]!.startsWith('|'); j++) body.push(lines[j]!.split('|')[1]!.trim());
+    if (body.length > best.length) best = body;
+    i = j;
+  }
+  return best;
+};
+
+const g = testGateway({}, { RATE_LIMIT_PER_MINUTE: '1000000' });
+
+/** Follows the continuations from a first call; every id seen, in order. */
+const follow = async (tool: string, args: Record<string, unknown>, maxChars: number) => {
+  const seen: string[] = [];
+  let call: [string, unknown] | undefined = [tool, args];
+  for (let page = 0; call && page < 200; page++) {
+    const r = await post(g, `/v1/tools/call?max_chars=${maxChars}`, { name: call[0], arguments: call[1] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const text = r.body.data as string;
+    expect(text.length).toBeLessThanOrEqual(maxChars);
+    seen.push(...rowIds(text));
+    const m = CONTINUATION.exec(text);
+    call = m ? [m[1]!, JSON.parse(m[2]!)] : undefined;
+  }
+  return seen;
+};
+
+/** Every id of a listing, from one uncut JSON answer. */
+const everything = async (tool: string, args: Record<string, unknown>, pick: (data: any) => string[]) =>
+  pick((await post(g, '/v1/tools/call?format=json', { name: tool, arguments: args })).body.data);
+
+let commented = 0;
+beforeAll(async () => {
+  const leads = await post(g, '/v1/tools/records/listRecords?format=json', { app_id: 3001, limit: 1 });
+  commented = leads.body.data.records[0].record_id;
+  for (let i = 0; i < 23; i++) {
+    await post(g, '/v1/tools/records/createRecordComment', {
+      record_id: commented,
+      value: `Note ${i}: ${'x'.repeat(i * 7)}`,
+    });
+  }
+});
+
+const LISTINGS = [
+  {
+    tool: 'records_listRecords',
+    args: (limit: number) => ({ app_id: 3001, limit }),
+    all: () =>
+      everything('records_listRecords', { app_id: 3001, limit: 500 }, (d) =>
+        d.records.map((r: any) => String(r.record_id)),
+      ),
+    maxLimit: 500,
+  },
+  {
+    tool: 'records_filterRecords',
+    args: (limit: number) => ({
+      app_id: 3001,
+      filters: [{ field_id: 'score', match_type: 'larger', values: [{ value: 20 }] }],
+      sort_by: 'score',
+      sort_desc: true,
+      limit,
+    }),
+    all: () =>
+      everything(
+        'records_filterRecords',
+        { app_id: 3001, filters: [{ field_id: 'score', match_type: 'larger', values: [{ value: 20 }] }], limit: 500 },
+        (d) => d.records.map((r: any) => String(r.record_id)),
+      ),
+    maxLimit: 500,
+  },
+  {
+    tool: 'crm_searchContacts',
+    args: (limit: number) => ({ limit }),
+    all: () => everything('crm_searchContacts', { limit: 100 }, (d) => d.results.map((c: any) => String(c.id))),
+    maxLimit: 100,
+  },
+  {
+    tool: 'workspaces_getSpaceMembers',
+    args: (limit: number) => ({ space_id: 2001, limit }),
+    all: () =>
+      everything('workspaces_getSpaceMembers', { space_id: 2001, limit: 500 }, (d) =>
+        d.map((m: any) => String(m.profile.user_id)),
+      ),
+    maxLimit: 500,
+  },
+  {
+    tool: 'records_listRecordComments',
+    args: (limit: number) => ({ record_id: commented, limit }),
+    all: () =>
+      everything('records_listRecordComments', { record_id: commented, limit: 100 }, (d) =>
+        d.comments.map((c: any) => String(c.comment_id)),
+      ),
+    maxLimit: 100,
+  },
+] as const;
+
+describe('no lost pages', () => {
+  for (const listing of LISTINGS) {
+    it(`${listing.tool}: following the named calls returns every row exactly once`, async () => {
+      const all = await listing.all();
+      expect(all.length).toBeGreaterThan(2);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: listing.maxLimit }),
+          fc.integer({ min: 1000, max: 6000 }),
+          async (limit, maxChars) => {
+            const seen = await follow(listing.tool, listing.args(limit), maxChars);
+            expect(seen.length, `limit ${limit}, max_chars ${maxChars}`).toBe(all.length);
+            expect(new Set(seen)).toEqual(new Set(all));
+          },
+        ),
+        { numRuns: 15 },
+      );
+    });
+  }
+});
