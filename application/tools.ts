@@ -3,6 +3,7 @@ import { filesTools } from './files/index.js';
 import { recordsTools } from './records/index.js';
 import type { ToolDeclaration } from './runtime/define-tool.js';
 import { skiptraceTools } from './skiptrace/index.js';
+import { webTools } from './web/index.js';
 import { workspacesTools } from './workspaces/index.js';
 
 /** Every tool the gateway offers. A group's tools are listed in its own `index.ts`. */
@@ -12,4 +13,5 @@ export const allTools: readonly ToolDeclaration[] = [
   ...crmTools,
   ...skiptraceTools,
   ...workspacesTools,
+  ...webTools,
 ];

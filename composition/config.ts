@@ -119,7 +119,7 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   [
     'RATE_LIMIT_GROUPS',
     '(none)',
-    'Per-group limits as JSON, e.g. {"skiptrace": 60}; other groups use RATE_LIMIT_PER_MINUTE.',
+    'Per-group limits as JSON, e.g. {"skiptrace": 60}; other groups use RATE_LIMIT_PER_MINUTE, except web (60, or RATE_LIMIT_PER_MINUTE when lower).',
   ],
   ['IDEMPOTENCY_TTL_SECONDS', '86400', 'How long the outcome of a write with an Idempotency-Key is replayed.'],
   [
@@ -284,7 +284,11 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
         : undefined,
     rateLimits: {
       perMinute: v['RATE_LIMIT_PER_MINUTE'] as number,
-      perGroup: v['RATE_LIMIT_GROUPS'] as Record<string, number>,
+      // web_fetch and web_search reach arbitrary sites: their own, lower default (60 a minute).
+      perGroup: {
+        web: Math.min(60, v['RATE_LIMIT_PER_MINUTE'] as number),
+        ...(v['RATE_LIMIT_GROUPS'] as Record<string, number>),
+      },
     },
     idempotencyTtlSeconds: v['IDEMPOTENCY_TTL_SECONDS'] as number,
     redisUrl: v['REDIS_URL'] as string | undefined,

@@ -9,6 +9,7 @@ import { ToolRegistry, type ToolListing } from '../application/runtime/registry.
 import { allTools } from '../application/tools.js';
 import { createHttpApp } from '../adapters/inbound/http/http-app.js';
 import { ConfirmGate } from '../application/runtime/confirm.js';
+import { WebReader } from '../ports/web.js';
 import { withToolCallFastPath, type NodeListener } from '../adapters/inbound/http/node-fast-path.js';
 import type { RejectedCall } from '../adapters/inbound/http/tool-calls.js';
 import { E } from '../domain/shared/fp.js';
@@ -233,6 +234,8 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       // The URL guard keeps a pool of pinned connections: close it so that nothing holds the process open.
       const fetcher = container.isBound(UrlFetcher) ? container.get(UrlFetcher) : undefined;
       await fetcher?.close?.().catch(() => undefined);
+      const web = container.isBound(WebReader) ? container.get(WebReader) : undefined;
+      await web?.close?.().catch(() => undefined);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -19,6 +19,8 @@ export interface FetchLimits {
   readonly maxBytes?: number;
   /** Sent as the Accept header. */
   readonly accept?: string;
+  /** Other request headers (conditional requests: If-None-Match, If-Modified-Since). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

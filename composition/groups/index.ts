@@ -3,6 +3,7 @@ import { crmGroup } from './crm.js';
 import { filesGroup } from './files.js';
 import { recordsGroup } from './records.js';
 import { skiptraceGroup } from './skiptrace.js';
+import { webGroup } from './web.js';
 import { workspacesGroup } from './workspaces.js';
 
 /** Every tool group's wiring, in the order the groups are listed. */
@@ -13,4 +14,5 @@ export const groupModules: readonly GroupModule<any, any>[] = [
   skiptraceGroup,
   workspacesGroup,
   recordsGroup,
+  webGroup,
 ];

@@ -28,6 +28,10 @@ export interface UrlFetchGuardOptions {
   readonly resolve?: Resolve;
   /** Which addresses may be connected to (default: global unicast, see address-policy.ts; replaceable in tests). */
   readonly addressPolicy?: (ip: string) => AddressVerdict;
+  /** The User-Agent sent (default `tool-gateway`). */
+  readonly userAgent?: string;
+  /** What a refused private address's message suggests instead (default: uploading the content). */
+  readonly privateHint?: string;
 }
 
 const EXPECTED = 'a public http(s) URL';
@@ -94,7 +98,7 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
     return async () => {
       const signal = AbortSignal.timeout(this.o.timeoutMs);
       try {
-        return await this.follow(url, maxBytes, limits.accept, signal);
+        return await this.follow(url, maxBytes, limits, signal);
       } catch (e) {
         return E.left(this.failure(url, e, signal));
       }
@@ -147,7 +151,7 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
   private async follow(
     url: string,
     maxBytes: number,
-    accept: string | undefined,
+    limits: FetchLimits,
     signal: AbortSignal,
   ): Promise<Either<GatewayError, FetchedResource>> {
     const maxRedirects = this.o.maxRedirects ?? 3;
@@ -166,7 +170,11 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
         method: 'GET',
         dispatcher: this.agent,
         signal,
-        headers: { accept: accept ?? '*/*', 'user-agent': 'tool-gateway' },
+        headers: {
+          ...limits.headers,
+          accept: limits.accept ?? '*/*',
+          'user-agent': this.o.userAgent ?? 'tool-gateway',
+        },
       });
       const headers = flatHeaders(res.headers);
       if (isRedirect(res.statusCode) && headers['location']) {
@@ -227,7 +235,7 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
         : e;
     if (err instanceof AddressRefused)
       return invalidInput(
-        `${url} points to a loopback, private, link-local or reserved address (${err.reason}), which the gateway does not fetch. Give a public URL, or upload the content with records_uploadFiles (content_base64).`,
+        `${url} points to a loopback, private, link-local or reserved address (${err.reason}), which the gateway does not fetch. ${this.o.privateHint ?? 'Give a public URL, or upload the content with records_uploadFiles (content_base64).'}`,
         'url',
         EXPECTED,
       );

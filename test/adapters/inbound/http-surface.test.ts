@@ -186,10 +186,11 @@ describe('unknown tools and routes', () => {
     expect(group.body.error.message).toContain('tools/list over MCP or GET /v1/tools over REST');
   });
 
-  it('says that the web group has no tools yet', async () => {
-    const r = await post(gateway, '/v1/tools/web/fetch', {});
+  it("names the web group's tools for an unknown web tool", async () => {
+    const r = await post(gateway, '/v1/tools/web/serch', {});
     expect(r.status).toBe(404);
-    expect(r.body.error.message).toContain('The "web" group has no tools yet.');
+    expect(r.body.error.message).toContain('Did you mean "web_search"');
+    expect(r.body.error.details.tools).toEqual(['web_fetch', 'web_search']);
   });
 
   it('answers unknown routes and wrong methods in the envelope', async () => {
