@@ -10,6 +10,9 @@ import { InMemoryTokenStore } from '../adapters/outbound/memory/in-memory-token-
 import { RedisIdempotencyStore } from '../adapters/outbound/redis/redis-idempotency-store.js';
 import { RedisRateLimiter } from '../adapters/outbound/redis/redis-rate-limiter.js';
 import { RedisTokenStore } from '../adapters/outbound/redis/redis-token-store.js';
+import { RedisSharedCache } from '../adapters/outbound/redis/redis-shared-cache.js';
+import { InMemorySharedCache } from '../adapters/outbound/memory/in-memory-shared-cache.js';
+import { SharedCache } from '../ports/shared-cache.js';
 import { Authenticator } from '../ports/authenticator.js';
 import { Clock } from '../ports/clock.js';
 import { ContactBook } from '../ports/contact-book.js';
@@ -83,6 +86,18 @@ export const buildContainer = (
           "token store unavailable: using this instance's own copy and lock",
         ),
     });
+  });
+
+  bindOnce(container, SharedCache, () => {
+    if (!redis) return new InMemorySharedCache();
+    const warn = throttledWarn(shared.logger);
+    return new RedisSharedCache(redis, (error) =>
+      warn(
+        'shared-cache',
+        { err: { message: error instanceof Error ? error.message : String(error) } },
+        'shared cache unavailable: answering without it',
+      ),
+    );
   });
 
   for (const group of groupModules) group.bind(container, config.groups[group.name], shared);

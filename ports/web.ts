@@ -3,10 +3,16 @@ import type { GatewayError } from '../domain/shared/errors.js';
 import type { TaskEither } from '../domain/shared/fp.js';
 import type { WebPage } from '../domain/web/page.js';
 
+/** Who reads: the tenant (whose host lists apply) and the principal within it. */
+export interface WebCaller {
+  readonly tenant: string;
+  readonly principal: string;
+}
+
 /** Reads a public web page or document as text (HTML as markdown, PDF as text), within the gateway's limits. */
 export interface WebReader {
-  /** `caller` bounds concurrent fetches per caller (tenant and principal). */
-  read(url: string, caller: string): TaskEither<GatewayError, WebPage>;
+  /** `caller` bounds concurrent fetches per caller, and its tenant's host lists apply. */
+  read(url: string, caller: WebCaller): TaskEither<GatewayError, WebPage>;
   /** Releases pooled connections at shutdown. */
   close?(): Promise<void>;
 }

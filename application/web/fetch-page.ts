@@ -27,7 +27,7 @@ export class FetchPage implements UseCase<FetchPageParams, FetchedPage> {
 
   execute(p: FetchPageParams, context: CallContext): TaskEither<GatewayError, FetchedPage> {
     return pipe(
-      this.reader.read(p.url.trim(), `${context.principal.tenant}:${context.principal.id}`),
+      this.reader.read(p.url.trim(), { tenant: context.principal.tenant, principal: context.principal.id }),
       TE.map((page) => ({ page, part: partOf(page.text, p.offset, p.max_chars) })),
     );
   }

@@ -2,6 +2,8 @@ import { GuardedWebReader } from '../../adapters/outbound/web/guarded-web-reader
 import { DemoWebReader, DemoWebSearch } from '../../adapters/outbound/web/demo-web.js';
 import { BraveSearch, SearxngSearch } from '../../adapters/outbound/web/search-backends.js';
 import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
+import { TENANT_ID } from '../../ports/authenticator.js';
+import { SharedCache } from '../../ports/shared-cache.js';
 import { WebReader, WebSearch } from '../../ports/web.js';
 import { VERSION } from '../version.js';
 import { boolVar, enumVar, EnvVar, intVar, optionalString, urlVar } from '../env.js';
@@ -17,8 +19,43 @@ export type WebConfig = {
   readonly timeoutMs: number;
   readonly allowHosts: readonly string[];
   readonly denyHosts: readonly string[];
+  readonly tenantHosts: TenantHosts;
   readonly respectRobots: boolean;
 };
+
+type TenantHosts = Readonly<Record<string, { readonly allow?: readonly string[]; readonly deny?: readonly string[] }>>;
+
+const HOST = /^(\*\.)?[a-z0-9.-]{1,253}$/;
+
+/** `{"acme": {"allow": ["acme.example"], "deny": ["ads.example"]}}`: each tenant's own host lists. */
+const tenantHostsVar = new EnvVar<TenantHosts>(
+  'tenantHosts',
+  'a JSON object of tenant id to {"allow": [hosts], "deny": [hosts]}',
+  (raw) => {
+    if (raw === undefined || raw.trim() === '') return { ok: true, value: {} };
+    try {
+      const parsed = JSON.parse(raw) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false };
+      const out: Record<string, { allow?: string[]; deny?: string[] }> = {};
+      for (const [tenant, lists] of Object.entries(parsed as Record<string, unknown>)) {
+        if (!TENANT_ID.test(tenant) || typeof lists !== 'object' || lists === null) return { ok: false };
+        const entry: { allow?: string[]; deny?: string[] } = {};
+        for (const kind of ['allow', 'deny'] as const) {
+          const list = (lists as Record<string, unknown>)[kind];
+          if (list === undefined) continue;
+          if (!Array.isArray(list) || list.length > 1000) return { ok: false };
+          const hosts = list.map((h) => String(h).trim().toLowerCase());
+          if (!hosts.every((h) => HOST.test(h))) return { ok: false };
+          entry[kind] = hosts;
+        }
+        out[tenant] = entry;
+      }
+      return { ok: true, value: out };
+    } catch {
+      return { ok: false };
+    }
+  },
+);
 
 /** A comma-separated list of host patterns (`example.com`, `*.example.com`). */
 const hostList = new EnvVar<readonly string[]>('hosts', 'comma-separated host names or *.suffix patterns', (raw) => {
@@ -55,6 +92,11 @@ export const webGroup = defineGroup({
     ],
     ['WEB_FETCH_DENY_HOSTS', '(none)', 'Hosts web_fetch never reads (comma-separated; checked before the allow list).'],
     [
+      'WEB_FETCH_TENANT_HOSTS',
+      '(none)',
+      'Per-tenant host lists as JSON: {"acme": {"allow": ["acme.example"], "deny": ["ads.example"]}}; a tenant\'s deny list adds to WEB_FETCH_DENY_HOSTS, its allow list replaces WEB_FETCH_ALLOW_HOSTS.',
+    ],
+    [
       'WEB_FETCH_RESPECT_ROBOTS',
       'true',
       'false ignores robots.txt (it is read once an hour per site and honoured by default).',
@@ -70,6 +112,7 @@ export const webGroup = defineGroup({
     WEB_FETCH_TIMEOUT_MS: intVar(100, 300_000, 15_000),
     WEB_FETCH_ALLOW_HOSTS: hostList,
     WEB_FETCH_DENY_HOSTS: hostList,
+    WEB_FETCH_TENANT_HOSTS: tenantHostsVar,
     WEB_FETCH_RESPECT_ROBOTS: boolVar(true),
   },
   configure: (v, problems): WebConfig => {
@@ -88,6 +131,7 @@ export const webGroup = defineGroup({
       timeoutMs: v.WEB_FETCH_TIMEOUT_MS,
       allowHosts: v.WEB_FETCH_ALLOW_HOSTS,
       denyHosts: v.WEB_FETCH_DENY_HOSTS,
+      tenantHosts: v.WEB_FETCH_TENANT_HOSTS,
       respectRobots: v.WEB_FETCH_RESPECT_ROBOTS,
     };
   },
@@ -108,6 +152,8 @@ export const webGroup = defineGroup({
         clock,
         allowHosts: config.allowHosts,
         denyHosts: config.denyHosts,
+        tenantHosts: config.tenantHosts,
+        cache: container.get(SharedCache),
         respectRobots: config.respectRobots,
         robotsAgent: 'ToolGateway',
       });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READER_TOKEN, post, request, testGateway } from '../support/gateway.js';
 import { startWebSite, type WebSite } from '../fakes/web-site.js';
+import { loadConfig } from '../../composition/config.js';
 
 // The web group through the gateway: memory mode works offline (the demo site and index), loopback is
 // refused by default, and with WEB_FETCH_ALLOW_PRIVATE a long page is read in parts by following the
@@ -46,6 +47,22 @@ describe('web_search and web_fetch in memory mode', () => {
     const g = testGateway();
     const r = await post(g, '/v1/tools/web/search', { query: 'harbor' });
     expect(r.headers.get('ratelimit-limit')).toBe('60');
+  });
+});
+
+describe('web configuration', () => {
+  it('reads per-tenant host lists, and names the variable when they are malformed', () => {
+    const good = loadConfig({
+      WEB_FETCH_TENANT_HOSTS: '{"acme": {"deny": ["ads.example"], "allow": ["*.acme.example"]}}',
+    });
+    expect(good._tag === 'Right' && (good.right.groups['web'] as any).tenantHosts).toEqual({
+      acme: { deny: ['ads.example'], allow: ['*.acme.example'] },
+    });
+    for (const bad of ['[1]', '{"no:colon": {}}', '{"acme": {"deny": ["bad host"]}}', 'not json']) {
+      const r = loadConfig({ WEB_FETCH_TENANT_HOSTS: bad });
+      expect(r._tag, bad).toBe('Left');
+      expect(JSON.stringify(r)).toContain('WEB_FETCH_TENANT_HOSTS');
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { E, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
 import type { WebPage } from '../../../domain/web/page.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { WebReader, WebSearch, WebSearchHit, WebSearchQuery } from '../../../ports/web.js';
+import type { WebCaller, WebReader, WebSearch, WebSearchHit, WebSearchQuery } from '../../../ports/web.js';
 import { extract } from './extract.js';
 
 // The web group in memory mode: a small built-in site about the demo data's companies and properties, on
@@ -119,7 +119,7 @@ export class DemoWebReader implements WebReader {
     return this.web.close?.() ?? Promise.resolve();
   }
 
-  read(url: string, caller: string): TaskEither<GatewayError, WebPage> {
+  read(url: string, caller: WebCaller): TaskEither<GatewayError, WebPage> {
     let u: URL;
     try {
       u = new URL(url);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import robotsParserModule from 'robots-parser';
 import { invalidInput, rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
@@ -5,7 +6,8 @@ import { E, type TaskEither } from '../../../domain/shared/fp.js';
 import { hostRefusal, type WebPage } from '../../../domain/web/page.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { FetchedResource, GuardedFetcher } from '../../../ports/url-fetcher.js';
-import type { WebReader } from '../../../ports/web.js';
+import type { SharedCache } from '../../../ports/shared-cache.js';
+import type { WebCaller, WebReader } from '../../../ports/web.js';
 import { extract, kindOf, mediaTypeOf } from './extract.js';
 
 /** robots-parser is CommonJS: its default export is the function itself. */
@@ -26,6 +28,12 @@ export interface WebReaderOptions {
   readonly clock: Clock;
   readonly allowHosts: readonly string[];
   readonly denyHosts: readonly string[];
+  /** A tenant's own lists: its deny list adds to the global one, its allow list replaces the global one. */
+  readonly tenantHosts?: Readonly<
+    Record<string, { readonly allow?: readonly string[]; readonly deny?: readonly string[] }>
+  >;
+  /** Where pages are kept for revalidation: shared by every instance when Redis is configured. */
+  readonly cache: SharedCache;
   readonly respectRobots: boolean;
   /** The product token robots.txt rules are matched against. */
   readonly robotsAgent: string;
@@ -49,26 +57,18 @@ const ACCEPT =
 
 export class GuardedWebReader implements WebReader {
   private readonly inFlight = new Map<string, number>();
-  private readonly pages: LRUCache<string, Cached>;
   private readonly robots = new LRUCache<string, { isAllowed(url: string, ua?: string): boolean | undefined }>({
     max: 500,
     ttl: 3_600_000,
   });
 
-  constructor(private readonly o: WebReaderOptions) {
-    this.pages = new LRUCache({
-      max: 200,
-      ttl: o.keepMs ?? 600_000,
-      maxSize: 50_000_000,
-      sizeCalculation: (c) => c.page.text.length * 2 + 1000,
-    });
-  }
+  constructor(private readonly o: WebReaderOptions) {}
 
   async close(): Promise<void> {
     await (this.o.fetcher as { close?: () => Promise<void> }).close?.();
   }
 
-  read(url: string, caller: string): TaskEither<GatewayError, WebPage> {
+  read(url: string, caller: WebCaller): TaskEither<GatewayError, WebPage> {
     return async () => {
       let u: URL;
       try {
@@ -78,23 +78,28 @@ export class GuardedWebReader implements WebReader {
           invalidInput(`"${url.slice(0, 200)}" is not a URL. Give an http or https address.`, 'url', 'http(s) URL'),
         );
       }
-      const refused = hostRefusal(u.hostname, this.o.allowHosts, this.o.denyHosts);
+      const own = this.o.tenantHosts?.[caller.tenant];
+      const refused = hostRefusal(u.hostname, own?.allow ?? this.o.allowHosts, [
+        ...this.o.denyHosts,
+        ...(own?.deny ?? []),
+      ]);
       if (refused)
         return E.left(invalidInput(`${refused}; the page was not fetched.`, 'url', 'a URL on an allowed host'));
       const limit = this.o.perCaller ?? 3;
-      const running = this.inFlight.get(caller) ?? 0;
+      const key = `${caller.tenant}\n${caller.principal}`;
+      const running = this.inFlight.get(key) ?? 0;
       if (running >= limit) {
         return E.left(
           rateLimited(`At most ${limit} web fetches run at once per caller; wait for one to finish, then retry.`, 1),
         );
       }
-      this.inFlight.set(caller, running + 1);
+      this.inFlight.set(key, running + 1);
       try {
         return await this.readChecked(u);
       } finally {
-        const left = (this.inFlight.get(caller) ?? 1) - 1;
-        if (left > 0) this.inFlight.set(caller, left);
-        else this.inFlight.delete(caller);
+        const left = (this.inFlight.get(key) ?? 1) - 1;
+        if (left > 0) this.inFlight.set(key, left);
+        else this.inFlight.delete(key);
       }
     };
   }
@@ -113,7 +118,8 @@ export class GuardedWebReader implements WebReader {
         );
     }
     const now = this.o.clock.now().getTime();
-    const cached = this.pages.get(url);
+    const cacheKey = `web:${createHash('sha256').update(url).digest('base64url')}`;
+    const cached = await this.cached(cacheKey);
     if (cached && now - cached.storedAt < (this.o.freshMs ?? 60_000)) return E.right({ ...cached.page, cached: true });
     const conditional: Record<string, string> = {};
     if (cached?.etag) conditional['if-none-match'] = cached.etag;
@@ -123,7 +129,7 @@ export class GuardedWebReader implements WebReader {
     if (E.isLeft(got)) return got;
     const res = got.right;
     if (res.status === 304 && cached) {
-      this.pages.set(url, { ...cached, storedAt: now });
+      await this.keep(cacheKey, { ...cached, storedAt: now });
       return E.right({ ...cached.page, cached: true, fetchedAt: new Date(now).toISOString() });
     }
     if (res.status < 200 || res.status > 299) return E.left(this.statusError(url, res));
@@ -133,7 +139,7 @@ export class GuardedWebReader implements WebReader {
       (res.headers['etag'] || res.headers['last-modified']) &&
       !/no-store/i.test(res.headers['cache-control'] ?? '')
     ) {
-      this.pages.set(url, {
+      await this.keep(cacheKey, {
         page: page.right,
         etag: res.headers['etag'],
         lastModified: res.headers['last-modified'],
@@ -183,6 +189,23 @@ export class GuardedWebReader implements WebReader {
       'url',
       'a URL that answers 200',
     );
+  }
+
+  private async cached(key: string): Promise<Cached | undefined> {
+    const raw = await this.o.cache.get(key);
+    if (!raw) return undefined;
+    try {
+      return JSON.parse(raw) as Cached;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Keeps a page for revalidation (pages over 2 MB of text are not kept). */
+  private async keep(key: string, entry: Cached): Promise<void> {
+    const value = JSON.stringify(entry);
+    if (value.length > 2_000_000) return;
+    await this.o.cache.set(key, value, Math.ceil((this.o.keepMs ?? 600_000) / 1000));
   }
 
   /** Whether robots.txt lets this gateway read the URL; no robots.txt (or an unreadable one) allows all. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { UrlFetchGuard } from '../../../adapters/outbound/http/url-fetch-guard.js';
 import { GuardedWebReader } from '../../../adapters/outbound/web/guarded-web-reader.js';
+import { InMemorySharedCache } from '../../../adapters/outbound/memory/in-memory-shared-cache.js';
 import { startWebSite, type WebSite } from '../../fakes/web-site.js';
 
 // web_fetch's reader against a loopback site (allowed here with allowPrivate, as WEB_FETCH_ALLOW_PRIVATE
@@ -18,18 +19,26 @@ const guard = (o: { allowPrivate?: boolean; maxBytes?: number; timeoutMs?: numbe
     userAgent: 'ToolGateway/test',
   });
 const reader = (
-  o: Parameters<typeof guard>[0] & { allowHosts?: string[]; denyHosts?: string[]; robots?: boolean } = {},
+  o: Parameters<typeof guard>[0] & {
+    allowHosts?: string[];
+    denyHosts?: string[];
+    robots?: boolean;
+    tenantHosts?: Record<string, { allow?: string[]; deny?: string[] }>;
+    cache?: InMemorySharedCache;
+  } = {},
 ) =>
   new GuardedWebReader({
     fetcher: guard(o),
     clock,
     allowHosts: o.allowHosts ?? [],
     denyHosts: o.denyHosts ?? [],
+    tenantHosts: o.tenantHosts,
+    cache: o.cache ?? new InMemorySharedCache(),
     respectRobots: o.robots ?? true,
     robotsAgent: 'ToolGateway',
   });
-const read = async (r: GuardedWebReader, path: string, caller = 'tenant:caller') => {
-  const out = await r.read(`${site.base}${path}`, caller)();
+const read = async (r: GuardedWebReader, path: string, principal = 'caller', tenant = 'default') => {
+  const out = await r.read(`${site.base}${path}`, { tenant, principal })();
   return out;
 };
 const ok = async (r: GuardedWebReader, path: string) => {
@@ -100,24 +109,28 @@ describe('limits', () => {
     expect(await refusal(reader({ denyHosts: ['127.0.0.1'] }), '/article')).toContain('deny list');
     expect(await refusal(reader({ allowHosts: ['example.com'] }), '/article')).toContain('allow list');
     expect(await refusal(reader(), '/private/notes')).toContain('robots.txt');
+    const perTenant = reader({ tenantHosts: { acme: { deny: ['127.0.0.1'] } } });
+    expect((await read(perTenant, '/article', 'p', 'acme'))._tag).toBe('Left');
+    expect((await read(perTenant, '/article', 'p', 'globex'))._tag).toBe('Right');
     expect((await ok(reader({ robots: false }), '/private/notes')).text).toBe('robots say no');
   });
 
   it('runs at most three fetches at once per caller', async () => {
     const r = reader({ timeoutMs: 5000 });
-    const running = [1, 2, 3].map(() => read(r, '/slow', 'tenant:busy'));
-    const fourth = await read(r, '/article', 'tenant:busy');
+    const running = [1, 2, 3].map(() => read(r, '/slow', 'busy'));
+    const fourth = await read(r, '/article', 'busy');
     expect(fourth._tag).toBe('Left');
     expect(fourth._tag === 'Left' && fourth.left.message).toContain('At most 3 web fetches');
-    expect((await read(r, '/article', 'tenant:other'))._tag).toBe('Right');
+    expect((await read(r, '/article', 'other'))._tag).toBe('Right');
     await Promise.all(running);
-    expect((await read(r, '/article', 'tenant:busy'))._tag).toBe('Right');
+    expect((await read(r, '/article', 'busy'))._tag).toBe('Right');
   });
 });
 
 describe('the page cache', () => {
   it('answers a re-read from the cache, then revalidates with If-None-Match', async () => {
-    const r = reader();
+    const cache = new InMemorySharedCache();
+    const r = reader({ cache });
     const before = site.hits.get('/etag') ?? 0;
     expect((await ok(r, '/etag')).cached).toBe(false);
     expect((await ok(r, '/etag')).cached).toBe(true);
@@ -127,5 +140,10 @@ describe('the page cache', () => {
     expect(again.cached).toBe(true);
     expect(again.text).toBe('Versioned text that rarely changes.');
     expect(site.hits.get('/etag')).toBe(before + 2);
+    // Another instance sharing the cache (Redis in production) revalidates instead of downloading.
+    clock.advance(120_000);
+    const other = reader({ cache });
+    expect((await ok(other, '/etag')).cached).toBe(true);
+    expect(site.hits.get('/etag')).toBe(before + 3);
   });
 });
