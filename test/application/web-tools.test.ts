@@ -50,6 +50,27 @@ describe('web_search and web_fetch in memory mode', () => {
   });
 });
 
+describe('the web tools on every surface', () => {
+  it('are listed (with dialects), described in OpenAPI and on /docs, with web:read', async () => {
+    const g = testGateway();
+    const listed = await request(g, 'GET', '/v1/tools?groups=web', { token: null });
+    expect(listed.body.data.tools.map((t: any) => [t.name, t.permission, t.readOnlyHint])).toEqual([
+      ['web_fetch', 'web:read', true],
+      ['web_search', 'web:read', true],
+    ]);
+    const anthropic = await request(g, 'GET', '/v1/tools?dialect=anthropic', { token: null });
+    expect(anthropic.body.data.tools.map((t: any) => t.name)).toEqual(
+      expect.arrayContaining(['web_fetch', 'web_search']),
+    );
+    const openapi = await request(g, 'GET', '/openapi.json', { token: null });
+    expect(Object.keys(openapi.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/tools/web/fetch', '/v1/tools/web/search']),
+    );
+    const docs = await request(g, 'GET', '/docs', { token: null });
+    expect(docs.status).toBe(200);
+  });
+});
+
 describe('web configuration', () => {
   it('reads per-tenant host lists, and names the variable when they are malformed', () => {
     const good = loadConfig({
