@@ -219,7 +219,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       if (!tool) return errorEnvelope(registry.unknownName(name));
       const budget = Math.min(config.outputBudgetChars, o.maxChars ?? Infinity);
       return present(
-        await executor.run(tool, args, o.principal, requestId, { idempotencyKey: o.idempotencyKey }),
+        await executor.run(tool, args, o.principal, requestId, { idempotencyKey: o.idempotencyKey, budget }),
         o.format ?? 'text',
         o.base64 ?? false,
         budget,

@@ -22,6 +22,8 @@ export interface ToolAnnotations {
 export interface CallContext {
   readonly principal: Principal;
   readonly requestId: string;
+  /** The most characters the answer's text may have (the output budget and any max_chars), when known. */
+  readonly budget?: number;
 }
 
 export interface UseCase<P, R> {

@@ -74,6 +74,8 @@ export interface ExecutorOptions {
 export interface RunOptions {
   /** Makes a Write or Destructive call safe to retry: the first outcome is replayed for this key. */
   readonly idempotencyKey?: string;
+  /** The text budget of the answer, so that a use case can size what it reads (web_fetch's parts). */
+  readonly budget?: number;
 }
 
 /** The gateway's own parameters of a Destructive call. */

@@ -175,9 +175,9 @@ export class ToolExecutor {
           meta,
         );
       }
-      return this.runIdempotently(tool, params, principal, requestId, key, idempotency, meta);
+      return this.runIdempotently(tool, params, principal, requestId, key, idempotency, meta, options.budget);
     }
-    return this.execute(tool, params, principal, requestId, meta).result;
+    return this.execute(tool, params, principal, requestId, meta, options.budget).result;
   }
 
   private async runIdempotently(
@@ -188,6 +188,7 @@ export class ToolExecutor {
     key: string,
     policy: IdempotencyPolicy,
     meta: CallMeta | undefined,
+    budget: number | undefined,
   ): Promise<ToolResult> {
     const scoped = `${principal.tenant}:${principal.id}:${key}`;
     const fingerprint = fingerprintOf(tool.name, params);
@@ -228,7 +229,7 @@ export class ToolExecutor {
       case 'started':
         break;
     }
-    const { result, settled } = this.execute(tool, params, principal, requestId, meta);
+    const { result, settled } = this.execute(tool, params, principal, requestId, meta, budget);
     // The outcome is stored when the work settles, even if the caller was answered with a timeout first.
     // Storing is best-effort: a store that fails (Redis gone) is reported, never left as an unhandled
     // rejection (which would end the process).
@@ -273,8 +274,9 @@ export class ToolExecutor {
     principal: Principal,
     requestId: string,
     meta: CallMeta | undefined,
+    budget?: number,
   ) {
-    const context: CallContext = { principal, requestId };
+    const context: CallContext = budget === undefined ? { principal, requestId } : { principal, requestId, budget };
     const { declaration } = tool;
     const settled: Promise<ToolResult> = (async (): Promise<ToolResult> => {
       try {

@@ -28,7 +28,11 @@ export class FetchPage implements UseCase<FetchPageParams, FetchedPage> {
   execute(p: FetchPageParams, context: CallContext): TaskEither<GatewayError, FetchedPage> {
     return pipe(
       this.reader.read(p.url.trim(), { tenant: context.principal.tenant, principal: context.principal.id }),
-      TE.map((page) => ({ page, part: partOf(page.text, p.offset, p.max_chars) })),
+      // A part fits the answer's budget with room for the lines around it, so the next call is never cut off.
+      TE.map((page) => ({
+        page,
+        part: partOf(page.text, p.offset, Math.max(200, Math.min(p.max_chars, (context.budget ?? Infinity) - 800))),
+      })),
     );
   }
 }

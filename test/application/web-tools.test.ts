@@ -107,6 +107,10 @@ describe('web_fetch with WEB_FETCH_ALLOW_PRIVATE=true', () => {
     }
     expect(parts.length).toBeGreaterThan(3);
     expect(parts.join('')).toBe(text);
+    // A response budget below the part size: the part shrinks to fit, and the call for the next part stays.
+    const small = await post(g, '/v1/tools/web/fetch?max_chars=1200', { url: `${site.base}/long` });
+    expect((small.body.data as string).length).toBeLessThanOrEqual(1200);
+    expect(small.body.data).toMatch(/Next part: web_fetch \{"url":".*","offset":\d+\}/);
     const firstText = await post(g, '/v1/tools/web/fetch', { url: `${site.base}/long`, max_chars: 1000 });
     if (text.length > 1000)
       expect(firstText.body.data).toMatch(/Next part: web_fetch \{"url":".*","offset":\d+,"max_chars":1000\}/);

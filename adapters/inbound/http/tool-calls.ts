@@ -124,8 +124,8 @@ export const createToolCalls = (deps: ToolCallDeps) => {
       return errorAnswer(requestId, target);
     }
     const idempotencyKey = target.idempotencyKey ?? input.header('idempotency-key');
-    const result = await executor.run(target.tool, target.args, principal, requestId, { idempotencyKey });
     const budget = options.maxChars === undefined ? outputBudget : Math.min(outputBudget, options.maxChars);
+    const result = await executor.run(target.tool, target.args, principal, requestId, { idempotencyKey, budget });
     const presented = present(result, options.format, options.base64, budget);
     return answerOf(requestId, presented, callHeaders(result.meta, presented));
   };

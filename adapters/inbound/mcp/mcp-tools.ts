@@ -73,6 +73,7 @@ export const callTool = async (
   const idempotencyKey = typeof metaKey === 'string' ? metaKey : caller.idempotencyKey;
   const result = await executor.run(tool, params.arguments ?? {}, caller.principal, caller.requestId, {
     idempotencyKey,
+    budget: outputBudget,
   });
   return toCallToolResult(result, outputBudget);
 };
