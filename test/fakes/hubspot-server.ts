@@ -176,6 +176,7 @@ export class HubSpotServer {
     const t = op.template.replace(/^\/crm\/v3\/objects|^\/crm\/objects\/2026-03/, '{objects}');
     switch (`${op.method} ${t}`) {
       case 'POST /oauth/v1/token':
+      case 'POST /oauth/2026-03/token':
         return this.#tokens.token(c.body as Record<string, string>);
       case 'POST {objects}/contacts':
         return postContact(crm, c.body as Json);

@@ -1,5 +1,5 @@
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import type { GatewayError } from '../../../domain/shared/errors.js';
+import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, type Either } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
@@ -45,7 +45,18 @@ export class HubSpotClient {
     this.#clock = options.clock;
   }
 
+  /**
+   * Sends a request; on a 401 the rejected token is dropped everywhere, a fresh one is obtained (one
+   * refresh for all concurrent callers) and the request is sent once more.
+   */
   async send(request: HubSpotRequest): Promise<Either<GatewayError, Sent>> {
+    const first = await this.#sendOnce(request);
+    if (E.isLeft(first) || first.right.res.status !== 401 || !this.#tokens.refreshable) return first;
+    this.#tokens.invalidate?.(first.right.token);
+    return this.#sendOnce(request);
+  }
+
+  async #sendOnce(request: HubSpotRequest): Promise<Either<GatewayError, Sent>> {
     const token = await this.#tokens.accessToken();
     if (E.isLeft(token)) return token;
     try {
@@ -68,13 +79,23 @@ export class HubSpotClient {
   /** A HubSpot error answer as the gateway's error. */
   failure(op: Operation, sent: Sent, ctx: ErrorContext): GatewayError {
     const { res, token } = sent;
+    // A 401 to a token refreshed a moment ago (send already retried once): the refresh itself was accepted,
+    // so the connection needs no re-authorisation; only a refused refresh does (hubspot-tokens.ts).
+    if (res.status === 401 && this.#tokens.refreshable) {
+      this.#tokens.invalidate?.(token);
+      return upstreamFailure(
+        VENDOR,
+        'HubSpot rejected a freshly issued access token (HTTP 401). The next call obtains another; try again shortly.',
+        { retryable: true, status: 401 },
+      );
+    }
     const { error, invalidateToken } = hubspotError(
       op,
       { status: res.status, data: res.data, retryAfter: res.headers['retry-after'], token },
       ctx,
       this.#clock,
     );
-    if (invalidateToken) this.#tokens.invalidate?.();
+    if (invalidateToken) this.#tokens.invalidate?.(token);
     return error;
   }
 }

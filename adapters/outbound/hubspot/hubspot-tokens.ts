@@ -39,16 +39,20 @@ interface CachedToken {
 }
 
 /**
- * OAuth access tokens from a refresh token (`POST /oauth/v1/token`, grant_type=refresh_token).
- * HubSpot access tokens live 30 minutes and a 401 is no reliable signal, so the token is refreshed
- * ahead of `expires_in`; concurrent callers share one refresh.
+ * OAuth access tokens from a refresh token (`POST /oauth/2026-03/token`, grant_type=refresh_token).
+ * HubSpot access tokens live 30 minutes: the token is refreshed ahead of `expires_in`, concurrent callers
+ * share one refresh, and a token HubSpot rejected (401) is never used again, from the cache or the shared
+ * store, so that the next call refreshes at once.
  */
 export class OAuthRefreshingAccessToken implements AccessTokenProvider {
+  readonly refreshable = true;
   readonly #http: AxiosInstance;
   readonly #options: OAuthRefreshingAccessTokenOptions;
   readonly #marginMs: number;
   #refreshToken: string;
   #cached: CachedToken | undefined;
+  /** The last access token HubSpot answered 401 to: never handed out again. */
+  #rejected: string | undefined;
   #inFlight: Promise<Either<GatewayError, string>> | undefined;
 
   constructor(options: OAuthRefreshingAccessTokenOptions) {
@@ -69,7 +73,8 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
     return this.#inFlight;
   }
 
-  invalidate(): void {
+  invalidate(rejected?: string): void {
+    if (rejected !== undefined) this.#rejected = rejected;
     this.#cached = undefined;
   }
 
@@ -78,7 +83,9 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
   }
 
   #usable(tokens: StoredTokens | undefined): StoredTokens | undefined {
-    return tokens !== undefined && this.#options.clock.now().getTime() < tokens.expiresAt - this.#marginMs
+    return tokens !== undefined &&
+      tokens.accessToken !== this.#rejected &&
+      this.#options.clock.now().getTime() < tokens.expiresAt - this.#marginMs
       ? tokens
       : undefined;
   }
@@ -130,7 +137,8 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
     const startedAt = this.#options.clock.now().getTime();
     let res;
     try {
-      res = await this.#http.post('/oauth/v1/token', form.toString(), {
+      // The dated token endpoint; /oauth/v1/token is deprecated (HubSpot's changelog: fully on 2027-02-16).
+      res = await this.#http.post('/oauth/2026-03/token', form.toString(), {
         headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=utf-8' },
       });
     } catch (error) {

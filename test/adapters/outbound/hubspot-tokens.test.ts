@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HubSpotContactBook } from '../../../adapters/outbound/hubspot/hubspot-contact-book.js';
 import { OAuthRefreshingAccessToken } from '../../../adapters/outbound/hubspot/hubspot-tokens.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
+import { InMemoryTokenStore } from '../../../adapters/outbound/memory/in-memory-token-store.js';
 import { HubSpotServer } from '../../fakes/hubspot-server.js';
 import { err, ok } from '../../support/run.js';
 
@@ -39,7 +40,7 @@ const setUp = async (
     tokens,
     timeoutMs: 3_000,
   });
-  const tokenRequests = () => server.requests.filter((r) => r.path === '/oauth/v1/token');
+  const tokenRequests = () => server.requests.filter((r) => r.path === '/oauth/2026-03/token');
   return { clock, server, tokens, book, tokenRequests };
 };
 
@@ -145,7 +146,7 @@ describe('OAuthRefreshingAccessToken against the local HubSpot stand-in', () => 
     expect(e.message).toMatch(/^HubSpot answered with an unexpected shape/);
   });
 
-  it('after HubSpot answers 401 the cached token is dropped and the next call refreshes', async () => {
+  it('a 401 drops the token, refreshes once and repeats the call: the same call succeeds', async () => {
     const { server, book, tokenRequests } = await setUp();
     await ok(book.search(search));
     server.failNext(401, {
@@ -154,8 +155,60 @@ describe('OAuthRefreshingAccessToken against the local HubSpot stand-in', () => 
       correlationId: 'c0ffee00-0000-4000-8000-000000000002',
       category: 'EXPIRED_AUTHENTICATION',
     });
-    expect(await err(book.search(search))).toMatchObject({ _tag: 'UpstreamFailure', reauthorize: true });
+    const searches = () => server.requests.filter((r) => r.path.includes('/search')).length;
+    const before = searches();
     await ok(book.search(search));
+    expect(searches()).toBe(before + 2);
     expect(tokenRequests()).toHaveLength(2);
+  });
+
+  it('a 401 to an expired-but-stored token recovers in the same call, and the store gets the new token', async () => {
+    const clock = new FixedClock(T0);
+    const server = await HubSpotServer.start({ clock });
+    servers.push(server);
+    const store = new InMemoryTokenStore();
+    // Another instance stored a token that HubSpot no longer accepts, with an expiry still ahead of it.
+    await store.put('hubspot:shared', {
+      accessToken: 'stale-access-token',
+      refreshToken: server.oauth.refreshTokens[0]!,
+      expiresAt: T0.getTime() + 20 * MINUTE,
+    });
+    const tokens = new OAuthRefreshingAccessToken({
+      baseUrl: server.baseUrl,
+      clientId: server.oauth.clientId,
+      clientSecret: server.oauth.clientSecret,
+      refreshToken: 'unused-initial-refresh-token',
+      clock,
+      timeoutMs: 3_000,
+      store,
+      connection: 'hubspot:shared',
+    });
+    const book = new HubSpotContactBook({
+      baseUrl: server.baseUrl,
+      objectsPath: '/crm/v3/objects',
+      tokens,
+      timeoutMs: 3_000,
+    });
+    await ok(book.search(search));
+    const stored = await store.get('hubspot:shared');
+    expect(stored?.accessToken).not.toBe('stale-access-token');
+    expect(server.issuedTokens.map((t) => t.accessToken)).toContain(stored?.accessToken);
+    // The stale token was tried once, never again.
+    const withStale = server.requests.filter((r) => r.headers['authorization'] === 'Bearer stale-access-token');
+    expect(withStale).toHaveLength(1);
+  });
+
+  it('a 401 whose refresh HubSpot refuses asks for re-authorisation (only a refused refresh does)', async () => {
+    const { server, book } = await setUp();
+    await ok(book.search(search));
+    const body = {
+      status: 'error',
+      message: 'Authentication credentials not found.',
+      correlationId: 'c0ffee00-0000-4000-8000-000000000003',
+      category: 'INVALID_AUTHENTICATION',
+    };
+    server.failNext(401, body); // the search
+    server.failNext(401, body); // the refresh it triggers
+    expect(await err(book.search(search))).toMatchObject({ _tag: 'UpstreamFailure', reauthorize: true });
   });
 });

@@ -20,6 +20,7 @@ const SPEC_FILES = [
   { id: 'crm-contacts-2026-03', file: 'crm-contacts-2026-03/contacts.json' },
   { id: 'crm-associations-v4', file: 'crm-associations-v4/associations.json' },
   { id: 'auth-oauth-v1', file: 'auth-oauth-v1/oauth.json' },
+  { id: 'auth-oauth-2026-03', file: 'auth-oauth-2026-03/oauth.json' },
 ] as const;
 
 const OBJECT_PREFIXES: Record<string, string> = {
