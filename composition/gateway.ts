@@ -10,7 +10,6 @@ import { allTools } from '../application/tools.js';
 import { createHttpApp } from '../adapters/inbound/http/http-app.js';
 import { ConfirmGate } from '../application/runtime/confirm.js';
 import { WebReader } from '../ports/web.js';
-import { withToolCallFastPath, type NodeListener } from '../adapters/inbound/http/node-fast-path.js';
 import type { RejectedCall } from '../adapters/inbound/http/tool-calls.js';
 import { E } from '../domain/shared/fp.js';
 import { Redis } from 'ioredis';
@@ -69,11 +68,6 @@ export interface Gateway {
   callTool(name: string, args: unknown, options: CallOptions): Promise<Presented>;
   /** The Hono app of the HTTP surface (serve it with @hono/node-server, or call `app.request`). */
   readonly http: Hono;
-  /**
-   * A Node request listener for serving `http` on node:http: it answers tool calls itself (no WHATWG
-   * objects, no router) and hands everything else to `fallback`, @hono/node-server's listener of `http`.
-   */
-  nodeListener(fallback: NodeListener): NodeListener;
   /** The executor every surface shares (for other inbound adapters such as MCP). */
   readonly executor: ToolExecutor;
   /** The Inversify container with every port's adapter (for tests and embedders that need an adapter). */
@@ -210,7 +204,6 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     demoToken,
     logger,
     http,
-    nodeListener: (fallback) => withToolCallFastPath(callDeps, fallback),
     backends,
     listTools: () => registry.listing(),
     callTool: async (name, args, o) => {

@@ -1,5 +1,4 @@
-import { createServer, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
-import type { NodeListener } from '../adapters/inbound/http/node-fast-path.js';
+import type { Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { ConfigurationError, createGateway } from './gateway.js';
 
@@ -18,15 +17,7 @@ const start = () => {
   }
   const { config, logger, demoToken } = gateway;
   const server = serve(
-    {
-      fetch: gateway.http.fetch,
-      port: config.port,
-      hostname: config.host,
-      autoCleanupIncoming: false,
-      // Tool calls take the fast path; @hono/node-server's listener serves every other request.
-      createServer: ((options: ServerOptions, listener: RequestListener) =>
-        createServer(options, gateway.nodeListener(listener as NodeListener))) as typeof createServer,
-    },
+    { fetch: gateway.http.fetch, port: config.port, hostname: config.host, autoCleanupIncoming: false },
     (info) => {
       const base =
         config.publicBaseUrl ?? `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;

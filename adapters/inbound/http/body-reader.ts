@@ -147,7 +147,7 @@ const streamWeb = async (
 /** Reads the whole body, or says that it is larger than `limit` bytes (having kept at most that many). */
 export const readCapped = (c: Context, limit: number): Promise<BodyBytes> => readCappedFrom(sourceOf(c), limit);
 
-export const readCappedFrom = async (s: BodySource, limit: number): Promise<BodyBytes> => {
+const readCappedFrom = async (s: BodySource, limit: number): Promise<BodyBytes> => {
   const declared = lengthOf(s);
   if (declared !== undefined && declared > limit)
     return streamFrom(s, limit, () => undefined).then(() => ({ kind: 'too-large' }));

@@ -48,14 +48,6 @@ export const readQuery = (c: Context): QueryOptions => {
   return queryOptions((name) => c.req.query(name));
 };
 
-/** The options of a raw request target (`/v1/tools/crm/getContact?format=json`). */
-export const queryOptionsOf = (target: string): QueryOptions => {
-  const at = target.indexOf('?');
-  if (at < 0) return NO_QUERY;
-  const params = new URLSearchParams(target.slice(at + 1));
-  return queryOptions((name) => params.get(name) ?? undefined);
-};
-
 const queryOptions = (query: (name: string) => string | undefined): QueryOptions => {
   const format = query('format');
   const base64 = query('base64');

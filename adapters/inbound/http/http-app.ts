@@ -55,7 +55,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
 
   const toResponse = (a: CallAnswer): Response => new Response(a.body, { status: a.status, headers: a.headers });
 
-  /** A tool call carried by Hono (the fast path in node-fast-path.ts carries the common ones). */
+  /** A tool call carried by Hono: the steps themselves are in tool-calls.ts. */
   const handle = async (c: Context, requestId: string, resolve: ResolveTarget): Promise<Response> =>
     toResponse(
       await calls.handle(

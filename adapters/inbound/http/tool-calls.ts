@@ -7,9 +7,9 @@ import type { BodyBytes } from './body-reader.js';
 import { BEARER, parseBody, type QueryOptions } from './call-request.js';
 import { callHeaders, JSON_TYPE } from './call-response.js';
 
-// A tool call over HTTP, whatever carries it: Hono (every route) or the fast path for the common
-// `POST /v1/tools/{group}/{tool}` and `POST /v1/tools/call` (node-fast-path.ts). Both give the same
-// answer for the same request: these steps are written once, here.
+// A tool call over HTTP, independent of the router that carries it (Hono today): authenticate, read
+// the options and the body, resolve the tool, run, present. The answer is plain data (status, headers,
+// body), which the carrier writes.
 
 /** What a tool call needs from the request that carries it. */
 export interface CallInput {

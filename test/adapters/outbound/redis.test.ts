@@ -108,7 +108,7 @@ describe.skipIf('skip' in found)('shared through Redis', () => {
         [a, b, a, b].map((g) => request(g, 'POST', '/v1/tools/crm/getProperties?format=json', { body: {}, token })),
       );
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-      const refreshes = hubspot.requests.filter((r) => r.method === 'POST' && r.path === '/oauth/v1/token');
+      const refreshes = hubspot.requests.filter((r) => r.method === 'POST' && r.path === '/oauth/2026-03/token');
       expect(refreshes).toHaveLength(1);
     } finally {
       await hubspot.close();

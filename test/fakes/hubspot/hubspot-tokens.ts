@@ -4,7 +4,7 @@ import { errorBody, MISSING_CREDENTIALS } from './hubspot-bodies.js';
 import type { Reply } from './request-check.js';
 import type { Operation } from './spec-catalogue.js';
 
-// The HubSpot stand-in's tokens: private-app tokens, the OAuth v1 refresh grant (POST /oauth/v1/token) with
+// The HubSpot stand-in's tokens: private-app tokens, the OAuth refresh grant (POST /oauth/2026-03/token, and the deprecated /oauth/v1/token) with
 // expiring access tokens, and the scope check of every authenticated call.
 
 /** The private-app token the stand-in accepts unless told otherwise. */
