@@ -190,21 +190,30 @@ export const recordText = (app: App, r: RecordData, fields: readonly FieldDefini
   ].join('\n\n');
 };
 
-/** A table of records: record_id, title, and up to six field columns. */
+/** Field columns a records table shows at most; the others are named under it, never dropped silently. */
+export const MAX_TABLE_FIELDS = 6;
+
+/** A table of records: record_id, title, up to six field columns, and the names of the fields left out. */
 export const recordsTable = (app: App, records: readonly RecordData[], fields: readonly FieldDefinition[]): string => {
-  const columns = fields
+  const withValues = fields
     .filter((f) => records.some((r) => !isEmptyValue(valueOf(r, f))))
-    .filter((f) => f.field_type !== 'single_text' || f !== app.fields.find((x) => x.field_type === 'single_text'))
-    .slice(0, 6);
-  return table(
-    ['record_id', 'title', ...columns.map((c) => c.label)],
-    records.map((r) => [
-      r.record_id,
-      r.title,
-      ...columns.map((c) => {
-        const v = valueOf(r, c);
-        return v === undefined || isEmptyValue(v) ? '' : formatValue(c, v);
-      }),
-    ]),
+    .filter((f) => f.field_type !== 'single_text' || f !== app.fields.find((x) => x.field_type === 'single_text'));
+  const columns = withValues.slice(0, MAX_TABLE_FIELDS);
+  const omitted = withValues.slice(MAX_TABLE_FIELDS);
+  const note = omitted.length
+    ? `\n\nFields not shown, to keep the table narrow: ${omitted.map((f) => `${f.label} (${f.external_id})`).join(', ')}. Ask for them with field_ids (at most ${MAX_TABLE_FIELDS} at a time), or read every field with format=json or records_getRecord.`
+    : '';
+  return (
+    table(
+      ['record_id', 'title', ...columns.map((c) => c.label)],
+      records.map((r) => [
+        r.record_id,
+        r.title,
+        ...columns.map((c) => {
+          const v = valueOf(r, c);
+          return v === undefined || isEmptyValue(v) ? '' : formatValue(c, v);
+        }),
+      ]),
+    ) + note
   );
 };

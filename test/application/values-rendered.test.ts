@@ -37,4 +37,17 @@ describe('values rendered for people', () => {
     });
     expect(byMonth.body.data).toContain(', by month');
   });
+
+  it('names the fields a list leaves out, and shows them when asked for', async () => {
+    const g = testGateway();
+    const all = (await post(g, '/v1/tools/records/listRecords', { app_id: 3001, limit: 5 })).body.data as string;
+    const header = all.split('\n').find((l) => l.startsWith('| record_id'))!;
+    expect(header.split('|').length - 2).toBe(2 + 6);
+    expect(all).toMatch(/Fields not shown, to keep the table narrow: .*Score \(score\)/);
+    const asked = (
+      await post(g, '/v1/tools/records/listRecords', { app_id: 3001, limit: 5, field_ids: ['score', 'budget'] })
+    ).body.data as string;
+    expect(asked).toMatch(/\| record_id \| title \| Budget \| Score \|/);
+    expect(asked).not.toContain('Fields not shown');
+  });
 });
