@@ -49,6 +49,8 @@ export interface GatewayConfig {
   readonly idempotencyTtlSeconds: number;
   /** Shared store for rate limits, idempotency records and upstream tokens; in-process stores without it. */
   readonly redisUrl?: string;
+  /** How many tenants (besides `default`) keep their adapters at once, and for how long unused. */
+  readonly tenantScopes: { readonly max: number; readonly idleSeconds: number };
   /** Each group's own configuration, by group name (see composition/groups/). */
   readonly groups: Readonly<Record<string, unknown>>;
 }
@@ -122,6 +124,12 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
     'Per-group limits as JSON, e.g. {"skiptrace": 60}; other groups use RATE_LIMIT_PER_MINUTE, except web (60, or RATE_LIMIT_PER_MINUTE when lower).',
   ],
   ['IDEMPOTENCY_TTL_SECONDS', '86400', 'How long the outcome of a write with an Idempotency-Key is replayed.'],
+  [
+    'GATEWAY_TENANTS_MAX',
+    '200',
+    'Most tenants (besides "default") whose adapters are kept at once; the one used longest ago is dropped first. In memory mode each costs about 400 KiB (npm run bench:tenants) and a dropped tenant starts again from the demo data.',
+  ],
+  ['GATEWAY_TENANT_IDLE_SECONDS', '86400', 'A tenant unused this long is dropped (its memory-mode data with it).'],
   [
     'REDIS_URL',
     '(none)',
@@ -223,6 +231,8 @@ const EnvCodec = t.type({
   RATE_LIMIT_PER_MINUTE: intVar(1, 1_000_000, 600),
   RATE_LIMIT_GROUPS: rateLimitGroupsVar,
   IDEMPOTENCY_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400),
+  GATEWAY_TENANTS_MAX: intVar(1, 1_000_000, 200),
+  GATEWAY_TENANT_IDLE_SECONDS: intVar(60, 365 * 86_400, 86_400),
   REDIS_URL: new EnvVar<string | undefined>('redis', 'a redis:// or rediss:// URL', (raw) =>
     raw === undefined || /^rediss?:\/\//.test(raw) ? { ok: true, value: raw } : { ok: false },
   ),
@@ -292,6 +302,10 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     },
     idempotencyTtlSeconds: v['IDEMPOTENCY_TTL_SECONDS'] as number,
     redisUrl: v['REDIS_URL'] as string | undefined,
+    tenantScopes: {
+      max: v['GATEWAY_TENANTS_MAX'] as number,
+      idleSeconds: v['GATEWAY_TENANT_IDLE_SECONDS'] as number,
+    },
     groups,
   });
 };

@@ -24,6 +24,8 @@ import type { GatewayConfig } from './config.js';
 import { bindOnce, type SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import { throttledWarn } from './store-faults.js';
+import { lazyRoutes, notConnectedUseCase, scopeOf, type TenantScope } from './tenant-scopes.js';
+import type { RegisteredTool } from '../application/runtime/registry.js';
 
 /** Replacements for tests and embedders: any port bound here wins over what the configuration says. */
 export interface ContainerOverrides {
@@ -103,4 +105,62 @@ export const buildContainer = (
   for (const group of groupModules) group.bind(container, config.groups[group.name], shared);
   for (const tool of allTools) container.bind(tool.useCase as never).toSelf();
   return container;
+};
+
+/** The ports an override binds, so that a tenant's container uses the same replacement. */
+const overriddenPorts = (overrides: ContainerOverrides) =>
+  [
+    ...(overrides.contactBook ? [[ContactBook, overrides.contactBook] as const] : []),
+    ...(overrides.skipTracer ? [[SkipTracer, overrides.skipTracer] as const] : []),
+    ...(overrides.ports ?? []),
+  ] as const;
+
+/** The tenant's prefix in the gateway's own links (file transfers, share pages): `/t/{tenant}`. */
+export const tenantPath = (tenant: string): string => `/t/${encodeURIComponent(tenant)}`;
+
+/**
+ * A tenant's own container, a child of the root (whose trust ports, clock and shared web adapters it
+ * inherits). Each tenant-scoped group binds fresh adapters in it: in memory mode an account of its own,
+ * seeded with the demo data; a group backed by a vendor answers NOT_CONNECTED until the tenant connects
+ * it (the environment's credentials belong to the default tenant alone). The child never falls back to
+ * the parent for a group's ports: its use cases are bound in the child, and a group it cannot serve
+ * gets the NOT_CONNECTED stand-in instead.
+ */
+export const buildTenantScope = (
+  root: Container,
+  config: GatewayConfig,
+  shared: SharedServices,
+  overrides: ContainerOverrides,
+  tenant: string,
+): TenantScope => {
+  const child = new Container({ parent: root, defaultScope: 'Singleton' });
+  for (const [id, value] of overriddenPorts(overrides)) child.bind(id).toConstantValue(value);
+  const own: SharedServices = { ...shared, tenant, publicBaseUrl: `${shared.publicBaseUrl}${tenantPath(tenant)}` };
+  const unconnected = new Map<string, string>();
+  const served: (typeof groupModules)[number][] = [];
+  for (const group of groupModules) {
+    if (group.tenantScoped === false) continue;
+    const groupConfig = config.groups[group.name];
+    const backend = group.describe(groupConfig);
+    if (backend !== 'memory') {
+      unconnected.set(group.name, backend);
+      continue;
+    }
+    group.bind(child, groupConfig, own);
+    served.push(group);
+  }
+  const scoped = new Set(groupModules.filter((g) => g.tenantScoped !== false).map((g) => g.name));
+  for (const tool of allTools)
+    if (scoped.has(tool.group) && !unconnected.has(tool.group)) child.bind(tool.useCase as never).toSelf();
+  const standIn = (tool: RegisteredTool) => {
+    const vendor = unconnected.get(tool.declaration.group);
+    return vendor
+      ? notConnectedUseCase(vendor, `${shared.publicBaseUrl}/v1/connections/${vendor}/authorize`)
+      : undefined;
+  };
+  const http = lazyRoutes((app) => {
+    for (const group of served) group.routes?.(app, child, config.groups[group.name], own);
+    return served.some((g) => g.routes);
+  });
+  return scopeOf(child, http, standIn);
 };

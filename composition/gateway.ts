@@ -17,9 +17,9 @@ import { Authenticator, DEFAULT_TENANT, principalId, TENANT_ID, type Principal }
 import { IdempotencyStore } from '../ports/idempotency-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import { UrlFetcher } from '../ports/url-fetcher.js';
-import type { UseCase } from '../application/runtime/define-tool.js';
 import { loadConfig, type GatewayConfig } from './config.js';
-import { buildContainer, type ContainerOverrides } from './container.js';
+import { buildContainer, buildTenantScope, type ContainerOverrides } from './container.js';
+import { lazyRoutes, mountTenantRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
 import type { SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
@@ -115,6 +115,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     demoData: config.demoData,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
+    tenant: DEFAULT_TENANT,
   };
   // Fail fast while Redis is away and reconnect within seconds: see redis-availability.ts for what each
   // use does meanwhile. The 'error' listener keeps connection errors from ending the process.
@@ -124,35 +125,37 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     redisWarn('redis', { err: { message: error.message } }, 'redis connection problem'),
   );
   const container = buildContainer(config, demoToken, shared, options.overrides, redis);
+  const rootRoutes = lazyRoutes(() => false);
+  const tenants = new TenantScopes(
+    scopeOf(container, rootRoutes),
+    (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant),
+    { ...config.tenantScopes, clock: shared.clock },
+  );
   const registry = new ToolRegistry(allTools);
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
     logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
   const metrics = new GatewayMetrics();
   const backends = Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])]));
   let draining = false;
-  const executor = new ToolExecutor(
-    registry,
-    (tool) => container.get(tool.declaration.useCase) as UseCase<unknown, unknown>,
-    {
-      onInternalError,
-      onStoreError: storeFaultReporter(logger, metrics),
-      rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
-      idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
-      timeoutMs: config.requestTimeoutMs,
-      observer: new LoggingCallObserver(
-        logger,
-        metrics,
-        Object.values(backends).some((b) => b !== 'memory'),
-      ),
-      simulatedLatencyMs: config.simulatedLatencyMs,
-      confirm: new ConfirmGate({
-        required: config.confirmDestructive,
-        secret: config.confirmSecret ? new TextEncoder().encode(config.confirmSecret) : ConfirmGate.randomSecret(),
-        ledger: container.get(IdempotencyStore),
-        clock: shared.clock,
-      }),
-    },
-  );
+  const executor = new ToolExecutor(registry, (tool, tenant) => tenants.useCase(tool, tenant), {
+    onInternalError,
+    onStoreError: storeFaultReporter(logger, metrics),
+    rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
+    idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
+    timeoutMs: config.requestTimeoutMs,
+    observer: new LoggingCallObserver(
+      logger,
+      metrics,
+      Object.values(backends).some((b) => b !== 'memory'),
+    ),
+    simulatedLatencyMs: config.simulatedLatencyMs,
+    confirm: new ConfirmGate({
+      required: config.confirmDestructive,
+      secret: config.confirmSecret ? new TextEncoder().encode(config.confirmSecret) : ConfirmGate.randomSecret(),
+      ledger: container.get(IdempotencyStore),
+      clock: shared.clock,
+    }),
+  });
   const callDeps = {
     executor,
     authenticator: container.get(Authenticator),
@@ -196,6 +199,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       mountOpenApi(app, surface);
       mountDocs(app, surface);
       for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);
+      mountTenantRoutes(app, tenants);
     },
   });
 

@@ -11,6 +11,8 @@ export interface SharedServices {
   /** Seed the in-memory backends with demo data. */
   readonly demoData: boolean;
   readonly upstreamTimeoutMs: number;
+  /** The tenant these adapters serve (`default` for the root container). */
+  readonly tenant: string;
   /** The gateway's own public base URL (for addresses it hands out, such as signed upload links). */
   readonly publicBaseUrl: string;
 }
@@ -37,13 +39,21 @@ export interface GroupModule<C = unknown, P extends t.Props = t.Props> {
   readonly bind: (container: Container, config: C, shared: SharedServices) => void;
   /** Mounts the group's own HTTP routes, before the gateway's catch-all. */
   readonly routes?: (app: Hono, container: Container, config: C, shared: SharedServices) => void;
+  /**
+   * Whether each tenant gets its own adapters for this group (its own demo account, its own vendor
+   * connection). Default true; a group with no tenant data (web) says false and is bound once.
+   */
+  readonly tenantScoped?: boolean;
   /** A one-word description of the backend in use, printed at start ("memory", "hubspot"). */
   readonly describe: (config: C) => string;
 }
 
-/** Binds a port unless something (an override) is bound to it already. */
+/**
+ * Binds a port unless something (an override) is bound to it already in this container. A tenant's
+ * container looks only at itself, so it never picks up the parent's (the default tenant's) adapters.
+ */
 export const bindOnce = <T>(container: Container, id: ServiceIdentifier<T>, make: () => T): void => {
-  if (!container.isBound(id)) container.bind(id).toConstantValue(make());
+  if (!container.isCurrentBound(id)) container.bind(id).toConstantValue(make());
 };
 
 /** A group module, its configuration typed by its own environment codecs. */

@@ -25,7 +25,8 @@ export type ToolResult =
     }
   | { readonly ok: false; readonly error: ToolError; readonly meta?: CallMeta };
 
-export type UseCaseResolver = (tool: RegisteredTool) => UseCase<unknown, unknown>;
+/** The use case that runs `tool` for `tenant`; called on every call, so it must be a cheap lookup. */
+export type UseCaseResolver = (tool: RegisteredTool, tenant: string) => UseCase<unknown, unknown>;
 
 export interface RateLimitPolicy {
   readonly limiter: RateLimiter;

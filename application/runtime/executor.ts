@@ -1,7 +1,7 @@
 import type { Principal } from '../../ports/authenticator.js';
 import type { IdempotencyClaim } from '../../ports/idempotency-store.js';
 import type { RateDecision } from '../../ports/rate-limiter.js';
-import { isAllowed, type CallContext, type UseCase } from './define-tool.js';
+import { isAllowed, type CallContext } from './define-tool.js';
 import type {
   CallMeta,
   Controls,
@@ -37,15 +37,12 @@ const fail = (error: ToolError, meta?: CallMeta): ToolResult => ({ ok: false, er
  * lazily, since `format=json` never needs it).
  */
 export class ToolExecutor {
-  private readonly useCases = new Map<string, UseCase<unknown, unknown>>();
-
   constructor(
     readonly registry: ToolRegistry,
-    resolve: UseCaseResolver,
+    /** The use case of a tool for a tenant (each tenant has its own adapters: demo data, connections). */
+    private readonly resolve: UseCaseResolver,
     private readonly options: ExecutorOptions = {},
-  ) {
-    for (const tool of registry.tools) this.useCases.set(tool.name, resolve(tool));
-  }
+  ) {}
 
   run(
     tool: RegisteredTool,
@@ -156,7 +153,7 @@ export class ToolExecutor {
         tool,
         params,
         controls,
-        this.useCases.get(tool.name)!,
+        this.resolve(tool, principal.tenant),
         { principal, requestId },
         meta,
       );
@@ -281,7 +278,7 @@ export class ToolExecutor {
     const settled: Promise<ToolResult> = (async (): Promise<ToolResult> => {
       try {
         if (this.options.simulatedLatencyMs) await new Promise((r) => setTimeout(r, this.options.simulatedLatencyMs));
-        const outcome = await this.useCases.get(tool.name)!.execute(params, context)();
+        const outcome = await this.resolve(tool, principal.tenant).execute(params, context)();
         if (outcome._tag === 'Left') return fail(fromGatewayError(outcome.left), meta);
         const result = outcome.right;
         return {

@@ -16,7 +16,9 @@ export type ErrorCode =
   /** 503: a store the call needs (the idempotency records) is down; retry after details.retry_after_seconds. */
   | 'UNAVAILABLE'
   /** 428: a Destructive call needs a confirm_token (GATEWAY_CONFIRM_DESTRUCTIVE); details carry the preview and the token. */
-  | 'CONFIRMATION_REQUIRED';
+  | 'CONFIRMATION_REQUIRED'
+  /** 409: the tenant has no usable connection to the tool's vendor; details.connect_url is where a person connects it. */
+  | 'NOT_CONNECTED';
 
 /** An error as every surface reports it: the envelope's code, message and details, with its HTTP status. */
 export interface ToolError {
@@ -68,6 +70,12 @@ export const fromGatewayError = (e: GatewayError): ToolError => {
         retryable: e.retryable,
         ...(e.reauthorize ? { reauthorize: true } : {}),
         ...(e.status !== undefined ? { upstream_status: e.status } : {}),
+      });
+    case 'NotConnected':
+      return toolError(409, 'NOT_CONNECTED', e.message, {
+        vendor: e.vendor,
+        connect_url: e.connectUrl,
+        connection_status: e.status,
       });
   }
 };

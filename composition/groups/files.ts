@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Container } from 'inversify';
 import { mountFileTransferRoutes } from '../../adapters/inbound/http/file-transfer-routes.js';
 import { seedDemoFiles, demoIds } from '../../adapters/outbound/memory/demo/files.js';
@@ -5,7 +6,7 @@ import { HmacLinkSigner } from '../../adapters/outbound/memory/hmac-link-signer.
 import { InMemoryItemStore } from '../../adapters/outbound/memory/in-memory-item-store.js';
 import { InMemoryOutbox } from '../../adapters/outbound/memory/in-memory-outbox.js';
 import { InMemoryShareStore } from '../../adapters/outbound/memory/in-memory-share-store.js';
-import { Authenticator } from '../../ports/authenticator.js';
+import { Authenticator, DEFAULT_TENANT } from '../../ports/authenticator.js';
 import { ShareDesk, UploadDesk } from '../../ports/file-transfers.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { LinkSigner } from '../../ports/link-signer.js';
@@ -21,7 +22,12 @@ export type FilesConfig =
 
 /** The in-memory account, its shares and outbox: one set per container, shared by every port it serves. */
 export const memoryFiles = (config: { signingSecret?: string; maxUploadBytes: number }, shared: SharedServices) => {
-  const signer = new HmacLinkSigner(shared.publicBaseUrl, config.signingSecret);
+  // Each tenant signs with a key of its own, so a link of one tenant never opens another's file.
+  const secret =
+    config.signingSecret && shared.tenant !== DEFAULT_TENANT
+      ? createHmac('sha256', config.signingSecret).update(`tenant\n${shared.tenant}`).digest('base64url')
+      : config.signingSecret;
+  const signer = new HmacLinkSigner(shared.publicBaseUrl, secret);
   const items = new InMemoryItemStore({
     clock: shared.clock,
     signer,
@@ -161,6 +167,7 @@ export const filesGroup = defineGroup({
       signer: container.get(LinkSigner),
       clock: shared.clock,
       authenticator: container.get(Authenticator),
+      tenant: shared.tenant,
     });
   },
   describe: (config) => config.kind,

@@ -69,6 +69,7 @@ const hostList = new EnvVar<readonly string[]>('hosts', 'comma-separated host na
 
 export const webGroup = defineGroup({
   name: 'web',
+  tenantScoped: false,
   environment: [
     ['WEB_SEARCH_BACKEND', 'memory', 'web_search: memory (a built-in demo index), searxng or brave.'],
     [

@@ -47,7 +47,20 @@ export interface UpstreamFailure {
   readonly status?: number;
 }
 
-export type GatewayError = InvalidInput | NotFound | Conflict | Forbidden | RateLimited | UpstreamFailure;
+/**
+ * The caller's tenant has no usable connection to the vendor behind the tool (none made, or one the
+ * vendor stopped accepting). A person must connect it: `connectUrl` is where.
+ */
+export interface NotConnected {
+  readonly _tag: 'NotConnected';
+  readonly message: string;
+  readonly vendor: string;
+  readonly connectUrl: string;
+  readonly status: 'not_connected' | 'needs_reauthorization';
+}
+
+export type GatewayError =
+  InvalidInput | NotFound | Conflict | Forbidden | RateLimited | UpstreamFailure | NotConnected;
 
 export const invalidInput = (
   message: string,
@@ -86,3 +99,19 @@ export const upstreamFailure = (
   message: string,
   options: { retryable: boolean; reauthorize?: boolean; status?: number },
 ): UpstreamFailure => ({ _tag: 'UpstreamFailure', vendor, message, ...options });
+
+export const notConnected = (
+  vendor: string,
+  label: string,
+  connectUrl: string,
+  status: NotConnected['status'] = 'not_connected',
+): NotConnected => ({
+  _tag: 'NotConnected',
+  vendor,
+  connectUrl,
+  status,
+  message:
+    status === 'needs_reauthorization'
+      ? `The ${label} connection for this workspace has stopped working and must be connected again. Ask the user to open ${connectUrl}.`
+      : `${label} is not connected for this workspace. Ask the user to open ${connectUrl}.`,
+});

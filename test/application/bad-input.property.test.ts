@@ -49,7 +49,11 @@ const stateDigest = (): string => {
       walk((v as Record<string, unknown>)[key], depth + 1);
     }
   };
-  walk((gateway.executor as unknown as { useCases: Map<string, unknown> }).useCases, 0);
+  // The default tenant's use cases (the root container's): `everyone` acts for that tenant.
+  walk(
+    gateway.executor.registry.tools.map((t) => gateway.container.get(t.declaration.useCase)),
+    0,
+  );
   return hash.digest('hex');
 };
 

@@ -68,6 +68,7 @@ describe('workspaces configuration', () => {
       demoData: true,
       upstreamTimeoutMs: 1000,
       publicBaseUrl: 'http://x',
+      tenant: 'default',
     };
     expect(podioClient(container, config, shared)).toBe(podioClient(container, config, shared));
   });

@@ -250,6 +250,7 @@ const ERROR_STATUS: Record<GatewayError['_tag'], [number, string]> = {
   Forbidden: [403, 'forbidden'],
   RateLimited: [420, 'rate_limit'],
   UpstreamFailure: [500, 'unavailable'],
+  NotConnected: [401, 'invalid_grant'],
 };
 
 /** Runs an in-memory adapter call for a route: its value through `ok`, its failure as Podio's error body. */

@@ -24,6 +24,8 @@ export interface FileTransferRouteDeps {
   readonly signer: LinkSigner;
   readonly clock: Clock;
   readonly authenticator: Authenticator;
+  /** The tenant whose shares these routes serve: a token of another tenant does not sign in here. */
+  readonly tenant: string;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -161,6 +163,17 @@ export const mountFileTransferRoutes = (app: Hono, deps: FileTransferRouteDeps):
           code: 'FORBIDDEN',
           message: `This share requires sign-in with a token that has the "${SHARE_PERMISSION}" permission; this one lacks it.`,
           details: { permission: SHARE_PERMISSION },
+        },
+      };
+    }
+    if (outcome.tenant !== deps.tenant) {
+      return {
+        visitor: { signedIn: false, ...identity },
+        refused: {
+          status: 403,
+          code: 'FORBIDDEN',
+          message: 'This share belongs to another workspace: a token of this one does not sign in to it.',
+          details: {},
         },
       };
     }

@@ -1,0 +1,171 @@
+import type { Container } from 'inversify';
+import { Hono } from 'hono';
+import type { UseCase } from '../application/runtime/define-tool.js';
+import type { RegisteredTool } from '../application/runtime/registry.js';
+import { TE } from '../domain/shared/fp.js';
+import { notConnected } from '../domain/shared/errors.js';
+import { DEFAULT_TENANT, TENANT_ID } from '../ports/authenticator.js';
+import type { Clock } from '../ports/clock.js';
+
+/** One tenant's adapters: its container, the use cases resolved from it, and its data-plane routes. */
+export interface TenantScope {
+  readonly container: Container;
+  /** The use case of each tool for this tenant (resolved on first use). */
+  readonly useCase: (tool: RegisteredTool) => UseCase<unknown, unknown>;
+  /** The tenant's own HTTP routes (the memory-mode file links), made on first use. */
+  readonly http: () => Hono | undefined;
+}
+
+export interface TenantScopeLimits {
+  /** The most tenants kept at once; the one used longest ago is dropped first. */
+  readonly max: number;
+  /** A tenant unused for this long is dropped. */
+  readonly idleSeconds: number;
+  readonly clock: Clock;
+}
+
+interface Held {
+  readonly scope: TenantScope;
+  lastUsed: number;
+}
+
+/**
+ * Every tenant's adapters. The default tenant is the root container itself (what `gateway.container`
+ * shows, and what the environment's vendor credentials serve); every other tenant gets a child container
+ * made on its first call, with its own in-memory demo account or its own connections.
+ *
+ * The map is bounded (count and idle time): a hostile caller with many tenants in its tokens cannot grow
+ * it without end. A dropped tenant's memory-mode data is gone; its next call starts from the demo data.
+ */
+export class TenantScopes {
+  readonly #held = new Map<string, Held>();
+
+  constructor(
+    private readonly root: TenantScope,
+    private readonly make: (tenant: string) => TenantScope,
+    private readonly limits: TenantScopeLimits,
+  ) {}
+
+  /** The scope of `tenant`, made if it does not exist yet. */
+  scope(tenant: string): TenantScope {
+    if (tenant === DEFAULT_TENANT) return this.root;
+    const now = this.limits.clock.now().getTime();
+    const held = this.#held.get(tenant);
+    if (held && now - held.lastUsed <= this.limits.idleSeconds * 1000) {
+      held.lastUsed = now;
+      // Map order is the LRU order: move the tenant to the end.
+      this.#held.delete(tenant);
+      this.#held.set(tenant, held);
+      return held.scope;
+    }
+    this.#held.delete(tenant);
+    this.#sweep(now);
+    const scope = this.make(tenant);
+    this.#held.set(tenant, { scope, lastUsed: now });
+    return scope;
+  }
+
+  /** The scope of `tenant` if it exists now (never makes one: for unauthenticated requests such as file links). */
+  existing(tenant: string): TenantScope | undefined {
+    if (tenant === DEFAULT_TENANT) return this.root;
+    const held = this.#held.get(tenant);
+    if (!held || this.limits.clock.now().getTime() - held.lastUsed > this.limits.idleSeconds * 1000) return undefined;
+    return held.scope;
+  }
+
+  /** The use case of `tool` for `tenant` (the executor's resolver). */
+  useCase(tool: RegisteredTool, tenant: string): UseCase<unknown, unknown> {
+    return this.scope(tenant).useCase(tool);
+  }
+
+  /** How many tenants other than the default one are held. */
+  get size(): number {
+    return this.#held.size;
+  }
+
+  #sweep(now: number): void {
+    for (const [tenant, held] of this.#held) {
+      const idle = now - held.lastUsed > this.limits.idleSeconds * 1000;
+      if (!idle && this.#held.size < this.limits.max) break;
+      this.#held.delete(tenant);
+    }
+  }
+}
+
+/** A vendor's name as the agent reads it, by backend id. */
+export const VENDOR_LABELS: Readonly<Record<string, string>> = {
+  hubspot: 'HubSpot',
+  sharefile: 'ShareFile',
+  podio: 'Podio',
+  batchdata: 'BatchData',
+};
+
+/** A use case that answers NOT_CONNECTED: the tool's vendor has no connection for this tenant. */
+export const notConnectedUseCase = (vendor: string, connectUrl: string): UseCase<unknown, unknown> => ({
+  execute: () => TE.left(notConnected(vendor, VENDOR_LABELS[vendor] ?? vendor, connectUrl)),
+});
+
+/** A scope over one container: each tool's use case resolved once, or the given stand-in for its group. */
+export const scopeOf = (
+  container: Container,
+  http: () => Hono | undefined,
+  standIn: (tool: RegisteredTool) => UseCase<unknown, unknown> | undefined = () => undefined,
+): TenantScope => {
+  const useCases = new Map<string, UseCase<unknown, unknown>>();
+  return {
+    container,
+    http,
+    useCase: (tool) => {
+      let useCase = useCases.get(tool.name);
+      if (!useCase) {
+        useCase = standIn(tool) ?? (container.get(tool.declaration.useCase) as UseCase<unknown, unknown>);
+        useCases.set(tool.name, useCase);
+      }
+      return useCase;
+    },
+  };
+};
+
+/** Routes for a tenant's own Hono app, made once on first use. */
+export const lazyRoutes = (mount: (app: Hono) => boolean): (() => Hono | undefined) => {
+  let app: Hono | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      made = true;
+      const candidate = new Hono();
+      if (mount(candidate)) app = candidate;
+    }
+    return app;
+  };
+};
+
+const NO_SUCH_ADDRESS = {
+  success: false,
+  error: { code: 'NOT_FOUND', message: 'Nothing is served at this address (the link may have expired).', details: {} },
+};
+
+/**
+ * Serves each tenant's own routes under `/t/{tenant}/...` (its memory-mode file links and share pages).
+ * Only tenants that exist now answer: an unauthenticated request never makes a tenant.
+ */
+export const mountTenantRoutes = (app: Hono, tenants: TenantScopes): void => {
+  app.all('/t/:tenant/*', async (c) => {
+    const tenant = c.req.param('tenant');
+    const routes = TENANT_ID.test(tenant) ? tenants.existing(tenant)?.http() : undefined;
+    if (!routes) return c.json(NO_SUCH_ADDRESS, 404);
+    const url = new URL(c.req.url);
+    url.pathname = url.pathname.slice(`/t/${tenant}`.length) || '/';
+    const raw = c.req.raw;
+    const hasBody = raw.method !== 'GET' && raw.method !== 'HEAD';
+    return routes.fetch(
+      new Request(url, {
+        method: raw.method,
+        headers: raw.headers,
+        signal: raw.signal,
+        ...(hasBody ? { body: raw.body, duplex: 'half' } : {}),
+      } as RequestInit),
+      c.env,
+    );
+  });
+};
