@@ -1,0 +1,116 @@
+import { Migrator, sql, type Generated, type Kysely, type Migration } from 'kysely';
+
+// One schema for both stores (PostgreSQL and the embedded SQLite), written once through Kysely. Times
+// are ISO-8601 UTC text (they sort as they read, the same in both databases); JSON is text.
+
+export interface ConnectionsTable {
+  tenant: string;
+  vendor: string;
+  /** The owning principal's id; '' for a tenant-wide connection (a NULL would not be unique). */
+  owner: string;
+  kind: string;
+  status: string;
+  label: string;
+  /** Non-secret details, JSON. */
+  details: string;
+  /** The sealed secret (AES-256-GCM) and the id of the key that sealed it. */
+  secret: string;
+  key_id: string;
+  connected_at: string;
+  refreshed_at: string | null;
+  updated_at: string;
+}
+
+export interface AuditTable {
+  id: Generated<number>;
+  at: string;
+  tenant: string;
+  principal: string;
+  tool: string;
+  vendor: string | null;
+  /** The ids the call named or made, JSON (never other argument values). */
+  targets: string;
+  /** HTTP-like status of the outcome and the error code, if any. */
+  status: number;
+  code: string | null;
+  request_id: string;
+  /** A skip trace's permissible purpose (GLBA/DPPA). */
+  purpose: string | null;
+}
+
+export interface GatewayDatabase {
+  gateway_connections: ConnectionsTable;
+  gateway_audit: AuditTable;
+}
+
+export type SqlDialect = 'postgres' | 'sqlite';
+
+const migrations = (dialect: SqlDialect): Record<string, Migration> => ({
+  '2026-11-25-01-connections': {
+    up: async (db: Kysely<unknown>) => {
+      await db.schema
+        .createTable('gateway_connections')
+        .addColumn('tenant', 'text', (c) => c.notNull())
+        .addColumn('vendor', 'text', (c) => c.notNull())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('label', 'text', (c) => c.notNull())
+        .addColumn('details', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('key_id', 'text', (c) => c.notNull())
+        .addColumn('connected_at', 'text', (c) => c.notNull())
+        .addColumn('refreshed_at', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('gateway_connections_pk', ['tenant', 'vendor', 'owner'])
+        .execute();
+    },
+  },
+  '2026-11-25-02-audit': {
+    up: async (db: Kysely<unknown>) => {
+      await db.schema
+        .createTable('gateway_audit')
+        .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
+          dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+        )
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('tenant', 'text', (c) => c.notNull())
+        .addColumn('principal', 'text', (c) => c.notNull())
+        .addColumn('tool', 'text', (c) => c.notNull())
+        .addColumn('vendor', 'text')
+        .addColumn('targets', 'text', (c) => c.notNull())
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('code', 'text')
+        .addColumn('request_id', 'text', (c) => c.notNull())
+        .addColumn('purpose', 'text')
+        .execute();
+      await db.schema.createIndex('gateway_audit_tenant_at').on('gateway_audit').columns(['tenant', 'at']).execute();
+    },
+  },
+});
+
+/**
+ * Brings the schema up to date. On PostgreSQL Kysely runs the pending migrations in one transaction
+ * under an advisory lock, so instances that start together migrate once.
+ */
+export const migrate = async (db: Kysely<GatewayDatabase>, dialect: SqlDialect): Promise<void> => {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations(dialect)) },
+    migrationTableName: 'gateway_migrations',
+    migrationLockTableName: 'gateway_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`database migration ${failed ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+};
+
+/** Seconds a query may take before the store gives up (a stuck database must not hang a call). */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+
+/** A quick round trip: is the database there? */
+export const ping = async (db: Kysely<GatewayDatabase>): Promise<void> => {
+  await sql`select 1`.execute(db);
+};
