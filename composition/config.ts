@@ -49,6 +49,13 @@ export interface GatewayConfig {
   readonly idempotencyTtlSeconds: number;
   /** Shared store for rate limits, idempotency records and upstream tokens; in-process stores without it. */
   readonly redisUrl?: string;
+  /** Where connections and the audit log live: PostgreSQL, or the embedded file in `dataDir`. */
+  readonly storage: {
+    readonly databaseUrl?: string;
+    readonly dataDir: string;
+    readonly encryptionKey?: string;
+    readonly oldEncryptionKeys: readonly string[];
+  };
   /** How many tenants (besides `default`) keep their adapters at once, and for how long unused. */
   readonly tenantScopes: { readonly max: number; readonly idleSeconds: number };
   /** Each group's own configuration, by group name (see composition/groups/). */
@@ -125,6 +132,26 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   ],
   ['IDEMPOTENCY_TTL_SECONDS', '86400', 'How long the outcome of a write with an Idempotency-Key is replayed.'],
   [
+    'DATABASE_URL',
+    '(none)',
+    'PostgreSQL (postgres://user@host:5432/db) for connections and the audit log; migrations run at first use. Without it they live in the embedded database in GATEWAY_DATA_DIR.',
+  ],
+  [
+    'GATEWAY_DATA_DIR',
+    './.gateway-data',
+    'Folder of the embedded database (connections, audit log) when DATABASE_URL is not set; opened on first use.',
+  ],
+  [
+    'GATEWAY_ENCRYPTION_KEY',
+    '(none)',
+    'AES-256-GCM key for connection secrets at rest: 32 bytes, base64 (openssl rand -base64 32). Required with DATABASE_URL; in embedded mode one is generated into the data dir with a warning.',
+  ],
+  [
+    'GATEWAY_ENCRYPTION_KEYS',
+    '(none)',
+    'Older keys, comma-separated base64, that still decrypt rows sealed before a rotation (rows move to the current key when next written).',
+  ],
+  [
     'GATEWAY_TENANTS_MAX',
     '200',
     'Most tenants (besides "default") whose adapters are kept at once; the one used longest ago is dropped first. In memory mode each costs about 400 KiB (npm run bench:tenants) and a dropped tenant starts again from the demo data.',
@@ -192,6 +219,8 @@ const rateLimitGroupsVar = new EnvVar<Record<string, number>>(
   },
 );
 
+const isKey = (raw: string): boolean => /^[A-Za-z0-9+/]{43}=$/.test(raw.trim());
+
 /** The environment, variable by variable: the core's and every group's. */
 const EnvCodec = t.type({
   PORT: intVar(0, 65535, 8787),
@@ -232,6 +261,24 @@ const EnvCodec = t.type({
   RATE_LIMIT_GROUPS: rateLimitGroupsVar,
   IDEMPOTENCY_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400),
   GATEWAY_TENANTS_MAX: intVar(1, 1_000_000, 200),
+  DATABASE_URL: new EnvVar<string | undefined>('database', 'a postgres:// or postgresql:// URL', (raw) =>
+    raw === undefined || /^postgres(ql)?:\/\/\S+$/.test(raw) ? { ok: true, value: raw } : { ok: false },
+  ),
+  GATEWAY_DATA_DIR: new EnvVar<string>('dir', 'a folder path', (raw) =>
+    raw === undefined ? { ok: true, value: './.gateway-data' } : raw.trim() ? { ok: true, value: raw } : { ok: false },
+  ),
+  GATEWAY_ENCRYPTION_KEY: new EnvVar<string | undefined>(
+    'key',
+    '32 bytes in base64 (openssl rand -base64 32)',
+    (raw) => (raw === undefined || isKey(raw) ? { ok: true, value: raw } : { ok: false }),
+  ),
+  GATEWAY_ENCRYPTION_KEYS: new EnvVar<string[]>('keys', 'comma-separated keys of 32 bytes in base64', (raw) => {
+    const keys = (raw ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+    return keys.every(isKey) ? { ok: true, value: keys } : { ok: false };
+  }),
   GATEWAY_TENANT_IDLE_SECONDS: intVar(60, 365 * 86_400, 86_400),
   REDIS_URL: new EnvVar<string | undefined>('redis', 'a redis:// or rediss:// URL', (raw) =>
     raw === undefined || /^rediss?:\/\//.test(raw) ? { ok: true, value: raw } : { ok: false },
@@ -263,6 +310,10 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
   const v = decoded.right as Record<string, unknown>;
   const problems: string[] = [];
   const groups = Object.fromEntries(groupModules.map((g) => [g.name, g.configure(v, problems)]));
+  if (v['DATABASE_URL'] && !v['GATEWAY_ENCRYPTION_KEY'])
+    problems.push(
+      'GATEWAY_ENCRYPTION_KEY is required with DATABASE_URL: connection secrets are encrypted with it (openssl rand -base64 32).',
+    );
   if (problems.length) return E.left(problems);
 
   return E.right({
@@ -302,6 +353,12 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     },
     idempotencyTtlSeconds: v['IDEMPOTENCY_TTL_SECONDS'] as number,
     redisUrl: v['REDIS_URL'] as string | undefined,
+    storage: {
+      databaseUrl: v['DATABASE_URL'] as string | undefined,
+      dataDir: v['GATEWAY_DATA_DIR'] as string,
+      encryptionKey: v['GATEWAY_ENCRYPTION_KEY'] as string | undefined,
+      oldEncryptionKeys: v['GATEWAY_ENCRYPTION_KEYS'] as string[],
+    },
     tenantScopes: {
       max: v['GATEWAY_TENANTS_MAX'] as number,
       idleSeconds: v['GATEWAY_TENANT_IDLE_SECONDS'] as number,

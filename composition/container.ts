@@ -25,6 +25,8 @@ import { bindOnce, type SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import { throttledWarn } from './store-faults.js';
 import { lazyRoutes, notConnectedUseCase, scopeOf, type TenantScope } from './tenant-scopes.js';
+import { ConnectedGroup, type ConnectionServices } from './connections.js';
+import { isVendor } from '../ports/connection-store.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
 
 /** Replacements for tests and embedders: any port bound here wins over what the configuration says. */
@@ -132,35 +134,49 @@ export const buildTenantScope = (
   shared: SharedServices,
   overrides: ContainerOverrides,
   tenant: string,
+  services: ConnectionServices,
 ): TenantScope => {
   const child = new Container({ parent: root, defaultScope: 'Singleton' });
   for (const [id, value] of overriddenPorts(overrides)) child.bind(id).toConstantValue(value);
   const own: SharedServices = { ...shared, tenant, publicBaseUrl: `${shared.publicBaseUrl}${tenantPath(tenant)}` };
-  const unconnected = new Map<string, string>();
+  const connected = new Map<string, ConnectedGroup>();
+  const unconnectable = new Map<string, string>();
   const served: (typeof groupModules)[number][] = [];
   for (const group of groupModules) {
     if (group.tenantScoped === false) continue;
     const groupConfig = config.groups[group.name];
     const backend = group.describe(groupConfig);
-    if (backend !== 'memory') {
-      unconnected.set(group.name, backend);
-      continue;
-    }
-    group.bind(child, groupConfig, own);
-    served.push(group);
+    if (backend === 'memory') {
+      group.bind(child, groupConfig, own);
+      served.push(group);
+    } else if (group.bindConnection && group.vendor) {
+      connected.set(
+        group.name,
+        new ConnectedGroup({ tenant, group, groupConfig, shared: own, parent: child, services }),
+      );
+    } else unconnectable.set(group.name, group.vendor ?? backend);
   }
   const scoped = new Set(groupModules.filter((g) => g.tenantScoped !== false).map((g) => g.name));
   for (const tool of allTools)
-    if (scoped.has(tool.group) && !unconnected.has(tool.group)) child.bind(tool.useCase as never).toSelf();
+    if (scoped.has(tool.group) && !connected.has(tool.group) && !unconnectable.has(tool.group))
+      child.bind(tool.useCase as never).toSelf();
   const standIn = (tool: RegisteredTool) => {
-    const vendor = unconnected.get(tool.declaration.group);
+    const group = tool.declaration.group;
+    const viaConnection = connected.get(group);
+    if (viaConnection) return viaConnection.useCase(tool);
+    const vendor = unconnectable.get(group);
     return vendor
-      ? notConnectedUseCase(vendor, `${shared.publicBaseUrl}/v1/connections/${vendor}/authorize`)
+      ? notConnectedUseCase(vendor, (principal) =>
+          isVendor(vendor) ? services.connections.connectLink(principal, vendor) : `${shared.publicBaseUrl}/docs`,
+        )
       : undefined;
   };
   const http = lazyRoutes((app) => {
     for (const group of served) group.routes?.(app, child, config.groups[group.name], own);
     return served.some((g) => g.routes);
   });
-  return scopeOf(child, http, standIn);
+  return scopeOf(child, http, standIn, (vendor) => {
+    for (const [name, group] of connected)
+      if (groupModules.find((g) => g.name === name)?.vendor === vendor) group.invalidate();
+  });
 };

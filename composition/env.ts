@@ -71,4 +71,4 @@ export const tokenVar = new EnvVar<string | undefined>('token', 'a token of at l
 );
 
 /** Variable names whose values are never echoed in an error. */
-export const SECRET_VARIABLE = /TOKEN|SECRET|KEYS|PASSWORD/;
+export const SECRET_VARIABLE = /TOKEN|SECRET|KEY|PASSWORD|DATABASE_URL/;

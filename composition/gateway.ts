@@ -20,6 +20,8 @@ import { UrlFetcher } from '../ports/url-fetcher.js';
 import { loadConfig, type GatewayConfig } from './config.js';
 import { buildContainer, buildTenantScope, type ContainerOverrides } from './container.js';
 import { lazyRoutes, mountTenantRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
+import { connectionServices } from './connections.js';
+import { mountConnectionRoutes } from '../adapters/inbound/http/connection-routes.js';
 import type { SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
@@ -126,10 +128,18 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   );
   const container = buildContainer(config, demoToken, shared, options.overrides, redis);
   const rootRoutes = lazyRoutes(() => false);
+  const services = connectionServices(config, shared);
   const tenants = new TenantScopes(
     scopeOf(container, rootRoutes),
-    (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant),
+    (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant, services),
     { ...config.tenantScopes, clock: shared.clock },
+  );
+  services.subscribe((tenant, vendor) => tenants.existing(tenant)?.connectionChanged?.(vendor));
+  const vendorOfGroup = new Map(
+    groupModules.map((g) => {
+      const backend = g.describe(config.groups[g.name]);
+      return [g.name, backend === 'memory' ? 'memory' : (g.vendor ?? backend)] as const;
+    }),
   );
   const registry = new ToolRegistry(allTools);
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
@@ -149,6 +159,11 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       Object.values(backends).some((b) => b !== 'memory'),
     ),
     simulatedLatencyMs: config.simulatedLatencyMs,
+    clock: shared.clock,
+    audit: {
+      record: (entry) => services.audit.record(entry),
+      vendorOf: (group) => vendorOfGroup.get(group),
+    },
     confirm: new ConfirmGate({
       required: config.confirmDestructive,
       secret: config.confirmSecret ? new TextEncoder().encode(config.confirmSecret) : ConfirmGate.randomSecret(),
@@ -200,6 +215,11 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       mountDocs(app, surface);
       for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);
       mountTenantRoutes(app, tenants);
+      mountConnectionRoutes(app, {
+        connections: services.connections,
+        authenticator: container.get(Authenticator),
+        audit: services.audit,
+      });
     },
   });
 
@@ -233,6 +253,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       await fetcher?.close?.().catch(() => undefined);
       const web = container.isBound(WebReader) ? container.get(WebReader) : undefined;
       await web?.close?.().catch(() => undefined);
+      await services.close().catch(() => undefined);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -3,6 +3,16 @@ import type { Container, ServiceIdentifier } from 'inversify';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
+import type { Connection, Vendor } from '../ports/connection-store.js';
+import type { TokenStore } from '../ports/token-store.js';
+import type { VendorConnector } from '../ports/vendor-connector.js';
+
+/** A tenant's connection as a group binds it: the row, and the token store that persists its refreshes. */
+export interface ConnectionBinding {
+  readonly connection: Connection;
+  /** The connection's tokens (read and saved through the connection store, refreshed under a lock). */
+  readonly tokens: TokenStore;
+}
 
 /** What every group's wiring may use. */
 export interface SharedServices {
@@ -44,6 +54,20 @@ export interface GroupModule<C = unknown, P extends t.Props = t.Props> {
    * connection). Default true; a group with no tenant data (web) says false and is bound once.
    */
   readonly tenantScoped?: boolean;
+  /** The vendor behind the group's vendor backend (for connections). */
+  readonly vendor?: Vendor;
+  /** How a tenant connects the vendor (key check, OAuth), from the group's configuration. */
+  readonly connector?: (config: C, shared: SharedServices) => VendorConnector | undefined;
+  /**
+   * Binds the group's ports to the vendor with one tenant's connection (in a container of that tenant's
+   * own). A group without it answers NOT_CONNECTED to tenants other than `default`.
+   */
+  readonly bindConnection?: (
+    container: Container,
+    config: C,
+    shared: SharedServices,
+    binding: ConnectionBinding,
+  ) => void;
   /** A one-word description of the backend in use, printed at start ("memory", "hubspot"). */
   readonly describe: (config: C) => string;
 }

@@ -29,6 +29,7 @@ export const throttledWarn = (
 
 const describe = (fault: StoreFault): string => {
   if (fault.store === 'rate-limit') return 'rate limiter unavailable: calls are let through unchecked (fail open)';
+  if (fault.store === 'audit') return 'audit log unavailable: a write was answered without its audit row';
   if (fault.operation === 'claim')
     return 'idempotency store unavailable: keyed writes are refused with 503 (fail closed)';
   return `idempotency store unavailable: the outcome of a keyed write could not be ${fault.operation === 'complete' ? 'stored' : 'released'}`;

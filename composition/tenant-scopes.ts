@@ -4,7 +4,7 @@ import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
 import { TE } from '../domain/shared/fp.js';
 import { notConnected } from '../domain/shared/errors.js';
-import { DEFAULT_TENANT, TENANT_ID } from '../ports/authenticator.js';
+import { DEFAULT_TENANT, TENANT_ID, type Principal } from '../ports/authenticator.js';
 import type { Clock } from '../ports/clock.js';
 
 /** One tenant's adapters: its container, the use cases resolved from it, and its data-plane routes. */
@@ -14,6 +14,8 @@ export interface TenantScope {
   readonly useCase: (tool: RegisteredTool) => UseCase<unknown, unknown>;
   /** The tenant's own HTTP routes (the memory-mode file links), made on first use. */
   readonly http: () => Hono | undefined;
+  /** The tenant's connection to `vendor` changed: drop adapters made for the old one. */
+  readonly connectionChanged?: (vendor: string) => void;
 }
 
 export interface TenantScopeLimits {
@@ -100,9 +102,13 @@ export const VENDOR_LABELS: Readonly<Record<string, string>> = {
   batchdata: 'BatchData',
 };
 
-/** A use case that answers NOT_CONNECTED: the tool's vendor has no connection for this tenant. */
-export const notConnectedUseCase = (vendor: string, connectUrl: string): UseCase<unknown, unknown> => ({
-  execute: () => TE.left(notConnected(vendor, VENDOR_LABELS[vendor] ?? vendor, connectUrl)),
+/** A use case that answers NOT_CONNECTED with a link for the caller: the tenant cannot connect this group yet. */
+export const notConnectedUseCase = (
+  vendor: string,
+  connectUrl: (principal: Principal) => string,
+): UseCase<unknown, unknown> => ({
+  execute: (_params, context) =>
+    TE.left(notConnected(vendor, VENDOR_LABELS[vendor] ?? vendor, connectUrl(context.principal))),
 });
 
 /** A scope over one container: each tool's use case resolved once, or the given stand-in for its group. */
@@ -110,11 +116,13 @@ export const scopeOf = (
   container: Container,
   http: () => Hono | undefined,
   standIn: (tool: RegisteredTool) => UseCase<unknown, unknown> | undefined = () => undefined,
+  connectionChanged?: (vendor: string) => void,
 ): TenantScope => {
   const useCases = new Map<string, UseCase<unknown, unknown>>();
   return {
     container,
     http,
+    ...(connectionChanged ? { connectionChanged } : {}),
     useCase: (tool) => {
       let useCase = useCases.get(tool.name);
       if (!useCase) {

@@ -12,3 +12,11 @@ export interface SkipTracer {
 }
 
 export const SkipTracer = Symbol.for('SkipTracer') as ServiceIdentifier<SkipTracer>;
+
+/** A tenant's rules for skip traces. */
+export interface SkipTracePolicy {
+  /** Whether a lookup must state its GLBA/DPPA permissible purpose (`purpose`), for this tenant. */
+  purposeRequired(tenant: string): boolean;
+}
+
+export const SkipTracePolicy = Symbol.for('SkipTracePolicy') as ServiceIdentifier<SkipTracePolicy>;

@@ -43,12 +43,25 @@ export interface IdempotencyPolicy {
 
 /** A shared store (rate limits, idempotency records) that failed or did not answer in time. */
 export interface StoreFault {
-  readonly store: 'rate-limit' | 'idempotency';
-  /** `take` (the call went through: fail open), `claim` (refused: fail closed), `complete` or `abandon`. */
-  readonly operation: 'take' | 'claim' | 'complete' | 'abandon';
+  readonly store: 'rate-limit' | 'idempotency' | 'audit';
+  /**
+   * `take` (the call went through: fail open), `claim` (refused: fail closed), `complete` or `abandon`;
+   * `record` (an audit row that could not be written: the call's answer stands).
+   */
+  readonly operation: 'take' | 'claim' | 'complete' | 'abandon' | 'record';
   readonly error: unknown;
   readonly tool: string;
   readonly requestId: string;
+}
+
+import type { Clock } from '../../ports/clock.js';
+import type { AuditEntry } from '../../ports/audit-log.js';
+
+/** Where the executor appends one row per Write or Destructive call. */
+export interface AuditPolicy {
+  record(entry: AuditEntry): Promise<void>;
+  /** The vendor behind a group for a tenant ('memory' in memory mode). */
+  vendorOf(group: string, tenant: string): string | undefined;
 }
 
 export interface ExecutorOptions {
@@ -70,6 +83,9 @@ export interface ExecutorOptions {
   readonly simulatedLatencyMs?: number;
   /** Dry runs and confirm tokens of Destructive tools (ConfirmGate in confirm.ts). */
   readonly confirm?: DestructiveGate;
+  /** The audit log: one row per Write or Destructive call (dry runs change nothing and are left out). */
+  readonly audit?: AuditPolicy;
+  readonly clock?: Clock;
 }
 
 export interface RunOptions {

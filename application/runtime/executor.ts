@@ -3,6 +3,7 @@ import type { IdempotencyClaim } from '../../ports/idempotency-store.js';
 import type { RateDecision } from '../../ports/rate-limiter.js';
 import { isAllowed, type CallContext } from './define-tool.js';
 import type {
+  AuditPolicy,
   CallMeta,
   Controls,
   ExecutorOptions,
@@ -13,6 +14,7 @@ import type {
   UseCaseResolver,
 } from './executor-types.js';
 import { takeControls } from './confirm.js';
+import { auditEntryOf } from './audit.js';
 import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
 import { dropNullOptionals, explainDecodeErrors, findUnknownMember } from './arguments.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
@@ -30,6 +32,9 @@ export type {
 } from './executor-types.js';
 
 const fail = (error: ToolError, meta?: CallMeta): ToolResult => ({ ok: false, error, meta });
+
+const isDryRun = (args: unknown): boolean =>
+  typeof args === 'object' && args !== null && (args as { dry_run?: unknown }).dry_run === true;
 
 /**
  * The one path every surface takes: find the tool, authorise, rate-limit, decode the arguments,
@@ -50,6 +55,47 @@ export class ToolExecutor {
     principal: Principal,
     requestId: string,
     options: RunOptions = {},
+  ): Promise<ToolResult> {
+    if (this.options.audit && tool.declaration.annotations.kind !== 'Read' && !isDryRun(args))
+      return this.runAudited(tool, args, principal, requestId, options, this.options.audit);
+    return this.runWatched(tool, args, principal, requestId, options);
+  }
+
+  private async runAudited(
+    tool: RegisteredTool,
+    args: unknown,
+    principal: Principal,
+    requestId: string,
+    options: RunOptions,
+    audit: AuditPolicy,
+  ): Promise<ToolResult> {
+    const result = await this.runWatched(tool, args, principal, requestId, options);
+    const at = this.options.clock?.now() ?? new Date();
+    try {
+      await audit.record(
+        auditEntryOf(
+          tool,
+          args,
+          principal,
+          requestId,
+          result,
+          at,
+          audit.vendorOf(tool.declaration.group, principal.tenant),
+        ),
+      );
+    } catch (error) {
+      // The call has happened: a failing audit store is reported, and the caller still gets its answer.
+      this.reportStoreFault({ store: 'audit', operation: 'record', error, tool: tool.name, requestId });
+    }
+    return result;
+  }
+
+  private runWatched(
+    tool: RegisteredTool,
+    args: unknown,
+    principal: Principal,
+    requestId: string,
+    options: RunOptions,
   ): Promise<ToolResult> {
     const observer = this.options.observer;
     if (!observer) return this.runObserved(tool, args, principal, requestId, options);

@@ -1,4 +1,4 @@
-import { inject, injectable } from 'inversify';
+import { inject, injectable, optional } from 'inversify';
 import {
   describeIdentity,
   identifyProperty,
@@ -9,11 +9,11 @@ import {
   type PropertyIdentity,
   type SkipTraceResult,
 } from '../../domain/skiptrace/skip-trace.js';
-import type { GatewayError } from '../../domain/shared/errors.js';
+import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
-import { SkipTracer } from '../../ports/skip-tracer.js';
-import { described, NonEmptyString, params, StateCode, t } from '../runtime/codecs.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { SkipTracePolicy, SkipTracer } from '../../ports/skip-tracer.js';
+import { described, nonEmptyUpTo, NonEmptyString, params, StateCode, t } from '../runtime/codecs.js';
+import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { fields, table } from '../runtime/markdown.js';
 
 export const SkipTracePropertyParams = params(
@@ -32,6 +32,10 @@ export const SkipTracePropertyParams = params(
     ),
     county: described(NonEmptyString, 'County name, used with apn.'),
     county_fips_code: described(NonEmptyString, 'Five-digit county FIPS code, used with apn.'),
+    purpose: described(
+      nonEmptyUpTo(200),
+      'Why this lookup is permitted (GLBA/DPPA permissible purpose), such as "DPPA (b)(3): verify information the owner gave us". Recorded in the audit log; some workspaces require it.',
+    ),
   },
 );
 export type SkipTracePropertyParams = t.TypeOf<typeof SkipTracePropertyParams>;
@@ -43,9 +47,20 @@ export interface SkipTracePropertyResult {
 
 @injectable()
 export class SkipTraceProperty implements UseCase<SkipTracePropertyParams, SkipTracePropertyResult> {
-  constructor(@inject(SkipTracer) private readonly tracer: SkipTracer) {}
+  constructor(
+    @inject(SkipTracer) private readonly tracer: SkipTracer,
+    @inject(SkipTracePolicy) @optional() private readonly policy?: SkipTracePolicy,
+  ) {}
 
-  execute(p: SkipTracePropertyParams): TaskEither<GatewayError, SkipTracePropertyResult> {
+  execute(p: SkipTracePropertyParams, context?: CallContext): TaskEither<GatewayError, SkipTracePropertyResult> {
+    if (p.purpose === undefined && context && this.policy?.purposeRequired(context.principal.tenant))
+      return TE.left(
+        invalidInput(
+          'This workspace requires the permissible purpose of every skip trace: add purpose (GLBA/DPPA), such as "DPPA (b)(3): verify information the owner gave us".',
+          'purpose',
+          'string',
+        ),
+      );
     return pipe(
       TE.fromEither(identifyProperty(p)),
       TE.chain((identity) =>

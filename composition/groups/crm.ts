@@ -1,3 +1,4 @@
+import { hubspotConnector } from '../../adapters/outbound/hubspot/hubspot-connector.js';
 import { HubSpotContactBook } from '../../adapters/outbound/hubspot/hubspot-contact-book.js';
 import { OAuthRefreshingAccessToken, StaticAccessToken } from '../../adapters/outbound/hubspot/hubspot-tokens.js';
 import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
@@ -21,6 +22,9 @@ export type CrmConfig =
             readonly clientSecret: string;
             readonly refreshToken: string;
           };
+      /** The gateway's HubSpot app for connect flows (HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET). */
+      readonly app?: { readonly clientId: string; readonly clientSecret: string; readonly scopes: readonly string[] };
+      readonly appUrl: string;
     };
 
 const hubspotVersionVar = new EnvVar<string>('version', 'v3 or a date version such as 2026-03', (raw) =>
@@ -30,6 +34,9 @@ const hubspotVersionVar = new EnvVar<string>('version', 'v3 or a date version su
       ? { ok: true, value: raw }
       : { ok: false },
 );
+
+const DEFAULT_SCOPES =
+  'crm.objects.contacts.read crm.objects.contacts.write crm.objects.companies.read crm.objects.companies.write';
 
 export const crmGroup = defineGroup({
   name: 'crm',
@@ -46,6 +53,12 @@ export const crmGroup = defineGroup({
     ['HUBSPOT_BASE_URL', 'https://api.hubapi.com', 'HubSpot API base URL.'],
     ['HUBSPOT_API_VERSION', 'v3', 'v3 (/crm/v3/objects) or a date version such as 2026-03 (/crm/objects/2026-03).'],
     ['HUBSPOT_PORTAL_ID', '(none)', 'HubSpot account id, used to build contact web links when HubSpot returns none.'],
+    [
+      'HUBSPOT_OAUTH_SCOPES',
+      'crm.objects.contacts.read crm.objects.contacts.write crm.objects.companies.read crm.objects.companies.write',
+      'Scopes the connect flow asks for (space-separated), with the app of HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET.',
+    ],
+    ['HUBSPOT_APP_URL', 'https://app.hubspot.com', 'Where a person authorizes the app in the connect flow.'],
   ],
   env: {
     CRM_BACKEND: enumVar(['memory', 'hubspot'], 'memory'),
@@ -56,6 +69,8 @@ export const crmGroup = defineGroup({
     HUBSPOT_BASE_URL: urlVar('https://api.hubapi.com'),
     HUBSPOT_API_VERSION: hubspotVersionVar,
     HUBSPOT_PORTAL_ID: optionalString,
+    HUBSPOT_OAUTH_SCOPES: optionalString,
+    HUBSPOT_APP_URL: urlVar('https://app.hubspot.com'),
   },
   configure: (v, problems): CrmConfig => {
     if (v.CRM_BACKEND !== 'hubspot') return { kind: 'memory' };
@@ -66,8 +81,18 @@ export const crmGroup = defineGroup({
     };
     const version = v.HUBSPOT_API_VERSION;
     const accessToken = v.HUBSPOT_ACCESS_TOKEN;
+    const app =
+      v.HUBSPOT_CLIENT_ID && v.HUBSPOT_CLIENT_SECRET
+        ? {
+            clientId: v.HUBSPOT_CLIENT_ID,
+            clientSecret: v.HUBSPOT_CLIENT_SECRET,
+            scopes: (v.HUBSPOT_OAUTH_SCOPES ?? DEFAULT_SCOPES).split(/\s+/).filter(Boolean),
+          }
+        : undefined;
     return {
       kind: 'hubspot',
+      ...(app ? { app } : {}),
+      appUrl: v.HUBSPOT_APP_URL,
       baseUrl: v.HUBSPOT_BASE_URL,
       objectsPath: version === 'v3' ? '/crm/v3/objects' : `/crm/objects/${version}`,
       portalId: v.HUBSPOT_PORTAL_ID,
@@ -107,5 +132,46 @@ export const crmGroup = defineGroup({
         portalId: config.portalId,
       });
     }),
+  vendor: 'hubspot',
+  connector: (config, { clock, upstreamTimeoutMs }) =>
+    config.kind === 'memory'
+      ? undefined
+      : hubspotConnector({
+          apiBaseUrl: config.baseUrl,
+          appBaseUrl: config.appUrl,
+          objectsPath: config.objectsPath,
+          timeoutMs: upstreamTimeoutMs,
+          clock,
+          ...(config.app ? { app: config.app } : {}),
+        }),
+  bindConnection: (container, config, { clock, upstreamTimeoutMs }, { connection, tokens }) => {
+    if (config.kind === 'memory') return;
+    const app = config.app;
+    const source =
+      connection.kind === 'key' || !app
+        ? new StaticAccessToken(connection.secret.apiKey ?? connection.secret.accessToken ?? '')
+        : new OAuthRefreshingAccessToken({
+            baseUrl: config.baseUrl,
+            clientId: app.clientId,
+            clientSecret: app.clientSecret,
+            refreshToken: connection.secret.refreshToken ?? '',
+            clock,
+            timeoutMs: upstreamTimeoutMs,
+            store: tokens,
+            connection: 'connection',
+          });
+    bindOnce(
+      container,
+      ContactBook,
+      () =>
+        new HubSpotContactBook({
+          baseUrl: config.baseUrl,
+          objectsPath: config.objectsPath,
+          tokens: source,
+          timeoutMs: upstreamTimeoutMs,
+          portalId: connection.details['portalId'],
+        }),
+    );
+  },
   describe: (config) => config.kind,
 });

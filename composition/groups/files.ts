@@ -170,5 +170,6 @@ export const filesGroup = defineGroup({
       tenant: shared.tenant,
     });
   },
+  vendor: 'sharefile',
   describe: (config) => config.kind,
 });

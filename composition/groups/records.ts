@@ -105,5 +105,6 @@ export const recordsGroup = defineGroup({
       activeProfileId: podioActiveProfile(client()),
     }));
   },
+  vendor: 'podio',
   describe: (config) => config.backend.kind,
 });

@@ -26,5 +26,6 @@ export const workspacesGroup = defineGroup({
         ? new InMemorySpaceDirectory(inMemoryPodioAccount(container, shared.demoData), shared.clock)
         : new PodioSpaceDirectory(podioClient(container, config.podio, shared)),
     ),
+  vendor: 'podio',
   describe: (config) => config.kind,
 });

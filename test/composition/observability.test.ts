@@ -1,3 +1,4 @@
+import { TEST_DATA_DIR } from '../support/data-dir.js';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,7 @@ describe('logs and metrics', () => {
       env: {
         GATEWAY_DEMO_TOKEN: TOKEN,
         CRM_BACKEND: 'hubspot',
+        GATEWAY_DATA_DIR: TEST_DATA_DIR,
         HUBSPOT_BASE_URL: hubspot.baseUrl,
         HUBSPOT_ACCESS_TOKEN: HUBSPOT_TEST_TOKEN,
       },

@@ -1,3 +1,4 @@
+import { TEST_DATA_DIR } from '../support/data-dir.js';
 import * as t from 'io-ts';
 import { Container } from 'inversify';
 import pino from 'pino';
@@ -94,6 +95,7 @@ describe('WORKSPACES_BACKEND=podio end to end against the local Podio stand-in',
     const gateway = createGateway({
       env: {
         GATEWAY_DEMO_TOKEN: 'podio-mode-demo-token',
+        GATEWAY_DATA_DIR: TEST_DATA_DIR,
         WORKSPACES_BACKEND: 'podio',
         PODIO_BASE_URL: server.baseUrl,
         PODIO_CLIENT_ID: server.clientId,

@@ -3,7 +3,14 @@ import { SystemClock } from '../../adapters/outbound/system-clock.js';
 import { E } from '../../domain/shared/fp.js';
 import type { Clock } from '../../ports/clock.js';
 import { listProperties, postCompany, putDefaultAssociation, searchCompanies } from './hubspot/company-routes.js';
-import { deleteContact, getContact, patchContact, postContact, searchContacts } from './hubspot/contact-routes.js';
+import {
+  deleteContact,
+  getContact,
+  listContacts,
+  patchContact,
+  postContact,
+  searchContacts,
+} from './hubspot/contact-routes.js';
 import { CrmState } from './hubspot/crm-state.js';
 import { errorBody, MISSING_CREDENTIALS } from './hubspot/hubspot-bodies.js';
 import { HubSpotTokens, type IssuedToken, type OAuthAppSettings, type TokenOptions } from './hubspot/hubspot-tokens.js';
@@ -89,6 +96,15 @@ export class HubSpotServer {
   /** Forgets a refresh token, as HubSpot does when the app is uninstalled. */
   revokeRefreshToken(token: string): void {
     this.#tokens.revokeRefreshToken(token);
+  }
+
+  /** A person approving the app on app.hubspot.com: the code the authorize page would redirect with. */
+  grantCode(p: { redirectUri: string; codeChallenge?: string }): string {
+    return this.#tokens.grantCode(p);
+  }
+
+  isLiveRefreshToken(token: string): boolean {
+    return this.#tokens.isLiveRefreshToken(token);
   }
 
   /** Changes the OAuth settings for later refreshes. */
@@ -178,10 +194,14 @@ export class HubSpotServer {
       case 'POST /oauth/v1/token':
       case 'POST /oauth/2026-03/token':
         return this.#tokens.token(c.body as Record<string, string>);
+      case 'POST /oauth/2026-03/token/revoke':
+        return this.#tokens.revoke(c.body as Record<string, string>);
       case 'POST {objects}/contacts':
         return postContact(crm, c.body as Json);
       case 'POST {objects}/contacts/search':
         return searchContacts(crm, c.body as Json);
+      case 'GET {objects}/contacts':
+        return listContacts(crm, c.query);
       case 'GET {objects}/contacts/{contactId}':
         return getContact(crm, params['contactId']!, c.query);
       case 'PATCH {objects}/contacts/{contactId}':

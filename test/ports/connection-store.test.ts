@@ -232,19 +232,39 @@ describe('PostgreSQL migrations', () => {
 });
 
 describe('the embedded store', () => {
-  it('refuses a data dir that a live process holds, and takes over one a dead process left', async () => {
+  it('refuses a data dir that a live process holds, takes over one a dead process left, and shares one handle in a process', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-lock-'));
     dirs.push(dir);
     const first = await openEmbedded(dir);
-    await first.db.selectFrom('gateway_connections').selectAll().execute();
-    // The same process opening again is the restart case: allowed. Another live pid is not.
+    const second = await openEmbedded(dir); // the same process: one handle, shared
+    await first.db
+      .insertInto('gateway_connections')
+      .values({
+        tenant: 't',
+        vendor: 'hubspot',
+        owner: '',
+        kind: 'key',
+        status: 'connected',
+        label: 'x',
+        details: '{}',
+        secret: 'sealed',
+        key_id: 'k',
+        connected_at: 'now',
+        refreshed_at: null,
+        updated_at: 'now',
+      })
+      .execute();
+    expect(await second.db.selectFrom('gateway_connections').select('tenant').execute()).toEqual([{ tenant: 't' }]);
+    await first.db.destroy();
+    await second.db.destroy();
     const { writeFileSync } = await import('node:fs');
+    // Another live process holds it (our parent's pid stands in for one).
     writeFileSync(join(dir, 'owner.pid'), String(process.ppid));
     await expect(openEmbedded(dir)).rejects.toThrow(/in use by another process/);
+    // A process that died left it: taken over.
     writeFileSync(join(dir, 'owner.pid'), '999999999');
-    await first.db.destroy();
     const again = await openEmbedded(dir);
-    expect(await again.db.selectFrom('gateway_connections').selectAll().execute()).toEqual([]);
+    expect(await again.db.selectFrom('gateway_connections').select('tenant').execute()).toEqual([{ tenant: 't' }]);
     await again.db.destroy();
   });
 });

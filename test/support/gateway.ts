@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { TEST_DATA_DIR } from './data-dir.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
 import { InMemorySkipTracer } from '../../adapters/outbound/memory/in-memory-skip-tracer.js';
@@ -20,6 +21,7 @@ export const testGateway = (
   const clock = overrides.clock instanceof FixedClock ? overrides.clock : new FixedClock(NOW);
   const gateway = createGateway({
     env: {
+      GATEWAY_DATA_DIR: TEST_DATA_DIR,
       GATEWAY_DEMO_TOKEN: DEMO_TOKEN,
       GATEWAY_API_KEYS: JSON.stringify([
         { name: 'reader', token: READER_TOKEN, permissions: ['crm:read', 'skiptrace:read'] },

@@ -1,3 +1,4 @@
+import { CONNECTION_TAG, connectionPaths } from './connection-paths.js';
 import { GROUPS } from '../../../application/runtime/define-tool.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import { DIALECTS } from '../dialects/tool-dialects.js';
@@ -318,6 +319,7 @@ export const openApiDocument = (
       },
     },
   };
+  Object.assign(paths, connectionPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -331,6 +333,7 @@ export const openApiDocument = (
     tags: [
       ...[...tags].map(([name, description]) => ({ name, description })),
       { name: 'tools', description: 'Listing and calling tools by name.' },
+      CONNECTION_TAG,
     ],
     paths,
     components: components(registry.tools.map((t) => t.name)),

@@ -100,7 +100,7 @@ export type ErrorBody = t.TypeOf<typeof ErrorBody>;
 
 export const TokenResponse = t.intersection([
   t.type({ access_token: t.string, expires_in: t.number }),
-  t.partial({ refresh_token: lenient(t.string), token_type: lenient(t.string) }),
+  t.partial({ refresh_token: lenient(t.string), token_type: lenient(t.string), hub_id: lenient(t.number) }),
 ]);
 
 export const unexpectedShape = (status: number, errors: t.Errors, expectation: string): UpstreamFailure => {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 // The embedded database: SQLite compiled to WebAssembly (node-sqlite3-wasm), on a file in the data dir.
@@ -79,23 +79,43 @@ const claimDataDir = (dir: string, file: string): void => {
   writeFileSync(owner, String(process.pid), { mode: 0o600 });
 };
 
+interface Shared {
+  readonly db: WasmDatabase;
+  refs: number;
+}
+
+/** Open files of this process: two gateways in one process (tests, embedders) share one handle. */
+const openFiles = new Map<string, Shared>();
+
 /** Opens (creating) the embedded database file in `dir`, in WAL mode with full fsync on commit. */
 export const openEmbeddedSqlite = (dir: string, fileName = 'gateway.sqlite'): SqliteDatabase => {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, fileName);
-  claimDataDir(dir, file);
-  // A CommonJS module that compiles SQLite's WebAssembly when loaded: loaded here, on first use only.
-  const { Database } = createRequire(import.meta.url)('node-sqlite3-wasm') as {
-    Database: new (file: string) => WasmDatabase;
-  };
-  const db = new Database(file);
-  db.exec(
-    'PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA cache_size=-2000; PRAGMA foreign_keys=ON;',
-  );
+  const file = resolve(dir, fileName);
+  let shared = openFiles.get(file);
+  if (!shared) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    claimDataDir(dir, file);
+    // A CommonJS module that compiles SQLite's WebAssembly when loaded: loaded here, on first use only.
+    const { Database } = createRequire(import.meta.url)('node-sqlite3-wasm') as {
+      Database: new (file: string) => WasmDatabase;
+    };
+    const db = new Database(file);
+    db.exec(
+      'PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA cache_size=-2000; PRAGMA foreign_keys=ON;',
+    );
+    shared = { db, refs: 0 };
+    openFiles.set(file, shared);
+  }
+  shared.refs++;
+  const held = shared;
+  let closed = false;
   return {
-    prepare: (sql) => statement(db, sql),
+    prepare: (sql) => statement(held.db, sql),
     close: () => {
-      db.close();
+      if (closed) return;
+      closed = true;
+      if (--held.refs > 0) return;
+      openFiles.delete(file);
+      held.db.close();
       rmSync(join(dir, 'owner.pid'), { force: true });
     },
   };

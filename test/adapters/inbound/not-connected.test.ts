@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../../support/gateway.js';
 import { CLIENT_KINDS, mcpHarness } from './mcp-harness.js';
@@ -7,7 +10,9 @@ import { CLIENT_KINDS, mcpHarness } from './mcp-harness.js';
 // a link a person can open, the same way over REST, the tool-call form and MCP.
 
 const ACME = 'token-acme-0123456789';
+const dataDir = mkdtempSync(join(tmpdir(), 'gateway-not-connected-'));
 const h = mcpHarness({
+  GATEWAY_DATA_DIR: dataDir,
   CRM_BACKEND: 'hubspot',
   HUBSPOT_ACCESS_TOKEN: 'pat-na1-environment-token',
   HUBSPOT_BASE_URL: 'http://127.0.0.1:9',
@@ -15,9 +20,13 @@ const h = mcpHarness({
   GATEWAY_API_KEYS: JSON.stringify([{ name: 'acme-bot', token: ACME, permissions: ['*'], tenant: 'acme' }]),
 });
 beforeAll(h.start);
-afterAll(h.stop);
+afterAll(async () => {
+  await h.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
-const CONNECT_URL = 'https://gateway.example/v1/connections/hubspot/authorize';
+// A link a person can open without a token: it names the tenant in a sealed, expiring ticket.
+const CONNECT_URL = /^https:\/\/gateway\.example\/connect\/hubspot\?ticket=[\w.%-]+$/;
 
 describe('NOT_CONNECTED', () => {
   it('answers over REST and the tool-call form with the vendor and the connect link', async () => {
@@ -26,10 +35,12 @@ describe('NOT_CONNECTED', () => {
       token: ACME,
     });
     expect(rest.status).toBe(409);
+    const link = rest.body.error.details.connect_url as string;
+    expect(link).toMatch(CONNECT_URL);
     expect(rest.body.error).toEqual({
       code: 'NOT_CONNECTED',
-      message: `HubSpot is not connected for this workspace. Ask the user to open ${CONNECT_URL}.`,
-      details: { vendor: 'hubspot', connect_url: CONNECT_URL, connection_status: 'not_connected' },
+      message: `HubSpot is not connected for this workspace. Ask the user to open ${link}.`,
+      details: { vendor: 'hubspot', connect_url: link, connection_status: 'not_connected' },
     });
     const form = await request(h.gateway, 'POST', '/v1/tools/call', {
       body: { name: 'crm_searchContacts', arguments: { query: 'maria' } },
@@ -52,7 +63,8 @@ describe('NOT_CONNECTED', () => {
     const r = await client.callTool({ name: 'crm_getContact', arguments: { contact_id: '101' } });
     expect(r.isError).toBe(true);
     expect(r.structuredContent.error.code).toBe('NOT_CONNECTED');
-    expect(r.structuredContent.error.details.connect_url).toBe(CONNECT_URL);
-    expect(r.content[0].text).toContain(`Ask the user to open ${CONNECT_URL}`);
+    const link = r.structuredContent.error.details.connect_url as string;
+    expect(link).toMatch(CONNECT_URL);
+    expect(r.content[0].text).toContain(`Ask the user to open ${link}`);
   });
 });

@@ -1,3 +1,4 @@
+import { TEST_DATA_DIR } from '../../support/data-dir.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
@@ -89,6 +90,7 @@ describe.skipIf('skip' in found)('shared through Redis', () => {
     try {
       const env = {
         CRM_BACKEND: 'hubspot',
+        GATEWAY_DATA_DIR: TEST_DATA_DIR,
         HUBSPOT_BASE_URL: hubspot.baseUrl,
         HUBSPOT_CLIENT_ID: hubspot.oauth.clientId,
         HUBSPOT_CLIENT_SECRET: hubspot.oauth.clientSecret,

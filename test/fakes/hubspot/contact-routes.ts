@@ -125,3 +125,13 @@ export const searchContacts = (crm: CrmState, body: Json): Reply => {
     objectBody(projectContact(c, requested, (n) => contactDefs.has(n))),
   );
 };
+
+/** GET {objects}/contacts: a page of live contacts (the gateway reads one to check a private-app token). */
+export const listContacts = (crm: CrmState, query: Record<string, string[]>): Reply => {
+  const limit = Math.min(100, Math.max(1, Number(query['limit']?.[0] ?? 10)));
+  const live = [...crm.contacts.values()].filter((c) => !c.archived).slice(0, limit);
+  return {
+    status: 200,
+    body: { results: live.map((c) => objectBody(projectContact(c, DEFAULT_CONTACT_READ, (n) => contactDefs.has(n)))) },
+  };
+};

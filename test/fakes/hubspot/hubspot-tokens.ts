@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../../../ports/clock.js';
 import { errorBody, MISSING_CREDENTIALS } from './hubspot-bodies.js';
 import type { Reply } from './request-check.js';
@@ -69,18 +69,64 @@ export class HubSpotTokens {
     this.#refreshTokens.delete(token);
   }
 
+  /** Refresh tokens HubSpot still honours (a revoked one is gone). */
+  isLiveRefreshToken(token: string): boolean {
+    return this.#refreshTokens.has(token);
+  }
+
+  readonly #codes = new Map<string, { redirectUri: string; codeChallenge?: string }>();
+
+  /** What app.hubspot.com does when a person approves the app: a single-use code for the redirect. */
+  grantCode(p: { redirectUri: string; codeChallenge?: string }): string {
+    const code = `local-code-${randomUUID()}`;
+    this.#codes.set(code, p);
+    return code;
+  }
+
+  /** POST /oauth/2026-03/token/revoke: forgets the refresh token. */
+  revoke(form: Record<string, string>): Reply {
+    if (form['client_id'] !== this.oauth.clientId || form['client_secret'] !== this.oauth.clientSecret)
+      return {
+        status: 400,
+        body: { status: 'BAD_CLIENT_ID', message: 'missing or unknown client', correlationId: randomUUID() },
+      };
+    this.#refreshTokens.delete(form['token'] ?? '');
+    return { status: 204, body: undefined };
+  }
+
+  #exchangeCode(form: Record<string, string>, bad: (status: string, message: string) => Reply): Reply | string {
+    const grant = this.#codes.get(form['code'] ?? '');
+    if (!grant) return bad('BAD_AUTH_CODE', 'missing or unknown auth code');
+    this.#codes.delete(form['code']!);
+    if (form['redirect_uri'] !== grant.redirectUri) return bad('BAD_REDIRECT_URI', 'redirect_uri does not match');
+    if (grant.codeChallenge !== undefined) {
+      const verifier = form['code_verifier'] ?? '';
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      if (challenge !== grant.codeChallenge) return bad('BAD_CODE_VERIFIER', 'code_verifier does not match');
+    }
+    const refreshToken = `local-refresh-${randomUUID()}`;
+    this.#refreshTokens.add(refreshToken);
+    return refreshToken;
+  }
+
   /** POST /oauth/v1/token with the refresh_token grant. */
   token(form: Record<string, string>): Reply {
     const bad = (status: string, message: string): Reply => ({
       status: 400,
       body: { status, message, correlationId: randomUUID(), requestId: randomUUID() },
     });
-    if (form['grant_type'] !== 'refresh_token')
-      return bad('BAD_GRANT_TYPE', 'the local stand-in supports only grant_type=refresh_token');
+    const grantType = form['grant_type'];
+    if (grantType !== 'refresh_token' && grantType !== 'authorization_code')
+      return bad('BAD_GRANT_TYPE', 'the local stand-in supports grant_type=refresh_token and authorization_code');
     if (form['client_id'] !== this.oauth.clientId) return bad('BAD_CLIENT_ID', 'missing or unknown client id');
     if (form['client_secret'] !== this.oauth.clientSecret)
       return bad('BAD_CLIENT_SECRET', 'missing or invalid client secret');
-    const presented = form['refresh_token'] ?? '';
+    let presented = form['refresh_token'] ?? '';
+    if (grantType === 'authorization_code') {
+      const exchanged = this.#exchangeCode(form, bad);
+      if (typeof exchanged !== 'string') return exchanged;
+      presented = exchanged;
+    }
     if (!this.#refreshTokens.has(presented)) return bad('BAD_REFRESH_TOKEN', 'missing or unknown refresh token');
     let refreshToken = presented;
     if (this.oauth.rotateRefreshToken) {

@@ -43,6 +43,18 @@ export const docsPage = ({ script, style, version }: PageAssets): string => `<!d
     <label for="filter" class="visually-hidden">Filter tools</label>
     <input id="filter" type="search" placeholder="Filter tools" autocomplete="off">
     <nav id="tool-list" aria-label="Tools"><p class="muted">Loading the tools…</p></nav>
+    <details class="connections">
+      <summary>Connections and audit</summary>
+      <p>Each tenant connects its own vendor accounts. A tool whose vendor is not connected answers <code>409 NOT_CONNECTED</code> with <code>details.connect_url</code>, a link a person opens to connect.</p>
+      <ul>
+        <li><code>GET /v1/connections</code>: the tenant's connections, never a secret.</li>
+        <li><code>POST /v1/connections/{vendor}</code> <code>{"key": "…"}</code>: a BatchData API key or HubSpot private-app token, checked once against the vendor.</li>
+        <li><code>GET /v1/connections/{vendor}/authorize</code>: the vendor's OAuth page (PKCE); <code>/oauth/callback</code> finishes.</li>
+        <li><code>DELETE /v1/connections/{vendor}</code>: revoke where the vendor can, then forget.</li>
+        <li><code>?scope=user</code>: your own connection; tenant-wide ones need <code>connections:manage</code>.</li>
+        <li><code>GET /v1/audit?since=&amp;tool=&amp;principal=</code>: writes, deletes and connection changes (needs <code>audit:read</code>).</li>
+      </ul>
+    </details>
   </aside>
   <main id="tool-detail" tabindex="-1">
     <noscript><p>This page needs JavaScript. The tools are listed at <a href="v1/tools">/v1/tools</a> and described in <a href="openapi.json">/openapi.json</a>.</p></noscript>

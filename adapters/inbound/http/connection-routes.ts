@@ -1,0 +1,233 @@
+import type { Context, Hono } from 'hono';
+import type { Connections, ConnectionScope } from '../../../application/connections/connections.js';
+import { errorEnvelope } from '../../../application/runtime/envelope.js';
+import { fromGatewayError, toolError, type ToolError } from '../../../application/runtime/tool-error.js';
+import type { GatewayError } from '../../../domain/shared/errors.js';
+import { E, type Either } from '../../../domain/shared/fp.js';
+import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
+import { BEARER } from './call-request.js';
+import { isAllowed } from '../../../application/runtime/define-tool.js';
+import type { AuditLog } from '../../../ports/audit-log.js';
+import { readCapped } from './body-reader.js';
+
+// The connection endpoints: a tenant's connections to its vendors (listing, key-based connections,
+// the OAuth authorize step and callback, disconnecting). Secrets never leave: listings carry none.
+
+export interface ConnectionRouteDeps {
+  readonly connections: Connections;
+  readonly authenticator: Authenticator;
+  readonly audit: AuditLog;
+}
+
+const AUDIT_PERMISSION = 'audit:read';
+const AUDIT_PAGE = 100;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const json = (status: number, body: unknown, extra: Record<string, string> = {}): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...extra },
+  });
+
+const failure = (e: ToolError): Response => {
+  const presented = errorEnvelope(e);
+  return json(presented.status, presented.body);
+};
+
+const fromEither = <A>(outcome: Either<GatewayError, A>, ok: (a: A) => Response): Response =>
+  E.isLeft(outcome) ? failure(fromGatewayError(outcome.left)) : ok(outcome.right);
+
+const scopeOf = (c: Context): ConnectionScope | ToolError => {
+  const scope = c.req.query('scope') ?? 'tenant';
+  return scope === 'tenant' || scope === 'user'
+    ? scope
+    : toolError(400, 'INVALID_PARAMETER', 'scope is "tenant" (the default) or "user".', {
+        parameter: 'scope',
+        expected: '"tenant" or "user"',
+      });
+};
+
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+const page = (status: number, title: string, text: string): Response =>
+  new Response(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`,
+    {
+      status,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy': "default-src 'none'",
+        'referrer-policy': 'no-referrer',
+      },
+    },
+  );
+
+export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): void => {
+  const { connections, authenticator } = deps;
+
+  const who = async (c: Context): Promise<Principal | Response> => {
+    const match = BEARER.exec(c.req.header('authorization') ?? '');
+    if (!match)
+      return json(
+        401,
+        errorEnvelope(toolError(401, 'UNAUTHORIZED', 'Missing bearer token. Send "Authorization: Bearer <token>".'))
+          .body,
+        { 'www-authenticate': 'Bearer realm="tool-gateway"' },
+      );
+    const outcome = await authenticator.authenticate(match[1]!);
+    if (isAuthFailure(outcome))
+      return json(
+        401,
+        errorEnvelope(toolError(401, 'UNAUTHORIZED', `The bearer token was refused: ${outcome.reason}.`)).body,
+        { 'www-authenticate': 'Bearer realm="tool-gateway", error="invalid_token"' },
+      );
+    return outcome;
+  };
+
+  app.get('/v1/connections', async (c) => {
+    const principal = await who(c);
+    if (principal instanceof Response) return principal;
+    return json(200, {
+      success: true,
+      data: { tenant: principal.tenant, connections: await connections.list(principal) },
+    });
+  });
+
+  app.post('/v1/connections/:vendor', async (c) => {
+    const principal = await who(c);
+    if (principal instanceof Response) return principal;
+    const scope = scopeOf(c);
+    if (typeof scope !== 'string') return failure(scope);
+    const body = await readCapped(c, 16 * 1024);
+    if (body.kind !== 'ok')
+      return failure(
+        toolError(400, 'INVALID_PARAMETER', 'Send a JSON body {"key": "<the credential>"} of at most 16 KiB.', {
+          parameter: 'body',
+          expected: 'JSON object',
+        }),
+      );
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(body.bytes).toString('utf8'));
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      return failure(
+        toolError(400, 'INVALID_PARAMETER', 'Send a JSON body {"key": "<the credential>"}.', {
+          parameter: 'body',
+          expected: 'JSON object',
+        }),
+      );
+    const outcome = await connections.connectKey(
+      principal,
+      c.req.param('vendor'),
+      (parsed as { key?: unknown }).key,
+      scope,
+    );
+    return fromEither(outcome, (listing) => json(201, { success: true, data: listing }));
+  });
+
+  app.get('/v1/connections/:vendor/authorize', async (c) => {
+    const principal = await who(c);
+    if (principal instanceof Response) return principal;
+    const scope = scopeOf(c);
+    if (typeof scope !== 'string') return failure(scope);
+    const outcome = connections.authorize(principal, c.req.param('vendor'), scope);
+    return fromEither(outcome, (url) =>
+      c.req.query('redirect') === 'true'
+        ? new Response(null, { status: 302, headers: { location: url, 'cache-control': 'no-store' } })
+        : json(200, { success: true, data: { authorize_url: url } }),
+    );
+  });
+
+  app.delete('/v1/connections/:vendor', async (c) => {
+    const principal = await who(c);
+    if (principal instanceof Response) return principal;
+    const scope = scopeOf(c);
+    if (typeof scope !== 'string') return failure(scope);
+    const outcome = await connections.disconnect(principal, c.req.param('vendor'), scope);
+    return fromEither(outcome, (r) => json(200, { success: true, data: r }));
+  });
+
+  // The tenant's audit log, newest first, 100 a page (`before` = the last id seen).
+  app.get('/v1/audit', async (c) => {
+    const principal = await who(c);
+    if (principal instanceof Response) return principal;
+    if (!isAllowed(principal, AUDIT_PERMISSION))
+      return failure(
+        toolError(403, 'FORBIDDEN', `Reading the audit log needs the "${AUDIT_PERMISSION}" permission.`, {
+          permission: AUDIT_PERMISSION,
+        }),
+      );
+    const bad = (parameter: string, expected: string) =>
+      failure(toolError(400, 'INVALID_PARAMETER', `${parameter} must be ${expected}.`, { parameter, expected }));
+    const since = c.req.query('since');
+    const sinceDate = since === undefined ? undefined : new Date(since);
+    if (sinceDate && (Number.isNaN(sinceDate.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(since!)))
+      return bad('since', 'an ISO 8601 date or time (2026-11-25 or 2026-11-25T10:00:00Z)');
+    const tool = c.req.query('tool');
+    if (tool !== undefined && !/^[A-Za-z0-9_.]{1,100}$/.test(tool)) return bad('tool', 'a tool name');
+    const principalFilter = c.req.query('principal');
+    if (principalFilter !== undefined && principalFilter.length > 1000) return bad('principal', 'a principal id');
+    const before = c.req.query('before');
+    if (before !== undefined && !/^[1-9]\d{0,15}$/.test(before)) return bad('before', 'an entry id');
+    const entries = await deps.audit.query({
+      tenant: principal.tenant,
+      limit: AUDIT_PAGE,
+      ...(sinceDate ? { since: sinceDate } : {}),
+      ...(tool ? { tool } : {}),
+      ...(principalFilter ? { principal: principalFilter } : {}),
+      ...(before ? { before: Number(before) } : {}),
+    });
+    const last = entries.at(-1);
+    return json(200, {
+      success: true,
+      data: {
+        entries: entries.map((e) => ({
+          id: e.id,
+          at: e.at.toISOString(),
+          principal: e.principal,
+          tool: e.tool,
+          ...(e.vendor ? { vendor: e.vendor } : {}),
+          targets: e.targets,
+          status: e.status,
+          ...(e.code ? { code: e.code } : {}),
+          request_id: e.requestId,
+          ...(e.purpose ? { purpose: e.purpose } : {}),
+        })),
+        ...(entries.length === AUDIT_PAGE && last ? { next_before: last.id } : {}),
+      },
+    });
+  });
+
+  // A connect link an agent relayed: no bearer token, the sealed ticket names the tenant; off to the vendor.
+  app.get('/connect/:vendor', (c) => {
+    const outcome = connections.openLink(c.req.param('vendor'), c.req.query('ticket'));
+    if (E.isLeft(outcome)) {
+      const e = fromGatewayError(outcome.left);
+      return page(e.status, 'Cannot connect', e.message);
+    }
+    return new Response(null, { status: 302, headers: { location: outcome.right, 'cache-control': 'no-store' } });
+  });
+
+  // The vendor sends the person back here: no bearer token, the sealed state says who connects what.
+  app.get('/oauth/callback', async (c) => {
+    const query = Object.fromEntries(
+      Object.entries(c.req.queries()).map(([k, v]) => [k, String(v[0] ?? '').slice(0, 4096)]),
+    );
+    const outcome = await connections.callback(query);
+    if (E.isLeft(outcome)) {
+      const e = fromGatewayError(outcome.left);
+      return page(e.status, 'Not connected', e.message);
+    }
+    const { vendor, label, tenant } = outcome.right;
+    return page(
+      200,
+      'Connected',
+      `${label} is now connected to the workspace "${tenant}" (${vendor}). You can close this page.`,
+    );
+  });
+};

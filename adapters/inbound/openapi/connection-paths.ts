@@ -1,0 +1,197 @@
+// The connection and audit endpoints in the OpenAPI document (the tools' operations are generated from
+// the registry; these are written out, as they are few and fixed).
+
+const vendorParam = {
+  name: 'vendor',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', enum: ['hubspot', 'podio', 'sharefile', 'batchdata'] },
+};
+const scopeParam = {
+  name: 'scope',
+  in: 'query',
+  required: false,
+  description: "`tenant` (default; needs connections:manage) or `user` (the caller's own connection).",
+  schema: { type: 'string', enum: ['tenant', 'user'], default: 'tenant' },
+};
+const errorBody = {
+  'application/json': {
+    schema: {
+      type: 'object',
+      properties: {
+        success: { const: false },
+        error: {
+          type: 'object',
+          properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
+        },
+      },
+    },
+  },
+};
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [String(s), { description: `Error ${s}.`, content: errorBody }]));
+
+const connection = {
+  type: 'object',
+  properties: {
+    vendor: { type: 'string' },
+    scope: { type: 'string', enum: ['tenant', 'user'] },
+    owner: { type: 'string', description: 'The owning principal of a user connection.' },
+    status: { type: 'string', enum: ['connected', 'needs_reauthorization', 'not_connected'] },
+    kind: { type: 'string', enum: ['oauth', 'key', 'environment'] },
+    account: { type: 'string' },
+    connected_at: { type: 'string', format: 'date-time' },
+    last_refreshed_at: { type: 'string', format: 'date-time' },
+    connect: {
+      type: 'object',
+      properties: { authorize_url: { type: 'string' }, key_endpoint: { type: 'string' } },
+    },
+  },
+  required: ['vendor', 'scope', 'status'],
+};
+const ok = (data: object, description: string) => ({
+  description,
+  content: {
+    'application/json': {
+      schema: { type: 'object', properties: { success: { const: true }, data }, required: ['success', 'data'] },
+    },
+  },
+});
+
+export const CONNECTION_TAG = {
+  name: 'connections',
+  description:
+    "A tenant's connections to its vendors (never a secret), and the audit log. A tool whose vendor is not connected answers 409 NOT_CONNECTED with details.connect_url.",
+};
+
+export const connectionPaths = (): Record<string, unknown> => ({
+  '/v1/connections': {
+    get: {
+      operationId: 'listConnections',
+      summary: "The caller's tenant's connections",
+      tags: ['connections'],
+      security: [{ bearer: [] }],
+      responses: {
+        '200': ok(
+          {
+            type: 'object',
+            properties: { tenant: { type: 'string' }, connections: { type: 'array', items: connection } },
+          },
+          'Every connection the caller can see: tenant-wide ones and their own.',
+        ),
+        ...errors(401),
+      },
+    },
+  },
+  '/v1/connections/{vendor}': {
+    post: {
+      operationId: 'connectWithKey',
+      summary: 'Store a key-based credential (checked once against the vendor)',
+      description: 'BatchData API key or HubSpot private-app token. Nothing is saved when the vendor refuses it.',
+      tags: ['connections'],
+      security: [{ bearer: [] }],
+      parameters: [vendorParam, scopeParam],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { key: { type: 'string', maxLength: 4096 } }, required: ['key'] },
+          },
+        },
+      },
+      responses: { '201': ok(connection, 'Connected.'), ...errors(400, 401, 403, 404, 502) },
+    },
+    delete: {
+      operationId: 'disconnect',
+      summary: 'Revoke at the vendor where it can, then forget',
+      tags: ['connections'],
+      security: [{ bearer: [] }],
+      parameters: [vendorParam, scopeParam],
+      responses: {
+        '200': ok(
+          { type: 'object', properties: { removed: { type: 'boolean' } } },
+          'Forgotten (removed: false when there was none).',
+        ),
+        ...errors(401, 403, 404),
+      },
+    },
+  },
+  '/v1/connections/{vendor}/authorize': {
+    get: {
+      operationId: 'authorizeConnection',
+      summary: "The vendor's authorization URL (OAuth, with PKCE)",
+      tags: ['connections'],
+      security: [{ bearer: [] }],
+      parameters: [
+        vendorParam,
+        scopeParam,
+        {
+          name: 'redirect',
+          in: 'query',
+          required: false,
+          description: 'true: answer 302 to the URL instead of JSON.',
+          schema: { type: 'boolean' },
+        },
+      ],
+      responses: {
+        '200': ok({ type: 'object', properties: { authorize_url: { type: 'string' } } }, 'Where to send the person.'),
+        '302': { description: 'To the vendor (redirect=true).' },
+        ...errors(400, 401, 403, 404),
+      },
+    },
+  },
+  '/oauth/callback': {
+    get: {
+      operationId: 'oauthCallback',
+      summary: 'Where the vendor sends the person back: checks state, stores the tokens, shows what was connected',
+      tags: ['connections'],
+      security: [{}],
+      responses: {
+        '200': { description: 'A page that says what was connected.' },
+        '400': { description: 'Unknown or expired state.' },
+      },
+    },
+  },
+  '/connect/{vendor}': {
+    get: {
+      operationId: 'openConnectLink',
+      summary: 'A connect link from a NOT_CONNECTED answer (sealed ticket, one hour): 302 to the vendor',
+      tags: ['connections'],
+      security: [{}],
+      parameters: [vendorParam, { name: 'ticket', in: 'query', required: true, schema: { type: 'string' } }],
+      responses: {
+        '302': { description: "To the vendor's authorization page." },
+        '400': { description: 'Expired or invalid.' },
+      },
+    },
+  },
+  '/v1/audit': {
+    get: {
+      operationId: 'readAuditLog',
+      summary: "The tenant's audit log, newest first (needs audit:read)",
+      description:
+        "One entry per Write or Destructive tool call and per connection change: time, principal, tool, vendor, target ids, status and code, request id, and a skip trace's purpose. No other argument values. 100 a page; pass next_before as before for the next.",
+      tags: ['connections'],
+      security: [{ bearer: [] }],
+      parameters: [
+        { name: 'since', in: 'query', required: false, schema: { type: 'string', format: 'date-time' } },
+        { name: 'tool', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'principal', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'before', in: 'query', required: false, schema: { type: 'integer' } },
+      ],
+      responses: {
+        '200': ok(
+          {
+            type: 'object',
+            properties: {
+              entries: { type: 'array', items: { type: 'object' } },
+              next_before: { type: 'integer' },
+            },
+          },
+          'Entries.',
+        ),
+        ...errors(400, 401, 403),
+      },
+    },
+  },
+});

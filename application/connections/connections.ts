@@ -1,0 +1,364 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { forbidden, invalidInput, notFound, type GatewayError } from '../../domain/shared/errors.js';
+import { E, type Either } from '../../domain/shared/fp.js';
+import { isAllowed } from '../runtime/define-tool.js';
+import type { Principal } from '../../ports/authenticator.js';
+import type { Clock } from '../../ports/clock.js';
+import {
+  isVendor,
+  VENDORS,
+  type ConnectionStore,
+  type ConnectionSummary,
+  type Vendor,
+} from '../../ports/connection-store.js';
+import type { OAuthConnector, VendorConnectors } from '../../ports/vendor-connector.js';
+import type { AuditLog } from '../../ports/audit-log.js';
+
+/** Seals small JSON values for a round trip through a browser (the OAuth state): tamper-proof and private. */
+export interface Sealer {
+  seal(value: string): string;
+  open(sealed: string): string | undefined;
+}
+
+export type ConnectionScope = 'tenant' | 'user';
+
+/** One row of `GET /v1/connections`: never a secret. */
+export interface ConnectionListing {
+  readonly vendor: Vendor;
+  readonly scope: ConnectionScope;
+  readonly owner?: string;
+  readonly status: 'connected' | 'needs_reauthorization' | 'not_connected';
+  readonly kind?: 'oauth' | 'key' | 'environment';
+  readonly account?: string;
+  readonly connected_at?: string;
+  readonly last_refreshed_at?: string;
+  /** How to connect (or connect again): the authorize endpoint, or the key endpoint. */
+  readonly connect?: { readonly authorize_url?: string; readonly key_endpoint?: string };
+}
+
+export const MANAGE_PERMISSION = 'connections:manage';
+const STATE_TTL_MS = 10 * 60 * 1000;
+const TICKET_TTL_MS = 60 * 60 * 1000;
+
+interface Ticket {
+  readonly t: string;
+  readonly o: string;
+  readonly v: Vendor;
+  readonly e: number;
+}
+
+interface State {
+  readonly t: string;
+  readonly o: string;
+  readonly v: Vendor;
+  readonly k: string;
+  readonly e: number;
+}
+
+export interface ConnectionsDeps {
+  /** The store, opened on first use (the embedded file or PostgreSQL). */
+  readonly store: () => Promise<ConnectionStore>;
+  readonly connectors: VendorConnectors;
+  readonly clock: Clock;
+  readonly sealer: Sealer;
+  readonly publicBaseUrl: string;
+  /** Vendors the environment connects for the default tenant, with their account label. */
+  readonly environment: ReadonlyMap<Vendor, string>;
+  /** Vendors whose group is backed by the vendor (in memory mode a connection would change nothing). */
+  readonly inUse: ReadonlySet<Vendor>;
+  /** Told when a tenant's connection changes, so cached adapters are dropped. */
+  readonly onChange: (tenant: string, vendor: Vendor) => void;
+  /** The audit log, which records every connection change. */
+  readonly audit?: AuditLog;
+}
+
+/**
+ * Connections of a tenant to its vendors: listing, key-based connections checked once against the
+ * vendor, the OAuth authorization-code flow with PKCE, and disconnecting (revoked at the vendor where it
+ * can be). Tenant-wide connections need `connections:manage`; a user may manage their own.
+ */
+export class Connections {
+  constructor(private readonly deps: ConnectionsDeps) {}
+
+  /** One audit row per connection change (best effort: the change itself has happened). */
+  async #audited(
+    change: 'connections.connect' | 'connections.disconnect',
+    tenant: string,
+    principal: string,
+    vendor: Vendor,
+    owner: string,
+  ): Promise<void> {
+    this.deps.onChange(tenant, vendor);
+    await this.deps.audit
+      ?.record({
+        at: this.deps.clock.now(),
+        tenant,
+        principal,
+        tool: change,
+        vendor,
+        targets: [owner === '' ? 'tenant-wide' : owner],
+        status: 200,
+        requestId: randomUUID(),
+      })
+      .catch(() => undefined);
+  }
+
+  get redirectUri(): string {
+    return `${this.deps.publicBaseUrl}/oauth/callback`;
+  }
+
+  /** The authorize endpoint (needs a bearer token: for API clients). */
+  connectUrl(vendor: Vendor): string {
+    return `${this.deps.publicBaseUrl}/v1/connections/${vendor}/authorize`;
+  }
+
+  /**
+   * A link a person can open without a token (an agent relays it): valid for an hour, it starts the
+   * vendor's authorization for the caller's tenant (tenant-wide when the caller may manage connections,
+   * else the caller's own).
+   */
+  connectLink(principal: Principal, vendor: Vendor): string {
+    const ticket: Ticket = {
+      t: principal.tenant,
+      o: isAllowed(principal, MANAGE_PERMISSION) ? '' : principal.id,
+      v: vendor,
+      e: this.deps.clock.now().getTime() + TICKET_TTL_MS,
+    };
+    return `${this.deps.publicBaseUrl}/connect/${vendor}?ticket=${encodeURIComponent(this.deps.sealer.seal(JSON.stringify(ticket)))}`;
+  }
+
+  /** Opens a connect link: the vendor's authorization page for the ticket's tenant and owner. */
+  openLink(vendorName: string, sealed: string | undefined): Either<GatewayError, string> {
+    const opened = sealed ? this.deps.sealer.open(sealed) : undefined;
+    let ticket: Ticket | undefined;
+    try {
+      ticket = opened ? (JSON.parse(opened) as Ticket) : undefined;
+    } catch {
+      ticket = undefined;
+    }
+    if (!ticket || ticket.v !== vendorName || !isVendor(ticket.v))
+      return E.left(invalidInput('This connect link is not valid.', 'ticket', 'the ticket the gateway issued'));
+    if (ticket.e < this.deps.clock.now().getTime())
+      return E.left(
+        invalidInput('This connect link expired (1 hour). Ask the agent for a new one.', 'ticket', 'a fresh ticket'),
+      );
+    const oauth = this.deps.connectors.get(ticket.v)?.oauth;
+    if (!oauth)
+      return E.left(
+        invalidInput(
+          `${this.deps.connectors.get(ticket.v)?.label ?? ticket.v} connects with an API key: an administrator of the workspace sends it to POST ${this.deps.publicBaseUrl}/v1/connections/${ticket.v} (see /docs).`,
+          'vendor',
+          'a vendor with an OAuth app',
+        ),
+      );
+    return E.right(this.#authorizeAt(oauth, ticket.t, ticket.o, ticket.v));
+  }
+
+  #authorizeAt(oauth: OAuthConnector, tenant: string, owner: string, vendor: Vendor): string {
+    const verifier = randomBytes(32).toString('base64url');
+    const state: State = {
+      t: tenant,
+      o: owner,
+      v: vendor,
+      k: verifier,
+      e: this.deps.clock.now().getTime() + STATE_TTL_MS,
+    };
+    return oauth.authorizeUrl({
+      state: this.deps.sealer.seal(JSON.stringify(state)),
+      redirectUri: this.redirectUri,
+      codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+    });
+  }
+
+  #owner(principal: Principal, scope: ConnectionScope): Either<GatewayError, string> {
+    if (scope === 'user') return E.right(principal.id);
+    return isAllowed(principal, MANAGE_PERMISSION)
+      ? E.right('')
+      : E.left(
+          forbidden(
+            `Tenant-wide connections need the "${MANAGE_PERMISSION}" permission; without it, connect for yourself with scope=user.`,
+            { permission: MANAGE_PERMISSION },
+          ),
+        );
+  }
+
+  #vendor(name: string): Either<GatewayError, Vendor> {
+    return isVendor(name)
+      ? E.right(name)
+      : E.left(notFound('vendor', name, `No vendor "${name}". Vendors: ${VENDORS.join(', ')}.`));
+  }
+
+  async list(principal: Principal): Promise<ConnectionListing[]> {
+    const stored = await (await this.deps.store()).list(principal.tenant);
+    const visible = stored.filter((c) => c.owner === '' || c.owner === principal.id);
+    const rows: ConnectionListing[] = visible.map((c) => this.#listing(c));
+    for (const vendor of VENDORS) {
+      if (rows.some((r) => r.vendor === vendor && r.scope === 'tenant')) continue;
+      const environment = principal.tenant === 'default' ? this.deps.environment.get(vendor) : undefined;
+      if (environment) {
+        rows.push({ vendor, scope: 'tenant', status: 'connected', kind: 'environment', account: environment });
+        continue;
+      }
+      if (!this.deps.inUse.has(vendor) || rows.some((r) => r.vendor === vendor)) continue;
+      rows.push({ vendor, scope: 'tenant', status: 'not_connected', connect: this.#connect(vendor) });
+    }
+    return rows.sort((a, b) => a.vendor.localeCompare(b.vendor) || a.scope.localeCompare(b.scope));
+  }
+
+  #connect(vendor: Vendor): ConnectionListing['connect'] {
+    const c = this.deps.connectors.get(vendor);
+    return {
+      ...(c?.oauth ? { authorize_url: this.connectUrl(vendor) } : {}),
+      ...(c?.checkKey ? { key_endpoint: `${this.deps.publicBaseUrl}/v1/connections/${vendor}` } : {}),
+    };
+  }
+
+  #listing(c: ConnectionSummary): ConnectionListing {
+    return {
+      vendor: c.vendor,
+      scope: c.owner === '' ? 'tenant' : 'user',
+      ...(c.owner ? { owner: c.owner } : {}),
+      status: c.status,
+      kind: c.kind,
+      account: c.label,
+      connected_at: c.connectedAt.toISOString(),
+      ...(c.refreshedAt ? { last_refreshed_at: c.refreshedAt.toISOString() } : {}),
+      ...(c.status === 'needs_reauthorization' ? { connect: this.#connect(c.vendor) } : {}),
+    };
+  }
+
+  /** Stores a key-based credential after the vendor accepted it once. */
+  async connectKey(
+    principal: Principal,
+    vendorName: string,
+    key: unknown,
+    scope: ConnectionScope,
+  ): Promise<Either<GatewayError, ConnectionListing>> {
+    const vendor = this.#vendor(vendorName);
+    if (E.isLeft(vendor)) return vendor;
+    const connector = this.deps.connectors.get(vendor.right);
+    if (!connector?.checkKey)
+      return E.left(
+        invalidInput(
+          `${connector?.label ?? vendor.right} connects by OAuth only: open ${this.connectUrl(vendor.right)}.`,
+          'key',
+          'not given',
+        ),
+      );
+    if (typeof key !== 'string' || key.trim().length < 8 || key.length > 4096 || /\s/.test(key.trim()))
+      return E.left(invalidInput('The key is a string of 8 to 4096 characters without spaces.', 'key', 'string'));
+    const owner = this.#owner(principal, scope);
+    if (E.isLeft(owner)) return owner;
+    const account = await connector.checkKey(key);
+    if (E.isLeft(account)) return account;
+    const store = await this.deps.store();
+    const connection = {
+      tenant: principal.tenant,
+      vendor: vendor.right,
+      owner: owner.right,
+      kind: 'key' as const,
+      status: 'connected' as const,
+      label: account.right.label,
+      details: account.right.details,
+      secret: account.right.secret,
+      connectedAt: this.deps.clock.now(),
+    };
+    await store.save(connection);
+    await this.#audited('connections.connect', principal.tenant, principal.id, vendor.right, owner.right);
+    return E.right(this.#listing(connection));
+  }
+
+  /** Where to send a person to connect by OAuth; the state carries the tenant, owner and PKCE verifier, sealed. */
+  authorize(principal: Principal, vendorName: string, scope: ConnectionScope): Either<GatewayError, string> {
+    const vendor = this.#vendor(vendorName);
+    if (E.isLeft(vendor)) return vendor;
+    const oauth = this.deps.connectors.get(vendor.right)?.oauth;
+    if (!oauth)
+      return E.left(
+        invalidInput(
+          `${vendor.right} has no OAuth app configured on this gateway; connect it with a key (POST /v1/connections/${vendor.right}).`,
+          'vendor',
+          'a vendor with an OAuth app',
+        ),
+      );
+    const owner = this.#owner(principal, scope);
+    if (E.isLeft(owner)) return owner;
+    return E.right(this.#authorizeAt(oauth, principal.tenant, owner.right, vendor.right));
+  }
+
+  /** Finishes the flow: checks the state, trades the code, stores the tokens. */
+  async callback(
+    query: Readonly<Record<string, string>>,
+  ): Promise<Either<GatewayError, { vendor: Vendor; label: string; tenant: string }>> {
+    const opened = query['state'] ? this.deps.sealer.open(query['state']) : undefined;
+    let state: State | undefined;
+    try {
+      state = opened ? (JSON.parse(opened) as State) : undefined;
+    } catch {
+      state = undefined;
+    }
+    if (!state || !isVendor(state.v))
+      return E.left(
+        invalidInput(
+          'This link is not a connection in progress (unknown state).',
+          'state',
+          'the state the gateway issued',
+        ),
+      );
+    if (state.e < this.deps.clock.now().getTime())
+      return E.left(
+        invalidInput(
+          'This connection attempt expired (10 minutes). Start it again.',
+          'state',
+          'a state younger than 10 minutes',
+        ),
+      );
+    if (query['error'])
+      return E.left(
+        forbidden(`The vendor did not grant access: ${query['error_description'] ?? query['error']}.`, {
+          vendor: state.v,
+        }),
+      );
+    const code = query['code'];
+    if (!code) return E.left(invalidInput('The callback brought no code.', 'code', 'string'));
+    const oauth = this.deps.connectors.get(state.v)?.oauth;
+    if (!oauth)
+      return E.left(invalidInput(`${state.v} has no OAuth app configured.`, 'vendor', 'a vendor with an OAuth app'));
+    const account = await oauth.exchange({ code, redirectUri: this.redirectUri, codeVerifier: state.k, query });
+    if (E.isLeft(account)) return account;
+    await (
+      await this.deps.store()
+    ).save({
+      tenant: state.t,
+      vendor: state.v,
+      owner: state.o,
+      kind: 'oauth',
+      status: 'connected',
+      label: account.right.label,
+      details: account.right.details,
+      secret: account.right.secret,
+      connectedAt: this.deps.clock.now(),
+    });
+    await this.#audited('connections.connect', state.t, state.o || 'oauth-callback', state.v, state.o);
+    return E.right({ vendor: state.v, label: account.right.label, tenant: state.t });
+  }
+
+  /** Revokes at the vendor where it can, then forgets. */
+  async disconnect(
+    principal: Principal,
+    vendorName: string,
+    scope: ConnectionScope,
+  ): Promise<Either<GatewayError, { removed: boolean }>> {
+    const vendor = this.#vendor(vendorName);
+    if (E.isLeft(vendor)) return vendor;
+    const owner = this.#owner(principal, scope);
+    if (E.isLeft(owner)) return owner;
+    const store = await this.deps.store();
+    const existing = await store.find(principal.tenant, vendor.right, owner.right);
+    if (!existing) return E.right({ removed: false });
+    await this.deps.connectors.get(vendor.right)?.revoke?.(existing.secret);
+    const removed = await store.remove(principal.tenant, vendor.right, owner.right);
+    await this.#audited('connections.disconnect', principal.tenant, principal.id, vendor.right, owner.right);
+    return E.right({ removed });
+  }
+}

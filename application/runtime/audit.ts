@@ -1,0 +1,48 @@
+import type { Principal } from '../../ports/authenticator.js';
+import type { AuditEntry } from '../../ports/audit-log.js';
+import type { RegisteredTool } from './registry.js';
+import type { ToolResult } from './executor-types.js';
+
+const ID_KEY = /(^|_)ids?$|^Id$/;
+const MAX_TARGETS = 50;
+const MAX_ID = 200;
+
+/** The ids in an object's top level (`contact_id`, `record_ids`, `id`, `Id`): never other values. */
+const idsIn = (value: unknown, into: Set<string>): void => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  for (const [key, v] of Object.entries(value)) {
+    if (!ID_KEY.test(key)) continue;
+    for (const id of Array.isArray(v) ? v : [v]) {
+      if (into.size >= MAX_TARGETS) return;
+      if (typeof id === 'string' || typeof id === 'number') into.add(String(id).slice(0, MAX_ID));
+    }
+  }
+};
+
+/** The audit row of one call: the ids it named and made, its outcome, and a skip trace's purpose. */
+export const auditEntryOf = (
+  tool: RegisteredTool,
+  args: unknown,
+  principal: Principal,
+  requestId: string,
+  result: ToolResult,
+  at: Date,
+  vendor: string | undefined,
+): AuditEntry => {
+  const targets = new Set<string>();
+  idsIn(args, targets);
+  if (result.ok) idsIn(result.payload, targets);
+  const purpose = (args as { purpose?: unknown } | undefined)?.purpose;
+  return {
+    at,
+    tenant: principal.tenant,
+    principal: principal.id,
+    tool: tool.name,
+    ...(vendor ? { vendor } : {}),
+    targets: [...targets],
+    status: result.ok ? 200 : result.error.status,
+    ...(result.ok ? {} : { code: result.error.code }),
+    requestId,
+    ...(typeof purpose === 'string' ? { purpose: purpose.slice(0, 200) } : {}),
+  };
+};
