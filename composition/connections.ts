@@ -21,6 +21,7 @@ import type { GatewayConfig } from './config.js';
 import type { GroupModule, SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import { allTools } from '../application/tools.js';
+import { inheritShared } from './tenant-scopes.js';
 
 /** The keys that seal connection secrets: from the environment, or (embedded mode only) a generated file. */
 const keyring = (config: GatewayConfig, warn: (message: string) => void): SecretBox => {
@@ -281,6 +282,7 @@ export class ConnectedGroup {
 
   #build(store: ConnectionStore, connection: Connection): Container {
     const container = new Container({ parent: this.deps.parent, defaultScope: 'Singleton' });
+    inheritShared(container, this.deps.parent);
     const lock = this.deps.parent.get(TokenStore);
     const tokens = new ConnectionTokenStore(
       store,

@@ -24,7 +24,7 @@ import type { GatewayConfig } from './config.js';
 import { bindOnce, type SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import { throttledWarn } from './store-faults.js';
-import { lazyRoutes, notConnectedUseCase, scopeOf, type TenantScope } from './tenant-scopes.js';
+import { inheritShared, lazyRoutes, notConnectedUseCase, scopeOf, type TenantScope } from './tenant-scopes.js';
 import { ConnectedGroup, type ConnectionServices } from './connections.js';
 import { isVendor } from '../ports/connection-store.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
@@ -138,6 +138,7 @@ export const buildTenantScope = (
 ): TenantScope => {
   const child = new Container({ parent: root, defaultScope: 'Singleton' });
   for (const [id, value] of overriddenPorts(overrides)) child.bind(id).toConstantValue(value);
+  inheritShared(child, root);
   const own: SharedServices = { ...shared, tenant, publicBaseUrl: `${shared.publicBaseUrl}${tenantPath(tenant)}` };
   const connected = new Map<string, ConnectedGroup>();
   const unconnectable = new Map<string, string>();

@@ -2,7 +2,15 @@ import type { Container, ServiceIdentifier } from 'inversify';
 import { PodioOAuth, type PodioGrant } from '../adapters/outbound/podio/podio-tokens.js';
 import { PODIO_BASE_URL, PodioClient } from '../adapters/outbound/podio/podio-client.js';
 import { optionalString, urlVar } from './env.js';
-import { bindOnce, type EnvironmentRow, type EnvValues, type SharedServices } from './group-module.js';
+import {
+  bindOnce,
+  type ConnectionBinding,
+  type EnvironmentRow,
+  type EnvValues,
+  type SharedServices,
+} from './group-module.js';
+import { podioConnector, podioRefresher } from '../adapters/outbound/podio/podio-connector.js';
+import { StoredRefreshingToken } from '../adapters/outbound/http/stored-refreshing-token.js';
 
 // The one Podio connection of the gateway. The workspaces group module declares the PODIO_* variables
 // (below); the records module reads the same decoded values with `podioConfigFrom` and binds the same
@@ -10,6 +18,7 @@ import { bindOnce, type EnvironmentRow, type EnvValues, type SharedServices } fr
 
 export interface PodioConfig {
   readonly baseUrl: string;
+  readonly authorizeUrl: string;
   readonly clientId: string;
   readonly clientSecret: string;
   readonly grant: PodioGrant;
@@ -34,6 +43,7 @@ export const podioEnvironment: readonly EnvironmentRow[] = [
   ['PODIO_APP_TOKEN', '(none)', 'Podio app token for app authentication.'],
   ['PODIO_USERNAME', '(none)', 'Podio user e-mail for the password grant (with PODIO_PASSWORD); for development only.'],
   ['PODIO_PASSWORD', '(none)', 'Podio user password for the password grant; for development only.'],
+  ['PODIO_AUTHORIZE_URL', 'https://podio.com', "Where a person approves the gateway's Podio app in the connect flow."],
 ];
 
 export const podioEnv = {
@@ -45,6 +55,7 @@ export const podioEnv = {
   PODIO_APP_TOKEN: optionalString,
   PODIO_USERNAME: optionalString,
   PODIO_PASSWORD: optionalString,
+  PODIO_AUTHORIZE_URL: urlVar('https://podio.com'),
 };
 
 /**
@@ -88,6 +99,7 @@ export const podioConfigFrom = (vars: EnvValues<typeof podioEnv>, problems: stri
   }
   return {
     baseUrl: vars.PODIO_BASE_URL,
+    authorizeUrl: vars.PODIO_AUTHORIZE_URL,
     clientId: clientId ?? '',
     clientSecret: clientSecret ?? '',
     grant,
@@ -112,4 +124,41 @@ export const podioClient = (container: Container, config: PodioConfig, shared: S
     return new PodioClient({ baseUrl: config.baseUrl, auth, timeoutMs: shared.upstreamTimeoutMs, clock: shared.clock });
   });
   return container.get(PodioClientToken);
+};
+
+const connectorOptions = (config: PodioConfig, shared: SharedServices) => ({
+  apiBaseUrl: config.baseUrl,
+  authorizeBaseUrl: config.authorizeUrl,
+  clientId: config.clientId,
+  clientSecret: config.clientSecret,
+  timeoutMs: shared.upstreamTimeoutMs,
+  clock: shared.clock,
+});
+
+/** How tenants connect Podio (the OAuth flow with the gateway's Podio API key). */
+export const podioTenantConnector = (config: PodioConfig, shared: SharedServices) =>
+  podioConnector(connectorOptions(config, shared));
+
+/**
+ * A tenant's Podio connection as the client both Podio groups use: bound under PodioClientToken before
+ * the group's own binding runs, which then builds its adapters on it.
+ */
+export const bindPodioConnection = (
+  container: Container,
+  config: PodioConfig,
+  shared: SharedServices,
+  binding: ConnectionBinding,
+): void => {
+  const auth = new StoredRefreshingToken({
+    vendor: 'Podio',
+    store: binding.tokens,
+    refresh: podioRefresher(connectorOptions(config, shared)),
+    clock: shared.clock,
+    lockWaitMs: shared.upstreamTimeoutMs,
+  });
+  container
+    .bind(PodioClientToken)
+    .toConstantValue(
+      new PodioClient({ baseUrl: config.baseUrl, auth, timeoutMs: shared.upstreamTimeoutMs, clock: shared.clock }),
+    );
 };

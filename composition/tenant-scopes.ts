@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { UrlFetcher } from '../ports/url-fetcher.js';
 import { Hono } from 'hono';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
@@ -176,4 +177,14 @@ export const mountTenantRoutes = (app: Hono, tenants: TenantScopes): void => {
       c.env,
     );
   });
+};
+
+/**
+ * Adapters every tenant shares with the root rather than making its own: the URL guard (a connection
+ * pool the gateway closes at shutdown).
+ */
+const SHARED_PORTS = [UrlFetcher] as const;
+
+export const inheritShared = (child: Container, parent: Container): void => {
+  for (const id of SHARED_PORTS) if (parent.isBound(id)) child.bind(id).toConstantValue(parent.get(id));
 };

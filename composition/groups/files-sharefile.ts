@@ -9,11 +9,23 @@ import { ShareFileOAuthToken, StaticShareFileToken } from '../../adapters/outbou
 import { ItemStore } from '../../ports/item-store.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { bindOnce, type SharedServices } from '../group-module.js';
+import { bindOnce, type ConnectionBinding, type SharedServices } from '../group-module.js';
+import {
+  shareFileConnector,
+  shareFileHosts,
+  shareFileRefresher,
+} from '../../adapters/outbound/sharefile/sharefile-connector.js';
+import { StoredRefreshingToken } from '../../adapters/outbound/http/stored-refreshing-token.js';
 
 export interface ShareFileConfig {
   readonly apiBaseUrl: string;
   readonly oauthBaseUrl: string;
+  /** The hosts when set explicitly (SHAREFILE_API_URL, SHAREFILE_OAUTH_URL): tenants' connections use them too. */
+  readonly apiOverride?: string;
+  readonly oauthOverride?: string;
+  /** The gateway's ShareFile app for connect flows (SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET). */
+  readonly app?: { readonly clientId: string; readonly clientSecret: string };
+  readonly authorizeUrl: string;
   readonly auth:
     | { readonly kind: 'static'; readonly accessToken: string }
     | {
@@ -23,6 +35,56 @@ export interface ShareFileConfig {
         readonly refreshToken: string;
       };
 }
+
+/** Binds the item, share and notifier ports on one ShareFile client. */
+const bindShareFileClient = (container: Container, make: () => ShareFileClient, maxUploadBytes: number): void => {
+  bindOnce(container, ItemStore, () => new ShareFileItemStore({ client: make(), maxUploadBytes }));
+  bindOnce(container, ShareStore, () => new ShareFileShareStore(make()));
+  bindOnce(container, ShareNotifier, () => new ShareFileShareNotifier(make()));
+};
+
+const connectorOptions = (config: ShareFileConfig, shared: SharedServices) =>
+  config.app
+    ? {
+        clientId: config.app.clientId,
+        clientSecret: config.app.clientSecret,
+        authorizeBaseUrl: config.authorizeUrl,
+        ...(config.oauthOverride ? { oauthBaseUrl: config.oauthOverride } : {}),
+        ...(config.apiOverride ? { apiBaseUrl: config.apiOverride } : {}),
+        timeoutMs: shared.upstreamTimeoutMs,
+        clock: shared.clock,
+      }
+    : undefined;
+
+/** How tenants connect ShareFile: OAuth with the gateway's ShareFile app (none without one). */
+export const shareFileTenantConnector = (config: ShareFileConfig, shared: SharedServices) => {
+  const options = connectorOptions(config, shared);
+  return options ? shareFileConnector(options) : undefined;
+};
+
+/** A tenant's ShareFile connection: the account's own hosts, its tokens refreshed through the connection store. */
+export const bindShareFileConnection = (
+  container: Container,
+  config: ShareFileConfig & { maxUploadBytes: number },
+  shared: SharedServices,
+  { connection, tokens }: ConnectionBinding,
+): void => {
+  const options = connectorOptions(config, shared);
+  if (!options) return;
+  const hosts = shareFileHosts(options, connection.details);
+  const client = new ShareFileClient({
+    apiBaseUrl: hosts.apiBaseUrl,
+    timeoutMs: shared.upstreamTimeoutMs,
+    tokens: new StoredRefreshingToken({
+      vendor: 'ShareFile',
+      store: tokens,
+      refresh: shareFileRefresher(options, hosts.oauthBaseUrl),
+      clock: shared.clock,
+      lockWaitMs: shared.upstreamTimeoutMs,
+    }),
+  });
+  bindShareFileClient(container, () => client, config.maxUploadBytes);
+};
 
 /** ShareFile binds the item, share and notifier ports; ShareFile serves the bytes and share pages itself. */
 export const bindShareFile = (
@@ -49,11 +111,5 @@ export const bindShareFile = (
                 shared.logger.warn('ShareFile rotated the refresh token; the new one is kept in memory only.'),
             }),
     }));
-  bindOnce(
-    container,
-    ItemStore,
-    () => new ShareFileItemStore({ client: make(), maxUploadBytes: config.maxUploadBytes }),
-  );
-  bindOnce(container, ShareStore, () => new ShareFileShareStore(make()));
-  bindOnce(container, ShareNotifier, () => new ShareFileShareNotifier(make()));
+  bindShareFileClient(container, make, config.maxUploadBytes);
 };

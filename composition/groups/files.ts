@@ -14,7 +14,12 @@ import { ShareNotifier } from '../../ports/share-notifier.js';
 import { ShareStore } from '../../ports/share-store.js';
 import { enumVar, intVar, optionalString, urlVar } from '../env.js';
 import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';
-import { bindShareFile, type ShareFileConfig } from './files-sharefile.js';
+import {
+  bindShareFile,
+  bindShareFileConnection,
+  shareFileTenantConnector,
+  type ShareFileConfig,
+} from './files-sharefile.js';
 
 export type FilesConfig =
   | { readonly kind: 'memory'; readonly signingSecret?: string; readonly maxUploadBytes: number }
@@ -106,6 +111,11 @@ export const filesGroup = defineGroup({
       'Override of the ShareFile API base URL (for a proxy or a stand-in).',
     ],
     ['SHAREFILE_OAUTH_URL', 'https://{subdomain}.{appcp}', 'Override of the ShareFile OAuth base URL.'],
+    [
+      'SHAREFILE_AUTHORIZE_URL',
+      'https://secure.sharefile.com',
+      "Where a person signs in to approve the gateway's ShareFile app in the connect flow (with SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET).",
+    ],
   ],
   env: {
     FILES_BACKEND: enumVar(['memory', 'sharefile'], 'memory'),
@@ -120,6 +130,7 @@ export const filesGroup = defineGroup({
     SHAREFILE_ACCESS_TOKEN: optionalString,
     SHAREFILE_API_URL: urlVar(),
     SHAREFILE_OAUTH_URL: urlVar(),
+    SHAREFILE_AUTHORIZE_URL: urlVar('https://secure.sharefile.com'),
   },
   configure: (v, problems): FilesConfig => {
     const maxUploadBytes = v.FILES_MAX_UPLOAD_BYTES;
@@ -142,9 +153,17 @@ export const filesGroup = defineGroup({
         problems.push(`${name} is required when FILES_BACKEND=sharefile and SHAREFILE_ACCESS_TOKEN is not set.`);
       return value ?? '';
     };
+    const app =
+      v.SHAREFILE_CLIENT_ID && v.SHAREFILE_CLIENT_SECRET
+        ? { clientId: v.SHAREFILE_CLIENT_ID, clientSecret: v.SHAREFILE_CLIENT_SECRET }
+        : undefined;
     return {
       kind: 'sharefile',
       maxUploadBytes,
+      ...(app ? { app } : {}),
+      authorizeUrl: v.SHAREFILE_AUTHORIZE_URL,
+      ...(v.SHAREFILE_API_URL ? { apiOverride: v.SHAREFILE_API_URL } : {}),
+      ...(v.SHAREFILE_OAUTH_URL ? { oauthOverride: v.SHAREFILE_OAUTH_URL } : {}),
       apiBaseUrl: v.SHAREFILE_API_URL ?? `https://${subdomain ?? 'unset'}.${apicp}/sf/v3`,
       oauthBaseUrl: v.SHAREFILE_OAUTH_URL ?? `https://${subdomain ?? 'unset'}.${appcp}`,
       auth: accessToken
@@ -171,5 +190,9 @@ export const filesGroup = defineGroup({
     });
   },
   vendor: 'sharefile',
+  connector: (config, shared) => (config.kind === 'memory' ? undefined : shareFileTenantConnector(config, shared)),
+  bindConnection: (container, config, shared, binding) => {
+    if (config.kind !== 'memory') bindShareFileConnection(container, config, shared, binding);
+  },
   describe: (config) => config.kind,
 });

@@ -17,6 +17,7 @@ import { boolVar, enumVar, EnvVar, intVar } from '../env.js';
 import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';
 import { inMemoryPodioAccount } from '../podio-account.js';
 import { podioClient, podioConfigFrom, podioEnv, type PodioConfig } from '../podio.js';
+import { bindPodioConnection, podioTenantConnector } from '../podio.js';
 
 export interface RecordsConfig {
   readonly backend: { readonly kind: 'memory' } | { readonly kind: 'podio'; readonly podio: PodioConfig };
@@ -106,5 +107,12 @@ export const recordsGroup = defineGroup({
     }));
   },
   vendor: 'podio',
+  connector: (config, shared) =>
+    config.backend.kind === 'memory' ? undefined : podioTenantConnector(config.backend.podio, shared),
+  bindConnection: (container, config, shared, binding) => {
+    if (config.backend.kind === 'memory') return;
+    bindPodioConnection(container, config.backend.podio, shared, binding);
+    recordsGroup.bind(container, config, shared);
+  },
   describe: (config) => config.backend.kind,
 });

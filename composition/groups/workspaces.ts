@@ -5,6 +5,7 @@ import { enumVar } from '../env.js';
 import { bindOnce, defineGroup } from '../group-module.js';
 import { inMemoryPodioAccount } from '../podio-account.js';
 import { podioClient, podioConfigFrom, podioEnv, podioEnvironment, type PodioConfig } from '../podio.js';
+import { bindPodioConnection, podioTenantConnector } from '../podio.js';
 
 export type WorkspacesConfig = { readonly kind: 'memory' } | { readonly kind: 'podio'; readonly podio: PodioConfig };
 
@@ -27,5 +28,11 @@ export const workspacesGroup = defineGroup({
         : new PodioSpaceDirectory(podioClient(container, config.podio, shared)),
     ),
   vendor: 'podio',
+  connector: (config, shared) => (config.kind === 'memory' ? undefined : podioTenantConnector(config.podio, shared)),
+  bindConnection: (container, config, shared, binding) => {
+    if (config.kind === 'memory') return;
+    bindPodioConnection(container, config.podio, shared, binding);
+    workspacesGroup.bind(container, config, shared);
+  },
   describe: (config) => config.kind,
 });

@@ -51,6 +51,29 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it('refuses DATABASE_URL without GATEWAY_ENCRYPTION_KEY, naming the variable, and checks the key and the URL', () => {
+    expect(problems({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' })).toEqual([
+      'GATEWAY_ENCRYPTION_KEY is required with DATABASE_URL: connection secrets are encrypted with it (openssl rand -base64 32).',
+    ]);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(problems({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', GATEWAY_ENCRYPTION_KEY: key })).toEqual(
+      [],
+    );
+    const bad = problems({
+      GATEWAY_ENCRYPTION_KEY: 'c2hvcnQ=',
+      DATABASE_URL: 'mysql://x',
+      GATEWAY_ENCRYPTION_KEYS: `${key},nope`,
+    });
+    expect(bad.map((p) => p.split(' ')[0])).toEqual([
+      'DATABASE_URL',
+      'GATEWAY_ENCRYPTION_KEY',
+      'GATEWAY_ENCRYPTION_KEYS',
+    ]);
+    // Neither the key nor the URL (which may hold a password) is echoed.
+    expect(bad.join('\n')).not.toContain('c2hvcnQ=');
+    expect(bad.join('\n')).not.toContain('mysql://x');
+  });
+
   it('never echoes a secret value', () => {
     const p = problems({ GATEWAY_API_KEYS: '[{"name":"x","token":"supersecretvalue"', GATEWAY_DEMO_TOKEN: 'short' });
     expect(p.join('\n')).toContain('GATEWAY_API_KEYS must be a JSON array');

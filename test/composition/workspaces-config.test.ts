@@ -39,6 +39,7 @@ describe('workspaces configuration', () => {
       kind: 'podio',
       podio: {
         baseUrl: 'https://api.podio.com',
+        authorizeUrl: 'https://podio.com',
         clientId: 'gw',
         clientSecret: 'secret-value',
         grant: { kind: 'app', appId: '30001', appToken: 'app-token-x' },
@@ -59,6 +60,7 @@ describe('workspaces configuration', () => {
     const container = new Container();
     const config = {
       baseUrl: 'http://127.0.0.1:9',
+      authorizeUrl: 'https://podio.com',
       clientId: 'a',
       clientSecret: 'b',
       grant: { kind: 'refresh_token' as const, refreshToken: 'c' },

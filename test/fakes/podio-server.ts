@@ -56,6 +56,8 @@ export class PodioServer {
   readonly #server: Server;
   readonly #clock: Clock;
   readonly #tokens: PodioTokens;
+  /** A user approving the gateway's app at podio.com: the code the redirect carries. */
+  readonly grantCode: (userId: number, redirectUri: string) => string;
   readonly #routes: Route[] = [];
   #canned: Canned[] = [];
 
@@ -63,6 +65,7 @@ export class PodioServer {
     this.#server = server;
     this.#clock = options.clock ?? new SystemClock();
     this.#tokens = new PodioTokens(this.#clock, options);
+    this.grantCode = (userId, redirectUri) => this.#tokens.grantCode(userId, redirectUri);
     this.issuedTokens = this.#tokens.issued;
     this.clientId = this.#tokens.clientId;
     this.clientSecret = this.#tokens.clientSecret;

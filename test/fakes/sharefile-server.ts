@@ -39,6 +39,8 @@ export interface ShareFileStandIn {
   readonly violations: Violation[];
   readonly resends: Json[];
   readonly issuedTokens: string[];
+  /** A person approving the gateway's app at secure.sharefile.com: the code the redirect carries. */
+  grantCode(): string;
   /** Answers the next API request with this status and body (ShareFile's error form by default). */
   failNext(status: number, body?: unknown, headers?: Record<string, string>): void;
   /** Copies and moves answer with an AsyncOperation (as across storage zones). */
@@ -89,6 +91,7 @@ export const startShareFileServer = async (options: {
     violations,
     resends,
     issuedTokens,
+    grantCode: () => auth.grantCode(),
     failNext: (status, body, headers = {}) => {
       failure = {
         status,

@@ -60,6 +60,15 @@ export class PodioTokens {
     for (const [k, v] of this.#access) this.#access.set(k, { ...v, expiresAt: now });
   }
 
+  readonly #codes = new Map<string, { userId: number; redirectUri: string }>();
+
+  /** What podio.com does when a user approves the app: a single-use code for the redirect. */
+  grantCode(userId: number, redirectUri: string): string {
+    const code = token('podio-code-');
+    this.#codes.set(code, { userId, redirectUri });
+    return code;
+  }
+
   revokeRefreshToken(refreshToken: string): void {
     this.#refresh.delete(refreshToken);
   }
@@ -75,6 +84,13 @@ export class PodioTokens {
       return { status: 401, body: podioError('invalid_client', 'Invalid client_id or client_secret', req) };
     }
     const grant = body['grant_type'];
+    if (grant === 'authorization_code') {
+      const code = this.#codes.get(String(body['code'] ?? ''));
+      if (!code || code.redirectUri !== body['redirect_uri'])
+        return { status: 400, body: podioError('invalid_grant', 'Invalid code or redirect_uri', req) };
+      this.#codes.delete(String(body['code']));
+      return { status: 200, body: this.issue('authorization_code', { type: 'user', id: code.userId }, undefined) };
+    }
     if (grant === 'refresh_token') {
       const rt = String(body['refresh_token'] ?? '');
       const ref = this.#refresh.get(rt);

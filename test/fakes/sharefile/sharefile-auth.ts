@@ -16,6 +16,14 @@ const STATIC_TOKEN = 'sf-static-token';
 export class ShareFileAuth {
   #counter = 0;
   #refreshToken = SHAREFILE_TEST_CLIENT.refreshToken;
+  readonly #codes = new Set<string>();
+
+  /** What secure.sharefile.com does when a person approves the app: a single-use code for the redirect. */
+  grantCode(): string {
+    const code = `sf-code-${++this.#counter}`;
+    this.#codes.add(code);
+    return code;
+  }
 
   constructor(
     private readonly issuedTokens: string[],
@@ -30,15 +38,19 @@ export class ShareFileAuth {
       problems.push('the token request must be form-encoded');
     const form = new URLSearchParams(text);
     const keys = [...form.keys()].sort();
-    if (keys.join(',') !== 'client_id,client_secret,grant_type,refresh_token')
-      problems.push(`form fields ${keys.join(',')}`);
+    // The .NET SDK's fields: the refresh grant, or the code grant (GetAuthorizationCodeForTokenQuery: no redirect_uri).
+    const expected =
+      form.get('grant_type') === 'authorization_code'
+        ? 'client_id,client_secret,code,grant_type'
+        : 'client_id,client_secret,grant_type,refresh_token';
+    if (keys.join(',') !== expected) problems.push(`form fields ${keys.join(',')}`);
     if (problems.length) {
       this.violations.push({ method: logged.method, path: logged.path, problems });
       return this.reply.send(res, 400, { error: 'invalid_request', error_description: problems.join('; ') });
     }
+    const byCode = form.get('grant_type') === 'authorization_code' && this.#codes.delete(form.get('code') ?? '');
     if (
-      form.get('grant_type') !== 'refresh_token' ||
-      form.get('refresh_token') !== this.#refreshToken ||
+      (!byCode && (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== this.#refreshToken)) ||
       form.get('client_id') !== SHAREFILE_TEST_CLIENT.clientId ||
       form.get('client_secret') !== SHAREFILE_TEST_CLIENT.clientSecret
     ) {
