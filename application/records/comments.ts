@@ -17,8 +17,8 @@ const commentText = (c: Comment): string =>
     c.value,
   ].join('\n\n');
 
-const silentParam = described(t.boolean, 'true suppresses notifications to followers.', false);
-const hookParam = described(t.boolean, 'false prevents webhooks from running.', true);
+const silentParam = described(t.boolean, 'true: no notifications to followers.', false);
+const hookParam = described(t.boolean, 'false: no webhooks.', true);
 
 export const CreateRecordCommentParams = params(
   {

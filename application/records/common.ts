@@ -65,15 +65,15 @@ export const selectionParams = {
   ),
   verbose: described(
     t.boolean,
-    'Every field with field_type and raw values, plus revision and modification times. Large; rarely needed.',
+    'Every field with field_type and raw values, and revision times. Large; rarely needed.',
     false,
   ),
 };
 
 export const flagParams = {
-  silent: described(t.boolean, 'true suppresses notifications to followers.', false),
-  hook: described(t.boolean, 'false prevents webhooks from running.', true),
-  workflow: described(t.boolean, 'false prevents workflows (automations) from triggering.', true),
+  silent: described(t.boolean, 'true: no notifications to followers.', false),
+  hook: described(t.boolean, 'false: no webhooks.', true),
+  workflow: described(t.boolean, 'false: no workflows (automations).', true),
 };
 
 export const flagsOf = (p: { silent?: boolean; hook?: boolean; workflow?: boolean }): WriteFlags => ({
@@ -104,28 +104,19 @@ export const FilterCodec = object(
   {
     field_id: described(
       FieldKey,
-      'field_id or external_id of the field. Leave out only for the system dates created_on / last_modified_on (then give field_type).',
+      'field_id or external_id; leave out for created_on / last_modified_on (give field_type).',
     ),
-    field_label: described(
-      t.string,
-      'The field label instead of field_id (case-insensitive exact match; an ambiguous or unknown label is rejected with the matching ids).',
-    ),
+    field_label: described(t.string, 'The field label instead of field_id (case-insensitive, exact).'),
     field_type: described(
       t.string,
-      'The field_type, e.g. single_text, multi_category, status, single_date, created_on. Optional with field_id.',
+      'e.g. single_text, multi_category, status, single_date, created_on. Optional with field_id.',
     ),
-    type: described(
-      t.string,
-      'Optional; derived from field_type (text, number, category, status, date, app, contact, email, phone, embed, location, file).',
-    ),
+    type: described(t.string, 'Optional; derived from field_type.'),
     values: described(
       arrayUpTo(FilterValueCodec, 100),
-      'Values as [{"value": ...}]; several values mean any of them (equal/any) or none of them (none/not_equal). Not used by empty, not_empty, completed, incomplete.',
+      'Several values mean any of them (equal/any) or none of them (none/not_equal). Not used by empty, not_empty, completed, incomplete.',
     ),
-    include_active_user: described(
-      t.boolean,
-      'User fields: also match the calling user. Not combinable with empty/not_empty.',
-    ),
+    include_active_user: described(t.boolean, 'User fields: also match the calling user.'),
   },
 );
 

@@ -192,7 +192,7 @@ export const filterRecordsTool = defineTool({
   name: 'filterRecords',
   title: 'Filter records',
   description:
-    "Finds records of an app whose fields match filter objects (ANDed): {field_id (or field_label), match_type, values: [{value}]}. Text: contains/equal/not_equal/not_contains; categories, relations and users: equal/any/none (multi fields: any = at least one, equal = exactly these, none) by option id, record id or profile id; numbers: smaller/larger/...; dates: before/after/on_or_before/on_or_after/equal with 'YYYY-MM-DD HH:MM:SS' or relative tokens -30d, +0d (today), -1w, +1m, -1y; status: completed/incomplete; empty/not_empty everywhere. created_on/last_modified_on work without field_id (give field_type). Sort with sort_by (external_id). Default 100 per page, max 500; pass cursor for the next page; count_only for a count.",
+    "Finds records of an app whose fields match every filter {field_id (or field_label), match_type, values: [{value}]}. Categories, relations and users match by option id, record id or profile id (multi fields: any = at least one, equal = exactly these); dates take 'YYYY-MM-DD HH:MM:SS' or relative tokens such as -30d, +0d (today), -1w; created_on and last_modified_on need only field_type. 100 per page (max 500) with a cursor for the next; count_only for a count.",
   annotations: { kind: 'Read', idempotent: true },
   params: FilterRecordsParams,
   useCase: FilterRecords,

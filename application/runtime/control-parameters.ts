@@ -5,12 +5,11 @@
 export const CONTROL_PARAMETERS = {
   dry_run: {
     type: 'boolean',
-    description: 'Only show what the call would remove (nothing changes), with a confirm_token for the real call.',
+    description: 'Preview what would be removed (nothing changes) and get a confirm_token.',
   },
   confirm_token: {
     type: 'string',
     maxLength: 512,
-    description:
-      'The token from a dry run or a 428 CONFIRMATION_REQUIRED answer for exactly this call (same arguments), when the gateway requires confirmation. Valid 5 minutes, once.',
+    description: 'From a dry run or a 428 answer to this exact call; valid 5 minutes, once.',
   },
 } as const;

@@ -13,27 +13,60 @@ export interface McpToolShape {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly annotations: {
-    readonly title: string;
-    readonly readOnlyHint: boolean;
-    readonly destructiveHint: boolean;
-    readonly idempotentHint: boolean;
-    readonly openWorldHint: boolean;
+    readonly readOnlyHint?: true;
+    readonly destructiveHint?: boolean;
+    readonly idempotentHint?: boolean;
+    readonly openWorldHint?: false;
   };
 }
+
+/**
+ * The hints that say something, and nothing MCP's defaults already say: a read-only tool says only
+ * readOnlyHint (the other two are meaningful only when it is false); a tool that changes things always
+ * states destructiveHint and idempotentHint (the default destructiveHint, true, must not speak for a mere
+ * write); openWorldHint appears only when false (its default is true). The display title is the tool's own
+ * `title`, not repeated here.
+ */
+export const leanAnnotations = (t: ToolListing): McpToolShape['annotations'] => ({
+  ...(t.readOnlyHint
+    ? { readOnlyHint: true as const }
+    : { destructiveHint: t.destructiveHint, idempotentHint: t.idempotentHint }),
+  ...(t.openWorldHint ? {} : { openWorldHint: false as const }),
+});
+
+const DEFAULT_SENTENCE = / Default: [^]*\.$/;
+
+/**
+ * The schema without the "Default: X." sentences where the `default` keyword says the same (MCP and
+ * Anthropic read JSON Schema as it is; the OpenAI and Gemini forms keep the sentence, as they drop or
+ * restrict the keyword).
+ */
+export const leanSchema = (schema: JsonSchema): JsonSchema => {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) out[key] = walk(value);
+    if ('default' in out && typeof out['description'] === 'string')
+      out['description'] = out['description'].replace(DEFAULT_SENTENCE, '.').replace(/\.\.$/, '.');
+    return out;
+  };
+  return walk(schema) as JsonSchema;
+};
+
+const leanSchemas = new WeakMap<JsonSchema, JsonSchema>();
+const lean = (schema: JsonSchema): JsonSchema => {
+  let made = leanSchemas.get(schema);
+  if (!made) leanSchemas.set(schema, (made = leanSchema(schema)));
+  return made;
+};
 
 export const mcpTool = (t: ToolListing): McpToolShape => ({
   name: t.name,
   title: t.title,
   description: t.description,
-  inputSchema: t.inputSchema,
-  // Every hint is stated: MCP's defaults (destructiveHint true, openWorldHint true) must not speak for us.
-  annotations: {
-    title: t.title,
-    readOnlyHint: t.readOnlyHint,
-    destructiveHint: t.destructiveHint,
-    idempotentHint: t.idempotentHint,
-    openWorldHint: t.openWorldHint,
-  },
+  inputSchema: lean(t.inputSchema),
+  annotations: leanAnnotations(t),
 });
 
 /**
@@ -64,7 +97,7 @@ export const openAiTool = (
 export const anthropicTool = (t: ToolListing): { name: string; description: string; input_schema: JsonSchema } => ({
   name: t.name,
   description: t.description,
-  input_schema: t.inputSchema,
+  input_schema: lean(t.inputSchema),
 });
 
 /** Gemini `functionDeclarations` entries (send them as `tools: [{"functionDeclarations": [...]}]`). */

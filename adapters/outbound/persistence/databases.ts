@@ -33,7 +33,9 @@ export const openPostgres = async (url: string, poolSize = 10): Promise<OpenData
 
 /** The embedded SQLite file in `dir` (GATEWAY_DATA_DIR), opened on first use and migrated. */
 export const openEmbedded = async (dir: string): Promise<OpenDatabase> => {
-  const db = new Kysely<GatewayDatabase>({ dialect: new SqliteDialect({ database: async () => openEmbeddedSqlite(dir) }) });
+  const db = new Kysely<GatewayDatabase>({
+    dialect: new SqliteDialect({ database: async () => openEmbeddedSqlite(dir) }),
+  });
   try {
     await migrate(db, 'sqlite');
   } catch (error) {

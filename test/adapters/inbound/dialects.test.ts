@@ -1,3 +1,4 @@
+import { leanSchema } from '../../../adapters/inbound/dialects/tool-dialects.js';
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../../../application/runtime/json-schema.js';
 import type { ToolListing } from '../../../application/runtime/registry.js';
@@ -173,7 +174,7 @@ describe('GET /v1/tools?dialect=anthropic', () => {
       expect(Object.keys(entry).sort()).toEqual(['description', 'input_schema', 'name']);
       expect(entry['name']).toMatch(NAME);
       expect(entry['name']).toBe(tool.name);
-      expect(entry['input_schema']).toEqual(tool.inputSchema);
+      expect(entry['input_schema']).toEqual(leanSchema(tool.inputSchema));
       expect(entry['input_schema'].type).toBe('object');
     }
   });
@@ -256,21 +257,33 @@ describe('GET /v1/tools?dialect=gemini', () => {
 });
 
 describe('GET /v1/tools?dialect=mcp', () => {
-  it('states every hint explicitly from the tool’s annotations', async () => {
+  it("states the hints that say something, and none that MCP's defaults would get wrong", async () => {
     const listed = await listing('mcp');
     for (const [i, entry] of listed.entries()) {
       const tool: ToolListing = tools[i]!;
       const kind = tool.annotations[0];
       expect(entry['name']).toBe(tool.name);
-      expect(entry['inputSchema']).toEqual(tool.inputSchema);
+      expect(entry['inputSchema']).toEqual(leanSchema(tool.inputSchema));
+      // Read: only readOnlyHint. A change: destructiveHint and idempotentHint always stated (MCP's default
+      // destructiveHint is true). openWorldHint only when false (its default is true).
       expect(entry['annotations']).toEqual({
-        title: tool.title,
-        readOnlyHint: kind === 'Read',
-        destructiveHint: kind === 'Destructive',
-        idempotentHint: tool.annotations.includes('Idempotent'),
-        openWorldHint: tool.openWorldHint,
+        ...(kind === 'Read'
+          ? { readOnlyHint: true }
+          : { destructiveHint: kind === 'Destructive', idempotentHint: tool.annotations.includes('Idempotent') }),
+        ...(tool.openWorldHint ? {} : { openWorldHint: false }),
       });
     }
+    const del = listed.find((t) => t['name'] === 'crm_deleteContact')!;
+    expect(del['annotations']).toEqual({ destructiveHint: true, idempotentHint: true });
+  });
+
+  it('leaves out the "Default: X." sentence where the default keyword says it', async () => {
+    const listed = await listing('mcp');
+    const limit = listed.find((t) => t['name'] === 'records_filterRecords')!['inputSchema'].properties.limit;
+    expect(limit).toMatchObject({ default: 100, description: 'Records per page, 1 to 500.' });
+    expect(JSON.stringify(listed)).not.toMatch(/Default: [^"]*","default"/);
+    // The OpenAI form keeps it (strict mode has no default keyword).
+    expect(JSON.stringify(await listing('openai'))).toContain('Records per page, 1 to 500. Default: 100.');
   });
 
   it('rejects an unknown dialect', async () => {
