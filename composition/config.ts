@@ -56,6 +56,12 @@ export interface GatewayConfig {
     readonly encryptionKey?: string;
     readonly oldEncryptionKeys: readonly string[];
   };
+  /** Retries and circuit breakers of vendor calls (adapters/outbound/http/resilience.ts). */
+  readonly upstream: {
+    readonly maxAttempts: number;
+    readonly breakerFailures: number;
+    readonly halfOpenAfterMs: number;
+  };
   /** How many tenants (besides `default`) keep their adapters at once, and for how long unused. */
   readonly tenantScopes: { readonly max: number; readonly idleSeconds: number };
   /** Each group's own configuration, by group name (see composition/groups/). */
@@ -131,6 +137,21 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
     'Per-group limits as JSON, e.g. {"skiptrace": 60}; other groups use RATE_LIMIT_PER_MINUTE, except web (60, or RATE_LIMIT_PER_MINUTE when lower).',
   ],
   ['IDEMPOTENCY_TTL_SECONDS', '86400', 'How long the outcome of a write with an Idempotency-Key is replayed.'],
+  [
+    'UPSTREAM_RETRY_MAX_ATTEMPTS',
+    '3',
+    'Attempts per vendor read (and idempotent call) on 429, 5xx and connection errors, with jittered back-off and Retry-After, within 3/4 of GATEWAY_REQUEST_TIMEOUT_MS. Writes that may have reached the vendor are never retried. 1 turns retries off.',
+  ],
+  [
+    'UPSTREAM_BREAKER_FAILURES',
+    '5',
+    "Consecutive 5xx or connection failures that open a vendor client's circuit breaker: calls then answer at once with UPSTREAM_ERROR (retryable, retry_after_seconds).",
+  ],
+  [
+    'UPSTREAM_BREAKER_HALF_OPEN_MS',
+    '30000',
+    'How long an open breaker answers at once before one probe call goes through.',
+  ],
   [
     'DATABASE_URL',
     '(none)',
@@ -261,6 +282,9 @@ const EnvCodec = t.type({
   RATE_LIMIT_GROUPS: rateLimitGroupsVar,
   IDEMPOTENCY_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400),
   GATEWAY_TENANTS_MAX: intVar(1, 1_000_000, 200),
+  UPSTREAM_RETRY_MAX_ATTEMPTS: intVar(1, 10, 3),
+  UPSTREAM_BREAKER_FAILURES: intVar(1, 100_000, 5),
+  UPSTREAM_BREAKER_HALF_OPEN_MS: intVar(100, 3_600_000, 30_000),
   DATABASE_URL: new EnvVar<string | undefined>('database', 'a postgres:// or postgresql:// URL', (raw) =>
     raw === undefined || /^postgres(ql)?:\/\/\S+$/.test(raw) ? { ok: true, value: raw } : { ok: false },
   ),
@@ -353,6 +377,11 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     },
     idempotencyTtlSeconds: v['IDEMPOTENCY_TTL_SECONDS'] as number,
     redisUrl: v['REDIS_URL'] as string | undefined,
+    upstream: {
+      maxAttempts: v['UPSTREAM_RETRY_MAX_ATTEMPTS'] as number,
+      breakerFailures: v['UPSTREAM_BREAKER_FAILURES'] as number,
+      halfOpenAfterMs: v['UPSTREAM_BREAKER_HALF_OPEN_MS'] as number,
+    },
     storage: {
       databaseUrl: v['DATABASE_URL'] as string | undefined,
       dataDir: v['GATEWAY_DATA_DIR'] as string,

@@ -30,6 +30,7 @@ import { mountMcp } from '../adapters/inbound/mcp/mcp-endpoint.js';
 import { mountOpenApi } from '../adapters/inbound/openapi/openapi-routes.js';
 import { mountDocs } from '../adapters/inbound/docs/docs-routes.js';
 import { VERSION } from './version.js';
+import { configureResilience } from '../adapters/outbound/http/resilience.js';
 import { GatewayMetrics } from '../adapters/outbound/observability/gateway-metrics.js';
 import { LoggingCallObserver } from '../adapters/outbound/observability/logging-call-observer.js';
 import { resilientRedisOptions } from '../adapters/outbound/redis/redis-availability.js';
@@ -126,6 +127,15 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   redis?.on('error', (error: Error) =>
     redisWarn('redis', { err: { message: error.message } }, 'redis connection problem'),
   );
+  // Before the container: vendor clients take their retry and breaker settings when they are made.
+  const metrics = new GatewayMetrics();
+  configureResilience({ ...config.upstream, budgetMs: Math.floor(config.requestTimeoutMs * 0.75) }, (vendor, state) => {
+    metrics.breakerState.set({ vendor }, state === 'open' ? 1 : state === 'half-open' ? 0.5 : 0);
+    if (state === 'open') {
+      metrics.breakerOpened.inc({ vendor });
+      logger.warn({ vendor }, 'vendor circuit breaker open: calls answer at once until it half-opens');
+    }
+  });
   const container = buildContainer(config, demoToken, shared, options.overrides, redis);
   const rootRoutes = lazyRoutes(() => false);
   const services = connectionServices(config, shared);
@@ -144,7 +154,6 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const registry = new ToolRegistry(allTools);
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
     logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
-  const metrics = new GatewayMetrics();
   const backends = Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])]));
   let draining = false;
   const executor = new ToolExecutor(registry, (tool, tenant) => tenants.useCase(tool, tenant), {

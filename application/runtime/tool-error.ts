@@ -70,6 +70,7 @@ export const fromGatewayError = (e: GatewayError): ToolError => {
         retryable: e.retryable,
         ...(e.reauthorize ? { reauthorize: true } : {}),
         ...(e.status !== undefined ? { upstream_status: e.status } : {}),
+        ...(e.retryAfterSeconds !== undefined ? { retry_after_seconds: e.retryAfterSeconds } : {}),
       });
     case 'NotConnected':
       return toolError(409, 'NOT_CONNECTED', e.message, {

@@ -45,6 +45,8 @@ export interface UpstreamFailure {
   /** True when the gateway's own connection to the vendor must be re-authorised by an operator. */
   readonly reauthorize?: boolean;
   readonly status?: number;
+  /** When a retry makes sense (an open circuit breaker, a vendor's Retry-After). */
+  readonly retryAfterSeconds?: number;
 }
 
 /**
@@ -97,7 +99,7 @@ export const rateLimited = (message: string, retryAfterSeconds: number): RateLim
 export const upstreamFailure = (
   vendor: string,
   message: string,
-  options: { retryable: boolean; reauthorize?: boolean; status?: number },
+  options: { retryable: boolean; reauthorize?: boolean; status?: number; retryAfterSeconds?: number },
 ): UpstreamFailure => ({ _tag: 'UpstreamFailure', vendor, message, ...options });
 
 export const notConnected = (

@@ -93,6 +93,11 @@ export class HubSpotServer {
     this.#canned.push({ status, body, headers });
   }
 
+  /** Drops the canned answers not used yet. */
+  clearFailures(): void {
+    this.#canned = [];
+  }
+
   /** Forgets a refresh token, as HubSpot does when the app is uninstalled. */
   revokeRefreshToken(token: string): void {
     this.#tokens.revokeRefreshToken(token);

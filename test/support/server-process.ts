@@ -19,6 +19,11 @@ export interface ServerProcess {
   output(): string;
 }
 
+const withoutDatabase = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+  const { DATABASE_URL: _omitted, ...rest } = env;
+  return rest;
+};
+
 /** Starts the gateway on a free port with `env` added to this process's environment. */
 export const startServerProcess = async (
   env: Record<string, string>,
@@ -26,7 +31,8 @@ export const startServerProcess = async (
 ): Promise<ServerProcess> => {
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    // The server runs as `npm start` would: memory mode, whatever database the test run itself was given.
+    env: { ...withoutDatabase(process.env), PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,6 +1,8 @@
 import axios, { type AxiosError, type AxiosInstance } from 'axios';
 import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { recordUpstreamCall } from './upstream-calls.js';
+import { BrokenCircuitError } from 'cockatiel';
+import { breakerRetryAfterSeconds, resilientAdapter } from './resilience.js';
 
 export interface VendorHttpOptions {
   readonly vendor: string;
@@ -21,6 +23,7 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
     validateStatus: () => true,
     maxRedirects: 0,
   });
+  http.defaults.adapter = resilientAdapter(o.vendor, axios.getAdapter(http.defaults.adapter));
   // Every vendor call is recorded for the request's log line and the upstream metrics.
   const started = new WeakMap<object, number>();
   http.interceptors.request.use((config) => {
@@ -47,8 +50,16 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
   return http;
 };
 
-/** A request that never got an HTTP answer: a timeout or a refused or reset connection. */
+/** A request that never got an HTTP answer: a timeout or a refused or reset connection, or an open breaker. */
 export const transportFailure = (vendor: string, error: unknown): GatewayError => {
+  if (error instanceof BrokenCircuitError) {
+    const seconds = breakerRetryAfterSeconds();
+    return upstreamFailure(
+      vendor,
+      `${vendor} has been failing, so the gateway stopped calling it for a while. Try again in ${seconds} s.`,
+      { retryable: true, retryAfterSeconds: seconds },
+    );
+  }
   const e = error as AxiosError;
   if (e?.code === 'ECONNABORTED' || e?.code === 'ETIMEDOUT') {
     return upstreamFailure(

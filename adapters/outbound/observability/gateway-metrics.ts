@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** The gateway's Prometheus metrics, in a registry of its own (several gateways may share a process). */
 export class GatewayMetrics {
@@ -63,6 +63,20 @@ export class GatewayMetrics {
     name: 'gateway_store_errors_total',
     help: 'Failures of the shared stores (rate limits, idempotency records, upstream tokens), by store and operation',
     labelNames: ['store', 'operation'],
+    registers: [this.registry],
+  });
+
+  /** 0 closed, 0.5 half-open, 1 open: the last state a vendor client's breaker reported. */
+  readonly breakerState = new Gauge({
+    name: 'gateway_upstream_breaker_state',
+    help: 'Circuit breaker of the vendor clients: 0 closed, 0.5 half-open, 1 open (the last change reported)',
+    labelNames: ['vendor'],
+    registers: [this.registry],
+  });
+  readonly breakerOpened = new Counter({
+    name: 'gateway_upstream_breaker_opened_total',
+    help: 'Times a vendor client breaker opened',
+    labelNames: ['vendor'],
     registers: [this.registry],
   });
 

@@ -1,3 +1,4 @@
+import { configureResilience } from '../../../adapters/outbound/http/resilience.js';
 import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HubSpotContactBook } from '../../../adapters/outbound/hubspot/hubspot-contact-book.js';
@@ -6,6 +7,10 @@ import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import type { GatewayError } from '../../../domain/shared/errors.js';
 import { HUBSPOT_TEST_TOKEN, HubSpotServer, rateLimitBody } from '../../fakes/hubspot-server.js';
 import { err, ok, uniqueTag } from '../../support/run.js';
+
+// These tests read how one vendor answer is mapped: no retries, and no breaker opening on purpose-made
+// failures (retries and the breaker have their own tests in test/adapters/inbound/upstream-faults.test.ts).
+configureResilience({ maxAttempts: 1, breakerFailures: 1_000_000 });
 
 const NOW = new Date('2026-03-10T18:00:00.000Z');
 const search = { filterGroups: [], sorts: [], properties: ['email'], limit: 10 };

@@ -1,3 +1,4 @@
+import { configureResilience } from '../../../adapters/outbound/http/resilience.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { left, right } from '../../support/run.js';
 import * as t from 'io-ts';
@@ -5,6 +6,10 @@ import { StaticPodioToken } from '../../../adapters/outbound/podio/podio-tokens.
 import { PodioClient } from '../../../adapters/outbound/podio/podio-client.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { podioError, PodioServer } from '../../fakes/podio-server.js';
+
+// These tests read how one vendor answer is mapped: no retries, and no breaker opening on purpose-made
+// failures (retries and the breaker have their own tests in test/adapters/inbound/upstream-faults.test.ts).
+configureResilience({ maxAttempts: 1, breakerFailures: 1_000_000 });
 
 const T0 = new Date('2026-03-10T09:00:00.000Z');
 

@@ -1,3 +1,4 @@
+import { configureResilience } from '../../../adapters/outbound/http/resilience.js';
 import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,10 @@ import {
   startShareFileServer,
   type ShareFileStandIn,
 } from '../../fakes/sharefile-server.js';
+
+// These tests read how one vendor answer is mapped: no retries, and no breaker opening on purpose-made
+// failures (retries and the breaker have their own tests in test/adapters/inbound/upstream-faults.test.ts).
+configureResilience({ maxAttempts: 1, breakerFailures: 1_000_000 });
 
 const NOW = new Date('2026-11-21T10:00:00.000Z');
 

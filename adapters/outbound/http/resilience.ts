@@ -1,0 +1,157 @@
+import type { AxiosAdapter, AxiosError, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
+import {
+  BrokenCircuitError,
+  circuitBreaker,
+  CircuitState,
+  ConsecutiveBreaker,
+  handleWhen,
+  retry,
+  type CircuitBreakerPolicy,
+  type IBackoff,
+  type IRetryBackoffContext,
+} from 'cockatiel';
+import { recordUpstreamCall } from './upstream-calls.js';
+
+// Retries and a circuit breaker around every vendor call, with cockatiel. A read (or any idempotent call)
+// is retried on 429, 5xx and connection errors with jittered exponential back-off, honouring Retry-After,
+// within a time budget that ends before the gateway's own time limit. A write that may have reached the
+// vendor is never retried: only one whose connection was refused (it never left) is. Each vendor client
+// has its own breaker: after repeated 5xx or connection failures it answers at once until it half-opens.
+
+export interface ResilienceSettings {
+  /** Attempts per call, the first included (1 turns retries off). */
+  readonly maxAttempts: number;
+  /** First back-off; doubles per attempt, with full jitter. */
+  readonly baseDelayMs: number;
+  /** No retry starts later than this after the call began (ends before the gateway's request time limit). */
+  readonly budgetMs: number;
+  /** Longest Retry-After honoured; a longer one is answered at once with its value. */
+  readonly maxRetryAfterMs: number;
+  /** Consecutive failures (5xx, connection errors) that open a vendor client's breaker. */
+  readonly breakerFailures: number;
+  /** How long an open breaker answers at once before one probe call is let through. */
+  readonly halfOpenAfterMs: number;
+}
+
+export const DEFAULT_RESILIENCE: ResilienceSettings = {
+  maxAttempts: 3,
+  baseDelayMs: 200,
+  budgetMs: 20_000,
+  maxRetryAfterMs: 10_000,
+  breakerFailures: 5,
+  halfOpenAfterMs: 30_000,
+};
+
+let settings: ResilienceSettings = DEFAULT_RESILIENCE;
+type BreakerListener = (vendor: string, state: 'closed' | 'open' | 'half-open') => void;
+let onBreaker: BreakerListener | undefined;
+
+/** Set by the composition root from the environment (and by tests). */
+export const configureResilience = (next: Partial<ResilienceSettings>, listener?: BreakerListener): void => {
+  settings = { ...DEFAULT_RESILIENCE, ...next };
+  if (listener) onBreaker = listener;
+};
+
+/** Calls HTTP says are idempotent; a POST that only reads (a search) says so with `idempotent: true`. */
+const IDEMPOTENT = new Set(['get', 'head', 'options', 'put', 'delete']);
+/** Errors raised before the request could leave: safe to retry even for a write. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** A POST that only reads (a search): retried like a GET. */
+    idempotent?: boolean;
+  }
+}
+
+const retryAfterMs = (res: AxiosResponse): number | undefined => {
+  const header = res.headers?.['retry-after'];
+  if (typeof header !== 'string' || !header.trim()) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+};
+
+const transient = (status: number) => status === 429 || status >= 500;
+
+/** A breaker that opens on server failures and connection errors (not on 429: the vendor is up). */
+const newBreaker = (vendor: string): CircuitBreakerPolicy => {
+  const breaker = circuitBreaker(
+    handleWhen((e) => !(e instanceof BrokenCircuitError)).orWhenResult((r) => (r as AxiosResponse).status >= 500),
+    { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.breakerFailures) },
+  );
+  breaker.onStateChange((state) =>
+    onBreaker?.(
+      vendor,
+      state === CircuitState.Open || state === CircuitState.Isolated
+        ? 'open'
+        : state === CircuitState.HalfOpen
+          ? 'half-open'
+          : 'closed',
+    ),
+  );
+  return breaker;
+};
+
+/** Seconds until an open breaker lets a probe through. */
+export const breakerRetryAfterSeconds = (): number => Math.ceil(settings.halfOpenAfterMs / 1000);
+
+/**
+ * Wraps an axios adapter: every attempt goes through the vendor client's breaker, and the retry policy
+ * decides per answer whether another attempt fits (idempotent, transient, within the budget).
+ */
+export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapter => {
+  const breaker = newBreaker(vendor);
+  return async (config: InternalAxiosRequestConfig) => {
+    const started = Date.now();
+    const idempotent = config.idempotent === true || IDEMPOTENT.has((config.method ?? 'get').toLowerCase());
+    let attempt = 0;
+    let nextDelay = 0;
+    /** Whether one more attempt fits, and after how long (set for the back-off to read). */
+    const another = (delay: number): boolean => {
+      if (attempt >= settings.maxAttempts) return false;
+      if (Date.now() - started + delay > settings.budgetMs) return false;
+      nextDelay = delay;
+      return true;
+    };
+    // An attempt that is retried is counted here (the client's interceptor sees only the last one).
+    const record = (status: number) =>
+      recordUpstreamCall({ vendor, method: (config.method ?? 'get').toUpperCase(), status, ms: 0 });
+    const jittered = () => Math.round(Math.random() * settings.baseDelayMs * 2 ** (attempt - 1));
+    const policy = retry(
+      handleWhen((error) => {
+        if (error instanceof BrokenCircuitError) return false;
+        const code = (error as AxiosError).code ?? '';
+        const again = (idempotent || NEVER_SENT.has(code)) && another(jittered());
+        if (again) record(0);
+        return again;
+      }).orWhenResult((value) => {
+        const res = value as AxiosResponse;
+        if (!idempotent || !transient(res.status)) return false;
+        const after = retryAfterMs(res);
+        if (after !== undefined && after > settings.maxRetryAfterMs) return false;
+        const again = another(after ?? jittered());
+        if (again) record(res.status);
+        return again;
+      }),
+      {
+        maxAttempts: settings.maxAttempts - 1,
+        backoff: {
+          next: (): IBackoff<IRetryBackoffContext<unknown>> => {
+            const backoff: IBackoff<IRetryBackoffContext<unknown>> = {
+              get duration() {
+                return nextDelay;
+              },
+              next: () => backoff,
+            };
+            return backoff;
+          },
+        },
+      },
+    );
+    return policy.execute(() => {
+      attempt++;
+      return breaker.execute(() => base(config));
+    });
+  };
+};

@@ -1,0 +1,110 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway, type Gateway } from '../../../composition/gateway.js';
+import { HUBSPOT_TEST_TOKEN, HubSpotServer, rateLimitBody } from '../../fakes/hubspot-server.js';
+import { TEST_DATA_DIR } from '../../support/data-dir.js';
+import { request } from '../../support/gateway.js';
+
+// The vendor's bad moments, through HTTP against the HubSpot stand-in: a 429 with Retry-After and two
+// 503s are absorbed by retries within the same call; a write is never retried once it may have reached
+// HubSpot; a vendor that keeps failing trips the breaker, after which calls answer at once until it
+// half-opens and a probe finds it well again.
+
+const TOKEN = 'faults-demo-token-0123456789';
+let hubspot: HubSpotServer;
+let g: Gateway;
+
+beforeAll(async () => {
+  hubspot = await HubSpotServer.start();
+  g = createGateway({
+    env: {
+      GATEWAY_DEMO_TOKEN: TOKEN,
+      GATEWAY_DATA_DIR: TEST_DATA_DIR,
+      CRM_BACKEND: 'hubspot',
+      HUBSPOT_ACCESS_TOKEN: HUBSPOT_TEST_TOKEN,
+      HUBSPOT_BASE_URL: hubspot.baseUrl,
+      UPSTREAM_BREAKER_FAILURES: '4',
+      UPSTREAM_BREAKER_HALF_OPEN_MS: '1500',
+    },
+    logger: pino({ level: 'silent' }),
+  });
+});
+afterAll(async () => {
+  await g.close();
+  await hubspot.close();
+});
+
+const read = () =>
+  request(g, 'POST', '/v1/tools/crm/getContact?format=json', { body: { contact_id: contactId }, token: TOKEN });
+let contactId = '';
+const calls = (method: string, path: RegExp) =>
+  hubspot.requests.filter((r) => r.method === method && path.test(r.path)).length;
+const CONTACT = /^\/crm\/v3\/objects\/contacts\/\d+$/;
+
+describe('upstream faults', () => {
+  it('gets ready: one contact to read', async () => {
+    const made = await request(g, 'POST', '/v1/tools/crm/createContact?format=json', {
+      body: { values: { email: 'faults@example.com' } },
+      token: TOKEN,
+    });
+    expect(made.status).toBe(200);
+    contactId = String(made.body.data.id);
+  });
+
+  it('absorbs a 429 with Retry-After: 1 on a read, answering about a second later', async () => {
+    const before = calls('GET', CONTACT);
+    hubspot.failNext(429, rateLimitBody('TEN_SECONDLY_ROLLING'), { 'Retry-After': '1' });
+    const started = Date.now();
+    const r = await read();
+    const took = Date.now() - started;
+    expect(r.status).toBe(200);
+    expect(took).toBeGreaterThanOrEqual(900);
+    expect(took).toBeLessThan(5000);
+    expect(calls('GET', CONTACT) - before).toBe(2);
+  });
+
+  it('absorbs two 503s, then answers with the 200', async () => {
+    const before = calls('GET', CONTACT);
+    hubspot.failNext(503, { status: 'error', message: 'unavailable' });
+    hubspot.failNext(503, { status: 'error', message: 'unavailable' });
+    const r = await read();
+    expect(r.status).toBe(200);
+    expect(calls('GET', CONTACT) - before).toBe(3);
+  });
+
+  it('never retries a write that may have reached HubSpot', async () => {
+    const before = calls('POST', /^\/crm\/v3\/objects\/contacts$/);
+    hubspot.failNext(503, { status: 'error', message: 'unavailable' });
+    const r = await request(g, 'POST', '/v1/tools/crm/createContact?format=json', {
+      body: { values: { email: 'once@example.com' } },
+      token: TOKEN,
+    });
+    expect(r.status).toBe(502);
+    expect(r.body.error.details.retryable).toBe(true);
+    expect(calls('POST', /^\/crm\/v3\/objects\/contacts$/) - before).toBe(1);
+  });
+
+  it('trips the breaker when HubSpot keeps failing, answers at once while open, and recovers after a probe', async () => {
+    for (let i = 0; i < 12; i++) hubspot.failNext(503, { status: 'error', message: 'down' });
+    // Each read makes up to 3 attempts: the breaker (4 consecutive failures) opens during the second.
+    expect((await read()).status).toBe(502);
+    expect((await read()).status).toBe(502);
+    const sent = hubspot.requests.length;
+    const started = performance.now();
+    const fast = await read();
+    const took = performance.now() - started;
+    expect(fast.status).toBe(502);
+    expect(fast.body.error.details).toMatchObject({ retryable: true, retry_after_seconds: 2 });
+    expect(took).toBeLessThan(50);
+    expect(hubspot.requests.length).toBe(sent); // nothing reached HubSpot
+
+    const metrics = await g.http.request('/metrics');
+    expect(await metrics.text()).toContain('gateway_upstream_breaker_state{vendor="HubSpot"} 1');
+
+    // HubSpot is well again (the failures left queued are dropped); after the half-open delay a probe goes through.
+    await new Promise((r) => setTimeout(r, 1600));
+    hubspot.clearFailures();
+    expect((await read()).status).toBe(200);
+    expect((await read()).status).toBe(200);
+  });
+});
