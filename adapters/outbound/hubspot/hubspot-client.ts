@@ -21,6 +21,8 @@ export interface HubSpotRequest {
   readonly url: string;
   readonly params?: URLSearchParams;
   readonly data?: unknown;
+  /** A POST that only reads (a search): retried like a GET on 429 and 5xx. */
+  readonly idempotent?: boolean;
 }
 
 /** An answer of any status, with the token it was sent with (to keep it out of error messages). */
@@ -65,6 +67,7 @@ export class HubSpotClient {
         url: request.url,
         params: request.params,
         data: request.data,
+        ...(request.idempotent ? { idempotent: true } : {}),
         headers: {
           Authorization: `Bearer ${token.right}`,
           ...(request.data !== undefined ? { 'Content-Type': 'application/json' } : {}),

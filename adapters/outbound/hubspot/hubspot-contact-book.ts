@@ -111,7 +111,12 @@ export class HubSpotContactBook implements ContactBook {
   search(search: ContactSearch): TaskEither<GatewayError, ContactPage> {
     return async () => {
       const body = toSearchRequest(search);
-      const sent = await this.#client.send({ method: 'POST', url: `${this.#objects}/contacts/search`, data: body });
+      const sent = await this.#client.send({
+        method: 'POST',
+        url: `${this.#objects}/contacts/search`,
+        data: body,
+        idempotent: true,
+      });
       if (E.isLeft(sent)) return sent;
       const { res } = sent.right;
       if (res.status !== 200) return E.left(this.#client.failure(OP.searchContacts, sent.right, {}));
@@ -194,6 +199,7 @@ export class HubSpotContactBook implements ContactBook {
     const search = await this.#client.send({
       method: 'POST',
       url: `${this.#objects}/companies/search`,
+      idempotent: true,
       data: {
         filterGroups: [{ filters: [{ propertyName: 'name', operator: 'EQ', value: name }] }],
         sorts: ['createdate'],

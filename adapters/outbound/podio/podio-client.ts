@@ -46,6 +46,8 @@ export interface PodioRequestOptions<A> {
   readonly codec: t.Type<A, unknown, unknown>;
   /** The object the path addresses, for NotFound messages and `resource`/`id` of the error. */
   readonly resource?: { readonly kind: string; readonly id: string | number };
+  /** A POST that only reads (the item filter): retried like a GET on 5xx. */
+  readonly idempotent?: boolean;
 }
 
 export interface PodioClientOptions {
@@ -103,6 +105,7 @@ export class PodioClient {
         res = await this.#http.request({
           method,
           url: path,
+          ...(options.idempotent ? { idempotent: true } : {}),
           params: queryParams(options.query),
           data: options.raw
             ? Buffer.from(options.raw.data)

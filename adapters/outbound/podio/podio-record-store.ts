@@ -54,6 +54,7 @@ export class PodioRecordStore implements RecordStore {
         codec: PodioObject,
         body: { filters: podioFilters, offset, limit, ...(sort ? { sort_by: sort.by, sort_desc: sort.desc } : {}) },
         resource: { kind: 'app', id: app.app_id },
+        idempotent: true,
       }),
       TE.map((r) => ({
         total: num(r['filtered']) ?? num(r['total']) ?? 0,

@@ -72,6 +72,17 @@ describe('upstream faults', () => {
     expect(calls('GET', CONTACT) - before).toBe(3);
   });
 
+  it('retries a search, a POST that only reads, like a GET', async () => {
+    const before = calls('POST', /\/contacts\/search$/);
+    hubspot.failNext(503, { status: 'error', message: 'unavailable' });
+    const r = await request(g, 'POST', '/v1/tools/crm/searchContacts?format=json', {
+      body: { query: 'faults@example.com' },
+      token: TOKEN,
+    });
+    expect(r.status).toBe(200);
+    expect(calls('POST', /\/contacts\/search$/) - before).toBe(2);
+  });
+
   it('never retries a write that may have reached HubSpot', async () => {
     const before = calls('POST', /^\/crm\/v3\/objects\/contacts$/);
     hubspot.failNext(503, { status: 'error', message: 'unavailable' });
