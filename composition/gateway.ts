@@ -129,13 +129,17 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   );
   // Before the container: vendor clients take their retry and breaker settings when they are made.
   const metrics = new GatewayMetrics();
-  configureResilience({ ...config.upstream, budgetMs: Math.floor(config.requestTimeoutMs * 0.75) }, (vendor, state) => {
-    metrics.breakerState.set({ vendor }, state === 'open' ? 1 : state === 'half-open' ? 0.5 : 0);
-    if (state === 'open') {
-      metrics.breakerOpened.inc({ vendor });
-      logger.warn({ vendor }, 'vendor circuit breaker open: calls answer at once until it half-opens');
-    }
-  });
+  configureResilience(
+    { ...config.upstream, budgetMs: Math.floor(config.requestTimeoutMs * 0.75) },
+    (vendor, state) => {
+      metrics.breakerState.set({ vendor }, state === 'open' ? 1 : state === 'half-open' ? 0.5 : 0);
+      if (state === 'open') {
+        metrics.breakerOpened.inc({ vendor });
+        logger.warn({ vendor }, 'vendor circuit breaker open: calls answer at once until it half-opens');
+      }
+    },
+    (vendor, window, remaining) => metrics.quotaRemaining.set({ vendor, window }, remaining),
+  );
   const container = buildContainer(config, demoToken, shared, options.overrides, redis);
   const rootRoutes = lazyRoutes(() => false);
   const services = connectionServices(config, shared);

@@ -45,11 +45,34 @@ export const DEFAULT_RESILIENCE: ResilienceSettings = {
 let settings: ResilienceSettings = DEFAULT_RESILIENCE;
 type BreakerListener = (vendor: string, state: 'closed' | 'open' | 'half-open') => void;
 let onBreaker: BreakerListener | undefined;
+type QuotaListener = (vendor: string, window: string, remaining: number) => void;
+let onQuota: QuotaListener | undefined;
 
 /** Set by the composition root from the environment (and by tests). */
-export const configureResilience = (next: Partial<ResilienceSettings>, listener?: BreakerListener): void => {
+export const configureResilience = (
+  next: Partial<ResilienceSettings>,
+  listener?: BreakerListener,
+  quota?: QuotaListener,
+): void => {
   settings = { ...DEFAULT_RESILIENCE, ...next };
   if (listener) onBreaker = listener;
+  if (quota) onQuota = quota;
+};
+
+/** The vendors' remaining-quota headers, by the window they count. */
+const QUOTA_HEADERS: readonly (readonly [header: string, window: string])[] = [
+  ['x-hubspot-ratelimit-remaining', 'interval'],
+  ['x-hubspot-ratelimit-daily-remaining', 'daily'],
+  ['x-rate-limit-remaining', 'hourly'],
+];
+
+/** Reports what an answer says about the remaining quota (HubSpot's and Podio's headers). */
+export const reportQuota = (vendor: string, headers: Record<string, unknown> | undefined): void => {
+  if (!onQuota || !headers) return;
+  for (const [header, window] of QUOTA_HEADERS) {
+    const value = headers[header];
+    if (typeof value === 'string' && /^\d{1,12}$/.test(value)) onQuota(vendor, window, Number(value));
+  }
 };
 
 /** Calls HTTP says are idempotent; a POST that only reads (a search) says so with `idempotent: true`. */
@@ -149,9 +172,11 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapt
         },
       },
     );
-    return policy.execute(() => {
+    return policy.execute(async () => {
       attempt++;
-      return breaker.execute(() => base(config));
+      const res = await breaker.execute(() => base(config));
+      reportQuota(vendor, res.headers as Record<string, unknown>);
+      return res;
     });
   };
 };

@@ -80,6 +80,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly quotaRemaining = new Gauge({
+    name: 'gateway_upstream_quota_remaining',
+    help: "Calls left in a vendor's rate-limit window, as its last answer said (HubSpot interval and daily, Podio hourly)",
+    labelNames: ['vendor', 'window'],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
   }

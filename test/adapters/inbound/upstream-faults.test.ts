@@ -53,7 +53,11 @@ describe('upstream faults', () => {
 
   it('absorbs a 429 with Retry-After: 1 on a read, answering about a second later', async () => {
     const before = calls('GET', CONTACT);
-    hubspot.failNext(429, rateLimitBody('TEN_SECONDLY_ROLLING'), { 'Retry-After': '1' });
+    hubspot.failNext(429, rateLimitBody('TEN_SECONDLY_ROLLING'), {
+      'Retry-After': '1',
+      'X-HubSpot-RateLimit-Remaining': '0',
+      'X-HubSpot-RateLimit-Daily-Remaining': '249000',
+    });
     const started = Date.now();
     const r = await read();
     const took = Date.now() - started;
@@ -61,6 +65,10 @@ describe('upstream faults', () => {
     expect(took).toBeGreaterThanOrEqual(900);
     expect(took).toBeLessThan(5000);
     expect(calls('GET', CONTACT) - before).toBe(2);
+    // What HubSpot said about the quota is on /metrics.
+    const metrics = await (await g.http.request('/metrics')).text();
+    expect(metrics).toContain('gateway_upstream_quota_remaining{vendor="HubSpot",window="interval"} 0');
+    expect(metrics).toContain('gateway_upstream_quota_remaining{vendor="HubSpot",window="daily"} 249000');
   });
 
   it('absorbs two 503s, then answers with the 200', async () => {
