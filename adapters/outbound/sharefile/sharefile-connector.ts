@@ -48,7 +48,8 @@ const tokenRequest = async (
   const http = createVendorHttp({ vendor: VENDOR, baseURL, timeoutMs });
   let res;
   try {
-    res = await http.post('/oauth/token', form.toString(), { headers: FORM });
+    // requirev3=true on the token URL, as the .NET SDK sends with every grant (OAuthService.CreateOAuthTokenRequestQuery).
+    res = await http.post('/oauth/token', form.toString(), { params: { requirev3: 'true' }, headers: FORM });
   } catch (error) {
     return E.left(transportFailure(VENDOR, error));
   }

@@ -64,7 +64,9 @@ export class ShareFileOAuthToken implements ShareFileTokenProvider {
     const started = this.#o.clock.now().getTime();
     let res;
     try {
+      // The .NET SDK adds requirev3=true to the token URL of every grant (OAuthService.CreateOAuthTokenRequestQuery).
       res = await this.#http.post('/oauth/token', form.toString(), {
+        params: { requirev3: 'true' },
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       });
     } catch (e) {

@@ -34,6 +34,8 @@ export class ShareFileAuth {
   /** POST /oauth/token. */
   token(res: ServerResponse, logged: LoggedRequest, text: string): void {
     const problems: string[] = [];
+    // The .NET SDK puts requirev3=true on the token URL of every grant.
+    if (logged.query.get('requirev3') !== 'true') problems.push('the token URL must carry requirev3=true');
     if (!(logged.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded'))
       problems.push('the token request must be form-encoded');
     const form = new URLSearchParams(text);
