@@ -27,6 +27,11 @@ export const recordAppsContract = (name: string, start: () => Promise<RecordsHar
       });
     });
 
+    it('lists every app the user can reach when no workspace is named', async () => {
+      const apps = await ok(h.apps.listApps());
+      expect(apps.map((a) => a.id)).toEqual(expect.arrayContaining([PROPERTIES_APP, LEADS_APP, DEALS_APP]));
+    });
+
     it('reads an app with typed field definitions, options and referenced apps', async () => {
       const app = await ok(h.apps.getApp(LEADS_APP));
       expect(app).toMatchObject({ app_id: LEADS_APP, space_id: 2001, name: 'Leads', item_name: 'Lead' });

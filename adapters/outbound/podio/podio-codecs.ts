@@ -56,3 +56,6 @@ export const decodePodio = <A>(
  */
 export const PodioObject = t.UnknownRecord;
 export const PodioObjects = t.array(t.UnknownRecord);
+
+/** `GET /user/status` (podio-php PodioUserStatus): the acting user, with their profile. */
+export const PodioUserStatus = t.type({ profile: t.type({ profile_id: t.number }) });

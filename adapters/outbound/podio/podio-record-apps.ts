@@ -15,7 +15,7 @@ export class PodioRecordApps implements RecordApps {
 
   listApps(workspaceId?: number): TaskEither<GatewayError, readonly AppSummary[]> {
     return pipe(
-      this.podio.task('GET', workspaceId === undefined ? '/app/' : `/app/space/${workspaceId}/`, {
+      this.podio.task('GET', workspaceId === undefined ? '/app/v2/' : `/app/space/${workspaceId}/`, {
         codec: PodioObjects,
         resource: { kind: 'workspace', id: workspaceId ?? 0 },
       }),

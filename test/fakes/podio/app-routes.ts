@@ -7,9 +7,18 @@ import type { ItemsContext } from './items-context.js';
 export const serveAppRoutes = ({ account, store, appOf, route }: ItemsContext): void => {
   const run = answerWith;
 
-  route('GET', '/user/profile/', async () => {
+  // The acting user as the official clients read it (podio-php PodioUserStatus: GET /user/status).
+  route('GET', '/user/status', async () => {
     const u = account.actingUser();
-    return { status: 200, body: { profile_id: u.profile_id, user_id: u.user_id, name: u.name, mail: [u.mail] } };
+    return {
+      status: 200,
+      body: {
+        user: { user_id: u.user_id, mail: u.mail },
+        profile: { profile_id: u.profile_id, user_id: u.user_id, name: u.name },
+        properties: {},
+        inbox_new: 0,
+      },
+    };
   });
 
   const appSummary = (a: {
@@ -24,7 +33,8 @@ export const serveAppRoutes = ({ account, store, appOf, route }: ItemsContext): 
     status: 'active',
     config: { name: a.name, item_name: a.item_name, description: a.description, icon: '' },
   });
-  route('GET', '/app/', async (req) =>
+  // Podio's documented "Get all user apps" (podio-php PodioApp::get_all).
+  route('GET', '/app/v2/', async (req) =>
     run(req, store.listApps(), (apps) => ({ status: 200, body: apps.map(appSummary) })),
   );
   route('GET', '/app/space/:space_id/', async (req) =>
