@@ -14,7 +14,7 @@ import { SqlConnectionStore } from '../adapters/outbound/persistence/sql-connect
 import { notConnected, upstreamFailure, type GatewayError } from '../domain/shared/errors.js';
 import { E, type Either } from '../domain/shared/fp.js';
 import type { Principal } from '../ports/authenticator.js';
-import type { Connection, ConnectionStore, Vendor } from '../ports/connection-store.js';
+import { VENDOR_LABELS, type Connection, type ConnectionStore, type Vendor } from '../ports/connection-store.js';
 import { TokenStore } from '../ports/token-store.js';
 import type { VendorConnector } from '../ports/vendor-connector.js';
 import type { GatewayConfig } from './config.js';
@@ -40,14 +40,6 @@ const keyring = (config: GatewayConfig, warn: (message: string) => void): Secret
     }
   }
   return new SecretBox(encryptionKey(current), oldEncryptionKeys.map(encryptionKey));
-};
-
-/** A vendor's name in messages. */
-const LABELS: Readonly<Record<Vendor, string>> = {
-  hubspot: 'HubSpot',
-  podio: 'Podio',
-  sharefile: 'ShareFile',
-  batchdata: 'BatchData',
 };
 
 /** Where connections live and how tenants connect: opened on first use, so memory-mode start-up stays as it is. */
@@ -110,7 +102,7 @@ export const connectionServices = (config: GatewayConfig, shared: SharedServices
     const groupConfig = config.groups[group.name];
     if (!group.vendor || group.describe(groupConfig) === 'memory') continue;
     inUse.add(group.vendor);
-    environment.set(group.vendor, `${LABELS[group.vendor]} account of the environment's credentials`);
+    environment.set(group.vendor, `${VENDOR_LABELS[group.vendor]} account of the environment's credentials`);
     const connector = group.connector?.(groupConfig, shared);
     if (connector) connectors.set(group.vendor, connector);
   }
@@ -203,9 +195,21 @@ export class ConnectedGroup {
     this.#held.clear();
     return notConnected(
       vendor,
-      LABELS[vendor],
+      VENDOR_LABELS[vendor],
       this.deps.services.connections.connectLink(principal, vendor),
       'needs_reauthorization',
+    );
+  }
+
+  /** The connection store could not be read: logged, and a retryable failure for the caller. */
+  #storeUnavailable(error: unknown): GatewayError {
+    this.deps.shared.logger.error({ err: error }, 'connection store unavailable');
+    return upstreamFailure(
+      'the connection store',
+      'The gateway cannot read its connections right now. Try again shortly.',
+      {
+        retryable: true,
+      },
     );
   }
 
@@ -215,16 +219,7 @@ export class ConnectedGroup {
     try {
       store = await this.deps.services.store();
     } catch (error) {
-      this.deps.shared.logger.error({ err: error }, 'connection store unavailable');
-      return E.left(
-        upstreamFailure(
-          'the connection store',
-          'The gateway cannot read its connections right now. Try again shortly.',
-          {
-            retryable: true,
-          },
-        ),
-      );
+      return E.left(this.#storeUnavailable(error));
     }
     for (const owner of [principal.id, '']) {
       const held = await this.#lookup(store, vendor, owner);
@@ -234,14 +229,16 @@ export class ConnectedGroup {
         return E.left(
           notConnected(
             vendor,
-            LABELS[vendor],
+            VENDOR_LABELS[vendor],
             this.deps.services.connections.connectLink(principal, vendor),
             'needs_reauthorization',
           ),
         );
       if (held.right.container) return E.right(held.right.container);
     }
-    return E.left(notConnected(vendor, LABELS[vendor], this.deps.services.connections.connectLink(principal, vendor)));
+    return E.left(
+      notConnected(vendor, VENDOR_LABELS[vendor], this.deps.services.connections.connectLink(principal, vendor)),
+    );
   }
 
   async #lookup(
@@ -256,16 +253,7 @@ export class ConnectedGroup {
     try {
       connection = await store.find(this.deps.tenant, vendor, owner);
     } catch (error) {
-      this.deps.shared.logger.error({ err: error }, 'connection store unavailable');
-      return E.left(
-        upstreamFailure(
-          'the connection store',
-          'The gateway cannot read its connections right now. Try again shortly.',
-          {
-            retryable: true,
-          },
-        ),
-      );
+      return E.left(this.#storeUnavailable(error));
     }
     if (this.#held.size >= MAX_OWNERS) this.#held.delete(this.#held.keys().next().value!);
     if (!connection) {

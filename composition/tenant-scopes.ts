@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import { UrlFetcher } from '../ports/url-fetcher.js';
+import { isVendor, VENDOR_LABELS } from '../ports/connection-store.js';
 import { Hono } from 'hono';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
@@ -95,21 +96,13 @@ export class TenantScopes {
   }
 }
 
-/** A vendor's name as the agent reads it, by backend id. */
-export const VENDOR_LABELS: Readonly<Record<string, string>> = {
-  hubspot: 'HubSpot',
-  sharefile: 'ShareFile',
-  podio: 'Podio',
-  batchdata: 'BatchData',
-};
-
 /** A use case that answers NOT_CONNECTED with a link for the caller: the tenant cannot connect this group yet. */
 export const notConnectedUseCase = (
   vendor: string,
   connectUrl: (principal: Principal) => string,
 ): UseCase<unknown, unknown> => ({
   execute: (_params, context) =>
-    TE.left(notConnected(vendor, VENDOR_LABELS[vendor] ?? vendor, connectUrl(context.principal))),
+    TE.left(notConnected(vendor, isVendor(vendor) ? VENDOR_LABELS[vendor] : vendor, connectUrl(context.principal))),
 });
 
 /** A scope over one container: each tool's use case resolved once, or the given stand-in for its group. */

@@ -6,6 +6,14 @@ export type Vendor = (typeof VENDORS)[number];
 
 export const isVendor = (value: string): value is Vendor => (VENDORS as readonly string[]).includes(value);
 
+/** A vendor's name as a person (or a model) reads it. */
+export const VENDOR_LABELS: Readonly<Record<Vendor, string>> = {
+  hubspot: 'HubSpot',
+  podio: 'Podio',
+  sharefile: 'ShareFile',
+  batchdata: 'BatchData',
+};
+
 /** Whether a connection still works: a refresh the vendor refused needs a person to connect again. */
 export type ConnectionStatus = 'connected' | 'needs_reauthorization';
 

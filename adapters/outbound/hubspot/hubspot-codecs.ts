@@ -103,6 +103,10 @@ export const TokenResponse = t.intersection([
   t.partial({ refresh_token: lenient(t.string), token_type: lenient(t.string), hub_id: lenient(t.number) }),
 ]);
 
+/** A token endpoint's 200 answer, decoded (or the gateway's error naming what was missing). */
+export const decodeTokenAnswer = (data: unknown, status: number) =>
+  decodeOrUnexpected(TokenResponse, data, status, 'an OAuth token answer needs "access_token" and "expires_in"');
+
 export const unexpectedShape = (status: number, errors: t.Errors, expectation: string): UpstreamFailure => {
   const where = decodingPath(errors);
   return upstreamFailure(

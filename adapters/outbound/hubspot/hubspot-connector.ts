@@ -3,7 +3,7 @@ import { E } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { ConnectedAccount, VendorConnector } from '../../../ports/vendor-connector.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
-import { decodeOrUnexpected, TokenResponse } from './hubspot-codecs.js';
+import { decodeTokenAnswer } from './hubspot-codecs.js';
 
 const VENDOR = 'HubSpot';
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded;charset=utf-8' };
@@ -99,12 +99,7 @@ export const hubspotConnector = (o: HubSpotConnectorOptions): VendorConnector =>
                     { retryable: false, status: res.status },
                   ),
                 );
-              const decoded = decodeOrUnexpected(
-                TokenResponse,
-                res.data,
-                res.status,
-                'an OAuth token answer needs "access_token" and "expires_in"',
-              );
+              const decoded = decodeTokenAnswer(res.data, res.status);
               if (E.isLeft(decoded)) return decoded;
               const body = decoded.right;
               const account: ConnectedAccount = {

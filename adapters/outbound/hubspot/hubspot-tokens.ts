@@ -5,7 +5,7 @@ import type { Clock } from '../../../ports/clock.js';
 import type { StoredTokens, TokenStore } from '../../../ports/token-store.js';
 import { StaticAccessToken, type AccessTokenSource } from '../http/access-token.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
-import { decodeOrUnexpected, TokenResponse } from './hubspot-codecs.js';
+import { decodeTokenAnswer } from './hubspot-codecs.js';
 
 const VENDOR = 'HubSpot';
 
@@ -175,12 +175,7 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
         }),
       );
     }
-    const decoded = decodeOrUnexpected(
-      TokenResponse,
-      res.data,
-      res.status,
-      'an OAuth token answer needs "access_token" and "expires_in"',
-    );
+    const decoded = decodeTokenAnswer(res.data, res.status);
     if (E.isLeft(decoded)) return decoded;
     const body = decoded.right;
     const lifetimeMs = body.expires_in * 1000;

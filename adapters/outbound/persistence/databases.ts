@@ -9,6 +9,17 @@ export interface OpenDatabase {
   readonly dialect: 'postgres' | 'sqlite';
 }
 
+/** The database with its schema brought up to date; closed again if that fails. */
+const migrated = async (db: Kysely<GatewayDatabase>, dialect: OpenDatabase['dialect']): Promise<OpenDatabase> => {
+  try {
+    await migrate(db, dialect);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, dialect };
+};
+
 /** PostgreSQL through a `pg` pool (DATABASE_URL); migrations run once, under an advisory lock. */
 export const openPostgres = async (url: string, poolSize = 10): Promise<OpenDatabase> => {
   const pool = new pg.Pool({
@@ -21,14 +32,7 @@ export const openPostgres = async (url: string, poolSize = 10): Promise<OpenData
   // An idle client that loses its connection emits 'error' on the pool: without a listener that ends
   // the process. The next query gets a fresh client.
   pool.on('error', () => undefined);
-  const db = new Kysely<GatewayDatabase>({ dialect: new PostgresDialect({ pool }) });
-  try {
-    await migrate(db, 'postgres');
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
-  return { db, dialect: 'postgres' };
+  return migrated(new Kysely<GatewayDatabase>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
 };
 
 /** The embedded SQLite file in `dir` (GATEWAY_DATA_DIR), opened on first use and migrated. */
@@ -36,11 +40,5 @@ export const openEmbedded = async (dir: string): Promise<OpenDatabase> => {
   const db = new Kysely<GatewayDatabase>({
     dialect: new SqliteDialect({ database: async () => openEmbeddedSqlite(dir) }),
   });
-  try {
-    await migrate(db, 'sqlite');
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
-  return { db, dialect: 'sqlite' };
+  return migrated(db, 'sqlite');
 };
