@@ -39,6 +39,16 @@ export interface RecordStore {
   /** An active record; one in the trash is NotFound saying so and naming records_restoreRecord. */
   get(recordId: number): TaskEither<GatewayError, RecordData>;
   query(app: App, query: RecordQuery): TaskEither<GatewayError, RecordPage>;
+  /**
+   * A saved view's records with the view's own filters and sort, applied by the backend (Podio's
+   * `POST /item/app/{app_id}/filter/{view_id}/`). A store without it has the view's filters resolved by the
+   * gateway and passed to `query`.
+   */
+  queryView?(
+    app: App,
+    viewId: number,
+    page: { readonly offset: number; readonly limit: number; readonly countOnly: boolean },
+  ): TaskEither<GatewayError, RecordPage>;
   /** Every active record the filters match (aggregations). */
   matchAll(app: App, filters: readonly ResolvedFilter[]): TaskEither<GatewayError, readonly RecordData[]>;
   create(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData>;

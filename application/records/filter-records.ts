@@ -12,7 +12,7 @@ import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { Clock } from '../../ports/clock.js';
 import { RecordApps } from '../../ports/record-apps.js';
-import { RecordStore } from '../../ports/record-store.js';
+import { RecordStore, type RecordPage } from '../../ports/record-store.js';
 import { RecordsSettings } from '../../ports/records-settings.js';
 import { described, NonEmptyString, NumericId, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
@@ -76,6 +76,8 @@ export const checkLimit = (limit: number | undefined): TaskEither<GatewayError, 
 
 export interface QuerySpec {
   readonly filters: readonly FilterInput[];
+  /** The saved view the filters and sort came from: a store that applies views itself is asked by id. */
+  readonly view_id?: number;
   readonly sort_by?: string;
   readonly sort_desc?: boolean;
   readonly limit?: number;
@@ -97,30 +99,31 @@ export const runQuery = (
     TE.bindW('limit', () => checkLimit(spec.limit)),
     TE.bindW('offset', () => TE.fromEither(decodeCursor(spec.cursor))),
     TE.bindW('fields', () => checkSelection(app, spec)),
-    TE.bindW('activeProfileId', () =>
-      spec.filters.some((f) => f.include_active_user) ? deps.settings.activeProfileId() : TE.right(0),
-    ),
-    TE.bindW('resolved', ({ activeProfileId }) =>
-      TE.fromEither(
-        resolveFilters(
-          app,
-          spec.filters,
-          { today: todayIn(deps.clock, deps.settings.timeZone), activeProfileId },
-          filterPrefix,
+    TE.bindW('page', ({ limit, offset }): TaskEither<GatewayError, RecordPage> => {
+      const page = { offset, limit, countOnly: spec.count_only ?? false };
+      if (spec.view_id !== undefined && deps.store.queryView) return deps.store.queryView(app, spec.view_id, page);
+      return pipe(
+        spec.filters.some((f) => f.include_active_user)
+          ? deps.settings.activeProfileId()
+          : TE.right<GatewayError, number>(0),
+        TE.chainEitherKW((activeProfileId) =>
+          resolveFilters(
+            app,
+            spec.filters,
+            { today: todayIn(deps.clock, deps.settings.timeZone), activeProfileId },
+            filterPrefix,
+          ),
         ),
-      ),
-    ),
-    TE.bindW('sort', () => TE.fromEither(resolveSort(app, spec.sort_by))),
-    TE.bindW('page', ({ limit, offset, resolved, sort }) =>
-      deps.store.query(app, {
-        filters: resolved,
-        sort,
-        sortDesc: spec.sort_desc ?? false,
-        offset,
-        limit,
-        countOnly: spec.count_only ?? false,
-      }),
-    ),
+        TE.chainW((resolved) =>
+          pipe(
+            TE.fromEither(resolveSort(app, spec.sort_by)),
+            TE.chain((sort) =>
+              deps.store.query(app, { filters: resolved, sort, sortDesc: spec.sort_desc ?? false, ...page }),
+            ),
+          ),
+        ),
+      );
+    }),
     TE.map(({ page, offset, fields, limit }) => ({
       app,
       total: page.total,

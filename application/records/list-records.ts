@@ -51,7 +51,13 @@ export class ListRecords implements UseCase<ListRecordsParams, RecordListResult>
             TE.chain((app) =>
               runQuery(
                 app,
-                { ...p, filters: view.filters as FilterInput[], sort_by: view.sort_by, sort_desc: view.sort_desc },
+                {
+                  ...p,
+                  view_id: view.view_id,
+                  filters: view.filters as FilterInput[],
+                  sort_by: view.sort_by,
+                  sort_desc: view.sort_desc,
+                },
                 this,
                 `view ${view.view_id} filters`,
               ),

@@ -83,7 +83,7 @@ describe('Podio (local stand-in): the requests the records adapter sent', () => 
       'GET /item/{id}/revision/{id}/{id}',
       'GET /item/{id}/reference/',
       'GET /item/field/{id}/find',
-      'POST /file/',
+      'POST /file/v2/',
       'POST /comment/item/{id}/',
       'GET /comment/{id}',
       'GET /comment/item/{id}/',
@@ -93,7 +93,7 @@ describe('Podio (local stand-in): the requests the records adapter sent', () => 
   });
 
   it('uploads files as multipart with the file in "source" and a "filename" field', () => {
-    const uploads = servers.flatMap((s) => s.requests).filter((r) => r.method === 'POST' && r.path === '/file/');
+    const uploads = servers.flatMap((s) => s.requests).filter((r) => r.method === 'POST' && r.path === '/file/v2/');
     expect(uploads.length).toBeGreaterThan(0);
     for (const u of uploads) {
       expect(String(u.headers['content-type'])).toMatch(/^multipart\/form-data; boundary=/);

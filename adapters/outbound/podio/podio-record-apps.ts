@@ -3,8 +3,8 @@ import { invalidInput, type GatewayError } from '../../../domain/shared/errors.j
 import { pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { RecordApps } from '../../../ports/record-apps.js';
 import type { PodioClient } from './podio-client.js';
-import { PodioObject, PodioObjects } from './podio-codecs.js';
-import { num } from './podio-record-json.js';
+import * as t from 'io-ts';
+import { PodioApp, PodioAppEntry, PodioView } from './podio-record-codecs.js';
 import { toApp, toAppSummary, toView } from './podio-record-mapping.js';
 
 /** Podio's apps and views (`/app/`, `/view/app/{id}/`). An app, once read, is kept: its fields are read on every record. */
@@ -16,7 +16,7 @@ export class PodioRecordApps implements RecordApps {
   listApps(workspaceId?: number): TaskEither<GatewayError, readonly AppSummary[]> {
     return pipe(
       this.podio.task('GET', workspaceId === undefined ? '/app/v2/' : `/app/space/${workspaceId}/`, {
-        codec: PodioObjects,
+        codec: t.array(PodioAppEntry),
         resource: { kind: 'workspace', id: workspaceId ?? 0 },
       }),
       TE.map((apps) => apps.map(toAppSummary)),
@@ -27,7 +27,7 @@ export class PodioRecordApps implements RecordApps {
     const cached = this.appCache.get(appId);
     if (cached) return TE.right(cached);
     return pipe(
-      this.podio.task('GET', `/app/${appId}`, { codec: PodioObject, resource: { kind: 'app', id: appId } }),
+      this.podio.task('GET', `/app/${appId}`, { codec: PodioApp, resource: { kind: 'app', id: appId } }),
       TE.map((a) => {
         const app = toApp(a);
         this.appCache.set(appId, app);
@@ -38,8 +38,11 @@ export class PodioRecordApps implements RecordApps {
 
   getViews(appId: number): TaskEither<GatewayError, readonly AppView[]> {
     return pipe(
-      this.podio.task('GET', `/view/app/${appId}/`, { codec: PodioObjects, resource: { kind: 'app', id: appId } }),
-      TE.map((views) => views.map((v) => toView(v, num(v['view_id']) ?? 0))),
+      this.podio.task('GET', `/view/app/${appId}/`, {
+        codec: t.array(PodioView),
+        resource: { kind: 'app', id: appId },
+      }),
+      TE.map((views) => views.map((v) => toView(v, v.view_id))),
     );
   }
 
@@ -54,7 +57,7 @@ export class PodioRecordApps implements RecordApps {
       );
     return pipe(
       this.podio.task('GET', `/view/app/${appId}/${viewId}`, {
-        codec: PodioObject,
+        codec: PodioView,
         resource: { kind: 'view', id: viewId },
       }),
       TE.map((v) => ({ app_id: appId, view: toView(v, viewId) })),

@@ -4,8 +4,7 @@ import type { GatewayError } from '../../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { CommentPage, RecordComments } from '../../../ports/record-comments.js';
 import type { PodioClient } from './podio-client.js';
-import { PodioObject, PodioObjects } from './podio-codecs.js';
-import { num } from './podio-record-json.js';
+import { PodioComment, PodioCommentCount } from './podio-record-codecs.js';
 import { flagQuery, toComment } from './podio-record-mapping.js';
 
 /** Comments on Podio items (`/comment/item/{id}/`, `/comment/{id}`). */
@@ -20,12 +19,12 @@ export class PodioRecordComments implements RecordComments {
   ): TaskEither<GatewayError, Comment> {
     return pipe(
       this.podio.task('POST', `/comment/item/${recordId}/`, {
-        codec: PodioObject,
+        codec: PodioComment,
         query: { ...flagQuery(flags), alert_invite: false },
         body: { value, file_ids: fileIds },
         resource: { kind: 'record', id: recordId },
       }),
-      TE.chain((r) => this.podio.task('GET', `/comment/${num(r['comment_id']) ?? 0}`, { codec: PodioObject })),
+      TE.chain((r) => this.podio.task('GET', `/comment/${r.comment_id}`, { codec: PodioComment })),
       TE.map(toComment),
     );
   }
@@ -33,28 +32,45 @@ export class PodioRecordComments implements RecordComments {
   get(commentId: number): TaskEither<GatewayError, Comment> {
     return pipe(
       this.podio.task('GET', `/comment/${commentId}`, {
-        codec: PodioObject,
+        codec: PodioComment,
         resource: { kind: 'comment', id: commentId },
       }),
       TE.map(toComment),
     );
   }
 
+  /**
+   * One page from Podio (`limit`/`offset`, as podio-php's PodioComment::get_for passes them), asking for one
+   * comment more than the page to learn whether more follow. Only then is the item read for its
+   * `comment_count`, the total Podio's comment list does not carry.
+   */
   list(recordId: number, offset: number, limit: number): TaskEither<GatewayError, CommentPage> {
     return pipe(
       this.podio.task('GET', `/comment/item/${recordId}/`, {
-        codec: PodioObjects,
+        codec: t.array(PodioComment),
+        query: { offset, limit: limit + 1 },
         resource: { kind: 'record', id: recordId },
       }),
-      TE.map((all) => ({ total: all.length, comments: all.slice(offset, offset + limit).map(toComment) })),
+      TE.chain((page) => {
+        const comments = page.slice(0, limit).map(toComment);
+        if (page.length <= limit) return TE.right({ total: offset + page.length, comments });
+        return pipe(
+          this.podio.task('GET', `/item/${recordId}`, {
+            codec: PodioCommentCount,
+            query: { mark_as_viewed: false },
+            resource: { kind: 'record', id: recordId },
+          }),
+          TE.map((item) => ({ total: Math.max(item.comment_count ?? 0, offset + page.length), comments })),
+        );
+      }),
     );
   }
 
-  delete(commentId: number, flags: Pick<WriteFlags, 'silent' | 'hook'>): TaskEither<GatewayError, void> {
+  /** `DELETE /comment/{id}`: no client sends `hook`/`silent` here (podio-php PodioComment::delete), so neither does the gateway. */
+  delete(commentId: number, _flags: Pick<WriteFlags, 'silent' | 'hook'>): TaskEither<GatewayError, void> {
     return pipe(
       this.podio.task('DELETE', `/comment/${commentId}`, {
         codec: t.unknown,
-        query: { silent: flags.silent, hook: flags.hook },
         resource: { kind: 'comment', id: commentId },
       }),
       TE.map(() => undefined),

@@ -53,10 +53,51 @@ export const fieldTypeOf = (f: Json): FieldType => {
     case 'calculation':
       return 'calculation';
     case 'tag':
+    case 'question':
+    case 'state':
       return 'multi_category';
+    case 'file':
+    case 'video':
+      return 'attachment';
+    case 'tel':
+      return 'multi_phone';
     default:
-      return isFieldType(type) ? type : 'attachment';
+      // A type Podio added after this adapter (or one of ours, from the stand-in) is read as text and
+      // described as such (`unsupportedNote`), never guessed to be a file field.
+      return isFieldType(type) ? type : 'single_text';
   }
+};
+
+/** Podio types the gateway knows; any other is read as text and says so in its description. */
+const KNOWN_PODIO_TYPES = new Set([
+  'text',
+  'number',
+  'progress',
+  'duration',
+  'category',
+  'date',
+  'app',
+  'contact',
+  'email',
+  'phone',
+  'embed',
+  'location',
+  'money',
+  'image',
+  'calculation',
+  'tag',
+  'question',
+  'state',
+  'file',
+  'video',
+  'tel',
+]);
+
+const unsupportedNote = (f: Json): string | undefined => {
+  const type = str(f['type']) ?? '';
+  return KNOWN_PODIO_TYPES.has(type) || isFieldType(type)
+    ? undefined
+    : `Podio field type "${type}" is not supported by the gateway: shown as text, and writes are Podio's to refuse.`;
 };
 
 export const toApp = (a: Json): App => {
@@ -74,6 +115,7 @@ export const toApp = (a: Json): App => {
         const fc = obj(f['config']);
         const settings = obj(fc['settings']);
         const field_type = fieldTypeOf(f);
+        const description = [str(fc['description']), unsupportedNote(f)].filter(Boolean).join(' ');
         const options = arr(settings['options'])
           .filter((o) => str(o['status']) !== 'deleted')
           .map((o): CategoryOption => ({
@@ -87,7 +129,7 @@ export const toApp = (a: Json): App => {
           label: str(fc['label']) ?? str(f['label']) ?? '',
           field_type,
           required: fc['required'] === true,
-          ...(str(fc['description']) ? { description: str(fc['description'])! } : {}),
+          ...(description ? { description } : {}),
           ...(field_type.endsWith('category') ? { options } : {}),
           ...(field_type.endsWith('relation')
             ? {

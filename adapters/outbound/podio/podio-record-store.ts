@@ -10,11 +10,21 @@ import { E, pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { RecordApps } from '../../../ports/record-apps.js';
 import type { NewFile, RecordPage, RecordQuery, RecordStore } from '../../../ports/record-store.js';
 import type { PodioClient } from './podio-client.js';
-import { PodioObject, PodioObjects } from './podio-codecs.js';
+import {
+  PodioCreatedItem,
+  PodioEmbed,
+  PodioFieldDelta,
+  PodioFilterAnswer,
+  PodioItem,
+  PodioReferenceGroup,
+  PodioRelatable,
+  PodioRevision,
+  PodioUploadedFile,
+} from './podio-record-codecs.js';
 import { splitFilters, statusRefusal } from './podio-filter-pushdown.js';
-import { arr, num, obj, type Json } from './podio-record-json.js';
+import type { Json } from './podio-record-json.js';
 import { flagQuery, toFieldDelta, toRecord, toRelatable, toRevision } from './podio-record-mapping.js';
-import { podioFields } from './podio-record-values.js';
+import { linkUrls, podioFields, type EmbedIds } from './podio-record-values.js';
 import { multipartBody } from './podio-records-multipart.js';
 
 // Records on Podio's items (developers.podio.com/doc/items). Filters Podio cannot evaluate are applied by the gateway
@@ -32,10 +42,10 @@ export class PodioRecordStore implements RecordStore {
 
   get(recordId: number): TaskEither<GatewayError, RecordData> {
     return pipe(
-      this.podio.task('GET', `/item/${recordId}`, { codec: PodioObject, resource: { kind: 'record', id: recordId } }),
+      this.podio.task('GET', `/item/${recordId}`, { codec: PodioItem, resource: { kind: 'record', id: recordId } }),
       TE.chain((item) =>
         pipe(
-          this.apps.getApp(num(obj(item['app'])['app_id']) ?? 0),
+          this.apps.getApp(item.app.app_id),
           TE.map((app) => toRecord(item, app)),
         ),
       ),
@@ -48,17 +58,23 @@ export class PodioRecordStore implements RecordStore {
     offset: number,
     limit: number,
     sort?: { by: string; desc: boolean },
+    viewId?: number,
   ): TaskEither<GatewayError, { total: number; items: RecordData[] }> {
     return pipe(
-      this.podio.task('POST', `/item/app/${app.app_id}/filter/`, {
-        codec: PodioObject,
-        body: { filters: podioFilters, offset, limit, ...(sort ? { sort_by: sort.by, sort_desc: sort.desc } : {}) },
+      this.podio.task('POST', `/item/app/${app.app_id}/filter/${viewId === undefined ? '' : `${viewId}/`}`, {
+        codec: PodioFilterAnswer,
+        body: {
+          ...(viewId === undefined ? { filters: podioFilters } : {}),
+          offset,
+          limit,
+          ...(sort ? { sort_by: sort.by, sort_desc: sort.desc } : {}),
+        },
         resource: { kind: 'app', id: app.app_id },
         idempotent: true,
       }),
       TE.map((r) => ({
-        total: num(r['filtered']) ?? num(r['total']) ?? 0,
-        items: arr(r['items']).map((i) => toRecord(i, app)),
+        total: r.filtered ?? r.total ?? r.items.length,
+        items: r.items.map((i) => toRecord(i, app)),
       })),
     );
   }
@@ -102,6 +118,18 @@ export class PodioRecordStore implements RecordStore {
     );
   }
 
+  /** Podio applies the view's filters and sort itself (podio-php PodioItem::filter_by_view). */
+  queryView(
+    app: App,
+    viewId: number,
+    page: { offset: number; limit: number; countOnly: boolean },
+  ): TaskEither<GatewayError, RecordPage> {
+    return pipe(
+      this.filterPage(app, {}, page.offset, page.countOnly ? 1 : page.limit, undefined, viewId),
+      TE.map((p) => ({ total: p.total, records: page.countOnly ? [] : p.items })),
+    );
+  }
+
   matchAll(app: App, filters: readonly ResolvedFilter[]): TaskEither<GatewayError, readonly RecordData[]> {
     const refused = statusRefusal(filters);
     if (refused) return TE.left(refused);
@@ -113,15 +141,33 @@ export class PodioRecordStore implements RecordStore {
     );
   }
 
+  /** An embed per link URL (`POST /embed/`), which the item then references by id. */
+  private embeds(fields: ValidatedFields): TaskEither<GatewayError, EmbedIds> {
+    return pipe(
+      TE.sequenceSeqArray(
+        linkUrls(fields).map((url) =>
+          pipe(
+            this.podio.task('POST', '/embed/', { codec: PodioEmbed, body: { url } }),
+            TE.map((e) => [url, e.embed_id] as const),
+          ),
+        ),
+      ),
+      TE.map((pairs) => new Map(pairs)),
+    );
+  }
+
   create(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData> {
     return pipe(
-      this.podio.task('POST', `/item/app/${app.app_id}/`, {
-        codec: PodioObject,
-        query: flagQuery(flags),
-        body: { fields: podioFields(fields) },
-        resource: { kind: 'app', id: app.app_id },
-      }),
-      TE.chain((r) => this.get(num(r['item_id']) ?? 0)),
+      this.embeds(fields),
+      TE.chain((embeds) =>
+        this.podio.task('POST', `/item/app/${app.app_id}/`, {
+          codec: PodioCreatedItem,
+          query: flagQuery(flags),
+          body: { fields: podioFields(fields, embeds) },
+          resource: { kind: 'app', id: app.app_id },
+        }),
+      ),
+      TE.chain((r) => this.get(r.item_id)),
     );
   }
 
@@ -132,12 +178,15 @@ export class PodioRecordStore implements RecordStore {
     flags: WriteFlags,
   ): TaskEither<GatewayError, RecordData> {
     return pipe(
-      this.podio.task('PUT', `/item/${recordId}`, {
-        codec: t.unknown,
-        query: flagQuery(flags),
-        body: { fields: podioFields(fields) },
-        resource: { kind: 'record', id: recordId },
-      }),
+      this.embeds(fields),
+      TE.chain((embeds) =>
+        this.podio.task('PUT', `/item/${recordId}`, {
+          codec: t.unknown,
+          query: flagQuery(flags),
+          body: { fields: podioFields(fields, embeds) },
+          resource: { kind: 'record', id: recordId },
+        }),
+      ),
       TE.chain(() => this.get(recordId)),
     );
   }
@@ -167,7 +216,7 @@ export class PodioRecordStore implements RecordStore {
   revisions(recordId: number): TaskEither<GatewayError, readonly Revision[]> {
     return pipe(
       this.podio.task('GET', `/item/${recordId}/revision/`, {
-        codec: PodioObjects,
+        codec: t.array(PodioRevision),
         resource: { kind: 'record', id: recordId },
       }),
       TE.map((list) => list.map((r) => toRevision(r, recordId))),
@@ -177,7 +226,7 @@ export class PodioRecordStore implements RecordStore {
   revisionDelta(recordId: number, from: number, to: number): TaskEither<GatewayError, readonly FieldDelta[]> {
     return pipe(
       this.podio.task('GET', `/item/${recordId}/revision/${from}/${to}`, {
-        codec: PodioObjects,
+        codec: t.array(PodioFieldDelta),
         resource: { kind: 'record', id: recordId },
       }),
       TE.map((diffs) => diffs.map(toFieldDelta)),
@@ -187,14 +236,10 @@ export class PodioRecordStore implements RecordStore {
   referencing(recordId: number, appId: number): TaskEither<GatewayError, readonly RecordData[]> {
     return pipe(
       this.podio.task('GET', `/item/${recordId}/reference/`, {
-        codec: PodioObjects,
+        codec: t.array(PodioReferenceGroup),
         resource: { kind: 'record', id: recordId },
       }),
-      TE.map((groups) =>
-        groups
-          .filter((g) => num(obj(g['app'])['app_id']) === appId)
-          .flatMap((g) => arr(g['items']).map((i) => num(i['item_id']) ?? 0)),
-      ),
+      TE.map((groups) => groups.filter((g) => g.app.app_id === appId).flatMap((g) => g.items.map((i) => i.item_id))),
       TE.chain((ids) => TE.sequenceSeqArray(ids.map((id) => this.get(id)))),
     );
   }
@@ -202,7 +247,7 @@ export class PodioRecordStore implements RecordStore {
   findRelatable(fieldId: number, text: string, limit: number): TaskEither<GatewayError, readonly RecordData[]> {
     return pipe(
       this.podio.task('GET', `/item/field/${fieldId}/find`, {
-        codec: PodioObjects,
+        codec: t.array(PodioRelatable),
         query: { text, limit },
         resource: { kind: 'field', id: fieldId },
       }),
@@ -212,15 +257,15 @@ export class PodioRecordStore implements RecordStore {
 
   uploadFile(file: NewFile): TaskEither<GatewayError, FileValue> {
     return pipe(
-      this.podio.task('POST', '/file/', {
-        codec: PodioObject,
+      this.podio.task('POST', '/file/v2/', {
+        codec: PodioUploadedFile,
         raw: multipartBody(
           { filename: file.name },
           { field: 'source', name: file.name, mimetype: file.mimetype, content: file.content },
         ),
       }),
       TE.map((r) => ({
-        file_id: num(r['file_id']) ?? 0,
+        file_id: r.file_id,
         name: file.name,
         mimetype: file.mimetype,
         size: file.content.byteLength,

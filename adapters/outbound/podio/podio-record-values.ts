@@ -70,21 +70,39 @@ export const toValue = (type: FieldType, values: Json[]): FieldValue | undefined
 
 const same = (input: { readonly value: unknown }): unknown => input.value;
 
+/** `YYYY-MM-DD[ HH:MM[:SS]]` as Podio's documented date members (`start_date`, `start_time`, ...). */
+const dateParts = (at: 'start' | 'end', value: string): Record<string, string> => {
+  const [date, time] = value.trim().split(/[ T]/);
+  return {
+    [`${at}_date`]: date ?? value,
+    ...(time ? { [`${at}_time`]: time.length === 5 ? `${time}:00` : time.slice(0, 8) } : {}),
+  };
+};
+
+/** The ids of the embeds made for link URLs (`POST /embed/`), by URL. */
+export type EmbedIds = ReadonlyMap<string, number>;
+
+/** The URLs of link values, which need an embed each before the item is written. */
+export const linkUrls = (fields: ValidatedFields): string[] => [
+  ...new Set(fields.flatMap(({ input }) => (input.kind === 'link' ? input.items.map((i) => i.url) : []))),
+];
+
 /** Our validated input to Podio's write format, by input kind. */
-const WRITERS: InputHandlers<unknown> = {
+const writers = (embeds: EmbedIds): InputHandlers<unknown> => ({
   clear: () => [],
   text: same,
   location: same,
   number: same,
   category: (input) => input.option_ids,
-  date: (input) => ({ start: input.start, ...(input.end ? { end: input.end } : {}) }),
+  date: (input) => ({ ...dateParts('start', input.start), ...(input.end ? dateParts('end', input.end) : {}) }),
   money: (input) => ({ value: input.value, currency: input.currency }),
   relation: (input) => input.record_ids,
   user: (input) => input.profile_ids,
   attachment: (input) => input.files.map((f) => ('file_id' in f ? f.file_id : 0)),
   email: (input) => input.items,
   phone: (input) => input.items,
-  link: (input) => input.items.map((i) => ({ embed: { url: i.url }, ...(i.title ? { title: i.title } : {}) })),
+  // A link is an embed made first (podio-php PodioEmbedItemField writes `{embed: embed_id, file}`).
+  link: (input) => input.items.map((i) => ({ embed: embeds.get(i.url) })),
   checklist: (input) =>
     input.items.map((i) => ({
       ...(i.id ? { id: i.id } : {}),
@@ -94,9 +112,9 @@ const WRITERS: InputHandlers<unknown> = {
       due: i.due,
       assignee: i.assignee_user_id,
     })),
+});
+
+export const podioFields = (fields: ValidatedFields, embeds: EmbedIds = new Map()): Json => {
+  const write = writers(embeds) as Record<FieldInput['kind'], (i: FieldInput) => unknown>;
+  return Object.fromEntries(fields.map(({ field, input }) => [String(field.field_id), write[input.kind](input)]));
 };
-
-export const toPodioValue = (input: FieldInput): unknown => (WRITERS[input.kind] as (i: FieldInput) => unknown)(input);
-
-export const podioFields = (fields: ValidatedFields): Json =>
-  Object.fromEntries(fields.map(({ field, input }) => [String(field.field_id), toPodioValue(input)]));

@@ -59,15 +59,25 @@ export const PodioSpace = t.intersection([
 ]);
 export type PodioSpace = t.TypeOf<typeof PodioSpace>;
 
+/**
+ * A space membership (`GET /space/{id}/member/v2/`). Only the profile id is insisted on: a role the gateway
+ * does not know (or a blank one) reads as undefined and is shown as `light`, the role with the fewest rights,
+ * and a missing name as an empty string, so one odd member does not fail the whole listing.
+ */
 export const PodioMember = t.intersection([
   t.type({
-    role: Role,
     profile: t.intersection([
-      t.type({ profile_id: t.number, name: t.string }),
-      t.partial({ user_id: lenient(t.number), mail: lenient(t.array(t.string)), type: lenient(t.string) }),
+      t.type({ profile_id: t.number }),
+      t.partial({
+        name: lenient(t.string),
+        user_id: lenient(t.number),
+        mail: lenient(t.array(t.string)),
+        type: lenient(t.string),
+      }),
     ]),
   }),
   t.partial({
+    role: lenient(Role),
     user: lenient(t.partial({ user_id: lenient(t.number) })),
     employee: lenient(t.boolean),
     is_partner: lenient(t.boolean),

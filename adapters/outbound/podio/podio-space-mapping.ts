@@ -6,7 +6,7 @@ import type { PodioMember, PodioOrg, PodioSpace } from './podio-space-codecs.js'
 export const toMember = (m: PodioMember): SpaceMember => {
   const employee = m.employee ?? false;
   return {
-    role: m.role,
+    role: m.role ?? 'light',
     employee,
     is_partner: m.is_partner ?? !employee,
     grants: m.grants ?? 0,
@@ -14,7 +14,7 @@ export const toMember = (m: PodioMember): SpaceMember => {
     profile: {
       profile_id: m.profile.profile_id,
       user_id: m.profile.user_id ?? m.user?.user_id ?? 0,
-      name: m.profile.name,
+      name: m.profile.name ?? '',
       mail: m.profile.mail ?? [],
       type: m.profile.type ?? 'user',
     },

@@ -48,7 +48,7 @@ export const serveCommentRoutes = ({
     );
   });
   route('DELETE', '/comment/:comment_id', async (req) => {
-    const problem = checkQuery(req, ['hook', 'silent']);
+    const problem = checkQuery(req, []);
     if (problem) return bad(req, problem);
     return run(req, comments.delete(Number(req.params['comment_id']), flags(req)), () => ({ status: 204 }));
   });

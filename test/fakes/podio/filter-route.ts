@@ -36,6 +36,10 @@ export const serveFilterRoute = ({ clock, account, store, bad, checkBody, appOf,
         filters.push({ ...target, match_type: 'any', values: value.map((v) => ({ value: v })) });
       } else if (isObject(value) && Object.keys(value).every((k) => k === 'from' || k === 'to')) {
         const date = system !== undefined || valueTypeOf(field!.field_type) === 'date';
+        // Podio's formats (developers.podio.com/index/api): dates YYYY-MM-DD, datetimes YYYY-MM-DD HH:MM:SS.
+        const podioDate = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+        if (date && [value['from'], value['to']].some((v) => v !== undefined && !podioDate.test(String(v))))
+          return bad(req, `filter ${key} takes dates as YYYY-MM-DD or YYYY-MM-DD HH:MM:SS`);
         if (value['from'] !== undefined)
           filters.push({
             ...target,
@@ -68,6 +72,52 @@ export const serveFilterRoute = ({ clock, account, store, bad, checkBody, appOf,
         filters: resolved.right,
         ...(sort ? { sort } : {}),
         sortDesc: body['sort_desc'] === true,
+        offset: offset as number,
+        limit: limit as number,
+        countOnly: false,
+      }),
+      (page) => ({
+        status: 200,
+        body: {
+          total: all._tag === 'Right' ? all.right.total : 0,
+          filtered: page.total,
+          items: page.records.map((r) => podioItem(app, r)),
+        },
+      }),
+    );
+  });
+
+  // Filter by a saved view (podio-php PodioItem::filter_by_view): the view's own filters and sort apply.
+  route('POST', '/item/app/:app_id/filter/:view_id/', async (req) => {
+    const problem = checkBody(req, ['sort_by', 'sort_desc', 'limit', 'offset', 'remember'], []);
+    if (problem) return bad(req, problem);
+    const body = req.body as Json;
+    const limit = body['limit'] ?? 30;
+    const offset = body['offset'] ?? 0;
+    if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > 500)
+      return bad(req, 'limit must be an integer from 1 to 500');
+    if (!Number.isSafeInteger(offset) || (offset as number) < 0)
+      return bad(req, 'offset must be a non-negative integer');
+    const app = await appOf(Number(req.params['app_id']));
+    const found = await store.getView(Number(req.params['view_id']))();
+    if (!app || found._tag === 'Left' || found.right.app_id !== app.app_id)
+      return { status: 404, body: podioError('not_found', 'Object not found', req) };
+    const view = found.right.view;
+    const resolved = resolveFilters(app, view.filters as FilterInput[], {
+      today: clock.now().toISOString().slice(0, 10),
+      activeProfileId: account.actingUser().profile_id,
+    });
+    if (resolved._tag === 'Left') return bad(req, `view filters: ${resolved.left.message}`);
+    const sort = view.sort_by
+      ? app.fields.find((f) => String(f.field_id) === view.sort_by || f.external_id === view.sort_by)
+      : undefined;
+    const all = await store.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: true })();
+    return run(
+      req,
+      store.query(app, {
+        filters: resolved.right,
+        ...(sort ? { sort } : {}),
+        sortDesc: view.sort_desc ?? false,
         offset: offset as number,
         limit: limit as number,
         countOnly: false,

@@ -56,6 +56,8 @@ export const itemsContext = (
     status: 200,
     body: podioItem((await appOf(r.app_id))!, r),
   });
+  /** Embeds made by `POST /embed/`, by id: the stand-in's links are written as `{embed: embed_id}`. */
+  const embeds = new Map<number, { url: string; title: string }>();
   const writeInput = (req: PodioRouteRequest, app: App): { fields: Json } | { problem: string } => {
     const fields = (req.body as Json)['fields'];
     if (!isObject(fields)) return { problem: '"fields" must be an object keyed by field_id or external_id' };
@@ -63,7 +65,7 @@ export const itemsContext = (
     for (const [key, raw] of Object.entries(fields)) {
       const f = app.fields.find((x) => String(x.field_id) === key || x.external_id === key);
       if (!f) return { problem: `no field ${key} in app ${app.app_id}` };
-      const v = fromPodioValue(f, raw);
+      const v = fromPodioValue(f, raw, embeds);
       if ('problem' in v) return v;
       out[key] = v.value;
     }
@@ -85,6 +87,7 @@ export const itemsContext = (
     appOf,
     itemReply,
     writeInput,
+    embeds,
     route,
     itemId,
   };

@@ -11,7 +11,11 @@ export const isId = (u: unknown) => Number.isSafeInteger(u) && (u as number) > 0
 const list = (u: unknown): unknown[] => (Array.isArray(u) ? u : [u]);
 
 /** A Podio write value of one field in our createRecord input format, or a problem. */
-export const fromPodioValue = (f: FieldDefinition, raw: unknown): { value: unknown } | { problem: string } => {
+export const fromPodioValue = (
+  f: FieldDefinition,
+  raw: unknown,
+  embeds: ReadonlyMap<number, { url: string; title: string }>,
+): { value: unknown } | { problem: string } => {
   const at = `field ${f.field_id} (${podioFieldType(f).type})`;
   if (Array.isArray(raw) && raw.length === 0) return { value: null };
   switch (valueTypeOf(f.field_type)) {
@@ -33,15 +37,24 @@ export const fromPodioValue = (f: FieldDefinition, raw: unknown): { value: unkno
         ? { value: raw }
         : { problem: `${at} takes {value, currency}` };
     case 'date': {
+      // The documented form (developers.podio.com/doc/items, date field): start_date [start_time] [end_date [end_time]].
+      const keys = ['start_date', 'start_time', 'end_date', 'end_time'];
+      const date = /^\d{4}-\d{2}-\d{2}$/;
+      const time = /^\d{2}:\d{2}:\d{2}$/;
       if (
         !isObject(raw) ||
-        typeof raw['start'] !== 'string' ||
-        Object.keys(raw).some((k) => k !== 'start' && k !== 'end')
+        typeof raw['start_date'] !== 'string' ||
+        !date.test(raw['start_date']) ||
+        Object.keys(raw).some((k) => !keys.includes(k)) ||
+        (raw['start_time'] !== undefined && !(typeof raw['start_time'] === 'string' && time.test(raw['start_time']))) ||
+        (raw['end_date'] !== undefined && !(typeof raw['end_date'] === 'string' && date.test(raw['end_date']))) ||
+        (raw['end_time'] !== undefined && !(typeof raw['end_time'] === 'string' && time.test(raw['end_time'])))
       )
-        return { problem: `${at} takes {start, end}` };
-      return {
-        value: f.field_type === 'single_date' ? raw['start'] : { start: raw['start'], end: raw['end'] ?? null },
-      };
+        return { problem: `${at} takes {start_date, start_time?, end_date?, end_time?}` };
+      const at2 = (d: unknown, t: unknown) => (t === undefined ? String(d) : `${String(d)} ${String(t)}`);
+      const start = at2(raw['start_date'], raw['start_time']);
+      const end = raw['end_date'] === undefined ? null : at2(raw['end_date'], raw['end_time']);
+      return { value: f.field_type === 'single_date' ? start : { start, end } };
     }
     case 'email':
     case 'phone': {
@@ -57,12 +70,11 @@ export const fromPodioValue = (f: FieldDefinition, raw: unknown): { value: unkno
       return { value: items.map((i) => ({ type: (i as Json)['type'], [member]: (i as Json)['value'] })) };
     }
     case 'embed': {
+      // Links are embeds made first by POST /embed/ and referenced by id (podio-php PodioEmbedItemField).
       const items = list(raw);
-      if (!items.every((i) => isObject(i) && isObject(i['embed']) && typeof i['embed']['url'] === 'string'))
-        return { problem: `${at} takes [{embed: {url}}]` };
-      return {
-        value: items.map((i) => ({ url: ((i as Json)['embed'] as Json)['url'], title: (i as Json)['title'] ?? '' })),
-      };
+      if (!items.every((i) => isObject(i) && isId(i['embed']) && embeds.has(i['embed'] as number)))
+        return { problem: `${at} takes [{embed: embed_id}] with ids from POST /embed/` };
+      return { value: items.map((i) => embeds.get((i as Json)['embed'] as number)) };
     }
     default:
       return { value: raw };
