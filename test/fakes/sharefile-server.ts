@@ -45,6 +45,8 @@ export interface ShareFileStandIn {
   failNext(status: number, body?: unknown, headers?: Record<string, string>): void;
   /** Copies and moves answer with an AsyncOperation (as across storage zones). */
   asyncTransfers: boolean;
+  /** Downloads answer 302 to the link even with redirect=false (a provider without DownloadSpecification). */
+  redirectDownloads: boolean;
   /** Error bodies as `{"odata.error": {...}}` instead of the top-level form. */
   odataErrors: boolean;
   close(): Promise<void>;
@@ -100,6 +102,7 @@ export const startShareFileServer = async (options: {
       };
     },
     asyncTransfers: false,
+    redirectDownloads: false,
     odataErrors: false,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -5,7 +5,8 @@ import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { shareFileError } from './sharefile-errors.js';
 import type { ShareFileTokenProvider } from './sharefile-tokens.js';
 
-const VENDOR = 'ShareFile';
+export const SHAREFILE = 'ShareFile';
+const VENDOR = SHAREFILE;
 
 export interface ShareFileClientOptions {
   /** https://{subdomain}.{apicp}/sf/v3 */
@@ -21,6 +22,8 @@ export interface SfRequest {
   readonly body?: unknown;
   /** What the call is about, for not-found messages: ["item", "fo123"]. */
   readonly subject?: readonly [resource: string, id: string];
+  /** A 3xx answer is passed to the decoder (its Location is the answer) instead of being an error. */
+  readonly acceptRedirect?: boolean;
 }
 
 /** One authenticated ShareFile v3 call: bearer token, one retry after a 401 with a fresh token, errors mapped to ours. */
@@ -60,7 +63,7 @@ export class ShareFileClient {
         this.#tokens.invalidate();
         continue;
       }
-      return res.status < 300
+      return res.status < 300 || (r.acceptRedirect === true && res.status < 400)
         ? E.right(res)
         : E.left(
             shareFileError({

@@ -161,6 +161,8 @@ export const SfShare = t.intersection([
     TotalDownloads: num,
     Uri: str,
     Parent: lenient(t.partial({ Id: t.string })),
+    /** ShareFile-NET Models/Share.cs `Settings` (ShareSettings: `NotifyOnUse`). */
+    Settings: lenient(t.partial({ NotifyOnUse: bool })),
     Items: lenient(t.array(SfItem)),
     Recipients: lenient(t.array(t.partial({ User: t.partial({ Id: t.string, Email: t.string, FullName: t.string }) }))),
   }),

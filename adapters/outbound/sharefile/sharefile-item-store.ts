@@ -8,7 +8,7 @@ import {
   type UploadRequest,
   type UploadSpecification,
 } from '../../../domain/files/transfer.js';
-import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
+import { invalidInput, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { ChildrenQuery, ItemChanges, ItemStore } from '../../../ports/item-store.js';
 import type { AxiosResponse } from 'axios';
@@ -21,7 +21,7 @@ import {
   SfSearchResults,
   SfUploadSpecification,
 } from './sharefile-codecs.js';
-import { itemPath, type ShareFileClient, type SfRequest } from './sharefile-client.js';
+import { itemPath, SHAREFILE, type ShareFileClient, type SfRequest } from './sharefile-client.js';
 import {
   itemTypeOf,
   toDownloadSpecification,
@@ -191,25 +191,83 @@ export class ShareFileItemStore implements ItemStore {
     );
   }
 
+  /**
+   * `POST Items(id)/Copy`. ShareFile answers with the modified source (ShareFile-NET ItemsEntity.Copy: "the
+   * modified source object"), not the copy: the copy is then found in the target by its name, newest first.
+   */
   copy(id: string, target: string, overwrite: boolean): TaskEither<GatewayError, TransferOutcome> {
-    return this.outcome(
-      { method: 'POST', path: `${itemPath(id)}/Copy`, query: { targetid: target, overwrite }, subject: ['item', id] },
-      target,
-      id,
+    return pipe(
+      this.outcome(
+        { method: 'POST', path: `${itemPath(id)}/Copy`, query: { targetid: target, overwrite }, subject: ['item', id] },
+        target,
+        id,
+      ),
+      TE.chain((o) => (o.kind === 'done' ? this.copyIn(target, o.item) : TE.right(o))),
     );
   }
 
+  private copyIn(target: string, source: Item): TaskEither<GatewayError, TransferOutcome> {
+    const newestNamed = (name: string | undefined): TaskEither<GatewayError, ItemPage> =>
+      this.children(target, {
+        top: 5,
+        skip: 0,
+        includeDeleted: false,
+        ...(name === undefined ? {} : { filter: { op: 'eq', field: 'Name', value: { kind: 'string', value: name } } }),
+        orderBy: [{ field: 'CreationDate', descending: true }],
+      });
+    const notSource = (page: ItemPage) => page.items.find((i) => i.Id !== source.Id);
+    return pipe(
+      newestNamed(source.Name),
+      TE.chain((page) => {
+        const found = notSource(page);
+        return found
+          ? TE.right<GatewayError, Item | undefined>(found)
+          : pipe(newestNamed(undefined), TE.map(notSource));
+      }),
+      TE.chain((copy) =>
+        copy
+          ? TE.right<GatewayError, TransferOutcome>({ kind: 'done', item: copy })
+          : TE.left(
+              upstreamFailure(
+                SHAREFILE,
+                `ShareFile reported the copy of "${source.Name}" done, but no copy is in folder ${target} yet. List the folder with files_listChildren in a moment.`,
+                { retryable: true },
+              ),
+            ),
+      ),
+    );
+  }
+
+  /**
+   * A move is `PATCH Items(id)` with the new Parent (ShareFile-NET ItemsEntity.Update takes no `overwrite`).
+   * With `overwrite`, an item of the same name in the target is deleted (to the recycle bin) first.
+   */
   move(id: string, target: string, overwrite: boolean): TaskEither<GatewayError, TransferOutcome> {
-    return this.outcome(
-      {
-        method: 'PATCH',
-        path: itemPath(id),
-        query: { overwrite },
-        body: { Parent: { Id: target } },
-        subject: ['item', id],
-      },
+    const patch = this.outcome(
+      { method: 'PATCH', path: itemPath(id), body: { Parent: { Id: target } }, subject: ['item', id] },
       target,
       id,
+    );
+    if (!overwrite) return patch;
+    return pipe(
+      this.get(id, { includeDeleted: false, includeChildren: false }),
+      TE.chain((item) =>
+        this.children(target, {
+          top: 5,
+          skip: 0,
+          includeDeleted: false,
+          filter: { op: 'eq', field: 'Name', value: { kind: 'string', value: item.Name ?? '' } },
+          orderBy: [],
+        }),
+      ),
+      TE.chain((page) =>
+        TE.sequenceSeqArray(
+          page.items
+            .filter((clash) => clash.Id !== id)
+            .map((clash) => this.delete(clash.Id, { singleVersion: false, forceSync: true })),
+        ),
+      ),
+      TE.chain(() => patch),
     );
   }
 
@@ -222,6 +280,11 @@ export class ShareFileItemStore implements ItemStore {
     );
   }
 
+  /**
+   * `GET Items(id)/Download?redirect=false` gives a DownloadSpecification. A provider that redirects anyway
+   * answers 302 (ShareFile-NET ItemsEntity.Download: "It will return 302 redirection to the download link");
+   * its `Location` is then the link.
+   */
   downloadLink(id: string, o: { includeAllVersions: boolean }): TaskEither<GatewayError, DownloadSpecification> {
     return this.call(
       {
@@ -229,12 +292,17 @@ export class ShareFileItemStore implements ItemStore {
         path: `${itemPath(id)}/Download`,
         query: { redirect: false, includeAllVersions: o.includeAllVersions, includeDeleted: false },
         subject: ['item', id],
+        acceptRedirect: true,
       },
-      (res) =>
-        pipe(
+      (res) => {
+        const location = res.headers['location'];
+        if (res.status >= 300 && res.status < 400 && typeof location === 'string' && /^https?:\/\//i.test(location))
+          return E.right(toDownloadSpecification({ DownloadUrl: location }));
+        return pipe(
           decodeShareFile(SfDownloadSpecification, res.data, 'the download request'),
           E.map(toDownloadSpecification),
-        ),
+        );
+      },
     );
   }
 

@@ -62,6 +62,12 @@ export const toShare = (s: SfShare): Share => ({
   UsesStreamIDs: s.UsesStreamIDs ?? false,
   ...(s.ShareAccessLevel ? { ShareAccessLevel: s.ShareAccessLevel } : {}),
   ...(s.ShareSubType ? { ShareSubType: s.ShareSubType } : {}),
+  // One setting, NotifyOnUse: a download of a Send share, an upload to a Request share.
+  ...(s.Settings?.NotifyOnUse !== undefined
+    ? s.ShareType === 'Request'
+      ? { NotifyOnUpload: s.Settings.NotifyOnUse }
+      : { NotifyOnDownload: s.Settings.NotifyOnUse }
+    : {}),
   Uri: s.Uri ?? '',
   url: s.url ?? '',
   ItemIds: (s.Items ?? []).map((i) => i.Id),

@@ -69,6 +69,7 @@ export class ShareFileShareStore implements ShareStore {
   }
 
   create(n: NewShare): TaskEither<GatewayError, Share> {
+    const notifyOnUse = n.shareType === 'Send' ? n.notifyOnDownload : n.notifyOnUpload;
     const body = {
       ShareType: n.shareType,
       ...(n.title ? { Title: n.title } : {}),
@@ -79,11 +80,20 @@ export class ShareFileShareStore implements ShareStore {
       RequireLogin: n.requireLogin,
       RequireUserInfo: n.requireUserInfo,
       ...(n.shareType === 'Send' && n.isViewOnly ? { IsViewOnly: true } : {}),
+      // Notification on use is the share's Settings.NotifyOnUse (ShareFile-NET Models/Share.cs, ShareSettings).
+      Settings: { NotifyOnUse: notifyOnUse },
     };
-    return this.share(
-      { method: 'POST', path: '/Shares', query: { notify: false, direct: false }, body },
-      'the new share',
-      { includeItems: false, includeRecipients: false },
+    return pipe(
+      this.share({ method: 'POST', path: '/Shares', query: { notify: false, direct: false }, body }, 'the new share', {
+        includeItems: false,
+        includeRecipients: false,
+      }),
+      // An answer without Settings keeps what was asked, so that a later resend carries the same setting.
+      TE.map((s) =>
+        n.shareType === 'Send'
+          ? { ...s, NotifyOnDownload: s.NotifyOnDownload ?? notifyOnUse }
+          : { ...s, NotifyOnUpload: s.NotifyOnUpload ?? notifyOnUse },
+      ),
     );
   }
 

@@ -156,6 +156,78 @@ describe('ShareFile adapter specifics', () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it('reads the copy (not the modified source ShareFile answers with) from the target folder', async () => {
+    const from = await items.createFolder('home', { name: 'CopyFrom', overwrite: false })();
+    const to = await items.createFolder('home', { name: 'CopyTo', overwrite: false })();
+    if (E.isLeft(from) || E.isLeft(to)) throw new Error('seed');
+    const f = fake.items.addFile(from.right.Id, 'plan.txt', new TextEncoder().encode('p'), { overwrite: false });
+    if (E.isLeft(f)) throw new Error('seed');
+    const r = await items.copy(f.right.item.Id, to.right.Id, false)();
+    if (E.isLeft(r) || r.right.kind !== 'done') throw new Error('copy failed');
+    expect(r.right.item.Id).not.toBe(f.right.item.Id);
+    expect(r.right.item).toMatchObject({ Name: 'plan.txt', Parent: { Id: to.right.Id } });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('moves with overwrite by deleting the clash first; PATCH carries no overwrite', async () => {
+    const a = await items.createFolder('home', { name: 'MoveA', overwrite: false })();
+    const b = await items.createFolder('home', { name: 'MoveB', overwrite: false })();
+    if (E.isLeft(a) || E.isLeft(b)) throw new Error('seed');
+    const mover = fake.items.addFile(a.right.Id, 'same.txt', new TextEncoder().encode('new'), { overwrite: false });
+    const clash = fake.items.addFile(b.right.Id, 'same.txt', new TextEncoder().encode('old'), { overwrite: false });
+    if (E.isLeft(mover) || E.isLeft(clash)) throw new Error('seed');
+    const refused = await items.move(mover.right.item.Id, b.right.Id, false)();
+    expect(E.isLeft(refused) && refused.left._tag).toBe('Conflict');
+    const moved = await items.move(mover.right.item.Id, b.right.Id, true)();
+    expect(E.isRight(moved) && moved.right.kind).toBe('done');
+    const calls = fake.requests.slice(-4).map((r) => `${r.method} ${r.path}`);
+    expect(calls).toEqual([
+      `GET /sf/v3/Items(${mover.right.item.Id})`,
+      `GET /sf/v3/Items(${b.right.Id})/Children`,
+      `DELETE /sf/v3/Items(${clash.right.item.Id})`,
+      `PATCH /sf/v3/Items(${mover.right.item.Id})`,
+    ]);
+    expect(fake.requests.filter((r) => r.method === 'PATCH').every((r) => !r.query.has('overwrite'))).toBe(true);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("takes a download link from a 302's Location when the provider redirects anyway", async () => {
+    const f = fake.items.addFile(fake.items.homeId, 'redirected.txt', new TextEncoder().encode('r'), {
+      overwrite: false,
+    });
+    if (E.isLeft(f)) throw new Error('seed');
+    fake.redirectDownloads = true;
+    try {
+      const r = await items.downloadLink(f.right.item.Id, { includeAllVersions: false })();
+      if (E.isLeft(r)) throw new Error(r.left.message);
+      expect(r.right.DownloadUrl).toBe(`${fake.url}/download/${f.right.item.Id}`);
+    } finally {
+      fake.redirectDownloads = false;
+    }
+  });
+
+  it('asks for notification on use as Settings.NotifyOnUse, and a resend carries it', async () => {
+    const f = fake.items.addFile(fake.items.homeId, 'notify.txt', new TextEncoder().encode('n'), { overwrite: false });
+    if (E.isLeft(f)) throw new Error('seed');
+    const s = await shares.create({
+      shareType: 'Send',
+      itemIds: [f.right.item.Id],
+      maxDownloads: -1,
+      requireLogin: false,
+      requireUserInfo: false,
+      isViewOnly: false,
+      notifyOnDownload: true,
+      notifyOnUpload: false,
+      recipients: [],
+    })();
+    if (E.isLeft(s)) throw new Error(s.left.message);
+    expect(fake.requests.at(-1)!.body).toMatchObject({ Settings: { NotifyOnUse: true } });
+    expect(s.right.NotifyOnDownload).toBe(true);
+    await notifier.notify({ share: s.right, recipients: ['bo@example.com'], ccSender: false })();
+    expect(fake.resends.at(-1)).toMatchObject({ ShareId: s.right.Id, NotifyOnUse: true });
+    expect(fake.violations).toEqual([]);
+  });
+
   it('the stand-in rejects a body that departs from the published example', async () => {
     const client = new ShareFileClient({
       apiBaseUrl: fake.apiBaseUrl,

@@ -34,7 +34,8 @@ const EXTRAS: Record<string, Json> = {
     ClientModifiedDate: '',
     BaseFileId: '',
   },
-  'createShare-send.request.json': { IsViewOnly: false },
+  'createShare-send.request.json': { IsViewOnly: false, Settings: { NotifyOnUse: false } },
+  'createShare-request.request.json': { Settings: { NotifyOnUse: false } },
   'updateShare.request.json': { MaxDownloads: 0, RequireUserInfo: false, IsViewOnly: false },
 };
 

@@ -48,7 +48,7 @@ export interface StandInContext {
   readonly api: string;
   readonly items: InMemoryItemStore;
   readonly shares: InMemoryShareStore;
-  readonly flags: { readonly asyncTransfers: boolean };
+  readonly flags: { readonly asyncTransfers: boolean; readonly redirectDownloads: boolean };
   readonly resends: Json[];
   readonly reply: Responder;
 }
@@ -100,6 +100,11 @@ export class Responder {
   }
 
   /** Whether the body matches the published example; a departure is recorded. */
+  /** Records a departure from what ShareFile documents. */
+  violation(req: LoggedRequest, problem: string): void {
+    this.violations.push({ method: req.method, path: req.path, problems: [problem] });
+  }
+
   checked(req: LoggedRequest, exampleName: string): boolean {
     const problems = exampleProblems(req.body, exampleName);
     if (problems.length) this.violations.push({ method: req.method, path: req.path, problems });

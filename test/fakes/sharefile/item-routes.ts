@@ -95,7 +95,9 @@ export const ITEM_ROUTES: readonly SfRoute[] = [
             Source: { Id: id },
             Target: { Id: parent },
           });
-        return reply.run(res, items.move(id, parent, bool(q.get('overwrite'))), (o) =>
+        // ShareFile-NET's ItemsEntity.Update has no overwrite: a name clash in the target is a conflict.
+        if (q.has('overwrite')) reply.violation(logged, 'PATCH Items(id) takes no overwrite parameter');
+        return reply.run(res, items.move(id, parent, false), (o) =>
           o.kind === 'done' ? reply.send(res, 200, sfItem(api, o.item)) : reply.send(res, 202, {}),
         );
       }
@@ -134,8 +136,13 @@ export const ITEM_ROUTES: readonly SfRoute[] = [
           Source: { Id: match[1] },
           Target: { Id: target },
         });
+      // The answer is the modified source (ShareFile-NET ItemsEntity.Copy), not the copy.
       return reply.run(res, items.copy(match[1]!, target, bool(q.get('overwrite'))), (o) =>
-        o.kind === 'done' ? reply.send(res, 200, sfItem(api, o.item)) : reply.send(res, 202, {}),
+        o.kind === 'done'
+          ? reply.run(res, items.get(match[1]!, { includeDeleted: false, includeChildren: false }), (source) =>
+              reply.send(res, 200, sfItem(api, source)),
+            )
+          : reply.send(res, 202, {}),
       );
     },
   },

@@ -66,8 +66,9 @@ export const SHARE_ROUTES: readonly SfRoute[] = [
           requireLogin: b['RequireLogin'] === true,
           requireUserInfo: b['RequireUserInfo'] === true,
           isViewOnly: b['IsViewOnly'] === true,
-          notifyOnDownload: false,
-          notifyOnUpload: false,
+          notifyOnDownload:
+            b['ShareType'] !== 'Request' && (b['Settings'] as Json | undefined)?.['NotifyOnUse'] === true,
+          notifyOnUpload: b['ShareType'] === 'Request' && (b['Settings'] as Json | undefined)?.['NotifyOnUse'] === true,
           recipients: [],
         }),
         (s) => reply.send(res, 200, sfShare(api, s, [])),

@@ -48,6 +48,7 @@ export const sfShare = (api: string, s: Share, expand: string[]): Json => ({
   MaxDownloads: s.MaxDownloads,
   TotalDownloads: s.TotalDownloads,
   Uri: s.Uri,
+  Settings: { NotifyOnUse: (s.ShareType === 'Request' ? s.NotifyOnUpload : s.NotifyOnDownload) ?? false },
   ...(s.ParentId ? { Parent: { Id: s.ParentId } } : {}),
   ...(expand.includes('Items') ? { Items: (s.Items ?? []).map((i) => sfItem(api, i)) } : {}),
   ...(expand.includes('Recipients')

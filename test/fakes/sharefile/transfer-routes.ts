@@ -8,8 +8,8 @@ export const TRANSFER_ROUTES: readonly SfRoute[] = [
   {
     method: 'GET',
     path: /^\/Items\(([^)]+)\)\/Download$/,
-    handle: ({ items, url, reply }, { res, q, match }) => {
-      if (q.get('redirect') !== 'false')
+    handle: ({ items, url, reply, flags }, { res, q, match }) => {
+      if (q.get('redirect') !== 'false' || flags.redirectDownloads)
         return reply.send(res, 302, undefined, { location: `${url}/download/${match[1]}` });
       return reply.run(
         res,
