@@ -125,7 +125,7 @@ export const ITEM_ROUTES: readonly SfRoute[] = [
   {
     method: 'POST',
     path: /^\/Items\(([^)]+)\)\/Copy$/,
-    handle: ({ items, api, reply, flags }, { res, q, match }) => {
+    handle: async ({ items, api, reply, flags }, { res, q, match }) => {
       const target = q.get('targetid') ?? '';
       if (flags.asyncTransfers)
         return reply.send(res, 202, {
@@ -137,13 +137,12 @@ export const ITEM_ROUTES: readonly SfRoute[] = [
           Target: { Id: target },
         });
       // The answer is the modified source (ShareFile-NET ItemsEntity.Copy), not the copy.
-      return reply.run(res, items.copy(match[1]!, target, bool(q.get('overwrite'))), (o) =>
-        o.kind === 'done'
-          ? reply.run(res, items.get(match[1]!, { includeDeleted: false, includeChildren: false }), (source) =>
-              reply.send(res, 200, sfItem(api, source)),
-            )
-          : reply.send(res, 202, {}),
-      );
+      const copied = await items.copy(match[1]!, target, bool(q.get('overwrite')))();
+      if (E.isRight(copied) && copied.right.kind !== 'done') return reply.send(res, 202, {});
+      const source = E.isLeft(copied)
+        ? async () => copied
+        : items.get(match[1]!, { includeDeleted: false, includeChildren: false });
+      return reply.run(res, source, (item) => reply.send(res, 200, sfItem(api, item)));
     },
   },
   {
