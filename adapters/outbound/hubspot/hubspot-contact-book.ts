@@ -10,8 +10,8 @@ import {
 } from '../../../domain/crm/contact.js';
 import type { PropertyDefinition } from '../../../domain/crm/property.js';
 import type { ContactPage, ContactSearch } from '../../../domain/crm/search.js';
-import { notFound, type GatewayError } from '../../../domain/shared/errors.js';
-import { E, type Either, type TaskEither } from '../../../domain/shared/fp.js';
+import { invalidInput, notFound, type GatewayError } from '../../../domain/shared/errors.js';
+import { E, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { ContactBook, CreatedContact } from '../../../ports/contact-book.js';
 import { HubSpotClient } from './hubspot-client.js';
@@ -20,8 +20,11 @@ import { OP } from './hubspot-errors.js';
 import { propertyParams, toContact, toDefinition, toSearchRequest, unique } from './hubspot-mapping.js';
 import type { AccessTokenProvider } from './hubspot-tokens.js';
 
-/** HubSpot-defined association type "contact to company, primary". */
-const CONTACT_TO_PRIMARY_COMPANY = 279;
+/**
+ * HubSpot-defined association type 1, "Primary" contact-to-company (279 is the unlabeled link, which HubSpot
+ * adds by itself): developers.hubspot.com/docs/api/crm/associations, "Contact to company" type ids.
+ */
+const CONTACT_TO_PRIMARY_COMPANY = 1;
 
 export interface HubSpotContactBookOptions {
   readonly baseUrl: string;
@@ -109,6 +112,16 @@ export class HubSpotContactBook implements ContactBook {
   }
 
   search(search: ContactSearch): TaskEither<GatewayError, ContactPage> {
+    // HubSpot's search takes one sort (developers.hubspot.com/docs/api/crm/search: "only one sorting rule
+    // can be applied to any search"); a second is refused here rather than dropped.
+    if (search.sorts.length > 1)
+      return TE.left(
+        invalidInput(
+          `HubSpot sorts a search by one property; ${search.sorts.length} were given. Keep the one that matters most, e.g. [{"propertyName":"${search.sorts[0]!.propertyName}","direction":"${search.sorts[0]!.direction ?? 'ASCENDING'}"}].`,
+          'sorts',
+          'at most one sort with HubSpot',
+        ),
+      );
     return async () => {
       const body = toSearchRequest(search);
       const sent = await this.#client.send({

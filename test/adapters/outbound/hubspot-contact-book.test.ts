@@ -49,7 +49,7 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
       expect(r.query).toEqual({ properties: ['email', 'phone'] });
     });
 
-    it('creates the contact with a primary company association (type 279, string id)', async () => {
+    it('creates the contact with a primary company association (type 1, string id)', async () => {
       const tag = uniqueTag();
       const created = await ok(book.create({ email: `${tag}@example.com`, company: `Initech ${tag}` }, []));
       const post = server.requests.find(
@@ -60,15 +60,23 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
         associations: [
           {
             to: { id: created.company!.id },
-            types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 }],
+            types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 1 }],
           },
         ],
       });
       expect(created.company).toMatchObject({ name: `Initech ${tag}`, created: true });
     });
 
-    it('searches with string sorts ("-name" descending) and a string cursor', async () => {
-      await ok(
+    it('searches with one string sort ("-name" descending) and a string cursor; a second sort is refused, not dropped', async () => {
+      await ok(book.search({ ...search, sorts: [{ propertyName: 'lastname', direction: 'DESCENDING' }] }));
+      expect(lastRequest(server).body).toMatchObject({
+        sorts: ['-lastname'],
+        after: '0',
+        limit: 10,
+        properties: ['email'],
+      });
+      const sent = server.requests.length;
+      const refused = await err(
         book.search({
           ...search,
           sorts: [
@@ -77,12 +85,8 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
           ],
         }),
       );
-      expect(lastRequest(server).body).toMatchObject({
-        sorts: ['-lastname', 'firstname'],
-        after: '0',
-        limit: 10,
-        properties: ['email'],
-      });
+      expect(refused).toMatchObject({ _tag: 'InvalidInput', parameter: 'sorts' });
+      expect(server.requests.length).toBe(sent);
     });
 
     it('clears a property given as null by sending "" (the documents allow only strings)', async () => {
@@ -356,7 +360,7 @@ describe("the stand-in holds requests to HubSpot's OpenAPI documents", () => {
       associations: [
         {
           to: { id: Number(company.data.id) },
-          types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 279 }],
+          types: [{ associationCategory: 'HUBSPOT_DEFINED', associationTypeId: 1 }],
         },
       ],
     };

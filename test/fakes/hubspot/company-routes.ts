@@ -66,10 +66,10 @@ export const putDefaultAssociation = (crm: CrmState, params: Record<string, stri
   const company = crm.activeCompany(params['toObjectId'] ?? '');
   if (!contact || contact.archived || !company) return notFoundReply();
   const links = crm.associations.get(contact.id) ?? new Map<string, Set<number>>();
-  links.set(company.id, (links.get(company.id) ?? new Set<number>()).add(1));
+  links.set(company.id, (links.get(company.id) ?? new Set<number>()).add(279));
   crm.associations.set(contact.id, links);
   if (!contact.properties[PRIMARY_COMPANY_PROPERTY]) {
-    links.get(company.id)!.add(279);
+    links.get(company.id)!.add(1);
     crm.contacts.set(contact.id, {
       ...contact,
       properties: { ...contact.properties, [PRIMARY_COMPANY_PROPERTY]: company.id },

@@ -53,11 +53,12 @@ export const postContact = (crm: CrmState, body: Json): Reply => {
         };
       }
       const set = links.get(a.to.id) ?? new Set<number>();
-      set.add(type.associationTypeId).add(1);
+      // Every contact-company link is also unlabeled (279); 1 is the primary company (HubSpot's association type ids).
+      set.add(type.associationTypeId).add(279);
       links.set(a.to.id, set);
     }
   }
-  const primary = [...links].find(([, types]) => types.has(279))?.[0];
+  const primary = [...links].find(([, types]) => types.has(1))?.[0];
   const id = String(crm.nextContactId++);
   const contact = newContact(
     id,

@@ -68,6 +68,7 @@ export const parseSearch = (body: Json): E.Either<Reply, { search: ContactSearch
   if (!/^\d+$/.test(after)) return invalid(`after must be a paging cursor from a previous page; got "${after}".`);
   const offset = Number(after);
   if (offset >= SEARCH_LIMITS.maxResults) return invalid(`Search results are limited to ${SEARCH_LIMITS.maxResults}.`);
+  if ((body['sorts'] as string[]).length > 1) return invalid('Only one sort is allowed per search.');
   const sorts: Sort[] = (body['sorts'] as string[]).map((s) =>
     s.startsWith('-')
       ? { propertyName: s.slice(1), direction: 'DESCENDING' }
