@@ -168,6 +168,7 @@ export class HubSpotServer {
 
     const op = this.#operations.find((o) => o.method === entry.method && o.pattern.test(entry.path));
     if (!op) return violation([`no operation ${entry.method} ${entry.path} in HubSpot's documents`], undefined, 404);
+    entry.operation = op.handWritten ? `hand-written ${op.template}` : op.key;
 
     const checked = checkRequest(op, entry, raw);
     if (E.isLeft(checked)) {

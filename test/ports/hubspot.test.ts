@@ -36,6 +36,14 @@ describe("HubSpot (local stand-in): every request the adapter sent matched HubSp
     expect(servers[1]!.requests.some((r) => r.path.startsWith('/crm/objects/2026-03/contacts'))).toBe(true);
   });
 
+  it('checked the v3 companies and properties requests against their own official documents', () => {
+    const ops = new Set(servers[0]!.requests.map((r) => r.operation));
+    expect(ops).toContain('crm-companies-v3 POST /crm/v3/objects/companies/search');
+    expect(ops).toContain('crm-companies-v3 POST /crm/v3/objects/companies');
+    expect(ops).toContain('crm-properties-v3 GET /crm/v3/properties/{objectType}');
+    expect([...ops].filter((o) => o?.startsWith('hand-written'))).toEqual([]);
+  });
+
   it('recorded no request that departs from the documents', () => {
     expect(servers.flatMap((s) => s.specViolations)).toEqual([]);
   });

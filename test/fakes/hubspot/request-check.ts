@@ -20,6 +20,8 @@ export interface LoggedRequest {
   readonly headers: IncomingHttpHeaders;
   readonly body: unknown;
   status: number;
+  /** The document operation the request was checked against (`crm-companies-v3 POST /crm/v3/objects/companies`). */
+  operation?: string;
 }
 
 export interface Reply {

@@ -21,6 +21,8 @@ const SPEC_FILES = [
   { id: 'crm-associations-v4', file: 'crm-associations-v4/associations.json' },
   { id: 'auth-oauth-v1', file: 'auth-oauth-v1/oauth.json' },
   { id: 'auth-oauth-2026-03', file: 'auth-oauth-2026-03/oauth.json' },
+  { id: 'crm-companies-v3', file: 'crm-companies-v3/companies.json' },
+  { id: 'crm-properties-v3', file: 'crm-properties-v3/properties.json' },
 ] as const;
 
 const OBJECT_PREFIXES: Record<string, string> = {
@@ -145,80 +147,53 @@ class SpecCatalogue {
   }
 
   /**
-   * Operations whose official documents are not in vendor-specs (companies search and create, the
-   * properties API): a minimal hand-written check. The companies endpoints are assumed to take the
-   * same request schemas as the contacts ones (HubSpot generates every CRM object API from one template).
+   * Operations whose official documents are not in vendor-specs: companies search and create on the
+   * date-versioned path (only the v3 companies document is there). They are checked with the request
+   * schemas of the 2026-03 contacts document (HubSpot generates every CRM object API from one template).
    */
   handWritten(): Operation[] {
-    const ops: Operation[] = [];
-    for (const [prefix, docId] of Object.entries(OBJECT_PREFIXES)) {
-      const ref = (name: string) => ({
-        required: true,
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
-      });
-      const created = {
-        '201': { content: { 'application/json': { schema: { $ref: '#/components/schemas/SimplePublicObject' } } } },
-      };
-      const found = {
-        '200': {
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/CollectionResponseWithTotalSimplePublicObject' },
-            },
+    const prefix = '/crm/objects/2026-03';
+    const docId = OBJECT_PREFIXES[prefix]!;
+    const ref = (name: string) => ({
+      required: true,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+    });
+    const created = {
+      '201': { content: { 'application/json': { schema: { $ref: '#/components/schemas/SimplePublicObject' } } } },
+    };
+    const found = {
+      '200': {
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/CollectionResponseWithTotalSimplePublicObject' },
           },
         },
-      };
-      ops.push(
-        this.#operation(
-          docId,
-          'POST',
-          `${prefix}/companies/search`,
-          {
-            requestBody: ref('PublicObjectSearchRequest'),
-            responses: found,
-            security: [{ oauth2: ['crm.objects.companies.read'] }],
-          },
-          true,
-        ),
-        this.#operation(
-          docId,
-          'POST',
-          `${prefix}/companies`,
-          {
-            requestBody: ref('SimplePublicObjectInputForCreate'),
-            responses: created,
-            security: [{ oauth2: ['crm.objects.companies.write'] }],
-          },
-          true,
-        ),
-      );
-    }
-    const query = (name: string, schema: Json) => ({ name, in: 'query', required: false, schema });
-    ops.push(
+      },
+    };
+    return [
       this.#operation(
-        'crm-contacts-v3',
-        'GET',
-        '/crm/v3/properties/{objectType}',
+        docId,
+        'POST',
+        `${prefix}/companies/search`,
         {
-          parameters: [
-            {
-              name: 'objectType',
-              in: 'path',
-              required: true,
-              schema: { type: 'string', enum: ['contacts', 'companies', '0-1', '0-2'] },
-            },
-            query('archived', { type: 'boolean' }),
-            query('properties', { type: 'string' }),
-            query('dataSensitivity', { type: 'string' }),
-            query('locale', { type: 'string' }),
-          ],
-          responses: {},
-          security: [{ oauth2: ['crm.schemas.contacts.read'] }],
+          requestBody: ref('PublicObjectSearchRequest'),
+          responses: found,
+          security: [{ oauth2: ['crm.objects.companies.read'] }],
         },
         true,
       ),
-    );
-    return ops;
+      this.#operation(
+        docId,
+        'POST',
+        `${prefix}/companies`,
+        {
+          requestBody: ref('SimplePublicObjectInputForCreate'),
+          responses: created,
+          security: [{ oauth2: ['crm.objects.companies.write'] }],
+        },
+        true,
+      ),
+    ];
   }
 
   #operation(docId: string, method: string, template: string, raw: Json, handWritten: boolean): Operation {
