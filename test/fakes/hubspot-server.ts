@@ -58,6 +58,8 @@ export class HubSpotServer {
   readonly issuedTokens: IssuedToken[];
   readonly oauth: OAuthAppSettings;
   readonly hubId: number;
+  /** What `GET /account-info/v3/details` answers besides the portal id; tests may change it. */
+  account = { uiDomain: 'app.hubspot.com', timeZone: 'US/Eastern', dataHostingLocation: 'na1' };
 
   readonly #server: Server;
   readonly #operations: Operation[];
@@ -200,6 +202,19 @@ export class HubSpotServer {
       case 'POST /oauth/v1/token':
       case 'POST /oauth/2026-03/token':
         return this.#tokens.token(c.body as Record<string, string>);
+      case 'GET /account-info/v3/details':
+        return {
+          status: 200,
+          body: {
+            portalId: this.hubId,
+            accountType: 'STANDARD',
+            companyCurrency: 'USD',
+            additionalCurrencies: [],
+            utcOffset: '-05:00',
+            utcOffsetMilliseconds: -18_000_000,
+            ...this.account,
+          },
+        };
       case 'POST /oauth/2026-03/token/revoke':
         return this.#tokens.revoke(c.body as Record<string, string>);
       case 'POST {objects}/contacts':

@@ -41,7 +41,7 @@ describe("HubSpot (local stand-in): every request the adapter sent matched HubSp
     expect(ops).toContain('crm-companies-v3 POST /crm/v3/objects/companies/search');
     expect(ops).toContain('crm-companies-v3 POST /crm/v3/objects/companies');
     expect(ops).toContain('crm-properties-v3 GET /crm/v3/properties/{objectType}');
-    expect([...ops].filter((o) => o?.startsWith('hand-written'))).toEqual([]);
+    expect([...ops].filter((o) => o?.startsWith('hand-written /crm/v3'))).toEqual([]);
   });
 
   it('recorded no request that departs from the documents', () => {

@@ -40,6 +40,8 @@ export class HubSpotClient {
   readonly #http: AxiosInstance;
   readonly #tokens: AccessTokenProvider;
   readonly #clock: Clock;
+  /** The account's IANA time zone, once known: HubSpot's daily limit resets at midnight there. */
+  timeZone: string | undefined;
 
   constructor(options: HubSpotClientOptions) {
     this.#http = createVendorHttp({ vendor: VENDOR, baseURL: options.baseUrl, timeoutMs: options.timeoutMs });
@@ -95,7 +97,7 @@ export class HubSpotClient {
     const { error, invalidateToken } = hubspotError(
       op,
       { status: res.status, data: res.data, retryAfter: res.headers['retry-after'], token },
-      ctx,
+      { ...ctx, ...(this.timeZone ? { timeZone: this.timeZone } : {}) },
       this.#clock,
     );
     if (invalidateToken) this.#tokens.invalidate?.(token);

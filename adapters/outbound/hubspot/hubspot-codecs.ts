@@ -125,3 +125,14 @@ export const decodeOrUnexpected = <A>(
   const decoded = codec.decode(data);
   return E.isLeft(decoded) ? E.left(unexpectedShape(status, decoded.left, expectation)) : E.right(decoded.right);
 };
+
+/**
+ * `GET /account-info/v3/details` (developers.hubspot.com/docs/api/settings/account-information-api): the
+ * account's id, web host and time zone. Only what the gateway uses is read, each member leniently.
+ */
+export const AccountDetails = t.partial({
+  portalId: lenient(t.number),
+  uiDomain: lenient(t.string),
+  timeZone: lenient(t.string),
+});
+export type AccountDetails = t.TypeOf<typeof AccountDetails>;

@@ -15,7 +15,13 @@ import { E, TE, type Either, type TaskEither } from '../../../domain/shared/fp.j
 import type { Clock } from '../../../ports/clock.js';
 import type { ContactBook, CreatedContact } from '../../../ports/contact-book.js';
 import { HubSpotClient } from './hubspot-client.js';
-import { decodeOrUnexpected, PropertiesResponse, SearchResponse, SimplePublicObject } from './hubspot-codecs.js';
+import {
+  AccountDetails,
+  decodeOrUnexpected,
+  PropertiesResponse,
+  SearchResponse,
+  SimplePublicObject,
+} from './hubspot-codecs.js';
 import { OP } from './hubspot-errors.js';
 import { propertyParams, toContact, toDefinition, toSearchRequest, unique } from './hubspot-mapping.js';
 import type { AccessTokenProvider } from './hubspot-tokens.js';
@@ -47,6 +53,11 @@ export class HubSpotContactBook implements ContactBook {
   readonly #client: HubSpotClient;
   readonly #objects: string;
   readonly #portalId: string | undefined;
+  readonly #clock: Clock;
+  /** The account's id, web host and time zone, read once (`GET /account-info/v3/details`). */
+  #account: AccountDetails | undefined;
+  #accountAsked: Promise<void> | undefined;
+  #accountFailedAt = -Infinity;
 
   constructor(options: HubSpotContactBookOptions) {
     this.#client = new HubSpotClient({
@@ -55,6 +66,7 @@ export class HubSpotContactBook implements ContactBook {
       timeoutMs: options.timeoutMs,
       clock: options.clock ?? { now: () => new Date() },
     });
+    this.#clock = options.clock ?? { now: () => new Date() };
     this.#objects = options.objectsPath.replace(/\/+$/, '');
     this.#portalId = options.portalId;
   }
@@ -74,7 +86,9 @@ export class HubSpotContactBook implements ContactBook {
       const { res } = sent.right;
       if (res.status === 404) return E.left(await this.#missing(id));
       if (res.status !== 200) return E.left(this.#client.failure(OP.readContact, sent.right, { id }));
-      return E.map((o: SimplePublicObject) => this.#toContact(o))(this.#decodeObject(res));
+      const decoded = this.#decodeObject(res);
+      if (E.isRight(decoded) && decoded.right.url === undefined) await this.#readAccount();
+      return E.map((o: SimplePublicObject) => this.#toContact(o))(decoded);
     };
   }
 
@@ -197,6 +211,7 @@ export class HubSpotContactBook implements ContactBook {
       return E.left(this.#client.failure(OP.createContact, sent.right, { values }));
     const decoded = this.#decodeObject(res);
     if (E.isLeft(decoded)) return decoded;
+    if (decoded.right.url === undefined) await this.#readAccount();
     const created = this.#toContact(decoded.right);
     const wanted = unique([...returnProperties, ...Object.keys(values)]);
     let contact = projectContact(created, wanted, () => false);
@@ -284,6 +299,32 @@ export class HubSpotContactBook implements ContactBook {
   }
 
   #toContact(o: SimplePublicObject): Contact {
-    return toContact(o, this.#portalId);
+    const portalId =
+      this.#portalId ?? (this.#account?.portalId !== undefined ? String(this.#account.portalId) : undefined);
+    return toContact(o, {
+      ...(portalId ? { portalId } : {}),
+      ...(this.#account?.uiDomain ? { uiDomain: this.#account.uiDomain } : {}),
+    });
+  }
+
+  /**
+   * Reads the account's details once, for record links on the account's own web host (EU accounts are on
+   * app-eu1.hubspot.com) and for the time zone its daily limit resets in. A failure leaves the defaults
+   * (app.hubspot.com, UTC) and is not asked again for five minutes; it never fails the call.
+   */
+  #readAccount(): Promise<void> {
+    if (this.#account || this.#clock.now().getTime() - this.#accountFailedAt < 300_000) return Promise.resolve();
+    this.#accountAsked ??= (async () => {
+      const sent = await this.#client.send({ method: 'GET', url: '/account-info/v3/details' });
+      const details =
+        E.isRight(sent) && sent.right.res.status === 200 ? AccountDetails.decode(sent.right.res.data) : undefined;
+      if (details && E.isRight(details)) {
+        this.#account = details.right;
+        if (details.right.timeZone) this.#client.timeZone = details.right.timeZone;
+      } else this.#accountFailedAt = this.#clock.now().getTime();
+    })().finally(() => {
+      this.#accountAsked = undefined;
+    });
+    return this.#accountAsked;
   }
 }

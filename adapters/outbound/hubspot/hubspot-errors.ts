@@ -53,6 +53,8 @@ export const OP = {
 export interface ErrorContext {
   readonly id?: string;
   readonly values?: PropertyValues;
+  /** The account's time zone, when known (its daily limit resets at midnight there). */
+  readonly timeZone?: string;
 }
 
 const unique = (names: readonly string[]): string[] => [...new Set(names)];
@@ -109,9 +111,22 @@ const quotedProperty = (message: string | undefined): string | undefined =>
   message?.match(/propert(?:y|ies)\s+["'`]([A-Za-z0-9_.-]+)["'`]/i)?.[1] ??
   message?.match(/["'`]([A-Za-z0-9_.-]+)["'`]\s+is a read[ -]only property/i)?.[1];
 
-const secondsUntilUtcMidnight = (now: Date): number => {
-  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return Math.ceil((midnight - now.getTime()) / 1000);
+/** Seconds until the next midnight in the time zone (UTC when unknown or not a zone Intl knows). */
+export const secondsUntilMidnight = (now: Date, timeZone = 'UTC'): number => {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    }).formatToParts(now);
+  } catch {
+    return timeZone === 'UTC' ? 86_400 : secondsUntilMidnight(now, 'UTC');
+  }
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return 86_400 - (part('hour') * 3600 + part('minute') * 60 + part('second'));
 };
 
 const inWords = (seconds: number): string =>
@@ -206,12 +221,12 @@ const errorOf = (op: Operation, answer: HubSpotErrorAnswer, ctx: ErrorContext, c
     const seconds =
       header ??
       (daily
-        ? Math.min(MAX_DAILY_WAIT_SECONDS, Math.max(60, secondsUntilUtcMidnight(now)))
+        ? Math.min(MAX_DAILY_WAIT_SECONDS, Math.max(60, secondsUntilMidnight(now, ctx.timeZone)))
         : SHORT_POLICY_WAIT_SECONDS);
     const at = new Date(now.getTime() + seconds * 1000).toISOString();
     return rateLimited(
       daily
-        ? `HubSpot's daily API call limit for this account is used up (it resets at midnight in the account's time zone). Retry in about ${inWords(seconds)}, after ${at}.`
+        ? `HubSpot's daily API call limit for this account is used up (it resets at midnight in the account's time zone${ctx.timeZone ? `, ${ctx.timeZone}` : ', taken as UTC until the account is known'}). Retry in about ${inWords(seconds)}, after ${at}.`
         : `HubSpot's rate limit was reached${body.policyName ? ` (${body.policyName})` : ''}. Retry in ${inWords(seconds)}.`,
       seconds,
     );

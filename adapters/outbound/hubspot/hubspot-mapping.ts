@@ -25,12 +25,19 @@ export const propertyParams = (names: readonly string[], extra: Record<string, s
   return params;
 };
 
-/** A contact; its web address is built from the account id when HubSpot sends none. */
-export const toContact = (o: SimplePublicObject, portalId: string | undefined): Contact => {
+/** Where the account's records are seen: its id and web host (`uiDomain`, e.g. app-eu1.hubspot.com). */
+export interface AccountLinks {
+  readonly portalId?: string;
+  readonly uiDomain?: string;
+}
+
+/** A contact; its web address is built from the account's id and web host when HubSpot sends none. */
+export const toContact = (o: SimplePublicObject, account: AccountLinks): Contact => {
+  const host = account.uiDomain && /^[a-z0-9.-]+$/i.test(account.uiDomain) ? account.uiDomain : 'app.hubspot.com';
   const url =
     o.url ??
-    (portalId
-      ? `https://app.hubspot.com/contacts/${encodeURIComponent(portalId)}/record/0-1/${encodeURIComponent(o.id)}`
+    (account.portalId
+      ? `https://${host}/contacts/${encodeURIComponent(account.portalId)}/record/0-1/${encodeURIComponent(o.id)}`
       : undefined);
   return {
     id: o.id,

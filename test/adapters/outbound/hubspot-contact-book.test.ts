@@ -211,12 +211,37 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
       }
     });
 
-    it('429 DAILY → RateLimited until midnight UTC', async () => {
+    it("429 DAILY → RateLimited until midnight in the account's time zone (UTC until the account is known)", async () => {
+      const fresh = bookFor(server);
       server.failNext(429, rateLimitBody('DAILY'));
-      const e = await err(book.search(search));
-      expect(e).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 6 * 3600 });
+      const before = await err(fresh.search(search));
+      expect(before).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 6 * 3600 });
+      expect(before.message).toContain('2026-03-11T00:00:00.000Z');
+      // A contact read without HubSpot's own url makes the book read the account once: US/Eastern (EDT, UTC-4).
+      const { contact } = await ok(fresh.create({ email: `${uniqueTag()}@example.com` }, []));
+      await ok(fresh.get(contact.id, []));
+      expect(server.requests.filter((r) => r.path === '/account-info/v3/details').length).toBeGreaterThan(0);
+      server.failNext(429, rateLimitBody('DAILY'));
+      const e = await err(fresh.search(search));
+      expect(e).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 10 * 3600 });
       expect(e.message).toContain('daily');
-      expect(e.message).toContain('2026-03-11T00:00:00.000Z');
+      expect(e.message).toContain('US/Eastern');
+      expect(e.message).toContain('2026-03-11T04:00:00.000Z');
+    });
+
+    it("builds record links on the account's own web host (uiDomain), read once", async () => {
+      const eu = await HubSpotServer.start();
+      try {
+        eu.account = { ...eu.account, uiDomain: 'app-eu1.hubspot.com', timeZone: 'Europe/Berlin' };
+        const euBook = bookFor(eu);
+        const { contact } = await ok(euBook.create({ email: `${uniqueTag()}@example.com` }, []));
+        expect(contact.url).toBe(`https://app-eu1.hubspot.com/contacts/4242/record/0-1/${contact.id}`);
+        await ok(euBook.get(contact.id, []));
+        expect(eu.requests.filter((r) => r.path === '/account-info/v3/details')).toHaveLength(1);
+        expect(eu.specViolations).toEqual([]);
+      } finally {
+        await eu.close();
+      }
     });
 
     it('429 with Retry-After → RateLimited for that long; a ten-secondly policy without it → 10 seconds', async () => {
@@ -226,6 +251,13 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
       const e = await err(book.search(search));
       expect(e).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 10 });
       expect(e.message).toContain('Retry in 10 seconds');
+    });
+
+    it('429 with a Retry-After date years away is believed for at most a day', async () => {
+      server.failNext(429, rateLimitBody('TEN_SECONDLY_ROLLING'), { 'Retry-After': 'Thu, 01 Jan 2099 00:00:00 GMT' });
+      expect(await err(book.search(search))).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 86_400 });
+      server.failNext(429, rateLimitBody('TEN_SECONDLY_ROLLING'), { 'Retry-After': '99999999999' });
+      expect(await err(book.search(search))).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 86_400 });
     });
 
     it('5xx → retryable UpstreamFailure, whatever the body', async () => {

@@ -147,8 +147,8 @@ class SpecCatalogue {
   }
 
   /**
-   * Operations whose official documents are not in vendor-specs: companies search and create on the
-   * date-versioned path (only the v3 companies document is there). They are checked with the request
+   * Operations whose official documents are not in vendor-specs: account information, and companies search
+   * and create on the date-versioned path (only the v3 companies document is there). They are checked with the request
    * schemas of the 2026-03 contacts document (HubSpot generates every CRM object API from one template).
    */
   handWritten(): Operation[] {
@@ -171,6 +171,14 @@ class SpecCatalogue {
       },
     };
     return [
+      // Account information (developers.hubspot.com/docs/api/settings/account-information-api): any token.
+      this.#operation(
+        'account-info-v3',
+        'GET',
+        '/account-info/v3/details',
+        { responses: {}, security: [{ oauth2: [] }] },
+        true,
+      ),
       this.#operation(
         docId,
         'POST',
