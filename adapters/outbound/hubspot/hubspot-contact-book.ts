@@ -1,4 +1,5 @@
 import type { AxiosResponse } from 'axios';
+import { LRUCache } from 'lru-cache';
 import type * as t from 'io-ts';
 import {
   projectContact,
@@ -14,15 +15,10 @@ import { invalidInput, notFound, type GatewayError } from '../../../domain/share
 import { E, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { ContactBook, CreatedContact } from '../../../ports/contact-book.js';
-import { HubSpotClient } from './hubspot-client.js';
-import {
-  AccountDetails,
-  decodeOrUnexpected,
-  PropertiesResponse,
-  SearchResponse,
-  SimplePublicObject,
-} from './hubspot-codecs.js';
-import { OP } from './hubspot-errors.js';
+import { HubSpotAccount } from './hubspot-account.js';
+import { HubSpotClient, type Sent } from './hubspot-client.js';
+import { decodeOrUnexpected, PropertiesResponse, SearchResponse, SimplePublicObject } from './hubspot-codecs.js';
+import { OP, type ErrorContext, type Operation } from './hubspot-errors.js';
 import { propertyParams, toContact, toDefinition, toSearchRequest, unique } from './hubspot-mapping.js';
 import type { AccessTokenProvider } from './hubspot-tokens.js';
 
@@ -42,6 +38,8 @@ export interface HubSpotContactBookOptions {
   readonly portalId?: string;
   /** For Retry-After dates and daily-limit resets; the system clock by default. */
   readonly clock?: Clock;
+  /** How long property definitions are kept (default 600 s; 0 reads them every time). */
+  readonly propertyCacheSeconds?: number;
 }
 
 /**
@@ -55,9 +53,9 @@ export class HubSpotContactBook implements ContactBook {
   readonly #portalId: string | undefined;
   readonly #clock: Clock;
   /** The account's id, web host and time zone, read once (`GET /account-info/v3/details`). */
-  #account: AccountDetails | undefined;
-  #accountAsked: Promise<void> | undefined;
-  #accountFailedAt = -Infinity;
+  readonly #account: HubSpotAccount;
+  /** Property definitions by object type (two entries at most), each for `propertyCacheSeconds`. */
+  readonly #propertyCache: LRUCache<CrmObjectType, readonly PropertyDefinition[]>;
 
   constructor(options: HubSpotContactBookOptions) {
     this.#client = new HubSpotClient({
@@ -67,6 +65,8 @@ export class HubSpotContactBook implements ContactBook {
       clock: options.clock ?? { now: () => new Date() },
     });
     this.#clock = options.clock ?? { now: () => new Date() };
+    this.#account = new HubSpotAccount(this.#client, this.#clock);
+    this.#propertyCache = new LRUCache({ max: 2, ttl: (options.propertyCacheSeconds ?? 600) * 1000 || 1 });
     this.#objects = options.objectsPath.replace(/\/+$/, '');
     this.#portalId = options.portalId;
   }
@@ -87,7 +87,7 @@ export class HubSpotContactBook implements ContactBook {
       if (res.status === 404) return E.left(await this.#missing(id));
       if (res.status !== 200) return E.left(this.#client.failure(OP.readContact, sent.right, { id }));
       const decoded = this.#decodeObject(res);
-      if (E.isRight(decoded) && decoded.right.url === undefined) await this.#readAccount();
+      if (E.isRight(decoded) && decoded.right.url === undefined) await this.#account.read();
       return E.map((o: SimplePublicObject) => this.#toContact(o))(decoded);
     };
   }
@@ -99,7 +99,7 @@ export class HubSpotContactBook implements ContactBook {
       if (E.isLeft(sent)) return sent;
       const { res } = sent.right;
       if (res.status === 404) return E.left(await this.#missing(id));
-      if (res.status !== 200) return E.left(this.#client.failure(OP.updateContact, sent.right, { id, values }));
+      if (res.status !== 200) return E.left(this.#writeFailure(OP.updateContact, sent.right, { id, values }));
       // a property HubSpot leaves out of the answer was just cleared: it reads as null, as elsewhere
       return E.map((o: SimplePublicObject) => projectContact(this.#toContact(o), Object.keys(values)))(
         this.#decodeObject(res),
@@ -146,7 +146,7 @@ export class HubSpotContactBook implements ContactBook {
       });
       if (E.isLeft(sent)) return sent;
       const { res } = sent.right;
-      if (res.status !== 200) return E.left(this.#client.failure(OP.searchContacts, sent.right, {}));
+      if (res.status !== 200) return E.left(this.#writeFailure(OP.searchContacts, sent.right, {}));
       const decoded = decodeOrUnexpected(
         SearchResponse,
         res.data,
@@ -163,8 +163,31 @@ export class HubSpotContactBook implements ContactBook {
     };
   }
 
+  /**
+   * The property definitions, kept for `propertyCacheSeconds` (10 minutes by default) per object type; an answer
+   * of HubSpot's naming a property that does not exist (PROPERTY_DOESNT_EXIST) drops them, as a property may
+   * just have been deleted or renamed.
+   */
   properties(objectType: CrmObjectType): TaskEither<GatewayError, readonly PropertyDefinition[]> {
     return async () => {
+      const cached = this.#propertyCache.get(objectType);
+      if (cached) return E.right(cached);
+      const read = await this.#readProperties(objectType);
+      if (E.isRight(read)) this.#propertyCache.set(objectType, read.right);
+      return read;
+    };
+  }
+
+  /** A failed write or search; one naming a property that does not exist drops the cached definitions. */
+  #writeFailure(op: Operation, sent: Sent, ctx: ErrorContext): GatewayError {
+    const error = this.#client.failure(op, sent, ctx);
+    if (error._tag === 'InvalidInput' && error.details?.['hubspot_code'] === 'PROPERTY_DOESNT_EXIST')
+      this.#propertyCache.clear();
+    return error;
+  }
+
+  #readProperties(objectType: CrmObjectType): Promise<Either<GatewayError, readonly PropertyDefinition[]>> {
+    return (async () => {
       const op = objectType === 'contacts' ? OP.contactProperties : OP.companyProperties;
       const sent = await this.#client.send({ method: 'GET', url: `/crm/v3/properties/${objectType}` });
       if (E.isLeft(sent)) return sent;
@@ -177,7 +200,7 @@ export class HubSpotContactBook implements ContactBook {
         'a property list needs "results" with "name", "label", "type" and "fieldType"',
       );
       return E.map((body: t.TypeOf<typeof PropertiesResponse>) => body.results.map(toDefinition))(decoded);
-    };
+    })();
   }
 
   async #create(
@@ -208,10 +231,10 @@ export class HubSpotContactBook implements ContactBook {
     if (E.isLeft(sent)) return sent;
     const { res } = sent.right;
     if (res.status !== 201 && res.status !== 200)
-      return E.left(this.#client.failure(OP.createContact, sent.right, { values }));
+      return E.left(this.#writeFailure(OP.createContact, sent.right, { values }));
     const decoded = this.#decodeObject(res);
     if (E.isLeft(decoded)) return decoded;
-    if (decoded.right.url === undefined) await this.#readAccount();
+    if (decoded.right.url === undefined) await this.#account.read();
     const created = this.#toContact(decoded.right);
     const wanted = unique([...returnProperties, ...Object.keys(values)]);
     let contact = projectContact(created, wanted, () => false);
@@ -300,31 +323,11 @@ export class HubSpotContactBook implements ContactBook {
 
   #toContact(o: SimplePublicObject): Contact {
     const portalId =
-      this.#portalId ?? (this.#account?.portalId !== undefined ? String(this.#account.portalId) : undefined);
+      this.#portalId ??
+      (this.#account.details?.portalId !== undefined ? String(this.#account.details.portalId) : undefined);
     return toContact(o, {
       ...(portalId ? { portalId } : {}),
-      ...(this.#account?.uiDomain ? { uiDomain: this.#account.uiDomain } : {}),
+      ...(this.#account.details?.uiDomain ? { uiDomain: this.#account.details.uiDomain } : {}),
     });
-  }
-
-  /**
-   * Reads the account's details once, for record links on the account's own web host (EU accounts are on
-   * app-eu1.hubspot.com) and for the time zone its daily limit resets in. A failure leaves the defaults
-   * (app.hubspot.com, UTC) and is not asked again for five minutes; it never fails the call.
-   */
-  #readAccount(): Promise<void> {
-    if (this.#account || this.#clock.now().getTime() - this.#accountFailedAt < 300_000) return Promise.resolve();
-    this.#accountAsked ??= (async () => {
-      const sent = await this.#client.send({ method: 'GET', url: '/account-info/v3/details' });
-      const details =
-        E.isRight(sent) && sent.right.res.status === 200 ? AccountDetails.decode(sent.right.res.data) : undefined;
-      if (details && E.isRight(details)) {
-        this.#account = details.right;
-        if (details.right.timeZone) this.#client.timeZone = details.right.timeZone;
-      } else this.#accountFailedAt = this.#clock.now().getTime();
-    })().finally(() => {
-      this.#accountAsked = undefined;
-    });
-    return this.#accountAsked;
   }
 }

@@ -4,14 +4,28 @@ import { pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { RecordApps } from '../../../ports/record-apps.js';
 import type { PodioClient } from './podio-client.js';
 import * as t from 'io-ts';
+import { LRUCache } from 'lru-cache';
 import { PodioApp, PodioAppEntry, PodioView } from './podio-record-codecs.js';
 import { toApp, toAppSummary, toView } from './podio-record-mapping.js';
 
-/** Podio's apps and views (`/app/`, `/view/app/{id}/`). An app, once read, is kept: its fields are read on every record. */
+/**
+ * Podio's apps and views (`/app/`, `/view/app/{id}/`). An app definition, once read, is kept (at most
+ * `maxApps`, each for `ttlSeconds`, 10 minutes by default): every record read needs its fields. `forget`
+ * drops one, for a write Podio refused because the definition changed.
+ */
 export class PodioRecordApps implements RecordApps {
-  private readonly appCache = new Map<number, App>();
+  private readonly appCache: LRUCache<number, App>;
 
-  constructor(private readonly podio: PodioClient) {}
+  constructor(
+    private readonly podio: PodioClient,
+    cache: { readonly maxApps?: number; readonly ttlSeconds?: number } = {},
+  ) {
+    this.appCache = new LRUCache({ max: cache.maxApps ?? 500, ttl: (cache.ttlSeconds ?? 600) * 1000 || 1 });
+  }
+
+  forget(appId: number): void {
+    this.appCache.delete(appId);
+  }
 
   listApps(workspaceId?: number): TaskEither<GatewayError, readonly AppSummary[]> {
     return pipe(

@@ -37,8 +37,19 @@ const PAGE = 500;
 export class PodioRecordStore implements RecordStore {
   constructor(
     private readonly podio: PodioClient,
-    private readonly apps: Pick<RecordApps, 'getApp'>,
+    private readonly apps: Pick<RecordApps, 'getApp'> & { forget?(appId: number): void },
   ) {}
+
+  /**
+   * Podio refusing a write or a filter (400, or 404/410 on a field) may mean the cached app definition is
+   * out of date (a field added, removed or changed): the definition is dropped so the next call reads it anew.
+   */
+  private refreshAppOn<A>(appId: number): (e: GatewayError) => TaskEither<GatewayError, A> {
+    return (e) => {
+      if (e._tag === 'InvalidInput' || (e._tag === 'NotFound' && e.resource === 'field')) this.apps.forget?.(appId);
+      return TE.left(e);
+    };
+  }
 
   get(recordId: number): TaskEither<GatewayError, RecordData> {
     return pipe(
@@ -72,6 +83,7 @@ export class PodioRecordStore implements RecordStore {
         resource: { kind: 'app', id: app.app_id },
         idempotent: true,
       }),
+      TE.orElse(this.refreshAppOn<t.TypeOf<typeof PodioFilterAnswer>>(app.app_id)),
       TE.map((r) => ({
         total: r.filtered ?? r.total ?? r.items.length,
         items: r.items.map((i) => toRecord(i, app)),
@@ -167,16 +179,12 @@ export class PodioRecordStore implements RecordStore {
           resource: { kind: 'app', id: app.app_id },
         }),
       ),
+      TE.orElse(this.refreshAppOn<t.TypeOf<typeof PodioCreatedItem>>(app.app_id)),
       TE.chain((r) => this.get(r.item_id)),
     );
   }
 
-  update(
-    _app: App,
-    recordId: number,
-    fields: ValidatedFields,
-    flags: WriteFlags,
-  ): TaskEither<GatewayError, RecordData> {
+  update(app: App, recordId: number, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData> {
     return pipe(
       this.embeds(fields),
       TE.chain((embeds) =>
@@ -187,6 +195,7 @@ export class PodioRecordStore implements RecordStore {
           resource: { kind: 'record', id: recordId },
         }),
       ),
+      TE.orElse(this.refreshAppOn<unknown>(app.app_id)),
       TE.chain(() => this.get(recordId)),
     );
   }

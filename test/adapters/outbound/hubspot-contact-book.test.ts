@@ -253,6 +253,19 @@ describe('HubSpotContactBook against the local HubSpot stand-in', () => {
       expect(e.message).toContain('Retry in 10 seconds');
     });
 
+    it('keeps property definitions, and reads them again after HubSpot names a property that does not exist', async () => {
+      const cached = bookFor(server);
+      const reads = () => server.requests.filter((r) => r.path === '/crm/v3/properties/contacts').length;
+      const before = reads();
+      await ok(cached.properties('contacts'));
+      await ok(cached.properties('contacts'));
+      expect(reads()).toBe(before + 1);
+      const refused = await err(cached.create({ email: `${uniqueTag()}@example.com`, no_such_property: 'x' }, []));
+      expect(refused).toMatchObject({ _tag: 'InvalidInput', details: { hubspot_code: 'PROPERTY_DOESNT_EXIST' } });
+      await ok(cached.properties('contacts'));
+      expect(reads()).toBe(before + 2);
+    });
+
     it('429 with a Retry-After date years away is believed for at most a day', async () => {
       server.failNext(429, rateLimitBody('TEN_SECONDLY_ROLLING'), { 'Retry-After': 'Thu, 01 Jan 2099 00:00:00 GMT' });
       expect(await err(book.search(search))).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 86_400 });

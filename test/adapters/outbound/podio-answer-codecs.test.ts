@@ -14,9 +14,13 @@ import { err, ok } from '../../support/run.js';
 // is still listed; a field type the gateway does not know is read as text and says so.
 
 const answers = new Map<string, unknown>();
+const asked: string[] = [];
 const server: Server = createServer((req, res) => {
-  const body = answers.get(`${req.method} ${req.url?.split('?')[0]}`);
-  res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' });
+  const key = `${req.method} ${req.url?.split('?')[0]}`;
+  asked.push(key);
+  const body = answers.get(key);
+  const status = body === undefined ? 404 : (body as { error?: string }).error === 'invalid_value' ? 400 : 200;
+  res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body ?? { error: 'not_found', error_description: 'Object not found' }));
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -72,5 +76,21 @@ describe('Podio answers through codecs', () => {
       [1, 'admin', 'Ana'],
       [2, 'light', ''],
     ]);
+  });
+
+  it('keeps an app definition, and reads it again after Podio refuses a write to the app', async () => {
+    const podio = await client();
+    answers.set('GET /app/11', app);
+    answers.set('POST /item/app/11/', { error: 'invalid_value', error_description: 'Field 3 no longer exists' });
+    const apps = new PodioRecordApps(podio);
+    const store = new PodioRecordStore(podio, apps);
+    const reads = () => asked.filter((a) => a === 'GET /app/11').length;
+    const before = reads();
+    const definition = await ok(apps.getApp(11));
+    await ok(apps.getApp(11));
+    expect(reads()).toBe(before + 1);
+    await err(store.create(definition, [], { silent: false, hook: true, workflow: true }));
+    await ok(apps.getApp(11));
+    expect(reads()).toBe(before + 2);
   });
 });
