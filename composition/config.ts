@@ -61,6 +61,7 @@ export interface GatewayConfig {
     readonly maxAttempts: number;
     readonly breakerFailures: number;
     readonly halfOpenAfterMs: number;
+    readonly quotaReserve: number;
   };
   /** How many tenants (besides `default`) keep their adapters at once, and for how long unused. */
   readonly tenantScopes: { readonly max: number; readonly idleSeconds: number };
@@ -151,6 +152,11 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
     'UPSTREAM_BREAKER_HALF_OPEN_MS',
     '30000',
     'How long an open breaker answers at once before one probe call goes through.',
+  ],
+  [
+    'UPSTREAM_QUOTA_RESERVE',
+    '10',
+    "Calls of a connection's Podio hourly or HubSpot daily quota left unused: at this many, calls are refused early with RATE_LIMITED and the wait (0 turns it off).",
   ],
   [
     'DATABASE_URL',
@@ -285,6 +291,7 @@ const EnvCodec = t.type({
   UPSTREAM_RETRY_MAX_ATTEMPTS: intVar(1, 10, 3),
   UPSTREAM_BREAKER_FAILURES: intVar(1, 100_000, 5),
   UPSTREAM_BREAKER_HALF_OPEN_MS: intVar(100, 3_600_000, 30_000),
+  UPSTREAM_QUOTA_RESERVE: intVar(0, 100_000, 10),
   DATABASE_URL: new EnvVar<string | undefined>('database', 'a postgres:// or postgresql:// URL', (raw) =>
     raw === undefined || /^postgres(ql)?:\/\/\S+$/.test(raw) ? { ok: true, value: raw } : { ok: false },
   ),
@@ -381,6 +388,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
       maxAttempts: v['UPSTREAM_RETRY_MAX_ATTEMPTS'] as number,
       breakerFailures: v['UPSTREAM_BREAKER_FAILURES'] as number,
       halfOpenAfterMs: v['UPSTREAM_BREAKER_HALF_OPEN_MS'] as number,
+      quotaReserve: v['UPSTREAM_QUOTA_RESERVE'] as number,
     },
     storage: {
       databaseUrl: v['DATABASE_URL'] as string | undefined,

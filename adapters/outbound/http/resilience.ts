@@ -31,6 +31,12 @@ export interface ResilienceSettings {
   readonly breakerFailures: number;
   /** How long an open breaker answers at once before one probe call is let through. */
   readonly halfOpenAfterMs: number;
+  /**
+   * Calls of a vendor's hourly or daily quota the gateway leaves unused: once a connection's remaining
+   * quota is down to this, calls are refused early (429 RATE_LIMITED with the wait) instead of being
+   * sent and getting the account blocked. 0 turns early refusal off.
+   */
+  readonly quotaReserve: number;
 }
 
 export const DEFAULT_RESILIENCE: ResilienceSettings = {
@@ -40,6 +46,7 @@ export const DEFAULT_RESILIENCE: ResilienceSettings = {
   maxRetryAfterMs: 10_000,
   breakerFailures: 5,
   halfOpenAfterMs: 30_000,
+  quotaReserve: 10,
 };
 
 let settings: ResilienceSettings = DEFAULT_RESILIENCE;
@@ -73,6 +80,72 @@ export const reportQuota = (vendor: string, headers: Record<string, unknown> | u
     const value = headers[header];
     if (typeof value === 'string' && /^\d{1,12}$/.test(value)) onQuota(vendor, window, Number(value));
   }
+};
+
+/** A call refused before it was sent: the connection's quota is down to the reserve. */
+export class QuotaReserved extends Error {
+  constructor(
+    readonly vendor: string,
+    readonly window: string,
+    readonly remaining: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `${vendor}'s ${window} call quota for this connection is nearly used up (${remaining} left, kept in reserve), so the gateway did not send the call. Try again in about ${retryAfterSeconds} s.`,
+    );
+  }
+}
+
+/**
+ * What one vendor client (one connection) has left of each quota window, from the answers' headers:
+ * HubSpot's ten-second interval (X-HubSpot-RateLimit-Remaining, -Interval-Milliseconds) and day
+ * (-Daily-Remaining), Podio's hour (X-Rate-Limit-Remaining; Podio does not say when the hour ends, so the
+ * hour is counted from when the quota was seen running low).
+ */
+export class QuotaWindows {
+  readonly #low = new Map<string, { remaining: number; until: number }>();
+
+  observe(headers: Record<string, unknown> | undefined, now = Date.now()): void {
+    if (!headers) return;
+    const num = (h: string) => {
+      const v = headers[h];
+      return typeof v === 'string' && /^\d{1,12}$/.test(v) ? Number(v) : undefined;
+    };
+    const interval = num('x-hubspot-ratelimit-remaining');
+    // An answer that came through without an interval count means the interval was not exhausted.
+    if (interval === undefined) this.#low.delete('ten-second');
+    const intervalMs = num('x-hubspot-ratelimit-interval-milliseconds') ?? 10_000;
+    if (interval !== undefined) this.#note('ten-second', interval, now + Math.min(intervalMs, 60_000), 1);
+    const daily = num('x-hubspot-ratelimit-daily-remaining');
+    if (daily !== undefined) this.#note('daily', daily, now + untilMidnightUtcMs(now));
+    const hourly = num('x-rate-limit-remaining');
+    if (hourly !== undefined) this.#note('hourly', hourly, now + 3_600_000);
+  }
+
+  #note(window: string, remaining: number, until: number, reserve = settings.quotaReserve): void {
+    const known = this.#low.get(window);
+    if (remaining > reserve) this.#low.delete(window);
+    // the first low reading fixes when the window is taken to end; later ones only update the count
+    else this.#low.set(window, { remaining, until: known ? known.until : until });
+  }
+
+  /** The wait before a call may be sent, with the window that asks for it; undefined when none does. */
+  blocked(now = Date.now()): { window: string; remaining: number; waitMs: number } | undefined {
+    if (settings.quotaReserve <= 0) return undefined;
+    for (const [window, low] of this.#low) {
+      if (low.until <= now) {
+        this.#low.delete(window);
+        continue;
+      }
+      return { window, remaining: low.remaining, waitMs: low.until - now };
+    }
+    return undefined;
+  }
+}
+
+const untilMidnightUtcMs = (now: number): number => {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) - now;
 };
 
 /** Calls HTTP says are idempotent; a POST that only reads (a search) says so with `idempotent: true`. */
@@ -125,7 +198,13 @@ export const breakerRetryAfterSeconds = (): number => Math.ceil(settings.halfOpe
  */
 export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapter => {
   const breaker = newBreaker(vendor);
+  const quota = new QuotaWindows();
   return async (config: InternalAxiosRequestConfig) => {
+    // A quota down to its reserve: a short window (HubSpot's ten seconds) is waited out, a long one refused.
+    const low = quota.blocked();
+    if (low && (low.window !== 'ten-second' || low.waitMs > 10_000))
+      throw new QuotaReserved(vendor, low.window, low.remaining, Math.ceil(low.waitMs / 1000));
+    if (low) await new Promise((resolve) => setTimeout(resolve, low.waitMs));
     const started = Date.now();
     const idempotent = config.idempotent === true || IDEMPOTENT.has((config.method ?? 'get').toLowerCase());
     let attempt = 0;
@@ -143,7 +222,7 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapt
     const jittered = () => Math.round(Math.random() * settings.baseDelayMs * 2 ** (attempt - 1));
     const policy = retry(
       handleWhen((error) => {
-        if (error instanceof BrokenCircuitError) return false;
+        if (error instanceof BrokenCircuitError || error instanceof QuotaReserved) return false;
         const code = (error as AxiosError).code ?? '';
         const again = (idempotent || NEVER_SENT.has(code)) && another(jittered());
         if (again) record(0);
@@ -176,6 +255,7 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapt
       attempt++;
       const res = await breaker.execute(() => base(config));
       reportQuota(vendor, res.headers as Record<string, unknown>);
+      quota.observe(res.headers as Record<string, unknown>);
       return res;
     });
   };

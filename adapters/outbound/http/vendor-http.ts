@@ -1,8 +1,8 @@
 import axios, { type AxiosError, type AxiosInstance } from 'axios';
-import { upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import { rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { recordUpstreamCall } from './upstream-calls.js';
 import { BrokenCircuitError } from 'cockatiel';
-import { breakerRetryAfterSeconds, resilientAdapter } from './resilience.js';
+import { breakerRetryAfterSeconds, QuotaReserved, resilientAdapter } from './resilience.js';
 
 export interface VendorHttpOptions {
   readonly vendor: string;
@@ -52,6 +52,7 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
 
 /** A request that never got an HTTP answer: a timeout or a refused or reset connection, or an open breaker. */
 export const transportFailure = (vendor: string, error: unknown): GatewayError => {
+  if (error instanceof QuotaReserved) return rateLimited(error.message, error.retryAfterSeconds);
   if (error instanceof BrokenCircuitError) {
     const seconds = breakerRetryAfterSeconds();
     return upstreamFailure(

@@ -127,3 +127,54 @@ describe('upstream faults', () => {
     expect((await read()).status).toBe(200);
   });
 });
+
+describe('vendor quotas', () => {
+  it("refuses early, without calling HubSpot, once the connection's daily quota is down to the reserve", async () => {
+    const own = createGateway({
+      env: {
+        GATEWAY_DEMO_TOKEN: TOKEN,
+        GATEWAY_DATA_DIR: TEST_DATA_DIR,
+        CRM_BACKEND: 'hubspot',
+        HUBSPOT_ACCESS_TOKEN: HUBSPOT_TEST_TOKEN,
+        HUBSPOT_BASE_URL: hubspot.baseUrl,
+        UPSTREAM_QUOTA_RESERVE: '10',
+      },
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const made = await request(own, 'POST', '/v1/tools/crm/createContact?format=json', {
+        body: { values: { email: 'quota@example.com' } },
+        token: TOKEN,
+      });
+      const id = String(made.body.data.id);
+      const read = () =>
+        request(own, 'POST', '/v1/tools/crm/getContact?format=json', { body: { contact_id: id }, token: TOKEN });
+      const plenty = await read();
+      expect(plenty.status).toBe(200);
+      // HubSpot says 8 calls are left today: the answer still arrives, the next call is not sent.
+      const contact = hubspot.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/contacts/${id}`)).length;
+      hubspot.failNext(
+        200,
+        {
+          id,
+          properties: { email: 'quota@example.com' },
+          createdAt: '2026-01-01T00:00:00Z',
+          updatedAt: '2026-01-01T00:00:00Z',
+          archived: false,
+        },
+        { 'X-HubSpot-RateLimit-Daily-Remaining': '8', 'X-HubSpot-RateLimit-Remaining': '90' },
+      );
+      expect((await read()).status).toBe(200);
+      const refused = await read();
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+      expect(refused.body.error.message).toContain('daily call quota');
+      expect(refused.body.error.details.retry_after_seconds).toBeGreaterThan(0);
+      expect(hubspot.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/contacts/${id}`)).length).toBe(
+        contact + 1,
+      );
+    } finally {
+      await own.close();
+    }
+  });
+});
