@@ -10,6 +10,8 @@ import {
   type SharedServices,
 } from './group-module.js';
 import { podioConnector, podioRefresher } from '../adapters/outbound/podio/podio-connector.js';
+import { environmentConnectionStore } from '../adapters/outbound/http/scoped-token-store.js';
+import { tokenStoreOf } from './token-store-of.js';
 import { StoredRefreshingToken } from '../adapters/outbound/http/stored-refreshing-token.js';
 
 // The one Podio connection of the gateway. The workspaces group module declares the PODIO_* variables
@@ -109,18 +111,26 @@ export const podioConfigFrom = (vars: EnvValues<typeof podioEnv>, problems: stri
 /** The shared PodioClient: bound once under PodioClientToken (an override bound earlier wins). */
 export const podioClient = (container: Container, config: PodioConfig, shared: SharedServices): PodioClient => {
   bindOnce(container, PodioClientToken, () => {
-    const auth = new PodioOAuth({
-      baseUrl: config.baseUrl,
-      clientId: config.clientId,
-      clientSecret: config.clientSecret,
-      grant: config.grant,
-      clock: shared.clock,
-      timeoutMs: shared.upstreamTimeoutMs,
-      onRefreshTokenRotated: () =>
-        shared.logger.warn(
-          'Podio issued a new refresh token; it is kept in memory. Update PODIO_REFRESH_TOKEN before the next restart.',
-        ),
-    });
+    const grant = config.grant;
+    // A refresh token is one connection shared by every instance through the TokenStore (Redis when
+    // configured); app and password grants sign in again with their own credentials wherever needed.
+    const auth =
+      grant.kind === 'refresh_token'
+        ? new StoredRefreshingToken({
+            vendor: 'Podio',
+            store: environmentConnectionStore(tokenStoreOf(container), 'podio', config.clientId, grant.refreshToken),
+            refresh: podioRefresher(connectorOptions(config, shared)),
+            clock: shared.clock,
+            lockWaitMs: shared.upstreamTimeoutMs,
+          })
+        : new PodioOAuth({
+            baseUrl: config.baseUrl,
+            clientId: config.clientId,
+            clientSecret: config.clientSecret,
+            grant,
+            clock: shared.clock,
+            timeoutMs: shared.upstreamTimeoutMs,
+          });
     return new PodioClient({ baseUrl: config.baseUrl, auth, timeoutMs: shared.upstreamTimeoutMs, clock: shared.clock });
   });
   return container.get(PodioClientToken);

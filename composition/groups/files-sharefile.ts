@@ -5,7 +5,7 @@ import {
   ShareFileShareNotifier,
   ShareFileShareStore,
 } from '../../adapters/outbound/sharefile/sharefile-share-store.js';
-import { ShareFileOAuthToken, StaticShareFileToken } from '../../adapters/outbound/sharefile/sharefile-tokens.js';
+import { StaticShareFileToken } from '../../adapters/outbound/sharefile/sharefile-tokens.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
 import { ShareStore } from '../../ports/share-store.js';
@@ -15,6 +15,8 @@ import {
   shareFileHosts,
   shareFileRefresher,
 } from '../../adapters/outbound/sharefile/sharefile-connector.js';
+import { environmentConnectionStore } from '../../adapters/outbound/http/scoped-token-store.js';
+import { tokenStoreOf } from '../token-store-of.js';
 import { StoredRefreshingToken } from '../../adapters/outbound/http/stored-refreshing-token.js';
 
 export interface ShareFileConfig {
@@ -100,15 +102,27 @@ export const bindShareFile = (
       tokens:
         config.auth.kind === 'static'
           ? new StaticShareFileToken(config.auth.accessToken)
-          : new ShareFileOAuthToken({
-              oauthBaseUrl: config.oauthBaseUrl,
-              clientId: config.auth.clientId,
-              clientSecret: config.auth.clientSecret,
-              refreshToken: config.auth.refreshToken,
+          : new StoredRefreshingToken({
+              vendor: 'ShareFile',
+              // shared by every instance through the TokenStore (Redis when configured)
+              store: environmentConnectionStore(
+                tokenStoreOf(container),
+                'sharefile',
+                config.auth.clientId,
+                config.auth.refreshToken,
+              ),
+              refresh: shareFileRefresher(
+                {
+                  clientId: config.auth.clientId,
+                  clientSecret: config.auth.clientSecret,
+                  authorizeBaseUrl: config.authorizeUrl,
+                  timeoutMs: shared.upstreamTimeoutMs,
+                  clock: shared.clock,
+                },
+                config.oauthBaseUrl,
+              ),
               clock: shared.clock,
-              timeoutMs: shared.upstreamTimeoutMs,
-              onRefreshTokenRotated: () =>
-                shared.logger.warn('ShareFile rotated the refresh token; the new one is kept in memory only.'),
+              lockWaitMs: shared.upstreamTimeoutMs,
             }),
     }));
   bindShareFileClient(container, make, config.maxUploadBytes);
