@@ -130,7 +130,7 @@ export const skipTracePropertyTool = defineTool({
   name: 'skipTraceProperty',
   title: 'Skip trace a property owner',
   description:
-    'Finds the owner of a US property and how to reach them: phone numbers ranked best first (with type, carrier, DNC and TCPA flags), emails, mailing address, and litigator, deceased and bankruptcy flags. Identify the property by address (street with zip, or street with city and state) or by apn with county (and state) or county_fips_code. Each matched lookup is billed by the data provider; a property with no known owner returns matched: false and is not billed. Respect the DNC and TCPA flags before calling anyone.',
+    'Finds the owner of a US property (one owner record per property) and how to reach them: phone numbers ranked best first (with type, carrier, DNC and TCPA flags), emails, mailing address, and litigator, deceased and bankruptcy flags. Identify the property by address (street with zip, or street with city and state) or by apn with county (and state) or county_fips_code. Each matched lookup is billed by the data provider; a property with no known owner returns matched: false and is not billed. Respect the DNC and TCPA flags before calling anyone.',
   annotations: { kind: 'Write', idempotent: true },
   params: SkipTracePropertyParams,
   useCase: SkipTraceProperty,
