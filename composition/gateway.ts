@@ -30,7 +30,8 @@ import { mountMcp } from '../adapters/inbound/mcp/mcp-endpoint.js';
 import { mountOpenApi } from '../adapters/inbound/openapi/openapi-routes.js';
 import { mountDocs } from '../adapters/inbound/docs/docs-routes.js';
 import { VERSION } from './version.js';
-import { configureResilience } from '../adapters/outbound/http/resilience.js';
+import { configureResilience, shareQuotas } from '../adapters/outbound/http/resilience.js';
+import { SharedCache } from '../ports/shared-cache.js';
 import { GatewayMetrics } from '../adapters/outbound/observability/gateway-metrics.js';
 import { LoggingCallObserver } from '../adapters/outbound/observability/logging-call-observer.js';
 import { resilientRedisOptions } from '../adapters/outbound/redis/redis-availability.js';
@@ -141,6 +142,8 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     (vendor, window, remaining) => metrics.quotaRemaining.set({ vendor, window }, remaining),
   );
   const container = buildContainer(config, demoToken, shared, options.overrides, redis);
+  // With Redis, instances share what is left of each connection's vendor quota.
+  shareQuotas(redis ? container.get(SharedCache) : undefined);
   const rootRoutes = lazyRoutes(() => false);
   const services = connectionServices(config, shared);
   const tenants = new TenantScopes(

@@ -10,6 +10,7 @@ import {
   type IBackoff,
   type IRetryBackoffContext,
 } from 'cockatiel';
+import { createHash } from 'node:crypto';
 import { recordUpstreamCall } from './upstream-calls.js';
 
 // Retries and a circuit breaker around every vendor call, with cockatiel. A read (or any idempotent call)
@@ -104,6 +105,8 @@ export class QuotaReserved extends Error {
  */
 export class QuotaWindows {
   readonly #low = new Map<string, { remaining: number; until: number }>();
+  /** Whether any answer carried a quota count (only then is the shared store asked). */
+  seen = false;
 
   observe(headers: Record<string, unknown> | undefined, now = Date.now()): void {
     if (!headers) return;
@@ -111,6 +114,7 @@ export class QuotaWindows {
       const v = headers[h];
       return typeof v === 'string' && /^\d{1,12}$/.test(v) ? Number(v) : undefined;
     };
+    if (QUOTA_HEADERS.some(([h]) => headers[h] !== undefined)) this.seen = true;
     const interval = num('x-hubspot-ratelimit-remaining');
     // An answer that came through without an interval count means the interval was not exhausted.
     if (interval === undefined) this.#low.delete('ten-second');
@@ -129,6 +133,13 @@ export class QuotaWindows {
     else this.#low.set(window, { remaining, until: known ? known.until : until });
   }
 
+  /** The hour or day window that is down to its reserve, to share with other instances. */
+  longLow(now = Date.now()): { window: string; remaining: number; until: number } | undefined {
+    for (const [window, low] of this.#low)
+      if (window !== 'ten-second' && low.until > now) return { window, remaining: low.remaining, until: low.until };
+    return undefined;
+  }
+
   /** The wait before a call may be sent, with the window that asks for it; undefined when none does. */
   blocked(now = Date.now()): { window: string; remaining: number; waitMs: number } | undefined {
     if (settings.quotaReserve <= 0) return undefined;
@@ -142,6 +153,41 @@ export class QuotaWindows {
     return undefined;
   }
 }
+
+/** Where instances share what is left of each connection's quota (the SharedCache: Redis when configured). */
+export interface SharedQuotaStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+}
+let sharedQuota: SharedQuotaStore | undefined;
+
+/** Set by the composition root when instances share a Redis; every vendor client then publishes its low quotas. */
+export const shareQuotas = (store: SharedQuotaStore | undefined): void => {
+  sharedQuota = store;
+};
+
+/** A connection's key in the shared store: its access token, hashed (the quota is the token's user's or account's). */
+const quotaKeyOf = (vendor: string, config: InternalAxiosRequestConfig): string | undefined => {
+  const auth = config.headers?.['Authorization'] ?? config.headers?.['authorization'];
+  return typeof auth === 'string' && auth
+    ? `quota:${vendor}:${createHash('sha256').update(auth).digest('base64url').slice(0, 22)}`
+    : undefined;
+};
+
+const sharedLow = async (
+  key: string,
+  now = Date.now(),
+): Promise<{ window: string; remaining: number; waitMs: number } | undefined> => {
+  try {
+    const raw = await sharedQuota?.get(key);
+    const low = raw ? (JSON.parse(raw) as { window?: unknown; remaining?: unknown; until?: unknown }) : undefined;
+    if (!low || typeof low.window !== 'string' || typeof low.remaining !== 'number' || typeof low.until !== 'number')
+      return undefined;
+    return low.until > now ? { window: low.window, remaining: low.remaining, waitMs: low.until - now } : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 const untilMidnightUtcMs = (now: number): number => {
   const d = new Date(now);
@@ -192,6 +238,13 @@ const newBreaker = (vendor: string): CircuitBreakerPolicy => {
 /** Seconds until an open breaker lets a probe through. */
 export const breakerRetryAfterSeconds = (): number => Math.ceil(settings.halfOpenAfterMs / 1000);
 
+/** Shares a connection's low hour or day window with the other instances (best effort, never awaited). */
+const publish = (key: string | undefined, low: { window: string; remaining: number; until: number } | undefined) => {
+  if (!key || !sharedQuota) return;
+  const ttl = low ? Math.ceil((low.until - Date.now()) / 1000) : 1;
+  sharedQuota.set(key, low ? JSON.stringify(low) : '{}', Math.max(1, ttl)).catch(() => undefined);
+};
+
 /**
  * Wraps an axios adapter: every attempt goes through the vendor client's breaker, and the retry policy
  * decides per answer whether another attempt fits (idempotent, transient, within the budget).
@@ -201,7 +254,9 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapt
   const quota = new QuotaWindows();
   return async (config: InternalAxiosRequestConfig) => {
     // A quota down to its reserve: a short window (HubSpot's ten seconds) is waited out, a long one refused.
-    const low = quota.blocked();
+    // Other instances' readings of the same connection count too, once this client has seen quota headers.
+    const key = sharedQuota && quota.seen ? quotaKeyOf(vendor, config) : undefined;
+    const low = quota.blocked() ?? (key && settings.quotaReserve > 0 ? await sharedLow(key) : undefined);
     if (low && (low.window !== 'ten-second' || low.waitMs > 10_000))
       throw new QuotaReserved(vendor, low.window, low.remaining, Math.ceil(low.waitMs / 1000));
     if (low) await new Promise((resolve) => setTimeout(resolve, low.waitMs));
@@ -256,6 +311,7 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapt
       const res = await breaker.execute(() => base(config));
       reportQuota(vendor, res.headers as Record<string, unknown>);
       quota.observe(res.headers as Record<string, unknown>);
+      if (sharedQuota && quota.seen) publish(quotaKeyOf(vendor, config), quota.longLow());
       return res;
     });
   };

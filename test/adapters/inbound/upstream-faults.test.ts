@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../../composition/gateway.js';
 import { HUBSPOT_TEST_TOKEN, HubSpotServer, rateLimitBody } from '../../fakes/hubspot-server.js';
@@ -177,4 +178,60 @@ describe('vendor quotas', () => {
       await own.close();
     }
   });
+
+  it.skipIf(!process.env['REDIS_URL'])(
+    "shares a connection's low daily quota between instances on one Redis",
+    async () => {
+      const instance = () =>
+        createGateway({
+          env: {
+            GATEWAY_DEMO_TOKEN: TOKEN,
+            GATEWAY_DATA_DIR: TEST_DATA_DIR,
+            REDIS_URL: process.env['REDIS_URL']!,
+            CRM_BACKEND: 'hubspot',
+            // a token of its own, so that the shared count belongs to this test's connection only
+            HUBSPOT_ACCESS_TOKEN: HUBSPOT_TEST_TOKEN,
+            HUBSPOT_BASE_URL: hubspot.baseUrl,
+            UPSTREAM_QUOTA_RESERVE: '10',
+          },
+          logger: pino({ level: 'silent' }),
+        });
+      const [a, b] = [instance(), instance()];
+      try {
+        const made = await request(a, 'POST', '/v1/tools/crm/createContact?format=json', {
+          body: { values: { email: `shared-quota-${Date.now()}@example.com` } },
+          token: TOKEN,
+        });
+        const id = String(made.body.data.id);
+        const body = {
+          id,
+          properties: {},
+          createdAt: '2026-01-01T00:00:00Z',
+          updatedAt: '2026-01-01T00:00:00Z',
+          archived: false,
+        };
+        const readOn = (g: Gateway) =>
+          request(g, 'POST', '/v1/tools/crm/getContact?format=json', { body: { contact_id: id }, token: TOKEN });
+        // B has seen HubSpot's counts (plenty left); then A hears that 7 calls are left today.
+        hubspot.failNext(200, body, { 'X-HubSpot-RateLimit-Daily-Remaining': '5000' });
+        expect((await readOn(b)).status).toBe(200);
+        hubspot.failNext(200, body, { 'X-HubSpot-RateLimit-Daily-Remaining': '7' });
+        expect((await readOn(a)).status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const sent = hubspot.requests.length;
+        const refused = await readOn(b);
+        expect(refused.status).toBe(429);
+        expect(refused.body.error.message).toContain('daily call quota');
+        expect(hubspot.requests.length).toBe(sent);
+      } finally {
+        await a.close();
+        await b.close();
+        // the shared count would otherwise outlive the test (until midnight UTC)
+        const redis = new Redis(process.env['REDIS_URL']!);
+        const keys = await redis.keys('*quota:HubSpot:*');
+        if (keys.length) await redis.del(...keys);
+        redis.disconnect();
+      }
+    },
+  );
 });
