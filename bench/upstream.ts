@@ -99,6 +99,7 @@ const main = async () => {
       SHAREFILE_REFRESH_TOKEN: SHAREFILE_TEST_CLIENT.refreshToken,
       SHAREFILE_API_URL: `${sf}/sf/v3`,
       SHAREFILE_OAUTH_URL: sf,
+      FILES_FETCH_ALLOW_PRIVATE: 'true',
       RECORDS_BACKEND: 'podio',
       WORKSPACES_BACKEND: 'podio',
       PODIO_BASE_URL: po,
@@ -182,6 +183,12 @@ const main = async () => {
   await call('files_updateItem', { item_id: fileId, description: 'measured' });
   await call('files_getDownloadUrl', { item_id: fileId });
   await call('files_getUploadUrl', { folder_id: folderId, file_name: 'upload.txt' });
+  const writtenFile = await call(
+    'files_writeFile',
+    { folder_id: folderId, file_name: 'written.txt', content: 'written by the bench\n' },
+    false,
+  );
+  await call('files_readFile', { item_id: String(first(writtenFile, 'Id')) });
   await call('files_copyItem', { item_id: fileId, target_folder_id: otherId, overwrite: true });
   const share = await call('files_createShare', { share_type: 'Send', items: [fileId] }, false);
   const shareId = String(first(share, 'Id'));

@@ -11,10 +11,12 @@ import { getUploadUrlTool } from './get-upload-url.js';
 import { listChildrenTool } from './list-children.js';
 import { listSharesTool } from './list-shares.js';
 import { moveItemTool } from './move-item.js';
+import { readFileTool } from './read-file.js';
 import { searchItemsTool } from './search-items.js';
 import { sendShareNotificationTool } from './send-share-notification.js';
 import { updateItemTool } from './update-item.js';
 import { updateShareTool } from './update-share.js';
+import { writeFileTool } from './write-file.js';
 
 /** The files group: item tools first, then share tools. */
 export const filesTools = [
@@ -29,6 +31,8 @@ export const filesTools = [
   searchItemsTool,
   getDownloadUrlTool,
   getUploadUrlTool,
+  readFileTool,
+  writeFileTool,
   getShareTool,
   listSharesTool,
   createShareTool,

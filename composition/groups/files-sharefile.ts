@@ -17,6 +17,10 @@ import {
 } from '../../adapters/outbound/sharefile/sharefile-connector.js';
 import { environmentConnectionStore } from '../../adapters/outbound/http/scoped-token-store.js';
 import { tokenStoreOf } from '../token-store-of.js';
+import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
+import { ShareFileFileContents } from '../../adapters/outbound/sharefile/sharefile-file-contents.js';
+import { READ_MAX_BYTES } from '../../application/files/read-file.js';
+import { FileContents } from '../../ports/file-contents.js';
 import { StoredRefreshingToken } from '../../adapters/outbound/http/stored-refreshing-token.js';
 
 export interface ShareFileConfig {
@@ -28,6 +32,8 @@ export interface ShareFileConfig {
   /** The gateway's ShareFile app for connect flows (SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET). */
   readonly app?: { readonly clientId: string; readonly clientSecret: string };
   readonly authorizeUrl: string;
+  /** File contents may be downloaded from loopback and private addresses (a local stand-in; FILES_FETCH_ALLOW_PRIVATE). */
+  readonly fetchAllowPrivate: boolean;
   readonly auth:
     | { readonly kind: 'static'; readonly accessToken: string }
     | {
@@ -39,8 +45,25 @@ export interface ShareFileConfig {
 }
 
 /** Binds the item, share and notifier ports on one ShareFile client. */
-const bindShareFileClient = (container: Container, make: () => ShareFileClient, maxUploadBytes: number): void => {
-  bindOnce(container, ItemStore, () => new ShareFileItemStore({ client: make(), maxUploadBytes }));
+const bindShareFileClient = (
+  container: Container,
+  make: () => ShareFileClient,
+  o: { maxUploadBytes: number; apiBaseUrl: string; fetchAllowPrivate: boolean; timeoutMs: number },
+): void => {
+  let store: ShareFileItemStore | undefined;
+  const items = () => (store ??= new ShareFileItemStore({ client: make(), maxUploadBytes: o.maxUploadBytes }));
+  bindOnce(container, ItemStore, items);
+  bindOnce(
+    container,
+    FileContents,
+    () =>
+      new ShareFileFileContents(
+        items(),
+        // downloads of file contents go through the one URL guard, as every URL the gateway fetches
+        new UrlFetchGuard({ maxBytes: READ_MAX_BYTES, timeoutMs: 30_000, allowPrivate: o.fetchAllowPrivate }),
+        { apiBaseUrl: o.apiBaseUrl, timeoutMs: o.timeoutMs, allowHttpUploads: o.fetchAllowPrivate },
+      ),
+  );
   bindOnce(container, ShareStore, () => new ShareFileShareStore(make()));
   bindOnce(container, ShareNotifier, () => new ShareFileShareNotifier(make()));
 };
@@ -85,7 +108,12 @@ export const bindShareFileConnection = (
       lockWaitMs: shared.upstreamTimeoutMs,
     }),
   });
-  bindShareFileClient(container, () => client, config.maxUploadBytes);
+  bindShareFileClient(container, () => client, {
+    maxUploadBytes: config.maxUploadBytes,
+    apiBaseUrl: hosts.apiBaseUrl,
+    fetchAllowPrivate: config.fetchAllowPrivate,
+    timeoutMs: shared.upstreamTimeoutMs,
+  });
 };
 
 /** ShareFile binds the item, share and notifier ports; ShareFile serves the bytes and share pages itself. */
@@ -125,5 +153,10 @@ export const bindShareFile = (
               lockWaitMs: shared.upstreamTimeoutMs,
             }),
     }));
-  bindShareFileClient(container, make, config.maxUploadBytes);
+  bindShareFileClient(container, make, {
+    maxUploadBytes: config.maxUploadBytes,
+    apiBaseUrl: config.apiBaseUrl,
+    fetchAllowPrivate: config.fetchAllowPrivate,
+    timeoutMs: shared.upstreamTimeoutMs,
+  });
 };

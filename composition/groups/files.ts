@@ -9,10 +9,14 @@ import { InMemoryShareStore } from '../../adapters/outbound/memory/in-memory-sha
 import { Authenticator, DEFAULT_TENANT } from '../../ports/authenticator.js';
 import { ShareDesk, UploadDesk } from '../../ports/file-transfers.js';
 import { ItemStore } from '../../ports/item-store.js';
+import { FileContents } from '../../ports/file-contents.js';
+import { DocumentReader } from '../../ports/document-reader.js';
+import { InMemoryFileContents } from '../../adapters/outbound/memory/files/in-memory-file-contents.js';
+import { FileDocumentReader } from '../../adapters/outbound/web/document-reader.js';
 import { LinkSigner } from '../../ports/link-signer.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { enumVar, intVar, optionalString, urlVar } from '../env.js';
+import { boolVar, enumVar, intVar, optionalString, urlVar } from '../env.js';
 import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';
 import {
   bindShareFile,
@@ -62,6 +66,7 @@ const bindMemory = (
   bindOnce(container, ShareStore, () => mem().shares);
   bindOnce(container, ShareDesk, () => mem().shares);
   bindOnce(container, ShareNotifier, () => mem().outbox);
+  bindOnce(container, FileContents, () => new InMemoryFileContents(mem().items));
 };
 
 export const filesGroup = defineGroup({
@@ -112,6 +117,11 @@ export const filesGroup = defineGroup({
     ],
     ['SHAREFILE_OAUTH_URL', 'https://{subdomain}.{appcp}', 'Override of the ShareFile OAuth base URL.'],
     [
+      'FILES_FETCH_ALLOW_PRIVATE',
+      'false',
+      "Let files_readFile download ShareFile's file addresses from loopback and private addresses (a local stand-in only).",
+    ],
+    [
       'SHAREFILE_AUTHORIZE_URL',
       'https://secure.sharefile.com',
       "Where a person signs in to approve the gateway's ShareFile app in the connect flow (with SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET).",
@@ -131,6 +141,7 @@ export const filesGroup = defineGroup({
     SHAREFILE_API_URL: urlVar(),
     SHAREFILE_OAUTH_URL: urlVar(),
     SHAREFILE_AUTHORIZE_URL: urlVar('https://secure.sharefile.com'),
+    FILES_FETCH_ALLOW_PRIVATE: boolVar(false),
   },
   configure: (v, problems): FilesConfig => {
     const maxUploadBytes = v.FILES_MAX_UPLOAD_BYTES;
@@ -162,6 +173,7 @@ export const filesGroup = defineGroup({
       maxUploadBytes,
       ...(app ? { app } : {}),
       authorizeUrl: v.SHAREFILE_AUTHORIZE_URL,
+      fetchAllowPrivate: v.FILES_FETCH_ALLOW_PRIVATE,
       ...(v.SHAREFILE_API_URL ? { apiOverride: v.SHAREFILE_API_URL } : {}),
       ...(v.SHAREFILE_OAUTH_URL ? { oauthOverride: v.SHAREFILE_OAUTH_URL } : {}),
       apiBaseUrl: v.SHAREFILE_API_URL ?? `https://${subdomain ?? 'unset'}.${apicp}/sf/v3`,
@@ -176,8 +188,11 @@ export const filesGroup = defineGroup({
           },
     };
   },
-  bind: (container, config, shared) =>
-    config.kind === 'memory' ? bindMemory(container, config, shared) : bindShareFile(container, config, shared),
+  bind: (container, config, shared) => {
+    bindOnce(container, DocumentReader, () => new FileDocumentReader());
+    if (config.kind === 'memory') bindMemory(container, config, shared);
+    else bindShareFile(container, config, shared);
+  },
   routes: (app, container, _config, shared) => {
     if (!container.isBound(UploadDesk) || !container.isBound(ShareDesk) || !container.isBound(LinkSigner)) return;
     mountFileTransferRoutes(app, {

@@ -1,3 +1,6 @@
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
+import { mountFileTransferRoutes } from '../../adapters/inbound/http/file-transfer-routes.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { HmacLinkSigner } from '../../adapters/outbound/memory/hmac-link-signer.js';
 import { InMemoryItemStore } from '../../adapters/outbound/memory/in-memory-item-store.js';
@@ -110,8 +113,31 @@ export const startShareFileServer = async (options: {
   const auth = new ShareFileAuth(issuedTokens, violations, reply);
   const ctx: StandInContext = { url, api, items, shares, flags: state, resends, reply };
 
+  // ShareFile's storage hosts: the signed download and upload addresses its answers name (served by the
+  // gateway's own memory-mode data plane over the stand-in's store).
+  const dataPlane = new Hono();
+  mountFileTransferRoutes(dataPlane, {
+    uploads: items,
+    shares,
+    signer,
+    clock: options.clock,
+    authenticator: { authenticate: () => ({ reason: 'the stand-in signs nobody in' }) },
+    tenant: 'default',
+  });
+  const storage = getRequestListener(dataPlane.fetch);
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const u = new URL(req.url ?? '/', url);
+    if (u.pathname.startsWith('/files/transfer/')) {
+      requests.push({
+        method: req.method ?? 'GET',
+        path: u.pathname,
+        query: u.searchParams,
+        headers: req.headers,
+        body: undefined,
+      });
+      return storage(req, res);
+    }
     const text = await readBody(req);
     let body: unknown = text;
     if ((req.headers['content-type'] ?? '').includes('application/json')) {

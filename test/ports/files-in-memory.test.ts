@@ -3,6 +3,8 @@ import { InMemoryItemStore } from '../../adapters/outbound/memory/in-memory-item
 import { InMemoryShareStore } from '../../adapters/outbound/memory/in-memory-share-store.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { E } from '../../domain/shared/fp.js';
+import { InMemoryFileContents } from '../../adapters/outbound/memory/files/in-memory-file-contents.js';
+import { fileContentsContract } from './file-contents.contract.js';
 import { itemStoreContract } from './item-store.contract.js';
 import { shareStoreContract } from './share-store.contract.js';
 
@@ -37,4 +39,10 @@ shareStoreContract('in memory', async () => {
     seedFile: (name) => m.seedFile('home', name, 'shared bytes'),
     close: async () => undefined,
   };
+});
+
+fileContentsContract('in memory', async () => {
+  const m = memory(new FixedClock(NOW));
+  const folder = m.items.seedFolder(m.items.homeId, 'Contents', NOW.toISOString());
+  return { contents: new InMemoryFileContents(m.items), folderId: folder.Id, close: async () => undefined };
 });

@@ -6,6 +6,9 @@ import { ShareFileOAuthToken } from '../../adapters/outbound/sharefile/sharefile
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { E } from '../../domain/shared/fp.js';
 import { SHAREFILE_TEST_CLIENT, startShareFileServer, type ShareFileStandIn } from '../fakes/sharefile-server.js';
+import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
+import { ShareFileFileContents } from '../../adapters/outbound/sharefile/sharefile-file-contents.js';
+import { fileContentsContract } from './file-contents.contract.js';
 import { itemStoreContract } from './item-store.contract.js';
 import { shareStoreContract } from './share-store.contract.js';
 
@@ -62,3 +65,22 @@ shareStoreContract(
   },
   () => noViolations(shareFake!),
 );
+
+let contentsFake: ShareFileStandIn | undefined;
+fileContentsContract('ShareFile (local stand-in)', async () => {
+  const a = await shareFileAdapters(new FixedClock(NOW));
+  contentsFake = a.fake;
+  const folder = a.fake.items.seedFolder(a.fake.items.homeId, 'Contents', NOW.toISOString());
+  return {
+    contents: new ShareFileFileContents(
+      a.items,
+      new UrlFetchGuard({ maxBytes: 1024 * 1024, timeoutMs: 5000, allowPrivate: true }),
+      { apiBaseUrl: a.fake.apiBaseUrl, timeoutMs: 5000 },
+    ),
+    folderId: folder.Id,
+    close: async () => {
+      noViolations(contentsFake!);
+      await a.fake.close();
+    },
+  };
+});

@@ -9,6 +9,8 @@ import {
   ShareFileShareStore,
 } from '../../../adapters/outbound/sharefile/sharefile-share-store.js';
 import { ShareFileOAuthToken } from '../../../adapters/outbound/sharefile/sharefile-tokens.js';
+import { ShareFileFileContents } from '../../../adapters/outbound/sharefile/sharefile-file-contents.js';
+import { UrlFetchGuard } from '../../../adapters/outbound/http/url-fetch-guard.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { E } from '../../../domain/shared/fp.js';
 import {
@@ -225,6 +227,39 @@ describe('ShareFile adapter specifics', () => {
     expect(s.right.NotifyOnDownload).toBe(true);
     await notifier.notify({ share: s.right, recipients: ['bo@example.com'], ccSender: false })();
     expect(fake.resends.at(-1)).toMatchObject({ ShareId: s.right.Id, NotifyOnUse: true });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('writes a file by a Standard upload to its ChunkUri and reads it back through its download address', async () => {
+    const contents = new ShareFileFileContents(
+      items,
+      new UrlFetchGuard({ maxBytes: 1024 * 1024, timeoutMs: 5000, allowPrivate: true }),
+      { apiBaseUrl: fake.apiBaseUrl, timeoutMs: 5000 },
+    );
+    const written = await contents.write(
+      'home',
+      'contents.txt',
+      new TextEncoder().encode('hello sharefile\n'),
+      false,
+    )();
+    if (E.isLeft(written)) throw new Error(written.left.message);
+    expect(written.right.Name).toBe('contents.txt');
+    const paths = fake.requests.map((r) => `${r.method} ${r.path}`);
+    expect(paths).toContain('POST /sf/v3/Items(home)/Upload2');
+    expect(paths.some((p) => /^POST \/files\/transfer\/upload\/[^/]+\/chunk$/.test(p))).toBe(true);
+    const read = await contents.read(written.right.Id, 1024)();
+    if (E.isLeft(read)) throw new Error(read.left.message);
+    expect(new TextDecoder().decode(read.right.bytes)).toBe('hello sharefile\n');
+    const tooBig = await contents.read(written.right.Id, 4)();
+    expect(E.isLeft(tooBig) && tooBig.left).toMatchObject({ _tag: 'InvalidInput', parameter: 'item_id' });
+    const guarded = new ShareFileFileContents(
+      items,
+      new UrlFetchGuard({ maxBytes: 1024 * 1024, timeoutMs: 5000, allowPrivate: false }),
+      { apiBaseUrl: fake.apiBaseUrl, timeoutMs: 5000 },
+    );
+    // the download address is fetched through the one URL guard: a loopback address is refused by default
+    const blocked = await guarded.read(written.right.Id, 1024)();
+    expect(E.isLeft(blocked)).toBe(true);
     expect(fake.violations).toEqual([]);
   });
 

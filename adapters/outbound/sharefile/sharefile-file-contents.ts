@@ -1,0 +1,182 @@
+import type { Item } from '../../../domain/files/item.js';
+import { invalidInput, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import { E, pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
+import type { FileBytes, FileContents } from '../../../ports/file-contents.js';
+import type { GuardedFetcher } from '../../../ports/url-fetcher.js';
+import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
+import { SHAREFILE } from './sharefile-client.js';
+import type { ShareFileItemStore } from './sharefile-item-store.js';
+
+export interface ShareFileFileContentsOptions {
+  /** The account's API base (https://{subdomain}.{apicp}/sf/v3): upload addresses on its host are accepted as they are. */
+  readonly apiBaseUrl: string;
+  readonly timeoutMs: number;
+  /** Plain-http upload addresses on other hosts too (a local stand-in only; with FILES_FETCH_ALLOW_PRIVATE). */
+  readonly allowHttpUploads?: boolean;
+}
+
+/**
+ * File contents on ShareFile: reading asks for a download address (`Items(id)/Download`) and fetches it
+ * through the gateway's guarded fetcher; writing asks for a Standard upload (`Items(id)/Upload2`) and posts
+ * the bytes to its ChunkUri (https, or the API's own host), then reads the new file back from the folder.
+ */
+export class ShareFileFileContents implements FileContents {
+  readonly #storage;
+
+  constructor(
+    private readonly items: ShareFileItemStore,
+    private readonly fetcher: GuardedFetcher,
+    private readonly o: ShareFileFileContentsOptions,
+  ) {
+    this.#storage = createVendorHttp({ vendor: SHAREFILE, baseURL: '', timeoutMs: o.timeoutMs });
+  }
+
+  read(itemId: string, maxBytes: number): TaskEither<GatewayError, FileBytes> {
+    return pipe(
+      this.items.get(itemId, { includeDeleted: false, includeChildren: false }),
+      TE.chain((item) => {
+        if (item.type !== 'File')
+          return TE.left(
+            invalidInput(
+              `"${item.Name}" is a folder; files_readFile reads files. files_listChildren lists what it holds.`,
+              'item_id',
+              'id of a file',
+            ),
+          );
+        if (item.FileSizeBytes > maxBytes)
+          return TE.left(
+            invalidInput(
+              `"${item.Name}" is ${item.FileSizeBytes} bytes; files_readFile reads files up to ${maxBytes} bytes. Get its address with files_getDownloadUrl instead.`,
+              'item_id',
+              `a file of at most ${maxBytes} bytes`,
+              { size_bytes: item.FileSizeBytes, limit_bytes: maxBytes },
+            ),
+          );
+        return pipe(
+          this.items.downloadLink(item.Id, { includeAllVersions: false }),
+          TE.chain((d) => this.fetcher.get(d.DownloadUrl, { maxBytes })),
+          TE.chain((r) =>
+            r.status >= 200 && r.status < 300
+              ? TE.right<GatewayError, FileBytes>({
+                  item,
+                  bytes: r.body,
+                  ...(r.headers['content-type'] ? { contentType: r.headers['content-type'] } : {}),
+                })
+              : TE.left(
+                  upstreamFailure(
+                    SHAREFILE,
+                    `ShareFile's download address for "${item.Name}" answered HTTP ${r.status}.`,
+                    {
+                      retryable: r.status >= 500,
+                      status: r.status,
+                    },
+                  ),
+                ),
+          ),
+        );
+      }),
+    );
+  }
+
+  write(folderId: string, fileName: string, bytes: Uint8Array, overwrite: boolean): TaskEither<GatewayError, Item> {
+    return pipe(
+      // the files already named like it: the new one is the one not among them (a version keeps its item)
+      overwrite ? TE.right<GatewayError, readonly Item[]>([]) : this.#namedLike(folderId, fileName, false),
+      TE.chain((before) =>
+        pipe(
+          this.#send(folderId, fileName, bytes, overwrite),
+          TE.map(() => new Set(before.map((i) => i.Id))),
+        ),
+      ),
+      TE.chain((before) =>
+        pipe(
+          this.#namedLike(folderId, fileName, overwrite),
+          TE.chain((after) => {
+            const found = after.find((i) => !before.has(i.Id));
+            return found
+              ? TE.right(found)
+              : TE.left(
+                  upstreamFailure(
+                    SHAREFILE,
+                    `ShareFile took the upload of "${fileName}" but the folder does not list it yet.`,
+                    {
+                      retryable: true,
+                    },
+                  ),
+                );
+          }),
+        ),
+      ),
+    );
+  }
+
+  #send(folderId: string, fileName: string, bytes: Uint8Array, overwrite: boolean): TaskEither<GatewayError, void> {
+    return pipe(
+      this.items.uploadLink(folderId, {
+        fileName,
+        fileSize: bytes.byteLength,
+        canResume: false,
+        startOver: true,
+        overwrite,
+        notify: false,
+      }),
+      TE.chain((spec) => {
+        if (spec.Method !== 'Standard' || !this.#acceptable(spec.ChunkUri))
+          return TE.left(
+            upstreamFailure(SHAREFILE, `ShareFile offered an upload the gateway does not send to (${spec.Method}).`, {
+              retryable: false,
+            }),
+          );
+        return async () => {
+          try {
+            const res = await this.#storage.post(spec.ChunkUri, bytes, {
+              headers: { 'Content-Type': 'application/octet-stream' },
+              maxBodyLength: bytes.byteLength + 1024,
+            });
+            return res.status >= 200 && res.status < 300
+              ? E.right(undefined)
+              : E.left(
+                  upstreamFailure(SHAREFILE, `ShareFile refused the upload of "${fileName}" (HTTP ${res.status}).`, {
+                    retryable: res.status >= 500,
+                    status: res.status,
+                  }),
+                );
+          } catch (error) {
+            return E.left(transportFailure(SHAREFILE, error));
+          }
+        };
+      }),
+    );
+  }
+
+  #acceptable(uri: string): boolean {
+    try {
+      const u = new URL(uri);
+      return (
+        u.protocol === 'https:' ||
+        u.origin === new URL(this.o.apiBaseUrl).origin ||
+        (this.o.allowHttpUploads === true && u.protocol === 'http:')
+      );
+    } catch {
+      return false;
+    }
+  }
+
+  /** Files of the folder named `fileName` (or, `exact` false, starting with its base name), newest first. */
+  #namedLike(folderId: string, fileName: string, exact: boolean): TaskEither<GatewayError, readonly Item[]> {
+    const dot = fileName.lastIndexOf('.');
+    const base = dot > 0 ? fileName.slice(0, dot) : fileName;
+    return pipe(
+      this.items.children(folderId, {
+        top: 100,
+        skip: 0,
+        includeDeleted: false,
+        filter: exact
+          ? { op: 'eq', field: 'Name', value: { kind: 'string', value: fileName } }
+          : { op: 'startswith', field: 'Name', value: base },
+        orderBy: [{ field: 'CreationDate', descending: true }],
+      }),
+      TE.map((page) => page.items.filter((i) => i.type === 'File')),
+    );
+  }
+}
