@@ -49,6 +49,8 @@ export const leanSchema = (schema: JsonSchema): JsonSchema => {
     for (const [key, value] of Object.entries(node)) out[key] = walk(value);
     if ('default' in out && typeof out['description'] === 'string')
       out['description'] = out['description'].replace(DEFAULT_SENTENCE, '.').replace(/\.\.$/, '.');
+    // "not empty" is checked by the gateway and said in its 400; the listing need not repeat it per string
+    if (out['minLength'] === 1) delete out['minLength'];
     return out;
   };
   return walk(schema) as JsonSchema;
