@@ -235,6 +235,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         connections: services.connections,
         authenticator: container.get(Authenticator),
         audit: services.audit,
+        onStoreError: (error) => logger.error({ err: error }, 'connection store unavailable'),
       });
     },
   });

@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, Next } from 'hono';
 import type { Connections, ConnectionScope } from '../../../application/connections/connections.js';
 import { errorEnvelope } from '../../../application/runtime/envelope.js';
 import { fromGatewayError, toolError, type ToolError } from '../../../application/runtime/tool-error.js';
@@ -17,6 +17,8 @@ export interface ConnectionRouteDeps {
   readonly connections: Connections;
   readonly authenticator: Authenticator;
   readonly audit: AuditLog;
+  /** Told when the connection store failed under a request (answered 503). */
+  readonly onStoreError?: (error: Error) => void;
 }
 
 const AUDIT_PERMISSION = 'audit:read';
@@ -64,8 +66,36 @@ const page = (status: number, title: string, text: string): Response =>
     },
   );
 
+/** How long a caller is told to wait when the connection store cannot be reached. */
+const STORE_RETRY_SECONDS = 5;
+
 export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): void => {
   const { connections, authenticator } = deps;
+
+  // The connection store (the database) failing is the gateway's outage, not the caller's mistake: a 503
+  // with a retry time (an HTML page where a person is looking), never a 500.
+  const storeDown = (html: boolean) => async (c: Context, next: Next) => {
+    await next();
+    if (!c.error) return;
+    deps.onStoreError?.(c.error);
+    c.res = html
+      ? page(
+          503,
+          'Try again shortly',
+          `The gateway cannot reach its connection store right now. Nothing was changed; try again in ${STORE_RETRY_SECONDS} seconds.`,
+        )
+      : failure(
+          toolError(
+            503,
+            'UNAVAILABLE',
+            `The gateway cannot reach its connection store right now. Nothing was changed. Try again in ${STORE_RETRY_SECONDS} s.`,
+            { retryable: true, retry_after_seconds: STORE_RETRY_SECONDS },
+          ),
+        );
+    c.res.headers.set('retry-after', String(STORE_RETRY_SECONDS));
+  };
+  for (const path of ['/v1/connections', '/v1/connections/*', '/v1/audit']) app.use(path, storeDown(false));
+  for (const path of ['/oauth/callback', '/connect/*']) app.use(path, storeDown(true));
 
   const who = async (c: Context): Promise<Principal | Response> => {
     const match = BEARER.exec(c.req.header('authorization') ?? '');
