@@ -116,8 +116,14 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
   }
 }
 
-const relatedText = (r: { records: readonly RelatedRecord[] }, heading: string): string =>
-  r.records.length === 0
+/** Fields shown per row; the rest are named below the table, never dropped silently. */
+const ROW_FIELDS = 8;
+
+const relatedText = (r: { records: readonly RelatedRecord[] }, heading: string, asked = false): string => {
+  // fields the caller named are all shown; otherwise the first ROW_FIELDS filled ones, and the others named
+  const width = asked ? Number.MAX_SAFE_INTEGER : ROW_FIELDS;
+  const hidden = [...new Set(r.records.flatMap((x) => Object.keys(x.fields).slice(width)))];
+  return r.records.length === 0
     ? `${heading}: none.`
     : [
         `${heading}: ${r.records.length}`,
@@ -128,12 +134,18 @@ const relatedText = (r: { records: readonly RelatedRecord[] }, heading: string):
             x.title,
             x.created_on.slice(0, 10),
             Object.entries(x.fields)
-              .slice(0, 4)
+              .slice(0, width)
               .map(([k, v]) => `${k}: ${v}`)
               .join('; '),
           ]),
         ),
+        ...(hidden.length
+          ? [
+              `Not shown, to keep rows readable: ${hidden.join(', ')}. Name the fields you need in field_ids (up to ${width} per row here), or read one record in full with records_getRecord.`,
+            ]
+          : []),
       ].join('\n\n');
+};
 
 export const getRelatedRecordsTool = defineTool({
   group: 'records',
@@ -145,7 +157,7 @@ export const getRelatedRecordsTool = defineTool({
   params: GetRelatedRecordsParams,
   useCase: GetRelatedRecords,
   json: (r) => ({ total: r.records.length, records: r.records }),
-  text: (r) => relatedText(r, `## Related ${r.app.name} (app ${r.app.app_id})`),
+  text: (r, p) => relatedText(r, `## Related ${r.app.name} (app ${r.app.app_id})`, p.field_ids !== undefined),
 });
 
 export const FindRelatableRecordsParams = params(
@@ -212,7 +224,11 @@ export const findRelatableRecordsTool = defineTool({
   json: (r) => ({ total: r.records.length, records: r.records }),
   text: (r, p) =>
     [
-      relatedText(r, `## Records field ${p.field_id} can reference, title containing "${p.text}"`),
+      relatedText(
+        r,
+        `## Records field ${p.field_id} can reference, title containing "${p.text}"`,
+        p.field_ids !== undefined,
+      ),
       r.records[0]
         ? `Use one as the value of field ${p.field_id}: [${r.records[0].record_id}] in records_createRecord or records_updateRecord.`
         : '',

@@ -96,6 +96,29 @@ describe('records tools in memory: aggregates, batches, related records, HTTP', 
       direction: 'reverse',
     });
     expect(rev.data.records.map((r: any) => r.record_id)).toContain(deal.record_id);
+    // Text: the fields a row has no room for are named, never dropped silently; named fields are all shown.
+    const g = testGateway();
+    const text = await post(g, '/v1/tools/records/getRelatedRecords', {
+      app_id: DEALS_APP,
+      related_app_id: LEADS_APP,
+      record_ids: [deal.record_id],
+      direction: 'forward',
+    });
+    const shown = (text.body.data as string).split('\n').find((l) => l.startsWith(`| ${leadId} |`))!;
+    const fieldsInRow = shown.split(' | ')[3]!.split('; ').length;
+    const notShown =
+      /Not shown, to keep rows readable: ([^.]+)\./.exec(text.body.data as string)?.[1]?.split(', ') ?? [];
+    expect(fieldsInRow + notShown.length).toBe(Object.keys(fwd.data.records[0].fields).length);
+    const chosen = await post(g, '/v1/tools/records/getRelatedRecords', {
+      app_id: DEALS_APP,
+      related_app_id: LEADS_APP,
+      record_ids: [deal.record_id],
+      direction: 'forward',
+      field_ids: ['score', 'notes', 'first-contact'],
+    });
+    expect(chosen.body.data).not.toContain('Not shown');
+    expect(notShown.length).toBeGreaterThan(0);
+    await g.close();
     const relatable = await call('findRelatableRecords', { field_id: 300302, text: 'ana' });
     expect(relatable.data.total).toBeGreaterThan(0);
     expect(
