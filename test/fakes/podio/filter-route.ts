@@ -1,6 +1,6 @@
-import { valueTypeOf } from '../../../domain/records/app.js';
-import { resolveFilters, type FilterInput } from '../../../domain/records/filters.js';
-import { answerWith, podioError } from '../podio-server.js';
+import { valueTypeOf, type App, type FieldDefinition } from '../../../domain/records/app.js';
+import { resolveFilters, type FilterInput, type ResolvedFilter } from '../../../domain/records/filters.js';
+import { answerWith, podioError, type PodioRouteRequest } from '../podio-server.js';
 import { podioItem } from './podio-shapes.js';
 import { isId, isObject } from './podio-write-values.js';
 import type { ItemsContext } from './items-context.js';
@@ -13,16 +13,39 @@ type Json = Record<string, unknown>;
 export const serveFilterRoute = ({ clock, account, store, bad, checkBody, appOf, route }: ItemsContext): void => {
   const run = answerWith;
 
+  /** Podio's paging members (`limit` 1-500, default 30; `offset`), or the problem. */
+  const pageOf = (body: Json): { limit: number; offset: number } | string => {
+    const limit = body['limit'] ?? 30;
+    const offset = body['offset'] ?? 0;
+    if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > 500)
+      return 'limit must be an integer from 1 to 500';
+    if (!Number.isSafeInteger(offset) || (offset as number) < 0) return 'offset must be a non-negative integer';
+    return { limit: limit as number, offset: offset as number };
+  };
+
+  /** One page of the app's items matching the filters, in Podio's `{total, filtered, items}`. */
+  const itemsPage = async (
+    req: PodioRouteRequest,
+    app: App,
+    q: { filters: readonly ResolvedFilter[]; sort?: FieldDefinition; sortDesc: boolean; offset: number; limit: number },
+  ) => {
+    const all = await store.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: true })();
+    return run(req, store.query(app, { ...q, countOnly: false }), (page) => ({
+      status: 200,
+      body: {
+        total: all._tag === 'Right' ? all.right.total : 0,
+        filtered: page.total,
+        items: page.records.map((r) => podioItem(app, r)),
+      },
+    }));
+  };
+
   route('POST', '/item/app/:app_id/filter/', async (req) => {
     const problem = checkBody(req, ['sort_by', 'sort_desc', 'filters', 'limit', 'offset', 'remember'], []);
     if (problem) return bad(req, problem);
     const body = req.body as Json;
-    const limit = body['limit'] ?? 30;
-    const offset = body['offset'] ?? 0;
-    if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > 500)
-      return bad(req, 'limit must be an integer from 1 to 500');
-    if (!Number.isSafeInteger(offset) || (offset as number) < 0)
-      return bad(req, 'offset must be a non-negative integer');
+    const paging = pageOf(body);
+    if (typeof paging === 'string') return bad(req, paging);
     const app = await appOf(Number(req.params['app_id']));
     if (!app) return { status: 404, body: podioError('not_found', 'Object not found', req) };
     const filters: FilterInput[] = [];
@@ -65,26 +88,12 @@ export const serveFilterRoute = ({ clock, account, store, bad, checkBody, appOf,
         ? undefined
         : app.fields.find((f) => String(f.field_id) === String(sortBy) || f.external_id === sortBy);
     if (sortBy !== undefined && !sort) return bad(req, `sort_by "${String(sortBy)}" is no field of app ${app.app_id}`);
-    const all = await store.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: true })();
-    return run(
-      req,
-      store.query(app, {
-        filters: resolved.right,
-        ...(sort ? { sort } : {}),
-        sortDesc: body['sort_desc'] === true,
-        offset: offset as number,
-        limit: limit as number,
-        countOnly: false,
-      }),
-      (page) => ({
-        status: 200,
-        body: {
-          total: all._tag === 'Right' ? all.right.total : 0,
-          filtered: page.total,
-          items: page.records.map((r) => podioItem(app, r)),
-        },
-      }),
-    );
+    return itemsPage(req, app, {
+      filters: resolved.right,
+      ...(sort ? { sort } : {}),
+      sortDesc: body['sort_desc'] === true,
+      ...paging,
+    });
   });
 
   // Filter by a saved view (podio-php PodioItem::filter_by_view): the view's own filters and sort apply.
@@ -92,12 +101,8 @@ export const serveFilterRoute = ({ clock, account, store, bad, checkBody, appOf,
     const problem = checkBody(req, ['sort_by', 'sort_desc', 'limit', 'offset', 'remember'], []);
     if (problem) return bad(req, problem);
     const body = req.body as Json;
-    const limit = body['limit'] ?? 30;
-    const offset = body['offset'] ?? 0;
-    if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > 500)
-      return bad(req, 'limit must be an integer from 1 to 500');
-    if (!Number.isSafeInteger(offset) || (offset as number) < 0)
-      return bad(req, 'offset must be a non-negative integer');
+    const paging = pageOf(body);
+    if (typeof paging === 'string') return bad(req, paging);
     const app = await appOf(Number(req.params['app_id']));
     const found = await store.getView(Number(req.params['view_id']))();
     if (!app || found._tag === 'Left' || found.right.app_id !== app.app_id)
@@ -111,25 +116,11 @@ export const serveFilterRoute = ({ clock, account, store, bad, checkBody, appOf,
     const sort = view.sort_by
       ? app.fields.find((f) => String(f.field_id) === view.sort_by || f.external_id === view.sort_by)
       : undefined;
-    const all = await store.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: true })();
-    return run(
-      req,
-      store.query(app, {
-        filters: resolved.right,
-        ...(sort ? { sort } : {}),
-        sortDesc: view.sort_desc ?? false,
-        offset: offset as number,
-        limit: limit as number,
-        countOnly: false,
-      }),
-      (page) => ({
-        status: 200,
-        body: {
-          total: all._tag === 'Right' ? all.right.total : 0,
-          filtered: page.total,
-          items: page.records.map((r) => podioItem(app, r)),
-        },
-      }),
-    );
+    return itemsPage(req, app, {
+      filters: resolved.right,
+      ...(sort ? { sort } : {}),
+      sortDesc: view.sort_desc ?? false,
+      ...paging,
+    });
   });
 };
