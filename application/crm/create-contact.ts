@@ -8,6 +8,7 @@ import { described, params, PropertyValue, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { contactPayload, contactText } from './contact-text.js';
+import { CreatedContactResult } from './crm-results.js';
 
 export const CreateContactParams = params(
   {
@@ -58,6 +59,7 @@ export const createContactTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: CreateContactParams,
   useCase: CreateContact,
+  result: CreatedContactResult,
   json: (r) => ({
     ...(r.idOnly ? { id: r.contact.id } : contactPayload(r.contact)),
     ...(r.company ? { associated_company: r.company } : {}),

@@ -6,6 +6,7 @@ import { ContactBook } from '../../ports/contact-book.js';
 import { described, NonEmptyString, NumericString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { contactPayload, contactText } from './contact-text.js';
+import { ContactResult } from './crm-results.js';
 
 export const GetContactParams = params(
   {
@@ -43,6 +44,7 @@ export const getContactTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetContactParams,
   useCase: GetContact,
+  result: ContactResult,
   json: contactPayload,
   text: contactText,
 });

@@ -7,6 +7,7 @@ import { ContactBook } from '../../ports/contact-book.js';
 import { described, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
+import { PropertiesResult } from './crm-results.js';
 
 export const GetPropertiesParams = params(
   {},
@@ -52,6 +53,7 @@ export const getPropertiesTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetPropertiesParams,
   useCase: GetProperties,
+  result: PropertiesResult,
   json: (r) => ({
     object_type: r.objectType,
     properties: r.properties.map((p) => ({

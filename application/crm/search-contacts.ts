@@ -27,6 +27,7 @@ import {
 } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, table } from '../runtime/markdown.js';
+import { ContactSearchResult } from './crm-results.js';
 
 const FilterCodec = object(
   'Filter',
@@ -122,6 +123,7 @@ export const searchContactsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: SearchContactsParams,
   useCase: SearchContacts,
+  result: ContactSearchResult,
   json: ({ page }) => ({
     total: page.total,
     count: page.results.length,

@@ -5,6 +5,7 @@ import { ContactBook } from '../../ports/contact-book.js';
 import { described, NumericString, params, PropertyValue, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
+import { UpdatedContactResult } from './crm-results.js';
 
 export const UpdateContactParams = params(
   {
@@ -55,6 +56,7 @@ export const updateContactTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateContactParams,
   useCase: UpdateContact,
+  result: UpdatedContactResult,
   json: (r) => ({ id: r.id, updated: r.updated }),
   text: (r) =>
     `Contact ${r.id} updated: ${r.changed.join(', ')}.` +

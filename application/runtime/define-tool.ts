@@ -47,6 +47,12 @@ export interface ToolDeclaration<P = any, R = any> {
   /** The structured payload for `format=json`, when it differs from the use case's result. */
   readonly json?: (result: R, params: P) => unknown;
   /**
+   * The structured payload's shape (what `json` returns, or the result itself), as an io-ts codec: the MCP
+   * `outputSchema` and the OpenAPI response schema are derived from it, and tests check every payload
+   * against it. An object, as MCP's structuredContent must be.
+   */
+  readonly result?: t.Mixed;
+  /**
    * For list tools: the arguments of the call that fetches the rows after the first `shownRows` of this
    * answer, used when the output budget cuts the text table.
    */

@@ -9,6 +9,8 @@ export interface RegisteredTool {
   readonly name: string;
   readonly permission: string;
   readonly inputSchema: JsonSchema;
+  /** From the declaration's result codec, when it has one. */
+  readonly outputSchema?: JsonSchema;
   readonly requiredParameters: readonly string[];
 }
 
@@ -25,6 +27,7 @@ export interface ToolListing {
   readonly openWorldHint: boolean;
   readonly permission: string;
   readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
 }
 
 export class ToolRegistry {
@@ -45,11 +48,14 @@ export class ToolRegistry {
         declaration.annotations.kind === 'Destructive'
           ? { ...declared, properties: { ...declared.properties, ...CONTROL_PARAMETERS } }
           : declared;
+      const outputSchema = declaration.result ? toJsonSchema(declaration.result) : undefined;
+      if (outputSchema && outputSchema.type !== 'object') throw new Error(`Tool ${name}: the result must be an object`);
       const tool: RegisteredTool = {
         declaration,
         name,
         permission: requiredPermission(declaration),
         inputSchema,
+        ...(outputSchema ? { outputSchema } : {}),
         requiredParameters: inputSchema.required ?? [],
       };
       this.byName.set(name, tool);
@@ -112,7 +118,7 @@ export class ToolRegistry {
   }
 
   listing(): ToolListing[] {
-    return this.tools.map(({ declaration: d, name, permission, inputSchema }) => ({
+    return this.tools.map(({ declaration: d, name, permission, inputSchema, outputSchema }) => ({
       name,
       group: d.group,
       title: d.title,
@@ -124,6 +130,7 @@ export class ToolRegistry {
       openWorldHint: d.annotations.openWorld ?? true,
       permission,
       inputSchema,
+      ...(outputSchema ? { outputSchema } : {}),
     }));
   }
 }

@@ -6,6 +6,7 @@ import { WebReader } from '../../ports/web.js';
 import { described, intRange, nonEmptyUpTo, params, t } from '../runtime/codecs.js';
 import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { call, fields } from '../runtime/markdown.js';
+import { PageResult } from './web-results.js';
 
 export const FetchPageParams = params(
   { url: described(nonEmptyUpTo(2048), 'The http(s) address of the page or document.') },
@@ -53,6 +54,7 @@ export const fetchPageTool = defineTool({
   annotations: { kind: 'Read', idempotent: true, openWorld: true },
   params: FetchPageParams,
   useCase: FetchPage,
+  result: PageResult,
   json: ({ page, part }) => ({
     url: page.url,
     final_url: page.finalUrl,

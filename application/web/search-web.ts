@@ -5,6 +5,7 @@ import { WebSearch, type WebSearchHit } from '../../ports/web.js';
 import { described, intRange, nonEmptyUpTo, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call } from '../runtime/markdown.js';
+import { SearchResult } from './web-results.js';
 
 export const SearchWebParams = params(
   { query: described(nonEmptyUpTo(400), 'What to search for.') },
@@ -42,6 +43,7 @@ export const searchWebTool = defineTool({
   annotations: { kind: 'Read', idempotent: true, openWorld: true },
   params: SearchWebParams,
   useCase: SearchWeb,
+  result: SearchResult,
   json: (hits) => ({ count: hits.length, results: hits }),
   text: (hits, p) =>
     hits.length === 0

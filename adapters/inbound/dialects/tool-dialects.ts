@@ -12,6 +12,8 @@ export interface McpToolShape {
   readonly title: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;
+  /** The structured result's schema, for tools that declare one (MCP 2025-06-18 `outputSchema`). */
+  readonly outputSchema?: JsonSchema;
   readonly annotations: {
     readonly readOnlyHint?: true;
     readonly destructiveHint?: boolean;
@@ -68,6 +70,7 @@ export const mcpTool = (t: ToolListing): McpToolShape => ({
   title: t.title,
   description: t.description,
   inputSchema: lean(t.inputSchema),
+  ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
   annotations: leanAnnotations(t),
 });
 

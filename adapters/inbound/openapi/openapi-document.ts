@@ -1,5 +1,6 @@
 import { CONNECTION_TAG, connectionPaths } from './connection-paths.js';
 import { GROUPS } from '../../../application/runtime/define-tool.js';
+import type { JsonSchema } from '../../../application/runtime/json-schema.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import { DIALECTS } from '../dialects/tool-dialects.js';
 
@@ -38,6 +39,34 @@ export const ERROR_STATUSES: ReadonlyArray<readonly [status: number, codes: read
     'The tool did not finish in time; for writes, check before retrying or retry with the same Idempotency-Key.',
   ],
 ];
+
+/** A tool's 200 with its result schema: `data` is the text, or with `format=json` the declared object. */
+const typedSuccess = (outputSchema: JsonSchema) => ({
+  description: 'The tool ran.',
+  headers: {
+    'X-Request-Id': ref('headers', 'requestId'),
+    'RateLimit-Limit': ref('headers', 'rateLimitLimit'),
+    'RateLimit-Remaining': ref('headers', 'rateLimitRemaining'),
+    'RateLimit-Reset': ref('headers', 'rateLimitReset'),
+  },
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: {
+          success: { const: true },
+          data: {
+            description:
+              'Markdown text by default; with `format=json` the structured result; base64 with `base64=true`.',
+            anyOf: [{ type: 'string' }, outputSchema],
+          },
+          encoding: { type: 'string', enum: ['base64'] },
+        },
+        required: ['success', 'data'],
+      },
+    },
+  },
+});
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -222,7 +251,10 @@ export const openApiDocument = (
           required: tool.requiredParameters.length > 0,
           content: { 'application/json': { schema: tool.inputSchema } },
         },
-        responses: { '200': ref('responses', 'Success'), ...errorResponses() },
+        responses: {
+          '200': tool.outputSchema ? typedSuccess(tool.outputSchema) : ref('responses', 'Success'),
+          ...errorResponses(),
+        },
         'x-tool-annotations': {
           kind: d.annotations.kind,
           readOnlyHint: d.annotations.kind === 'Read',
