@@ -131,8 +131,6 @@ export const toJsonSchema = (codec: t.Mixed): JsonSchema => {
   }
   if (c instanceof SchemaType) return { ...c.schema };
   if (c instanceof t.StringType) return { type: 'string' };
-  if (c instanceof t.AnyDictionaryType) return { type: 'object' };
-  if (c instanceof t.UnknownType) return {};
   if (c instanceof t.NumberType) return { type: 'number' };
   if (c instanceof t.BooleanType) return { type: 'boolean' };
   if (c instanceof t.NullType) return { type: 'null' };
