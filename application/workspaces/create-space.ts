@@ -6,6 +6,7 @@ import { SpaceDirectory } from '../../ports/space-directory.js';
 import { described, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
+import { CreatedSpaceResult } from './workspace-results.js';
 
 export const CreateSpaceParams = params(
   {
@@ -71,6 +72,7 @@ export const createSpaceTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: CreateSpaceParams,
   useCase: CreateSpace,
+  result: CreatedSpaceResult,
   text: (r, p) =>
     [
       `## Space "${p.name.trim()}" created (space_id ${r.space_id})`,

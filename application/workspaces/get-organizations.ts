@@ -6,6 +6,7 @@ import { SpaceDirectory } from '../../ports/space-directory.js';
 import { params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { fields, nextSteps, plural, table } from '../runtime/markdown.js';
+import { OrganizationsResult } from './workspace-results.js';
 
 export const GetOrganizationsParams = params({}, {});
 export type GetOrganizationsParams = t.TypeOf<typeof GetOrganizationsParams>;
@@ -35,6 +36,7 @@ export const getOrganizationsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetOrganizationsParams,
   useCase: GetOrganizations,
+  result: OrganizationsResult,
   text: ({ organizations }) => {
     if (organizations.length === 0)
       return "The gateway's Podio user belongs to no organization, so no space can be created or read.";

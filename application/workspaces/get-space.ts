@@ -7,6 +7,7 @@ import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { spaceText } from './workspace-text.js';
+import { SpaceResult } from './workspace-results.js';
 
 export const GetSpaceParams = params(
   { space_id: described(NumericId, 'The space id; workspaces_getOrganizations lists them.') },
@@ -54,6 +55,7 @@ export const getSpaceTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetSpaceParams,
   useCase: GetSpace,
+  result: SpaceResult,
   text: (s, p) =>
     [
       spaceText(s, p.verbose === true),

@@ -6,6 +6,7 @@ import { SpaceDirectory } from '../../ports/space-directory.js';
 import { described, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call } from '../runtime/markdown.js';
+import { UpdatedSpaceResult } from './workspace-results.js';
 
 export const UpdateSpaceParams = params(
   { space_id: described(NumericId, 'The space to change.') },
@@ -51,6 +52,7 @@ export const updateSpaceTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateSpaceParams,
   useCase: UpdateSpace,
+  result: UpdatedSpaceResult,
   text: (r, p) => {
     const changed = Object.keys(p).filter((k) => k !== 'space_id');
     return `Space ${r.space_id} updated (${changed.join(', ')}). Read it back with ${call('workspaces_getSpace', { space_id: r.space_id })}.`;

@@ -28,14 +28,14 @@ const check = async (tool: string, args: Record<string, unknown>) => {
 
 describe('typed results', () => {
   it('every declared outputSchema is an object schema that compiles', () => {
-    expect(schemas.size).toBeGreaterThanOrEqual(7);
+    expect(schemas.size).toBeGreaterThanOrEqual(11);
     for (const [name, schema] of schemas) {
       expect((schema as { type?: string }).type, name).toBe('object');
       expect(() => new Ajv({ strict: true }).compile(schema as object), name).not.toThrow();
     }
   });
 
-  it('the crm and web payloads validate against their outputSchema', async () => {
+  it('the crm, web and workspaces payloads validate against their outputSchema', async () => {
     await check('crm_getProperties', { object_type: 'contacts' });
     const made = await check('crm_createContact', {
       values: { email: 'typed.result@example.com', company: 'Typed Co' },
@@ -46,6 +46,14 @@ describe('typed results', () => {
     await check('crm_searchContacts', { query: 'typed', limit: 1 });
     const found = await check('web_search', { query: 'Rosegold Realty' });
     await check('web_fetch', { url: found.results[0].url });
+    const orgs = await check('workspaces_getOrganizations', {});
+    const space = await check('workspaces_createSpace', {
+      org_id: orgs.organizations[0].org_id,
+      name: 'Typed results',
+    });
+    await check('workspaces_getSpace', { space_id: space.space_id });
+    await check('workspaces_getSpace', { space_id: space.space_id, verbose: true });
+    await check('workspaces_updateSpace', { space_id: space.space_id, name: 'Typed results, renamed' });
     expect([...schemas.keys()].filter((name) => !checked.has(name))).toEqual([]);
   });
 
