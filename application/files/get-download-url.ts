@@ -7,6 +7,7 @@ import { params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { fields } from '../runtime/markdown.js';
 import { displayDate, flag, ItemIdParam, TYPE_PREFIX } from './files-text.js';
+import { DownloadResult } from './file-results.js';
 
 export const GetDownloadUrlParams = params(
   { item_id: ItemIdParam('Id of the file.') },
@@ -34,6 +35,7 @@ export const getDownloadUrlTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetDownloadUrlParams,
   useCase: GetDownloadUrl,
+  result: DownloadResult,
   json: (s) => ({
     'odata.metadata': 'Files.Api.Models.DownloadSpecification',
     'odata.type': `${TYPE_PREFIX}DownloadSpecification`,

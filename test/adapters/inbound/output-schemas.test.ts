@@ -28,14 +28,14 @@ const check = async (tool: string, args: Record<string, unknown>) => {
 
 describe('typed results', () => {
   it('every declared outputSchema is an object schema that compiles', () => {
-    expect(schemas.size).toBeGreaterThanOrEqual(11);
+    expect(schemas.size).toBeGreaterThanOrEqual(12);
     for (const [name, schema] of schemas) {
       expect((schema as { type?: string }).type, name).toBe('object');
       expect(() => new Ajv({ strict: true }).compile(schema as object), name).not.toThrow();
     }
   });
 
-  it('the crm, web and workspaces payloads validate against their outputSchema', async () => {
+  it('the crm, web, workspaces and files payloads validate against their outputSchema', async () => {
     await check('crm_getProperties', { object_type: 'contacts' });
     const made = await check('crm_createContact', {
       values: { email: 'typed.result@example.com', company: 'Typed Co' },
@@ -54,6 +54,12 @@ describe('typed results', () => {
     await check('workspaces_getSpace', { space_id: space.space_id });
     await check('workspaces_getSpace', { space_id: space.space_id, verbose: true });
     await check('workspaces_updateSpace', { space_id: space.space_id, name: 'Typed results, renamed' });
+    const file = await post(g, '/v1/tools/files/writeFile?format=json', {
+      folder_id: 'home',
+      file_name: 'typed.txt',
+      content: 'typed\n',
+    });
+    await check('files_getDownloadUrl', { item_id: file.body.data.Id });
     expect([...schemas.keys()].filter((name) => !checked.has(name))).toEqual([]);
   });
 
