@@ -34,6 +34,8 @@ describe.skipIf('skip' in own)('losing Redis mid-write', () => {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let holding = false;
+  /** Creates that reached the gate: their idempotency keys are claimed, so Redis dies mid-write for each. */
+  let waiting = 0;
   const logs: { msg: string; store?: string; operation?: string }[] = [];
 
   beforeAll(() => {
@@ -41,7 +43,10 @@ describe.skipIf('skip' in own)('losing Redis mid-write', () => {
     const book = InMemoryContactBook.withDemoData({ clock: new SystemClock() });
     const create = book.create.bind(book);
     // While `holding`, every create waits for the gate: the writes are in flight when Redis dies.
-    book.create = (values, props) => () => (holding ? gate : Promise.resolve()).then(() => create(values, props)());
+    book.create = (values, props) => () => {
+      if (holding) waiting++;
+      return (holding ? gate : Promise.resolve()).then(() => create(values, props)());
+    };
     gateway = createGateway({
       env: {
         LOG_LEVEL: 'silent',
@@ -101,7 +106,10 @@ describe.skipIf('skip' in own)('losing Redis mid-write', () => {
 
     holding = true;
     const inFlight = Array.from({ length: 5 }, () => keyedWrite());
-    await new Promise((r) => setTimeout(r, 150));
+    // Wait until all five have claimed their keys and are inside the tool (not a fixed time: a loaded CI
+    // machine may take longer than any guess), then kill Redis under them.
+    for (let i = 0; i < 200 && waiting < 5; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(waiting).toBe(5);
     await redis.kill();
     release();
     holding = false;
