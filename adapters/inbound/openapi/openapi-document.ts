@@ -40,15 +40,18 @@ export const ERROR_STATUSES: ReadonlyArray<readonly [status: number, codes: read
   ],
 ];
 
+/** The headers of every tool's 200 answer. */
+const successHeaders = () => ({
+  'X-Request-Id': ref('headers', 'requestId'),
+  'RateLimit-Limit': ref('headers', 'rateLimitLimit'),
+  'RateLimit-Remaining': ref('headers', 'rateLimitRemaining'),
+  'RateLimit-Reset': ref('headers', 'rateLimitReset'),
+});
+
 /** A tool's 200 with its result schema: `data` is the text, or with `format=json` the declared object. */
 const typedSuccess = (outputSchema: JsonSchema) => ({
   description: 'The tool ran.',
-  headers: {
-    'X-Request-Id': ref('headers', 'requestId'),
-    'RateLimit-Limit': ref('headers', 'rateLimitLimit'),
-    'RateLimit-Remaining': ref('headers', 'rateLimitRemaining'),
-    'RateLimit-Reset': ref('headers', 'rateLimitReset'),
-  },
+  headers: successHeaders(),
   content: {
     'application/json': {
       schema: {
@@ -193,12 +196,7 @@ const components = (toolNames: readonly string[]) => ({
   responses: {
     Success: {
       description: 'The tool ran.',
-      headers: {
-        'X-Request-Id': ref('headers', 'requestId'),
-        'RateLimit-Limit': ref('headers', 'rateLimitLimit'),
-        'RateLimit-Remaining': ref('headers', 'rateLimitRemaining'),
-        'RateLimit-Reset': ref('headers', 'rateLimitReset'),
-      },
+      headers: successHeaders(),
       content: { 'application/json': { schema: ref('schemas', 'SuccessEnvelope') } },
     },
     ...Object.fromEntries(

@@ -50,12 +50,5 @@ export const decodePodio = <A>(
   return E.isLeft(decoded) ? E.left(podioUnexpectedShape(status, decoded.left, what)) : E.right(decoded.right);
 };
 
-/**
- * Any JSON object, and a list of them: the records adapters read Podio's items, apps, views, revisions
- * and comments loosely and map them member by member (podio-record-mapping.ts).
- */
-export const PodioObject = t.UnknownRecord;
-export const PodioObjects = t.array(t.UnknownRecord);
-
 /** `GET /user/status` (podio-php PodioUserStatus): the acting user, with their profile. */
 export const PodioUserStatus = t.type({ profile: t.type({ profile_id: t.number }) });
