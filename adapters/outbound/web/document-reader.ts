@@ -1,3 +1,4 @@
+import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import type { DocumentReader, DocumentText } from '../../../ports/document-reader.js';
 import { decodeText, htmlToMarkdown, pdfToText } from './extract.js';
@@ -7,6 +8,20 @@ import { decodeText, htmlToMarkdown, pdfToText } from './extract.js';
 // it, and the format needs only a linear state machine, bounded here by MAX_CELLS).
 
 const MAX_CELLS = 200_000;
+/** A Word document's parts may unpack to at most this (a zip bomb is refused before mammoth unpacks it). */
+const MAX_DOCX_UNPACKED_BYTES = 64 * 1024 * 1024;
+
+/** The sum of the zip's declared unpacked sizes, read from its directory without unpacking anything. */
+const unpackedSize = async (bytes: Uint8Array): Promise<number> => {
+  const zip = await JSZip.loadAsync(bytes);
+  let total = 0;
+  zip.forEach((_path, entry) => {
+    if (entry.dir) return;
+    const size = (entry as unknown as { _data?: { uncompressedSize?: number } })._data?.uncompressedSize;
+    total += typeof size === 'number' ? size : Number.POSITIVE_INFINITY;
+  });
+  return total;
+};
 
 type Format = 'text' | 'markdown' | 'csv' | 'json' | 'html' | 'pdf' | 'docx';
 
@@ -93,6 +108,11 @@ export class FileDocumentReader implements DocumentReader {
             : { kind: 'unreadable', reason: 'the PDF has no text layer (a scan?)' };
         }
         case 'docx': {
+          if ((await unpackedSize(bytes)) > MAX_DOCX_UNPACKED_BYTES)
+            return {
+              kind: 'unreadable',
+              reason: `the Word document unpacks to more than ${MAX_DOCX_UNPACKED_BYTES / 1024 / 1024} MiB`,
+            };
           const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
           return { kind: 'text', format, text: value.replace(/\n{3,}/g, '\n\n').trim() };
         }
