@@ -90,7 +90,7 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   [
     'GATEWAY_OUTPUT_BUDGET_CHARS',
     String(DEFAULT_OUTPUT_BUDGET),
-    'Most characters in a text result; longer lists are cut at a row with the call that fetches the rest. The max_chars query parameter lowers it per call.',
+    'Most characters in an answer: a text result, or the JSON of a list (format=json, MCP structuredContent). Longer lists are cut at a row with the call that fetches the rest. The max_chars query parameter lowers it per call.',
   ],
   [
     'GATEWAY_SHUTDOWN_GRACE_MS',

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { nullable, resultObject } from '../runtime/results.js';
+import { destructive, nullable, resultObject, Truncated } from '../runtime/results.js';
 
 // The crm tools' structured results, one shape per concept: a contact is the same object in every tool.
 
@@ -36,7 +36,7 @@ export const ContactSearchResult = resultObject(
     count: t.number,
     results: t.array(resultObject('ContactHit', { id: t.string, properties: Properties })),
   },
-  { after: t.string },
+  { after: t.string, truncated: Truncated },
 );
 
 const PropertyOption = resultObject('PropertyOption', { value: t.string, label: t.string });
@@ -51,3 +51,7 @@ export const PropertiesResult = resultObject('Properties', {
     ),
   ),
 });
+
+export const DeletedContactResult = destructive(
+  resultObject('DeletedContact', { deleted: t.literal(true), contact_id: t.string }),
+);

@@ -6,6 +6,7 @@ import { described, NumericString, params, t } from '../runtime/codecs.js';
 import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { contactDisplayName } from '../../domain/crm/contact.js';
+import { DeletedContactResult } from './crm-results.js';
 
 export const DeleteContactParams = params(
   { contact_id: described(NumericString, 'The contact id (numeric string).') },
@@ -15,7 +16,7 @@ export type DeleteContactParams = t.TypeOf<typeof DeleteContactParams>;
 
 export interface DeleteContactResult {
   readonly deleted: true;
-  readonly contactId: string;
+  readonly contact_id: string;
 }
 
 @injectable()
@@ -38,7 +39,7 @@ export class DeleteContact implements UseCase<DeleteContactParams, DeleteContact
   execute(p: DeleteContactParams): TaskEither<GatewayError, DeleteContactResult> {
     return pipe(
       this.contacts.archive(p.contact_id),
-      TE.map(() => ({ deleted: true as const, contactId: p.contact_id })),
+      TE.map(() => ({ deleted: true as const, contact_id: p.contact_id })),
     );
   }
 }
@@ -52,6 +53,7 @@ export const deleteContactTool = defineTool({
   annotations: { kind: 'Destructive', idempotent: true },
   params: DeleteContactParams,
   useCase: DeleteContact,
+  result: DeletedContactResult,
   text: (r) =>
-    `Contact ${r.contactId} archived (moved to the recycling bin). It no longer appears in crm_getContact or crm_searchContacts; a CRM user can restore it for a limited time.`,
+    `Contact ${r.contact_id} archived (moved to the recycling bin). It no longer appears in crm_getContact or crm_searchContacts; a CRM user can restore it for a limited time.`,
 });

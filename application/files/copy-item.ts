@@ -6,6 +6,7 @@ import { ItemStore } from '../../ports/item-store.js';
 import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { overwriteRefusal } from './overwrite.js';
 import { TransferItemParams, transferJson, transferText } from './transfer-item.js';
+import { TransferResult } from './file-results.js';
 
 @injectable()
 export class CopyItem implements UseCase<TransferItemParams, TransferOutcome> {
@@ -26,6 +27,7 @@ export const copyItemTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: TransferItemParams,
   useCase: CopyItem,
+  result: TransferResult,
   json: transferJson,
   text: (o) => transferText(o, 'Copied'),
 });

@@ -8,6 +8,7 @@ import { defineTool, type CallContext, type UseCase } from '../runtime/define-to
 import { OVERWRITE_NEEDS, overwriteRefusal } from './overwrite.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, ItemIdParam, itemJson, itemText } from './files-text.js';
+import { ItemResult } from './file-results.js';
 
 export const CreateFolderParams = params(
   {
@@ -49,6 +50,7 @@ export const createFolderTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: CreateFolderParams,
   useCase: CreateFolder,
+  result: ItemResult,
   json: itemJson,
   text: (i) =>
     [

@@ -9,6 +9,7 @@ import { described, intRange, NonEmptyString, oneOf, params, t } from '../runtim
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, shareJson, shareText } from './files-text.js';
+import { ShareResult } from './file-results.js';
 
 export const CreateShareParams = params(
   {
@@ -139,6 +140,7 @@ export const createShareTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: CreateShareParams,
   useCase: CreateShare,
+  result: ShareResult,
   json: (r) => ({ ...shareJson(r.share), ...(r.notified.length ? { notified_recipients: r.notified } : {}) }),
   text: (r) =>
     [

@@ -7,6 +7,7 @@ import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, ItemIdParam, size } from './files-text.js';
+import { DeletedItemResult } from './file-results.js';
 
 export const DeleteItemParams = params(
   { item_id: ItemIdParam('Id of the file or folder.') },
@@ -82,6 +83,7 @@ export const deleteItemTool = defineTool({
   annotations: { kind: 'Destructive', idempotent: false },
   params: DeleteItemParams,
   useCase: DeleteItem,
+  result: DeletedItemResult,
   text: (r, p) =>
     [
       `## ${r.single_version ? 'Version deleted' : 'Moved to the recycle bin'} (id ${p.item_id.trim()})`,

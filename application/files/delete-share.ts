@@ -6,6 +6,7 @@ import { params, t } from '../runtime/codecs.js';
 import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { ShareIdParam } from './get-share.js';
+import { DeletedShareResult } from './file-results.js';
 
 export const DeleteShareParams = params({ share_id: ShareIdParam }, {});
 export type DeleteShareParams = t.TypeOf<typeof DeleteShareParams>;
@@ -50,5 +51,6 @@ export const deleteShareTool = defineTool({
   annotations: { kind: 'Destructive', idempotent: false },
   params: DeleteShareParams,
   useCase: DeleteShare,
+  result: DeletedShareResult,
   text: (r, p) => `## Share ${p.share_id.trim()} deleted\n\n${r.message}`,
 });

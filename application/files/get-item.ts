@@ -7,6 +7,7 @@ import { params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, ItemIdParam, itemJson, itemSummaryJson, itemText } from './files-text.js';
+import { ItemResult } from './file-results.js';
 
 export const GetItemParams = params(
   { item_id: ItemIdParam('Item id, or an alias: home, allshared, favorites, top, box, connectors.') },
@@ -38,6 +39,7 @@ export const getItemTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetItemParams,
   useCase: GetItem,
+  result: ItemResult,
   json: (i, p) =>
     p.summary_only
       ? { ...itemSummaryJson(i, true), ...(i.Children ? { Children: i.Children.map((c) => itemSummaryJson(c)) } : {}) }

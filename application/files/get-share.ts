@@ -7,6 +7,7 @@ import { described, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, shareJson, shareSummaryJson, shareText } from './files-text.js';
+import { ShareResult } from './file-results.js';
 
 export const ShareIdParam = described(NonEmptyString, 'The share id (files_listShares finds ids).');
 
@@ -40,6 +41,7 @@ export const getShareTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetShareParams,
   useCase: GetShare,
+  result: ShareResult,
   json: (s, p) => (p.summary_only ? shareSummaryJson(s, 'get') : shareJson(s)),
   text: (s) =>
     [

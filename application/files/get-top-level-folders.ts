@@ -7,6 +7,7 @@ import { params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flag, itemJson, TYPE_PREFIX } from './files-text.js';
+import { TopLevelFoldersResult } from './file-results.js';
 
 export const GetTopLevelFoldersParams = params(
   {},
@@ -42,6 +43,7 @@ export const getTopLevelFoldersTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetTopLevelFoldersParams,
   useCase: GetTopLevelFolders,
+  result: TopLevelFoldersResult,
   json: (r, p) => ({
     description: r.description,
     count: r.folders.length,

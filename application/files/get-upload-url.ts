@@ -8,6 +8,7 @@ import { defineTool, type CallContext, type UseCase } from '../runtime/define-to
 import { OVERWRITE_NEEDS, overwriteRefusal } from './overwrite.js';
 import { fields } from '../runtime/markdown.js';
 import { displayDate, flag, ItemIdParam, size, TYPE_PREFIX } from './files-text.js';
+import { UploadResult } from './file-results.js';
 
 export const GetUploadUrlParams = params(
   {
@@ -81,6 +82,7 @@ export const getUploadUrlTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: GetUploadUrlParams,
   useCase: GetUploadUrl,
+  result: UploadResult,
   json: (s) => ({
     'odata.metadata': 'Files.Api.Models.UploadSpecification',
     'odata.type': `${TYPE_PREFIX}UploadSpecification`,

@@ -8,6 +8,7 @@ import { described, intRange, NonEmptyString, params, stringUpTo, t, withoutDefa
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, itemJson, itemSummaryJson, itemsTable } from './files-text.js';
+import { ItemListResult } from './file-results.js';
 
 export const ListChildrenParams = params(
   {},
@@ -77,6 +78,8 @@ export const listChildrenTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: ListChildrenParams,
   useCase: ListChildren,
+  result: ItemListResult,
+  rows: { key: 'items', whenCut: (shown) => ({ returned_count: shown, has_more: true }) },
   continuation: (p, r, shown) => (r.skip + shown < r.totalCount ? { ...p, skip: r.skip + shown } : undefined),
   json: (r, p) => ({
     folder_id: r.folderId,

@@ -8,6 +8,7 @@ import { described, intRange, oneOf, params, t, withoutDefaults } from '../runti
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { downloadsText, expiryText, flag, shareJson, shareSummaryJson } from './files-text.js';
+import { ShareListResult } from './file-results.js';
 
 export const ListSharesParams = params(
   {},
@@ -55,6 +56,8 @@ export const listSharesTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: ListSharesParams,
   useCase: ListShares,
+  result: ShareListResult,
+  rows: { key: 'shares', whenCut: (shown) => ({ returned_count: shown, has_more: true }) },
   continuation: (p, r, shown) => (r.skip + shown < r.totalCount ? { ...p, skip: r.skip + shown } : undefined),
   json: (r, p) => ({
     total_count: r.totalCount,

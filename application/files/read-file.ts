@@ -9,6 +9,7 @@ import { described, intRange, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, table } from '../runtime/markdown.js';
 import { ItemIdParam } from './files-text.js';
+import { FileTextResult } from './file-results.js';
 
 /** The largest file files_readFile reads (its text is then paged). */
 export const READ_MAX_BYTES = 20 * 1024 * 1024;
@@ -110,6 +111,7 @@ export const readFileTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: ReadFileParams,
   useCase: ReadFile,
+  result: FileTextResult,
   json: (r) =>
     r.kind === 'text'
       ? {

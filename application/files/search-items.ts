@@ -19,6 +19,7 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flag, size, TYPE_PREFIX } from './files-text.js';
 import { isoDate } from './update-item.js';
+import { SearchResultsResult } from './file-results.js';
 
 export const SearchItemsParams = params(
   {
@@ -104,6 +105,7 @@ export const searchItemsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: SearchItemsParams,
   useCase: SearchItems,
+  result: SearchResultsResult,
   json: (r, p) => ({
     query: r.query,
     search_scope: p.folder_id ? 'folder' : r.scope,

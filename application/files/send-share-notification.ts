@@ -11,6 +11,7 @@ import { call } from '../runtime/markdown.js';
 import { checkEmails } from './create-share.js';
 import { flag } from './files-text.js';
 import { ShareIdParam } from './get-share.js';
+import { ShareNotificationResult } from './file-results.js';
 
 export const SendShareNotificationParams = params(
   { share_id: ShareIdParam, recipients: described(t.array(NonEmptyString), 'E-mail addresses to send the link to.') },
@@ -78,6 +79,7 @@ export const sendShareNotificationTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: SendShareNotificationParams,
   useCase: SendShareNotification,
+  result: ShareNotificationResult,
   text: (r, p) =>
     `## Share ${p.share_id.trim()} sent\n\n${r.message}\n\n${r.recipients.map((x) => `- ${x}`).join('\n')}`,
 });

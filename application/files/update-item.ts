@@ -6,6 +6,7 @@ import { ItemStore } from '../../ports/item-store.js';
 import { described, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { ItemIdParam, itemJson, itemText } from './files-text.js';
+import { ItemResult } from './file-results.js';
 
 export const UpdateItemParams = params(
   { item_id: ItemIdParam('Id of the file or folder.') },
@@ -61,6 +62,7 @@ export const updateItemTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateItemParams,
   useCase: UpdateItem,
+  result: ItemResult,
   json: itemJson,
   text: (i) => itemText(i).replace(/^## /, '## Updated '),
 });

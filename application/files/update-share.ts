@@ -8,6 +8,7 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { flag, shareJson, shareText } from './files-text.js';
 import { ShareIdParam } from './get-share.js';
 import { isoDate } from './update-item.js';
+import { ShareResult } from './file-results.js';
 
 export const UpdateShareParams = params(
   { share_id: ShareIdParam },
@@ -63,6 +64,7 @@ export const updateShareTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateShareParams,
   useCase: UpdateShare,
+  result: ShareResult,
   json: (s) => shareJson(s),
   text: (s) => shareText(s, `## Updated ${s.ShareType} share "${s.Title}" (id ${s.Id})`),
 });

@@ -8,6 +8,7 @@ import { defineTool, type CallContext, type UseCase } from '../runtime/define-to
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, ItemIdParam, itemJson, itemText } from './files-text.js';
 import { OVERWRITE_NEEDS, overwriteRefusal } from './overwrite.js';
+import { ItemResult } from './file-results.js';
 
 /** The largest file files_writeFile writes: one Standard upload on ShareFile (larger ones: files_getUploadUrl). */
 export const WRITE_MAX_BYTES = 4 * 1024 * 1024;
@@ -71,6 +72,7 @@ export const writeFileTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: WriteFileParams,
   useCase: WriteFile,
+  result: ItemResult,
   json: (i) => itemJson(i),
   text: (i) => [itemText(i), nextSteps([`Read it back: ${call('files_readFile', { item_id: i.Id })}`])].join('\n'),
 });

@@ -18,6 +18,7 @@ import { described, NumericId, object, oneOf, params, t } from '../runtime/codec
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { FieldKey, FilterList, todayIn } from './common.js';
+import { AggregateResult as AggregateResultCodec } from './record-results.js';
 
 const AggregationCodec = object(
   'Aggregation',
@@ -144,6 +145,7 @@ export const aggregateRecordsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: AggregateRecordsParams,
   useCase: AggregateRecords,
+  result: AggregateResultCodec,
   json: ({ result }) => result,
   text: ({ app, result }, p) => {
     const head = `## ${app.name} (app ${app.app_id}): ${result.total_items} matching record${result.total_items === 1 ? '' : 's'}${groupedBy(app, p)}`;

@@ -6,6 +6,7 @@ import { RecordApps } from '../../ports/record-apps.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
+import { AppResult, AppsResult, ViewsResult } from './record-results.js';
 
 export const ListAppsParams = params(
   {},
@@ -35,9 +36,10 @@ export const listAppsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: ListAppsParams,
   useCase: ListApps,
+  result: AppsResult,
   json: (apps) => ({
     apps: apps.map((a) => ({
-      id: a.id,
+      app_id: a.id,
       name: a.name,
       description: a.description,
       workspace_id: a.workspace_id,
@@ -97,6 +99,7 @@ export const getAppTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetAppParams,
   useCase: GetApp,
+  result: AppResult,
   json: appJson,
   text: (a) =>
     [
@@ -151,6 +154,7 @@ export const getAppViewsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetAppViewsParams,
   useCase: GetAppViews,
+  result: ViewsResult,
   json: (r) => ({
     views: r.views.map((v) => ({
       view_id: v.view_id,

@@ -11,6 +11,7 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf } from './common.js';
+import { BatchResult } from './record-results.js';
 
 /** Records written per chunk: in parallel inside a chunk, chunks one after another (spec Limits). */
 export const CHUNK_SIZE = 50;
@@ -163,6 +164,7 @@ export const batchCreateRecordsTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: BatchCreateRecordsParams,
   useCase: BatchCreateRecords,
+  result: BatchResult,
   text: (r) => batchText(r, 'Created'),
 });
 
@@ -246,5 +248,6 @@ export const batchUpdateRecordsTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: BatchUpdateRecordsParams,
   useCase: BatchUpdateRecords,
+  result: BatchResult,
   text: (r) => batchText(r, 'Updated'),
 });

@@ -9,6 +9,8 @@ import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flagsOf } from './common.js';
+import { toUserRef } from '../runtime/results.js';
+import { CommentResult, CommentsResult, DeletedCommentResult } from './record-results.js';
 
 const commentText = (c: Comment): string =>
   [
@@ -16,6 +18,16 @@ const commentText = (c: Comment): string =>
     `**By:** ${c.created_by.name} (user ${c.created_by.user_id})\n**On:** ${c.created_on}${c.files.length ? `\n**Files:** ${c.files.map((f) => `${f.name} (file ${f.file_id})`).join(', ')}` : ''}`,
     c.value,
   ].join('\n\n');
+
+/** A comment as every comments tool returns it (one shape; the author as a UserRef). */
+const commentJson = (c: Comment) => ({
+  comment_id: c.comment_id,
+  record_id: c.ref.id,
+  value: c.value,
+  created_by: toUserRef(c.created_by),
+  created_on: c.created_on,
+  files: c.files,
+});
 
 const silentParam = described(t.boolean, 'true: no notifications to followers.', false);
 const hookParam = described(t.boolean, 'false: no webhooks.', true);
@@ -50,6 +62,8 @@ export const createRecordCommentTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: CreateRecordCommentParams,
   useCase: CreateRecordComment,
+  result: CommentResult,
+  json: commentJson,
   text: (c) =>
     [commentText(c), nextSteps([`All comments: ${call('records_listRecordComments', { record_id: c.ref.id })}`])].join(
       '\n',
@@ -75,6 +89,8 @@ export const getRecordCommentTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetRecordCommentParams,
   useCase: GetRecordComment,
+  result: CommentResult,
+  json: commentJson,
   text: commentText,
 });
 
@@ -127,7 +143,9 @@ export const listRecordCommentsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: ListRecordCommentsParams,
   useCase: ListRecordComments,
-  json: (r) => ({ cursor: r.cursor, comments: r.comments, total: r.total }),
+  result: CommentsResult,
+  json: (r) => ({ total: r.total, cursor: r.cursor, comments: r.comments.map(commentJson) }),
+  rows: { key: 'comments', whenCut: () => ({ cursor: null }) },
   continuation: (p, r, shown) =>
     r.offset + shown < r.total ? { ...p, cursor: encodeCursor(r.offset + shown) } : undefined,
   text: (r, p) =>
@@ -158,7 +176,7 @@ export const DeleteRecordCommentParams = params(
 export type DeleteRecordCommentParams = t.TypeOf<typeof DeleteRecordCommentParams>;
 
 @injectable()
-export class DeleteRecordComment implements UseCase<DeleteRecordCommentParams, Record<string, never>> {
+export class DeleteRecordComment implements UseCase<DeleteRecordCommentParams, { deleted: true; comment_id: number }> {
   constructor(@inject(RecordComments) private readonly comments: RecordComments) {}
   preview(p: DeleteRecordCommentParams): TaskEither<GatewayError, Preview> {
     return pipe(
@@ -179,10 +197,10 @@ export class DeleteRecordComment implements UseCase<DeleteRecordCommentParams, R
     );
   }
 
-  execute(p: DeleteRecordCommentParams): TaskEither<GatewayError, Record<string, never>> {
+  execute(p: DeleteRecordCommentParams): TaskEither<GatewayError, { deleted: true; comment_id: number }> {
     return pipe(
       this.comments.delete(p.comment_id, { silent: p.silent ?? false, hook: p.hook ?? true }),
-      TE.map(() => ({})),
+      TE.map(() => ({ deleted: true as const, comment_id: p.comment_id })),
     );
   }
 }
@@ -195,5 +213,6 @@ export const deleteRecordCommentTool = defineTool({
   annotations: { kind: 'Destructive', idempotent: true },
   params: DeleteRecordCommentParams,
   useCase: DeleteRecordComment,
+  result: DeletedCommentResult,
   text: (_r, p) => `## Comment ${p.comment_id} deleted permanently`,
 });

@@ -12,6 +12,7 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
+import { WrittenRecordResult } from './record-results.js';
 
 export const CreateRecordParams = params(
   {
@@ -70,6 +71,7 @@ export const createRecordTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: CreateRecordParams,
   useCase: CreateRecord,
+  result: WrittenRecordResult,
   json: ({ app, record }, p) =>
     p.id_only === false
       ? recordPayload(app, record, app.fields, false)

@@ -12,6 +12,7 @@ import { fullRecord, type FullRecord } from './record-shapes.js';
 import { recordText } from './common.js';
 import type { App } from '../../domain/records/app.js';
 import type { RecordData } from '../../domain/records/record.js';
+import { DeletedRecordResult, RecordResult } from './record-results.js';
 
 export const DeleteRecordParams = params({ record_id: described(NumericId, 'The record to delete.') }, flagParams);
 export type DeleteRecordParams = t.TypeOf<typeof DeleteRecordParams>;
@@ -47,6 +48,7 @@ export const deleteRecordTool = defineTool({
   annotations: { kind: 'Destructive', idempotent: true },
   params: DeleteRecordParams,
   useCase: DeleteRecord,
+  result: DeletedRecordResult,
   text: (r) =>
     [
       `## Record ${r.record_id} moved to the trash`,
@@ -92,6 +94,7 @@ export const restoreRecordTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: RestoreRecordParams,
   useCase: RestoreRecord,
+  result: RecordResult,
   json: (r) => r.full,
   text: ({ app, record }) =>
     [

@@ -26,6 +26,7 @@ import {
   selectionParams,
   todayIn,
 } from './common.js';
+import { RecordListResult } from './record-results.js';
 
 export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 100;
@@ -199,7 +200,9 @@ export const filterRecordsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: FilterRecordsParams,
   useCase: FilterRecords,
+  result: RecordListResult,
   json: (r, p) => listJson(r, p.verbose),
   continuation: recordsContinuation,
+  rows: { key: 'records', whenCut: () => ({ cursor: null }) },
   text: (r, p) => listText(r, 'records_filterRecords', p as unknown as Record<string, unknown>),
 });

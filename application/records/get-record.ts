@@ -9,6 +9,7 @@ import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { checkSelection, recordPayload, recordText, selectionParams } from './common.js';
+import { RecordResult } from './record-results.js';
 
 export const GetRecordParams = params(
   { record_id: described(NumericId, 'The record id (record_id from a list or filter).') },
@@ -57,6 +58,7 @@ export const getRecordTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetRecordParams,
   useCase: GetRecord,
+  result: RecordResult,
   json: ({ app, record, fields }, p) => recordPayload(app, record, fields, p.verbose),
   text: ({ app, record, fields }) =>
     [

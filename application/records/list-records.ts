@@ -17,6 +17,7 @@ import {
   runQuery,
   type RecordListResult,
 } from './filter-records.js';
+import { RecordListResult as RecordListCodec } from './record-results.js';
 
 export const ListRecordsParams = params(
   {},
@@ -89,7 +90,9 @@ export const listRecordsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: ListRecordsParams,
   useCase: ListRecords,
+  result: RecordListCodec,
   json: (r, p) => listJson(r, p.verbose),
   continuation: recordsContinuation,
+  rows: { key: 'records', whenCut: () => ({ cursor: null }) },
   text: (r, p) => listText(r, 'records_listRecords', p as unknown as Record<string, unknown>),
 });

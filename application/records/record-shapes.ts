@@ -140,37 +140,20 @@ export const fullRecord = (
   }),
 });
 
-/** The related-record shape of getRelatedRecords and findRelatableRecords. */
+/**
+ * A record found by getRelatedRecords or findRelatableRecords: the compact record (their structured result,
+ * the same shape as every other records tool) and its filled fields formatted for people (their text).
+ */
 export interface RelatedRecord {
-  readonly record_id: number;
-  readonly app_record_id: number;
-  readonly app_id: number;
-  readonly title: string;
-  readonly record_url?: string;
-  readonly created_by: string;
-  readonly created_on: string;
-  readonly fields: Readonly<Record<string, string>>;
+  readonly record: CompactRecord;
+  readonly shown: Readonly<Record<string, string>>;
 }
 
-export const relatedRecord = (
-  app: App,
-  record: RecordData,
-  fields: readonly FieldDefinition[],
-  withUrl: boolean,
-): RelatedRecord => {
-  const out: Record<string, string> = {};
+export const relatedRecord = (app: App, record: RecordData, fields: readonly FieldDefinition[]): RelatedRecord => {
+  const shown: Record<string, string> = {};
   for (const f of fields) {
     const v = valueOf(record, f);
-    if (v !== undefined && !isEmptyValue(v)) out[f.label] = formatValue(f, v);
+    if (v !== undefined && !isEmptyValue(v)) shown[f.label] = formatValue(f, v);
   }
-  return {
-    record_id: record.record_id,
-    app_record_id: record.app_record_id,
-    app_id: record.app_id,
-    title: record.title,
-    ...(withUrl ? { record_url: record.record_url } : {}),
-    created_by: `${record.created_by.name} (user ${record.created_by.user_id})`,
-    created_on: record.created_on,
-    fields: out,
-  };
+  return { record: compactRecord(app, record, fields), shown };
 };

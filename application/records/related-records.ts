@@ -11,6 +11,7 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { checkSelection, FieldKey } from './common.js';
 import { relatedRecord, type RelatedRecord } from './record-shapes.js';
+import { RelatedRecordsResult } from './record-results.js';
 
 export const GetRelatedRecordsParams = params(
   {
@@ -110,7 +111,7 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
       TE.bind('reverse', () => (direction === 'forward' ? TE.right([] as RecordData[]) : reverse())),
       TE.map(({ related, fields, forward: f, reverse: r }) => ({
         app: related,
-        records: unique([...f, ...r]).map((x) => relatedRecord(related, x, fields, true)),
+        records: unique([...f, ...r]).map((x) => relatedRecord(related, x, fields)),
       })),
     );
   }
@@ -122,7 +123,7 @@ const ROW_FIELDS = 8;
 const relatedText = (r: { records: readonly RelatedRecord[] }, heading: string, asked = false): string => {
   // fields the caller named are all shown; otherwise the first ROW_FIELDS filled ones, and the others named
   const width = asked ? Number.MAX_SAFE_INTEGER : ROW_FIELDS;
-  const hidden = [...new Set(r.records.flatMap((x) => Object.keys(x.fields).slice(width)))];
+  const hidden = [...new Set(r.records.flatMap((x) => Object.keys(x.shown).slice(width)))];
   return r.records.length === 0
     ? `${heading}: none.`
     : [
@@ -130,10 +131,10 @@ const relatedText = (r: { records: readonly RelatedRecord[] }, heading: string, 
         table(
           ['record_id', 'title', 'created', 'fields'],
           r.records.map((x) => [
-            x.record_id,
-            x.title,
-            x.created_on.slice(0, 10),
-            Object.entries(x.fields)
+            x.record.record_id,
+            x.record.title,
+            x.record.created_on.slice(0, 10),
+            Object.entries(x.shown)
               .slice(0, width)
               .map(([k, v]) => `${k}: ${v}`)
               .join('; '),
@@ -156,7 +157,8 @@ export const getRelatedRecordsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetRelatedRecordsParams,
   useCase: GetRelatedRecords,
-  json: (r) => ({ total: r.records.length, records: r.records }),
+  result: RelatedRecordsResult,
+  json: (r) => ({ total: r.records.length, records: r.records.map((x) => x.record) }),
   text: (r, p) => relatedText(r, `## Related ${r.app.name} (app ${r.app.app_id})`, p.field_ids !== undefined),
 });
 
@@ -202,7 +204,7 @@ export class FindRelatableRecords implements UseCase<
                   : app.fields.filter((f) =>
                       p.field_ids!.some((k) => String(k) === String(f.field_id) || k === f.external_id),
                     );
-              return relatedRecord(app, r, fields, false);
+              return relatedRecord(app, r, fields);
             }),
           ),
         ),
@@ -221,7 +223,8 @@ export const findRelatableRecordsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: FindRelatableRecordsParams,
   useCase: FindRelatableRecords,
-  json: (r) => ({ total: r.records.length, records: r.records }),
+  result: RelatedRecordsResult,
+  json: (r) => ({ total: r.records.length, records: r.records.map((x) => x.record) }),
   text: (r, p) =>
     [
       relatedText(
@@ -230,7 +233,7 @@ export const findRelatableRecordsTool = defineTool({
         p.field_ids !== undefined,
       ),
       r.records[0]
-        ? `Use one as the value of field ${p.field_id}: [${r.records[0].record_id}] in records_createRecord or records_updateRecord.`
+        ? `Use one as the value of field ${p.field_id}: [${r.records[0].record.record_id}] in records_createRecord or records_updateRecord.`
         : '',
     ]
       .filter(Boolean)

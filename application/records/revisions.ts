@@ -7,6 +7,8 @@ import { RecordStore } from '../../ports/record-store.js';
 import { described, intRange, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
+import { toUserRef } from '../runtime/results.js';
+import { RevisionDeltaResult, RevisionsResult } from './record-results.js';
 
 export const GetRecordRevisionsParams = params(
   { record_id: described(NumericId, 'The record whose history to show.') },
@@ -39,7 +41,17 @@ export const getRecordRevisionsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetRecordRevisionsParams,
   useCase: GetRecordRevisions,
-  json: (r) => ({ revisions: r.revisions }),
+  result: RevisionsResult,
+  json: (r) => ({
+    record_id: r.record_id,
+    revisions: r.revisions.map((x) => ({
+      revision: x.revision,
+      type: x.type,
+      created_by: toUserRef(x.created_by),
+      created_on: x.created_on,
+      changes: x.changes,
+    })),
+  }),
   text: (r) =>
     [
       `## Revisions of record ${r.record_id}: ${r.revisions.length}`,
@@ -105,6 +117,7 @@ export const getRecordRevisionDeltaTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetRecordRevisionDeltaParams,
   useCase: GetRecordRevisionDelta,
+  result: RevisionDeltaResult,
   text: (r) =>
     r.changes.length === 0
       ? `## Record ${r.record_id}: no field differs between revisions ${r.revision_from} and ${r.revision_to}`

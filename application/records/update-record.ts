@@ -11,6 +11,7 @@ import { call, nextSteps } from '../runtime/markdown.js';
 import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 import type { WrittenRecord } from './create-record.js';
+import { WrittenRecordResult } from './record-results.js';
 
 export const UpdateRecordParams = params(
   {
@@ -68,6 +69,7 @@ export const updateRecordTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateRecordParams,
   useCase: UpdateRecord,
+  result: WrittenRecordResult,
   json: ({ app, record }, p) =>
     p.id_only === false ? recordPayload(app, record, app.fields, false) : { record_id: record.record_id },
   text: ({ app, record }, p) =>

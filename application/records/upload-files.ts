@@ -8,6 +8,7 @@ import { described, NonEmptyString, object, params, t } from '../runtime/codecs.
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { storeAll, type FileSource } from './attachments.js';
+import { UploadedFilesResult } from './record-results.js';
 
 const FileCodec = object(
   'UploadFile',
@@ -79,6 +80,7 @@ export const uploadFilesTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: UploadFilesParams,
   useCase: UploadFiles,
+  result: UploadedFilesResult,
   json: (files) => ({ files }),
   text: (files) =>
     [

@@ -24,14 +24,32 @@ const cutValue = (text: string, budget: number): string => {
   return text.slice(0, keep) + marker(text.length - keep);
 };
 
+/** A text within its budget, and how many rows of its largest table it kept when it had to cut them. */
+export interface Fitted {
+  readonly text: string;
+  readonly shownRows?: number;
+}
+
 /**
  * Fits `text` into `budget` characters. `next(shownRows)` names the call that fetches what a cut table
  * left out (rows after the first `shownRows` of this answer).
  */
-export const fitToBudget = (text: string, budget: number, next?: (shownRows: number) => string | undefined): string => {
-  if (text.length <= budget) return text;
+export const fitToBudget = (text: string, budget: number, next?: (shownRows: number) => string | undefined): string =>
+  fitRows(text, budget, next).text;
+
+/**
+ * fitToBudget, also saying how many table rows the text kept; `maxRows` keeps at most that many (so that
+ * the text shows the same rows as a structured answer cut shorter).
+ */
+export const fitRows = (
+  text: string,
+  budget: number,
+  next?: (shownRows: number) => string | undefined,
+  maxRows = Number.POSITIVE_INFINITY,
+): Fitted => {
   const lines = text.split('\n');
-  const table = largestTable(lines);
+  const table = text.length > budget || maxRows !== Number.POSITIVE_INFINITY ? largestTable(lines) : undefined;
+  if (text.length <= budget && (!table || table.end - table.bodyStart <= maxRows)) return { text };
   if (table) {
     const before = lines
       .slice(0, table.bodyStart)
@@ -54,7 +72,7 @@ export const fitToBudget = (text: string, budget: number, next?: (shownRows: num
     let size = head.join('\n').length + noteRoom + 2;
     const kept: string[] = [];
     for (const row of rows) {
-      if (size + row.length + 1 > budget) break;
+      if (size + row.length + 1 > budget || kept.length >= maxRows) break;
       kept.push(row);
       size += row.length + 1;
     }
@@ -67,7 +85,42 @@ export const fitToBudget = (text: string, budget: number, next?: (shownRows: num
     const noteText = note(kept.length);
     const body = [...head, ...kept].join('\n') + noteText;
     const assembled = tail && body.length + tail.length + 1 <= budget ? `${body}\n${tail}` : body;
-    return assembled.length <= budget ? assembled : cutValue(assembled, budget);
+    return { text: assembled.length <= budget ? assembled : cutValue(assembled, budget), shownRows: kept.length };
   }
-  return cutValue(text, budget);
+  return { text: cutValue(text, budget) };
+};
+
+/**
+ * A list payload cut to its first `shown` rows: the rows member shortened, the members `whenCut` names
+ * set (undefined leaves one out), and `truncated` saying how many rows this is of how many and which call
+ * returns the rest.
+ */
+export const cutRows = (
+  payload: Record<string, unknown>,
+  key: string,
+  shown: number,
+  whenCut: Readonly<Record<string, unknown>>,
+  next: { readonly tool: string; readonly arguments: Readonly<Record<string, unknown>> } | undefined,
+): Record<string, unknown> => {
+  const rows = payload[key] as readonly unknown[];
+  const out: Record<string, unknown> = { ...payload, ...whenCut, [key]: rows.slice(0, shown) };
+  for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];
+  return next ? { ...out, truncated: { shown, of: rows.length, next } } : out;
+};
+
+/**
+ * The most rows of a list payload whose JSON fits `budget` characters (at least one, so that every answer
+ * makes progress; that one row may exceed the budget alone). Binary search: the JSON is serialised
+ * about log2(rows) times.
+ */
+export const rowsWithin = (size: (shown: number) => number, total: number, budget: number): number => {
+  if (size(total) <= budget) return total;
+  let lo = 1;
+  let hi = total - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (size(mid) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 };

@@ -57,6 +57,15 @@ export interface ToolDeclaration<P = any, R = any> {
    * answer, used when the output budget cuts the text table.
    */
   readonly continuation?: (params: P, result: R, shownRows: number) => Record<string, unknown> | undefined;
+  /**
+   * For list tools: the payload member that holds the rows `continuation` pages through, and the members
+   * to set when a budget keeps only the first `shown` of them (a cursor that would skip the cut rows is
+   * set to null or left out). The structured answer is then cut to the same rows as the text.
+   */
+  readonly rows?: {
+    readonly key: string;
+    readonly whenCut?: (shown: number) => Readonly<Record<string, unknown>>;
+  };
 }
 
 /**

@@ -13,6 +13,12 @@ export interface CallMeta {
   readonly replayed?: boolean;
 }
 
+/** A call as an answer names it: the tool's qualified name and its arguments. */
+export interface NextCall {
+  readonly tool: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
 export type ToolResult =
   | {
       readonly ok: true;
@@ -20,7 +26,7 @@ export type ToolResult =
       readonly payload: unknown;
       readonly text: () => string;
       /** The call that fetches the rows after the first `shownRows` (for output budgets). */
-      readonly next?: (shownRows: number) => string | undefined;
+      readonly next?: (shownRows: number) => NextCall | undefined;
       readonly meta?: CallMeta;
     }
   | { readonly ok: false; readonly error: ToolError; readonly meta?: CallMeta };

@@ -343,7 +343,7 @@ export class ToolExecutor {
           next: declaration.continuation
             ? (shown: number) => {
                 const args = declaration.continuation!(params, result, shown);
-                return args ? `${tool.name} ${JSON.stringify(args)}` : undefined;
+                return args ? { tool: tool.name, arguments: args } : undefined;
               }
             : undefined,
           meta,

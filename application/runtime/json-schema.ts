@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { OpenObjectType } from './results.js';
 
 /** The subset of JSON Schema (2020-12) the gateway emits for tool parameters. */
 export interface JsonSchema {
@@ -130,6 +131,11 @@ export const toJsonSchema = (codec: t.Mixed): JsonSchema => {
     };
   }
   if (c instanceof SchemaType) return { ...c.schema };
+  if (c instanceof OpenObjectType) {
+    const { additionalProperties: _closed, ...open } = toJsonSchema(c.inner);
+    return open;
+  }
+  if (c instanceof t.UnknownType) return {};
   if (c instanceof t.StringType) return { type: 'string' };
   if (c instanceof t.NumberType) return { type: 'number' };
   if (c instanceof t.BooleanType) return { type: 'boolean' };
@@ -160,7 +166,8 @@ export const toJsonSchema = (codec: t.Mixed): JsonSchema => {
     if (members.every((m) => m.const !== undefined)) {
       return { enum: members.map((m) => m.const as string | number) };
     }
-    return { anyOf: members };
+    // One of several objects is itself an object (MCP wants an outputSchema of type object).
+    return members.every((m) => m.type === 'object') ? { type: 'object', anyOf: members } : { anyOf: members };
   }
   if (c instanceof t.DictionaryType) {
     return { type: 'object', additionalProperties: toJsonSchema(c.codomain as t.Mixed) };

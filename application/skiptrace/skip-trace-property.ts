@@ -15,6 +15,7 @@ import { SkipTracePolicy, SkipTracer } from '../../ports/skip-tracer.js';
 import { described, nonEmptyUpTo, NonEmptyString, params, StateCode, t } from '../runtime/codecs.js';
 import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { fields, table } from '../runtime/markdown.js';
+import { SkipTraceAnswer } from './skiptrace-results.js';
 
 export const SkipTracePropertyParams = params(
   {},
@@ -134,6 +135,7 @@ export const skipTracePropertyTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: SkipTracePropertyParams,
   useCase: SkipTraceProperty,
+  result: SkipTraceAnswer,
   json: (r) => r.result,
   text: ({ identity, result }) => {
     const matched = result.results.persons.filter((p) => p.meta.matched);

@@ -11,6 +11,7 @@ import { SpaceDirectory } from '../../ports/space-directory.js';
 import { described, NonEmptyString, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
+import { MembersAddedResult } from './workspace-results.js';
 
 const ExternalContact = object(
   'ExternalContact',
@@ -89,6 +90,7 @@ export const addMemberToSpaceTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: AddMemberToSpaceParams,
   useCase: AddMemberToSpace,
+  result: MembersAddedResult,
   text: (r) => {
     const rows = r.people.map((o) => [o.user_id, o.profile_id, o.name, o.mail, STATUS[o.status]]);
     return [

@@ -7,6 +7,7 @@ import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
+import { DeletedSpaceResult } from './workspace-results.js';
 
 const MAX_COUNTED = 20;
 
@@ -81,6 +82,7 @@ export const deleteSpaceTool = defineTool({
   annotations: { kind: 'Destructive', idempotent: false },
   params: DeleteSpaceParams,
   useCase: DeleteSpace,
+  result: DeletedSpaceResult,
   text: (r) =>
     `Space ${r.space_id} deleted permanently: its memberships and pending invitations ended, and its apps and their records are gone. This cannot be undone.`,
 });

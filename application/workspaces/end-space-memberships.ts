@@ -7,6 +7,7 @@ import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { keepsAnAdmin } from './membership-guard.js';
 import type { MembershipStatus } from './update-space-memberships.js';
+import { MembershipsEndedResult } from './workspace-results.js';
 
 export const EndSpaceMembershipsParams = params(
   {
@@ -52,7 +53,7 @@ export class EndSpaceMemberships implements UseCase<EndSpaceMembershipsParams, M
     return pipe(
       keepsAnAdmin(this.directory, p.space_id, ids),
       TE.chain(() => this.directory.endMemberships(p.space_id, ids)),
-      TE.map(() => ({ status: 'ok' as const })),
+      TE.map(() => ({ space_id: p.space_id, user_ids: ids })),
     );
   }
 }
@@ -66,6 +67,8 @@ export const endSpaceMembershipsTool = defineTool({
   annotations: { kind: 'Destructive', idempotent: false },
   params: EndSpaceMembershipsParams,
   useCase: EndSpaceMemberships,
+  result: MembershipsEndedResult,
+  json: (r) => ({ ended: true, ...r }),
   text: (_r, p) =>
     `Ended the membership or cancelled the invitation of user ${[...new Set(p.user_ids)].join(', ')} in space ${p.space_id}. They no longer have access to it.`,
 });

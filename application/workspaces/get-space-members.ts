@@ -7,6 +7,7 @@ import { described, intRange, NumericId, oneOf, params, t, withoutDefaults } fro
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { memberTable } from './workspace-text.js';
+import { MembersResult } from './workspace-results.js';
 
 export const GetSpaceMembersParams = params(
   { space_id: described(NumericId, 'The space whose members to list.') },
@@ -47,13 +48,18 @@ export class GetSpaceMembers implements UseCase<GetSpaceMembersParams, GetSpaceM
   }
 }
 
+/** A member as the workspaces tools give one: the person's ids and name, then the membership. */
 const memberJson = (m: SpaceMember) => ({
+  user_id: m.profile.user_id,
+  profile_id: m.profile.profile_id,
+  name: m.profile.name,
+  mail: m.profile.mail,
+  type: m.profile.type,
   role: m.role,
+  status: m.status,
   employee: m.employee,
   is_partner: m.is_partner,
   grants: m.grants,
-  status: m.status,
-  profile: m.profile,
 });
 
 export const getSpaceMembersTool = defineTool({
@@ -65,11 +71,18 @@ export const getSpaceMembersTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: GetSpaceMembersParams,
   useCase: GetSpaceMembers,
+  result: MembersResult,
+  rows: { key: 'members' },
   continuation: (p, r, shown) =>
     shown < r.page.members.length || r.page.total === undefined || r.offset + shown < r.page.total
       ? { ...p, offset: r.offset + shown }
       : undefined,
-  json: (r) => r.page.members.map(memberJson),
+  json: (r) => ({
+    space_id: r.space_id,
+    offset: r.offset,
+    total: r.page.total ?? null,
+    members: r.page.members.map(memberJson),
+  }),
   text: (r, p) => {
     const { members, total } = r.page;
     const filtered = p.member_type !== undefined || (p.query?.trim() ?? '') !== '';

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { resultObject } from '../runtime/results.js';
+import { destructive, nullable, resultObject, Truncated } from '../runtime/results.js';
 
 // The workspaces tools' structured results: a space is the same object wherever it appears.
 
@@ -58,3 +58,49 @@ export const CreatedSpaceResult = resultObject('CreatedSpace', {
 });
 
 export const UpdatedSpaceResult = resultObject('UpdatedSpace', { updated: t.literal(true), space_id: t.number });
+
+export const MemberResult = resultObject(
+  'Member',
+  {
+    user_id: t.number,
+    profile_id: t.number,
+    name: t.string,
+    role: Role,
+    status: t.keyof({ active: null, invited: null }),
+  },
+  { mail: t.array(t.string), type: t.string, employee: t.boolean, is_partner: t.boolean, grants: t.number },
+);
+
+/** A page of members: `total` is null when the directory does not say how many there are. */
+export const MembersResult = resultObject(
+  'Members',
+  { space_id: t.number, offset: t.number, total: nullable(t.number), members: t.array(MemberResult) },
+  { truncated: Truncated },
+);
+
+export const MembersAddedResult = resultObject('MembersAdded', {
+  space_id: t.number,
+  role: Role,
+  people: t.array(
+    resultObject(
+      'Invitation',
+      { status: t.keyof({ added: null, invited: null, already_member: null, requested: null }) },
+      { user_id: t.number, profile_id: t.number, mail: t.string, name: t.string },
+    ),
+  ),
+});
+
+export const RolesUpdatedResult = resultObject('RolesUpdated', {
+  updated: t.literal(true),
+  space_id: t.number,
+  user_ids: t.array(t.number),
+  role: Role,
+});
+
+export const MembershipsEndedResult = destructive(
+  resultObject('MembershipsEnded', { ended: t.literal(true), space_id: t.number, user_ids: t.array(t.number) }),
+);
+
+export const DeletedSpaceResult = destructive(
+  resultObject('DeletedSpace', { deleted: t.literal(true), space_id: t.number }),
+);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitToBudget } from '../../application/runtime/budget.js';
 import { table } from '../../application/runtime/markdown.js';
+import { toCallToolResult } from '../../adapters/inbound/mcp/mcp-tools.js';
 import { everyone, post, request, testGateway } from '../support/gateway.js';
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => [String(i + 1), `name ${i + 1}`, 'x'.repeat(40)]);
@@ -35,9 +36,10 @@ describe('fitToBudget', () => {
 });
 
 describe('budgets over HTTP', () => {
-  const g = testGateway();
+  // A configured budget out of the way: max_chars sets each call's.
+  const g = testGateway({}, { GATEWAY_OUTPUT_BUDGET_CHARS: '10000000' });
 
-  it('applies max_chars to text, with the exact next call, and never cuts JSON', async () => {
+  it('applies max_chars to text and to a JSON list, each with the exact next call', async () => {
     const full = await post(g, '/v1/tools/records/listRecords', { app_id: 3001, limit: 60 });
     expect(full.body.data).toContain('Showing 1-60 of 60.');
     expect(full.body.data.length).toBeGreaterThan(1500);
@@ -54,8 +56,32 @@ describe('budgets over HTTP', () => {
     const allIds = all.body.data.records.map((r: any) => String(r.record_id));
     expect(allIds.slice(0, ids.length)).toEqual(ids);
     expect(String(next.body.data.records[0].record_id)).toBe(allIds[ids.length]);
-    const json = await post(g, '/v1/tools/records/listRecords?format=json&max_chars=1500', { app_id: 3001, limit: 60 });
-    expect(json.body.data.records).toHaveLength(60);
+    const json = await post(g, '/v1/tools/records/listRecords?format=json&max_chars=6000', { app_id: 3001, limit: 60 });
+    expect(JSON.stringify(json.body.data).length).toBeLessThanOrEqual(6000);
+    const jsonIds = json.body.data.records.map((r: any) => String(r.record_id));
+    expect(jsonIds.length).toBeGreaterThan(1);
+    expect(jsonIds).toEqual(allIds.slice(0, jsonIds.length));
+    // the page's own cursor would skip the cut rows: it is null, and `truncated` names the call instead
+    expect(json.body.data.cursor).toBeNull();
+    expect(json.body.data.truncated).toMatchObject({ shown: jsonIds.length, of: 60 });
+    const { tool, arguments: args } = json.body.data.truncated.next;
+    expect(tool).toBe('records_listRecords');
+    const after = await post(g, '/v1/tools/call?format=json', { name: tool, arguments: args });
+    expect(String(after.body.data.records[0].record_id)).toBe(allIds[jsonIds.length]);
+  });
+
+  it('gives MCP the same rows in the text and in structuredContent, each within the budget', async () => {
+    const tool = g.executor.registry.get('records_listRecords')!;
+    const result = await g.executor.run(tool, { app_id: 3001, limit: 60 }, everyone, 'mcp-budget', {});
+    const answer = toCallToolResult(result, 3000);
+    const text = (answer.content[0] as { text: string }).text;
+    const structured = answer.structuredContent as any;
+    expect(text.length).toBeLessThanOrEqual(3000);
+    expect(JSON.stringify(structured).length).toBeLessThanOrEqual(3000);
+    const textIds = text.split('\n').flatMap((l) => /^\| (\d{5}) \|/.exec(l)?.[1] ?? []);
+    expect(structured.records.map((r: any) => String(r.record_id))).toEqual(textIds);
+    expect(structured.truncated.shown).toBe(textIds.length);
+    expect(text).toContain(`The rest: records_listRecords ${JSON.stringify(structured.truncated.next.arguments)}`);
   });
 
   it('refuses a max_chars that is not a number of at least 1000 (room for a header, a row and the next call)', async () => {
@@ -66,14 +92,14 @@ describe('budgets over HTTP', () => {
 });
 
 describe('continuations of other list tools', () => {
-  const g = testGateway();
+  const g = testGateway({}, { GATEWAY_OUTPUT_BUDGET_CHARS: '10000000' });
   it.each([
     ['files_listChildren', { folder_id: 'home' }, 'skip', (data: any) => data.items.map((i: { Id: string }) => i.Id)],
     [
       'workspaces_getSpaceMembers',
       { space_id: 2001 },
       'offset',
-      (data: any) => data.map((m: { profile: { user_id: number } }) => String(m.profile.user_id)),
+      (data: any) => data.members.map((m: { user_id: number }) => String(m.user_id)),
     ],
   ] as const)('%s names the call that returns exactly the rows it cut', async (tool, args, member, ids) => {
     const cut = await g.callTool(tool, args, { principal: everyone, maxChars: 480 });

@@ -47,7 +47,7 @@ describe('JSON Schema from io-ts codecs', () => {
   });
 
   it('refuses a codec it cannot express', () => {
-    expect(() => toJsonSchema(t.unknown)).toThrow(/no JSON Schema/);
+    expect(() => toJsonSchema(t.bigint)).toThrow(/no JSON Schema/);
   });
 
   it('names expected types in words', () => {

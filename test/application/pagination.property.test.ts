@@ -24,7 +24,8 @@ const rowIds = (text: string): string[] => {
   return best;
 };
 
-const g = testGateway({}, { RATE_LIMIT_PER_MINUTE: '1000000' });
+// The configured budget is out of the way (max_chars sets it per call), so that \`everything\` gets whole pages.
+const g = testGateway({}, { RATE_LIMIT_PER_MINUTE: '1000000', GATEWAY_OUTPUT_BUDGET_CHARS: '10000000' });
 
 /** Follows the continuations from a first call; every id seen, in order. */
 const follow = async (tool: string, args: Record<string, unknown>, maxChars: number) => {
@@ -38,6 +39,37 @@ const follow = async (tool: string, args: Record<string, unknown>, maxChars: num
     seen.push(...rowIds(text));
     const m = CONTINUATION.exec(text);
     call = m ? [m[1]!, JSON.parse(m[2]!)] : undefined;
+  }
+  return seen;
+};
+
+/**
+ * Follows the continuations of format=json answers: \`truncated.next\` where the budget cut a page, else the
+ * tool's own cursor (\`own\`). Every id seen, in order; each answer within max_chars unless it is one row.
+ */
+const followJson = async (
+  tool: string,
+  args: Record<string, unknown>,
+  maxChars: number,
+  ids: (data: any) => string[],
+  own: (data: any, args: Record<string, unknown>) => Record<string, unknown> | undefined,
+) => {
+  const seen: string[] = [];
+  let call: [string, Record<string, unknown>] | undefined = [tool, args];
+  for (let page = 0; call && page < 400; page++) {
+    const r = await post(g, `/v1/tools/call?format=json&max_chars=${maxChars}`, { name: call[0], arguments: call[1] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const rows = ids(r.body.data);
+    if (rows.length > 1) expect(JSON.stringify(r.body.data).length).toBeLessThanOrEqual(maxChars);
+    seen.push(...rows);
+    const cut = r.body.data.truncated;
+    if (cut) {
+      expect(cut.shown).toBe(rows.length);
+      call = [cut.next.tool, cut.next.arguments];
+    } else {
+      const next = own(r.body.data, call[1]);
+      call = next && [call[0], next];
+    }
   }
   return seen;
 };
@@ -61,6 +93,8 @@ beforeAll(async () => {
 const LISTINGS = [
   {
     tool: 'records_listRecords',
+    ids: (d: any) => (d.records ?? []).map((r: any) => String(r.record_id)),
+    own: (d: any, a: Record<string, unknown>) => (d.cursor ? { ...a, cursor: d.cursor } : undefined),
     args: (limit: number) => ({ app_id: 3001, limit }),
     all: () =>
       everything('records_listRecords', { app_id: 3001, limit: 500 }, (d) =>
@@ -70,6 +104,8 @@ const LISTINGS = [
   },
   {
     tool: 'records_filterRecords',
+    ids: (d: any) => (d.records ?? []).map((r: any) => String(r.record_id)),
+    own: (d: any, a: Record<string, unknown>) => (d.cursor ? { ...a, cursor: d.cursor } : undefined),
     args: (limit: number) => ({
       app_id: 3001,
       filters: [{ field_id: 'score', match_type: 'larger', values: [{ value: 20 }] }],
@@ -87,21 +123,28 @@ const LISTINGS = [
   },
   {
     tool: 'crm_searchContacts',
+    ids: (d: any) => d.results.map((c: any) => String(c.id)),
+    own: (d: any, a: Record<string, unknown>) => (d.after ? { ...a, after: d.after } : undefined),
     args: (limit: number) => ({ limit }),
     all: () => everything('crm_searchContacts', { limit: 100 }, (d) => d.results.map((c: any) => String(c.id))),
     maxLimit: 100,
   },
   {
     tool: 'workspaces_getSpaceMembers',
+    ids: (d: any) => d.members.map((m: any) => String(m.user_id)),
+    own: (d: any, a: Record<string, unknown>) =>
+      d.offset + d.members.length < d.total ? { ...a, offset: d.offset + d.members.length } : undefined,
     args: (limit: number) => ({ space_id: 2001, limit }),
     all: () =>
       everything('workspaces_getSpaceMembers', { space_id: 2001, limit: 500 }, (d) =>
-        d.map((m: any) => String(m.profile.user_id)),
+        d.members.map((m: any) => String(m.user_id)),
       ),
     maxLimit: 500,
   },
   {
     tool: 'records_listRecordComments',
+    ids: (d: any) => d.comments.map((c: any) => String(c.comment_id)),
+    own: (d: any, a: Record<string, unknown>) => (d.cursor ? { ...a, cursor: d.cursor } : undefined),
     args: (limit: number) => ({ record_id: commented, limit }),
     all: () =>
       everything('records_listRecordComments', { record_id: commented, limit: 100 }, (d) =>
@@ -127,6 +170,22 @@ describe('no lost pages', () => {
           },
         ),
         { numRuns: 15 },
+      );
+    });
+
+    it(`${listing.tool}: format=json answers keep to the budget and lose no row either`, async () => {
+      const all = await listing.all();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: listing.maxLimit }),
+          fc.integer({ min: 1000, max: 20000 }),
+          async (limit, maxChars) => {
+            const seen = await followJson(listing.tool, listing.args(limit), maxChars, listing.ids, listing.own);
+            expect(seen.length, `limit ${limit}, max_chars ${maxChars}`).toBe(all.length);
+            expect(new Set(seen)).toEqual(new Set(all));
+          },
+        ),
+        { numRuns: 10 },
       );
     });
   }

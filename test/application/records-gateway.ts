@@ -23,16 +23,20 @@ export const setup = (wrap?: (s: InMemoryRecords) => RecordStore) => {
       TE.right({ name: 'doc.pdf', mimetype: 'application/pdf', content: new Uint8Array([1, 2, 3]) })
     ),
   };
-  const g = testGateway({
-    clock,
-    ports: [
-      [RecordApps, store],
-      [RecordStore, wrap ? wrap(store) : store],
-      [RecordComments, store.commentsPort()],
-      [RecordsSettings, { timeZone: 'UTC', activeProfileId: () => TE.right(9101) }],
-      [UrlFetcher, fetcher],
-    ],
-  });
+  const g = testGateway(
+    {
+      clock,
+      ports: [
+        [RecordApps, store],
+        [RecordStore, wrap ? wrap(store) : store],
+        [RecordComments, store.commentsPort()],
+        [RecordsSettings, { timeZone: 'UTC', activeProfileId: () => TE.right(9101) }],
+        [UrlFetcher, fetcher],
+      ],
+    },
+    // Whole pages in format=json: these tests are about the records tools, not output budgets.
+    { GATEWAY_OUTPUT_BUDGET_CHARS: '10000000' },
+  );
   const call = async (name: string, args: unknown, format: 'text' | 'json' = 'json') => {
     const r = await g.callTool(`records_${name}`, args, { principal: everyone, format });
     return {

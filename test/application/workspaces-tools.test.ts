@@ -17,22 +17,25 @@ describe('workspaces tools in memory mode', () => {
     expect(text(last)).toContain('Showing 5-5 of 5.');
     expect(text(last)).not.toContain('Next page');
     const byName = await call(g, 'getSpaceMembers', { space_id: 2001, query: 'omar' }, 'json');
-    expect(byName.body.success && byName.body.data).toEqual([
-      {
-        role: 'light',
-        employee: false,
-        is_partner: true,
-        grants: 0,
-        status: 'active',
-        profile: {
-          profile_id: 9106,
+    expect(byName.body.success && byName.body.data).toEqual({
+      space_id: 2001,
+      offset: 0,
+      total: 1,
+      members: [
+        {
           user_id: 5006,
+          profile_id: 9106,
           name: 'Omar Haddad',
           mail: ['omar@haddad-partners.example'],
           type: 'user',
+          role: 'light',
+          status: 'active',
+          employee: false,
+          is_partner: true,
+          grants: 0,
         },
-      },
-    ]);
+      ],
+    });
     const none = await call(g, 'getSpaceMembers', { space_id: 2001, member_type: 'guest' });
     expect(text(none)).toContain('No members of space 2001 match the filter');
   });
@@ -118,7 +121,7 @@ describe('workspaces tools in memory mode', () => {
       people: [{ user_id: 5003, profile_id: 9103, name: 'Priya Shah', status: 'already_member' }],
     });
     const members = await call(g, 'getSpaceMembers', { space_id: 2002 }, 'json');
-    expect(members.body.success && (members.body.data as unknown[]).length).toBe(2);
+    expect(members.body.success && (members.body.data as { members: unknown[] }).members.length).toBe(2);
   });
 
   it('declares deleteSpace and endSpaceMemberships destructive, deleteSpace as permanent', () => {

@@ -34,7 +34,8 @@ describe('skip-tracing a lead’s property', () => {
   });
 
   it('knows every demo property, and its flags make some numbers not OK to call', async () => {
-    const g = testGateway();
+    // every property in one JSON page: a budget out of the way
+    const g = testGateway({}, { GATEWAY_OUTPUT_BUDGET_CHARS: '10000000' });
     const page = await post(g, '/v1/tools/records/listRecords?format=json', { app_id: 3002, limit: 100 });
     const properties = page.body.data.records;
     expect(properties.length).toBe(24);

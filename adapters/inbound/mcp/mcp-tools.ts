@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import type { Principal } from '../../../ports/authenticator.js';
-import { present } from '../../../application/runtime/envelope.js';
+import { budgetedPair } from '../../../application/runtime/envelope.js';
 import type { ToolExecutor, ToolResult } from '../../../application/runtime/executor.js';
 import type { ToolError } from '../../../application/runtime/tool-error.js';
 import type { Group } from '../../../application/runtime/define-tool.js';
@@ -31,11 +31,10 @@ export const toCallToolResult = (result: ToolResult, outputBudget?: number): Cal
       isError: true,
     };
   }
-  const presented = present(result, 'text', false, outputBudget);
-  const text = presented.body.success ? String(presented.body.data) : '';
+  const { text, payload } = budgetedPair(result, outputBudget);
   return {
     content: [{ type: 'text', text }],
-    ...(isPlainObject(result.payload) ? { structuredContent: result.payload } : {}),
+    ...(isPlainObject(payload) ? { structuredContent: payload } : {}),
   };
 };
 

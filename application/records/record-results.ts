@@ -1,0 +1,208 @@
+import * as t from 'io-ts';
+import { destructive, nullable, resultObject, Truncated, UserRef } from '../runtime/results.js';
+
+// The records tools' structured results, one shape per concept: a record is the same object in every tool
+// (verbose adds its revision, times, app and each field's field_type and `values`), and so are a field, a
+// comment and a person (UserRef).
+
+/** A field of a record: `value` in the compact form, `field_type` and `values` with verbose. */
+const RecordField = resultObject(
+  'RecordField',
+  { field_id: t.number, external_id: t.string, label: t.string, type: t.string },
+  { value: t.unknown, field_type: t.string, values: t.array(t.unknown) },
+);
+
+export const RecordResult = resultObject(
+  'Record',
+  {
+    record_id: t.number,
+    app_record_id: t.number,
+    app_id: t.number,
+    title: t.string,
+    record_url: t.string,
+    created_by: UserRef,
+    created_on: t.string,
+    fields: t.array(RecordField),
+  },
+  {
+    revision: t.number,
+    created_on_utc: t.string,
+    last_modified_on: t.string,
+    last_modified_on_utc: t.string,
+    deleted_on: nullable(t.string),
+    deleted_on_utc: nullable(t.string),
+    app: resultObject('RecordApp', {
+      app_id: t.number,
+      icon: t.string,
+      name: t.string,
+      record_name: t.string,
+      workspace_id: t.number,
+    }),
+  },
+);
+
+/** listRecords and filterRecords: a page of records and the cursor of the next, or only the count. */
+export const RecordListResult = resultObject(
+  'RecordList',
+  { total: t.number },
+  { cursor: nullable(t.string), records: t.array(RecordResult), count_only: t.literal(true), truncated: Truncated },
+);
+
+/** getRelatedRecords and findRelatableRecords. */
+export const RelatedRecordsResult = resultObject(
+  'RelatedRecords',
+  { total: t.number, records: t.array(RecordResult) },
+  { truncated: Truncated },
+);
+
+/** createRecord and updateRecord: the record's id (and link), or the whole record with id_only false. */
+export const WrittenRecordResult = t.union([
+  RecordResult,
+  resultObject('WrittenRecord', { record_id: t.number }, { record_url: t.string }),
+]);
+
+export const DeletedRecordResult = destructive(
+  resultObject('DeletedRecord', { deleted: t.literal(true), record_id: t.number }),
+);
+
+const BatchResult = resultObject('Batch', {
+  total: t.number,
+  successful: t.number,
+  failed: t.number,
+  items: t.array(
+    resultObject(
+      'BatchItem',
+      { index: t.number, success: t.boolean },
+      { record_id: t.number, record_url: t.string, error: t.string },
+    ),
+  ),
+});
+export { BatchResult };
+
+const FieldDefinition = resultObject(
+  'FieldDefinition',
+  {
+    field_id: t.number,
+    external_id: t.string,
+    label: t.string,
+    field_type: t.string,
+    type: t.string,
+    required: t.boolean,
+  },
+  {
+    description: t.string,
+    options: t.array(
+      resultObject('FieldOption', { id: t.number, text: t.string }, { color: t.string, means_completed: t.boolean }),
+    ),
+    referenced_app_ids: t.array(t.number),
+    currencies: t.array(t.string),
+  },
+);
+
+export const AppResult = resultObject('App', {
+  app_id: t.number,
+  name: t.string,
+  item_name: t.string,
+  description: t.string,
+  workspace_id: t.number,
+  fields: t.array(FieldDefinition),
+});
+
+export const AppsResult = resultObject('Apps', {
+  apps: t.array(
+    resultObject('AppSummary', {
+      app_id: t.number,
+      name: t.string,
+      description: t.string,
+      workspace_id: t.number,
+      item_name: t.string,
+    }),
+  ),
+});
+
+export const ViewsResult = resultObject('Views', {
+  views: t.array(
+    resultObject('View', {
+      view_id: t.number,
+      name: t.string,
+      filters: t.array(t.record(t.string, t.unknown)),
+      sort_by: nullable(t.string),
+      sort_desc: t.boolean,
+    }),
+  ),
+});
+
+const Aggregations = t.record(t.string, t.record(t.string, nullable(t.union([t.number, t.string]))));
+
+export const AggregateResult = resultObject(
+  'Aggregate',
+  { total_items: t.number },
+  {
+    aggregations: Aggregations,
+    totals: Aggregations,
+    groups: t.array(
+      resultObject('AggregateGroup', {
+        group: t.string,
+        key: nullable(t.union([t.string, t.number])),
+        count: t.number,
+        aggregations: Aggregations,
+      }),
+    ),
+  },
+);
+
+export const RevisionsResult = resultObject('Revisions', {
+  record_id: t.number,
+  revisions: t.array(
+    resultObject('Revision', {
+      revision: t.number,
+      type: t.string,
+      created_by: UserRef,
+      created_on: t.string,
+      changes: t.array(resultObject('RevisionChange', { field_id: t.number, label: t.string })),
+    }),
+  ),
+});
+
+export const RevisionDeltaResult = resultObject('RevisionDelta', {
+  record_id: t.number,
+  revision_from: t.number,
+  revision_to: t.number,
+  changes: t.array(
+    resultObject('FieldChange', {
+      field_id: t.number,
+      external_id: t.string,
+      label: t.string,
+      type: t.string,
+      from: t.unknown,
+      to: t.unknown,
+    }),
+  ),
+});
+
+const FileRef = resultObject(
+  'RecordFile',
+  { file_id: t.number, name: t.string },
+  { mimetype: t.string, size: t.number, link: t.string },
+);
+
+export const CommentResult = resultObject('Comment', {
+  comment_id: t.number,
+  record_id: t.number,
+  value: t.string,
+  created_by: UserRef,
+  created_on: t.string,
+  files: t.array(FileRef),
+});
+
+export const CommentsResult = resultObject(
+  'Comments',
+  { total: t.number, cursor: nullable(t.string), comments: t.array(CommentResult) },
+  { truncated: Truncated },
+);
+
+export const DeletedCommentResult = destructive(
+  resultObject('DeletedComment', { deleted: t.literal(true), comment_id: t.number }),
+);
+
+export const UploadedFilesResult = resultObject('UploadedFiles', { files: t.array(FileRef) });
