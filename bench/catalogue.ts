@@ -1,5 +1,6 @@
 // The tool catalogue's size in tokens, as a model receives it: MCP tools/list (every tool with its
-// description and input schema), counted with a real tokenizer (js-tiktoken, o200k_base, the encoding of
+// description, input schema and outline output schema; also with the full output schemas and with none),
+// counted with a real tokenizer (js-tiktoken, o200k_base, the encoding of
 // current OpenAI models; Anthropic's and Google's tokenizers differ by some percent). Also per group, for
 // a read-only token, and in each REST dialect.
 //
@@ -21,6 +22,8 @@ const gateway = createGateway({
   logger: pino({ level: 'silent' }),
 });
 const all = mcpToolList(gateway.executor);
+const withFull = mcpToolList(gateway.executor, 'full');
+const withNone = mcpToolList(gateway.executor, 'none');
 const byName = new Map(all.map((t) => [t.name, t]));
 const listOf = (names: readonly string[]) => ({ tools: names.map((n) => byName.get(n)!) });
 const full = tokens({ tools: all });
@@ -28,7 +31,10 @@ const full = tokens({ tools: all });
 console.log(
   `Tool catalogue on MCP tools/list, ${all.length} tools: ${full} tokens (o200k_base), ${Buffer.byteLength(JSON.stringify({ tools: all }))} bytes`,
 );
-console.log(`target: under ${TARGET} tokens: ${full < TARGET ? 'met' : 'NOT met'}\n`);
+console.log(`target: under ${TARGET} tokens: ${full < TARGET ? 'met' : 'NOT met'}`);
+console.log(`  with output_schemas=full: ${tokens({ tools: withFull })} tokens`);
+console.log(`  with output_schemas=none: ${tokens({ tools: withNone })} tokens`);
+console.log(`  of which the outputSchemas (outline, the default): ${full - tokens({ tools: withNone })} tokens\n`);
 console.log('| listing | tools | tokens |\n|---|---|---|');
 for (const g of GROUPS) {
   const names = visibleTools(gateway.executor.registry, undefined, [g]).map((t) => t.name);

@@ -16,6 +16,7 @@ import { RecordStore } from '../../ports/record-store.js';
 import { RecordsSettings } from '../../ports/records-settings.js';
 import { described, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
 import { FieldKey, FilterList, todayIn } from './common.js';
 import { AggregateResult as AggregateResultCodec } from './record-results.js';
@@ -55,10 +56,23 @@ const GroupByCodec = object(
   },
 );
 
+/**
+ * The filters, validated exactly as records_filterRecords validates them, but listed by reference: the
+ * filter schema is about 400 tokens, and records_filterRecords already spells it out in the catalogue.
+ */
+const FiltersByReference = new SchemaType('FilterList', FilterList.is, FilterList.validate, FilterList.encode, {
+  type: 'array',
+  items: { type: 'object' },
+  maxItems: 50,
+});
+
 export const AggregateRecordsParams = params(
   { app_id: described(NumericId, 'The app to aggregate.') },
   {
-    filters: described(FilterList, 'Filters as records_filterRecords takes them; only matching records count.'),
+    filters: described(
+      FiltersByReference,
+      'Filters exactly as records_filterRecords takes them ({field_id, match_type, values}); only matching records count.',
+    ),
     aggregations: described(
       t.array(AggregationCodec),
       'Up to 5 aggregations: {field_id, operation} or {metric: "date_diff", field_a_id, field_b_id, unit, operation}. None: just the number of matching records.',

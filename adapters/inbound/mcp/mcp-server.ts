@@ -15,6 +15,7 @@ import type { Group } from '../../../application/runtime/define-tool.js';
 import { visibleTools } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { callTool, mcpToolList } from './mcp-tools.js';
+import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 
 // The MCP protocol (both eras) is the official v2 SDK's. `isLegacyRequest` (the SDK's own classification)
 // routes each request: 2026-07-28 goes to `createMcpHandler` (envelope, standard headers, server/discover,
@@ -46,6 +47,8 @@ export interface CallerContext {
   readonly idempotencyKey?: string;
   /** The connection's toolsets (`/mcp?groups=crm,records`); undefined for every group. */
   readonly groups?: readonly Group[];
+  /** How tools/list gives output schemas (`/mcp?output_schemas=outline|full|none`); outline by default. */
+  readonly outputSchemas?: OutputSchemaForm;
 }
 
 const CALLER = 'toolGatewayCaller';
@@ -90,16 +93,20 @@ export const catalogueVersion = (tools: readonly Tool[], version: string): strin
 export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   const { executor, outputBudget } = parts;
   // Each tool's MCP form, made once; a caller's list is a selection of these.
-  const mcpForm = new Map(mcpToolList(executor).map((t) => [t.name, t]));
+  const forms = new Map(
+    OUTPUT_SCHEMA_FORMS.map((form) => [form, new Map(mcpToolList(executor, form).map((t) => [t.name, t]))]),
+  );
   // The list a caller sees depends only on its permissions and toolsets: made once per distinct pair.
   const lists = new LRUCache<string, { readonly tools: Tool[]; readonly version: string }>({
     max: 512,
     ttl: 3_600_000,
   });
   const listFor = (caller: CallerContext) => {
-    const key = `${[...caller.principal.permissions].sort().join(' ')}|${caller.groups?.join(',') ?? '*'}`;
+    const form = caller.outputSchemas ?? 'outline';
+    const key = `${[...caller.principal.permissions].sort().join(' ')}|${caller.groups?.join(',') ?? '*'}|${form}`;
     let list = lists.get(key);
     if (!list) {
+      const mcpForm = forms.get(form)!;
       const tools = visibleTools(executor.registry, caller.principal, caller.groups).map((t) => mcpForm.get(t.name)!);
       lists.set(key, (list = { tools, version: catalogueVersion(tools, parts.version) }));
     }

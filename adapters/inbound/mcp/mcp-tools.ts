@@ -5,11 +5,11 @@ import type { ToolExecutor, ToolResult } from '../../../application/runtime/exec
 import type { ToolError } from '../../../application/runtime/tool-error.js';
 import type { Group } from '../../../application/runtime/define-tool.js';
 import { outsideToolsets } from '../../../application/runtime/toolsets.js';
-import { mcpTool } from '../dialects/tool-dialects.js';
+import { mcpTool, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 
 /** Every tool as tools/list gives it, in the registry's order (the same shape as `GET /v1/tools?dialect=mcp`). */
-export const mcpToolList = (executor: ToolExecutor): Tool[] =>
-  executor.registry.listing().map((t) => mcpTool(t) as unknown as Tool);
+export const mcpToolList = (executor: ToolExecutor, outputs: OutputSchemaForm = 'outline'): Tool[] =>
+  executor.registry.listing().map((t) => mcpTool(t, outputs) as unknown as Tool);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -183,6 +183,24 @@ describe('2026-07-28 requests (served natively by the SDK)', () => {
     expect(((await bad.json()) as any).error.message).toContain('"nope" is not a group');
   });
 
+  it('gives outline output schemas by default, full or none with /mcp?output_schemas=', async () => {
+    const list = async (query: string) => {
+      const r = await rpcBody(await modernAt(`/mcp?groups=records${query}`, 'tools/list'));
+      return r.result.tools.find((t: any) => t.name === 'records_getRecordComment');
+    };
+    const outline = await list('');
+    const full = await list('&output_schemas=full');
+    const none = await list('&output_schemas=none');
+    // the comment's author is an object in the outline; the full schema names its members
+    expect(outline.outputSchema.properties.created_by).toEqual({ type: 'object' });
+    expect(full.outputSchema.properties.created_by.properties.user_id).toEqual({ type: 'number' });
+    expect(none.outputSchema).toBeUndefined();
+    expect(none.inputSchema).toEqual(outline.inputSchema);
+    const bad = await modernAt('/mcp?output_schemas=everything', 'tools/list');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error.message).toContain('"output_schemas" must be one of outline, full, none');
+  });
+
   it('tools/call answers with resultType; failures are isError results, an unknown tool is -32602', async () => {
     const call = (
       await rpcBody(await modern('tools/call', { name: 'crm_getContact', arguments: { contact_id: '101' } }))

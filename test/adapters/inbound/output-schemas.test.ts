@@ -12,13 +12,18 @@ import { everyone, testGateway } from '../../support/gateway.js';
 const g = testGateway();
 afterAll(() => g.close());
 
+// tools/list gives outlines by default (output_schemas=outline); the registry, OpenAPI and
+// output_schemas=full give the full schemas. A payload must validate against both.
 const ajv = new Ajv({ strict: true });
 const schemas = new Map(mcpToolList(g.executor).map((t) => [t.name, t.outputSchema]));
+const full = new Map(g.executor.registry.listing().map((t) => [t.name, t.outputSchema]));
 const validators = new Map<string, ValidateFunction>();
-const validatorOf = (tool: string) => {
-  if (!validators.has(tool)) validators.set(tool, ajv.compile(schemas.get(tool) as object));
-  return validators.get(tool)!;
+const compiled = (key: string, schema: unknown) => {
+  if (!validators.has(key)) validators.set(key, ajv.compile(schema as object));
+  return validators.get(key)!;
 };
+const validatorOf = (tool: string) => compiled(`full:${tool}`, full.get(tool));
+const outlineOf = (tool: string) => compiled(`outline:${tool}`, schemas.get(tool));
 
 const checked = new Set<string>();
 let n = 0;
@@ -27,14 +32,15 @@ const check = async (tool: string, args: Record<string, unknown>): Promise<any> 
   expect(registered, tool).toBeDefined();
   const result = await g.executor.run(registered!, args, everyone, `typed-${++n}`, {});
   expect(result.ok, `${tool}: ${JSON.stringify(result.ok ? '' : result.error)}`).toBe(true);
-  const validate = validatorOf(tool);
   const json = present(result, 'json', false).body;
   expect(json.success).toBe(true);
   const data = json.success ? json.data : undefined;
-  expect(validate(data), `${tool} format=json: ${JSON.stringify(validate.errors)}`).toBe(true);
   const structured = toCallToolResult(result).structuredContent;
   expect(structured, `${tool} gives structuredContent`).toBeDefined();
-  expect(validate(structured), `${tool} structuredContent: ${JSON.stringify(validate.errors)}`).toBe(true);
+  for (const validate of [validatorOf(tool), outlineOf(tool)]) {
+    expect(validate(data), `${tool} format=json: ${JSON.stringify(validate.errors)}`).toBe(true);
+    expect(validate(structured), `${tool} structuredContent: ${JSON.stringify(validate.errors)}`).toBe(true);
+  }
   checked.add(tool);
   return data;
 };
@@ -42,7 +48,7 @@ const check = async (tool: string, args: Record<string, unknown>): Promise<any> 
 describe('typed results', () => {
   it('every tool publishes an outputSchema: an object schema that compiles in strict mode', () => {
     expect(schemas.size).toBe(g.executor.registry.listing().length);
-    for (const [name, schema] of schemas) {
+    for (const [name, schema] of [...schemas, ...full]) {
       expect(schema, name).toBeDefined();
       expect((schema as { type?: string }).type, name).toBe('object');
       expect(() => new Ajv({ strict: true }).compile(schema as object), name).not.toThrow();
@@ -199,11 +205,26 @@ describe('typed results', () => {
     ).toBe(false);
   });
 
+  it('tools/list gives outlines by default, the full schemas with output_schemas=full, none with none', () => {
+    const fullList = new Map(mcpToolList(g.executor, 'full').map((t) => [t.name, t.outputSchema]));
+    expect(fullList).toEqual(full);
+    expect(mcpToolList(g.executor, 'none').every((t) => t.outputSchema === undefined)).toBe(true);
+    // the outline names and types the answer's members; rows and nested objects are "object"
+    const record = schemas.get('records_getRecord') as any;
+    expect(record.properties.record_id).toEqual({ type: 'number' });
+    expect(record.properties.created_by).toEqual({ type: 'object' });
+    const list = schemas.get('records_listRecords') as any;
+    expect(list.properties.records).toEqual({ type: 'array', items: { type: 'object' } });
+    expect(JSON.stringify(schemas.get('records_listRecords')).length).toBeLessThan(
+      JSON.stringify(full.get('records_listRecords')).length,
+    );
+  });
+
   it('the OpenAPI document gives the same schema as the 200 answer of each operation', async () => {
     const doc = (await (await g.http.request('/openapi.json')).json()) as {
       paths: Record<string, { post: { responses: Record<string, any> } }>;
     };
-    for (const [name, schema] of schemas) {
+    for (const [name, schema] of full) {
       const [group, tool] = name.split('_') as [string, string];
       const ok = doc.paths[`/v1/tools/${group}/${tool}`]!.post.responses['200'];
       expect(ok.content['application/json'].schema.properties.data.anyOf[1], name).toEqual(schema);
