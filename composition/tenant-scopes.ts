@@ -1,4 +1,5 @@
-import type { Container } from 'inversify';
+import { DocumentReader } from '../ports/document-reader.js';
+import type { Container, ServiceIdentifier } from 'inversify';
 import { UrlFetcher } from '../ports/url-fetcher.js';
 import { isVendor, VENDOR_LABELS } from '../ports/connection-store.js';
 import { Hono } from 'hono';
@@ -174,9 +175,10 @@ export const mountTenantRoutes = (app: Hono, tenants: TenantScopes): void => {
 
 /**
  * Adapters every tenant shares with the root rather than making its own: the URL guard (a connection
- * pool the gateway closes at shutdown).
+ * pool the gateway closes at shutdown) and the document reader (its cache of extracted text is keyed by
+ * the bytes' hash, so one per process serves every tenant safely, within one bound).
  */
-const SHARED_PORTS = [UrlFetcher] as const;
+const SHARED_PORTS: readonly ServiceIdentifier<unknown>[] = [UrlFetcher, DocumentReader];
 
 export const inheritShared = (child: Container, parent: Container): void => {
   for (const id of SHARED_PORTS) if (parent.isBound(id)) child.bind(id).toConstantValue(parent.get(id));
