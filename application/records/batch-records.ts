@@ -10,7 +10,7 @@ import { described, NumericId, object, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
-import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf } from './common.js';
+import { FieldsObject, flagParams, flagsOf } from './common.js';
 import { BatchResult } from './record-results.js';
 
 /** Records written per chunk: in parallel inside a chunk, chunks one after another (spec Limits). */
@@ -103,7 +103,13 @@ export const BatchCreateRecordsParams = params(
   {
     app_id: described(NumericId, 'The app every record goes to.'),
     inputs: described(
-      t.array(object('BatchInput', { fields: described(FieldsObject, FIELDS_DESCRIPTION) }, {})),
+      t.array(
+        object(
+          'BatchInput',
+          { fields: described(FieldsObject, 'Values keyed and formatted as in records_createRecord.') },
+          {},
+        ),
+      ),
       'The records to create, each {fields}. Any count; written in chunks of 50.',
     ),
   },

@@ -8,7 +8,7 @@ import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { FIELDS_DESCRIPTION, FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
+import { FieldsObject, flagParams, flagsOf, recordPayload, recordText } from './common.js';
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 import type { WrittenRecord } from './create-record.js';
 import { WrittenRecordResult } from './record-results.js';
@@ -18,7 +18,7 @@ export const UpdateRecordParams = params(
     record_id: described(NumericId, 'The record to change.'),
     fields: described(
       FieldsObject,
-      `Only the fields to change. ${FIELDS_DESCRIPTION} Checklists: items with their id are kept (and updated), items without id are added, existing items left out are deleted.`,
+      `Only the fields to change, keyed and formatted as in records_createRecord; null clears one. Checklists: items with their id are kept (and updated), items without id are added, existing items left out are deleted.`,
     ),
   },
   {

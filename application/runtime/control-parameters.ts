@@ -5,11 +5,11 @@
 export const CONTROL_PARAMETERS = {
   dry_run: {
     type: 'boolean',
-    description: 'Preview what would be removed (nothing changes) and get a confirm_token.',
+    description: 'Only preview what would go, and get a confirm_token.',
   },
   confirm_token: {
     type: 'string',
     maxLength: 512,
-    description: 'From a dry run or a 428 answer to this exact call; valid 5 minutes, once.',
+    description: 'From a dry run or 428 answer to this exact call (5 minutes, once).',
   },
 } as const;
