@@ -19,6 +19,11 @@ import { SHARE_ROUTES } from './sharefile/share-routes.js';
 import { ShareFileAuth } from './sharefile/sharefile-auth.js';
 import { TRANSFER_ROUTES } from './sharefile/transfer-routes.js';
 import { listenOnLoopback, loopbackUrl } from './listen.js';
+import { StoredRefreshingToken } from '../../adapters/outbound/http/stored-refreshing-token.js';
+import { environmentConnectionStore } from '../../adapters/outbound/http/scoped-token-store.js';
+import { InMemoryTokenStore } from '../../adapters/outbound/memory/in-memory-token-store.js';
+import { shareFileRefresher } from '../../adapters/outbound/sharefile/sharefile-connector.js';
+import { SHAREFILE_TEST_CLIENT } from './sharefile/sharefile-auth.js';
 
 // A local stand-in for ShareFile's v3 OData API and its OAuth token endpoint. Its state lives in the
 // in-memory adapters (so it behaves like the gateway's own fake), but it speaks ShareFile: paths such
@@ -31,6 +36,27 @@ import { listenOnLoopback, loopbackUrl } from './listen.js';
 export { EXAMPLES_DIR } from './sharefile/examples.js';
 export type { LoggedRequest, Violation } from './sharefile/exchange.js';
 export { SHAREFILE_TEST_CLIENT } from './sharefile/sharefile-auth.js';
+
+/**
+ * The access tokens a ShareFile client gets in production from SHAREFILE_REFRESH_TOKEN (composition/groups/
+ * files-sharefile.ts): the stored-token refresher, against the stand-in's /oauth/token.
+ */
+export const shareFileTestTokens = (oauthBaseUrl: string, clock: Clock) =>
+  new StoredRefreshingToken({
+    vendor: 'ShareFile',
+    store: environmentConnectionStore(
+      new InMemoryTokenStore(),
+      'sharefile',
+      SHAREFILE_TEST_CLIENT.clientId,
+      SHAREFILE_TEST_CLIENT.refreshToken,
+    ),
+    refresh: shareFileRefresher(
+      { ...SHAREFILE_TEST_CLIENT, authorizeBaseUrl: oauthBaseUrl, timeoutMs: 5000, clock },
+      oauthBaseUrl,
+    ),
+    clock,
+    lockWaitMs: 5000,
+  });
 
 export interface ShareFileStandIn {
   readonly url: string;

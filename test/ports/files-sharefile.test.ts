@@ -2,10 +2,9 @@ import { expect } from 'vitest';
 import { ShareFileClient } from '../../adapters/outbound/sharefile/sharefile-client.js';
 import { ShareFileItemStore } from '../../adapters/outbound/sharefile/sharefile-item-store.js';
 import { ShareFileShareStore } from '../../adapters/outbound/sharefile/sharefile-share-store.js';
-import { ShareFileOAuthToken } from '../../adapters/outbound/sharefile/sharefile-tokens.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { E } from '../../domain/shared/fp.js';
-import { SHAREFILE_TEST_CLIENT, startShareFileServer, type ShareFileStandIn } from '../fakes/sharefile-server.js';
+import { shareFileTestTokens, startShareFileServer, type ShareFileStandIn } from '../fakes/sharefile-server.js';
 import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
 import { ShareFileFileContents } from '../../adapters/outbound/sharefile/sharefile-file-contents.js';
 import { fileContentsContract } from './file-contents.contract.js';
@@ -19,7 +18,7 @@ export const shareFileAdapters = async (clock: FixedClock) => {
   const client = new ShareFileClient({
     apiBaseUrl: fake.apiBaseUrl,
     timeoutMs: 5000,
-    tokens: new ShareFileOAuthToken({ oauthBaseUrl: fake.url, ...SHAREFILE_TEST_CLIENT, clock, timeoutMs: 5000 }),
+    tokens: shareFileTestTokens(fake.url, clock),
   });
   const seedFile = (folderId: string, name: string, text: string, overwrite = false) => {
     const r = fake.items.addFile(folderId, name, new TextEncoder().encode(text), { overwrite });

@@ -142,7 +142,8 @@ export class PodioClient {
         attempt === 0 &&
         (error.error === 'invalid_token' || error.error_description === 'expired_token')
       ) {
-        this.#auth.invalidate();
+        // the rejected token itself: a stored token (the token store) is then refreshed, not reused
+        this.#auth.invalidate(token.right);
         continue;
       }
       const answer = {

@@ -7,7 +7,7 @@ import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { decodePodio, PODIO, PodioErrorBody, PodioTokenResponse } from './podio-codecs.js';
 
 /** Where the Podio client gets the access token of each request. */
-export type PodioAuth = AccessTokenSource & { invalidate(): void };
+export type PodioAuth = AccessTokenSource & { invalidate(rejected?: string): void };
 
 /** A fixed access token (tests, or an embedder that manages tokens itself). It cannot be renewed. */
 export { StaticAccessToken as StaticPodioToken };

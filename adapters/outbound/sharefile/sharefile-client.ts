@@ -60,7 +60,8 @@ export class ShareFileClient {
         return E.left(transportFailure(VENDOR, e));
       }
       if (res.status === 401 && attempt === 0) {
-        this.#tokens.invalidate();
+        // the rejected token itself: a stored token (the token store) is then refreshed, not reused
+        this.#tokens.invalidate(token.right);
         continue;
       }
       return res.status < 300 || (r.acceptRedirect === true && res.status < 400)

@@ -3,6 +3,10 @@ import { left, right } from '../../support/run.js';
 import * as t from 'io-ts';
 import { PodioOAuth, type PodioGrant } from '../../../adapters/outbound/podio/podio-tokens.js';
 import { PodioClient } from '../../../adapters/outbound/podio/podio-client.js';
+import { podioRefresher } from '../../../adapters/outbound/podio/podio-connector.js';
+import { StoredRefreshingToken } from '../../../adapters/outbound/http/stored-refreshing-token.js';
+import { environmentConnectionStore } from '../../../adapters/outbound/http/scoped-token-store.js';
+import { InMemoryTokenStore } from '../../../adapters/outbound/memory/in-memory-token-store.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { PodioServer, type PodioServerOptions } from '../../fakes/podio-server.js';
 
@@ -139,6 +143,37 @@ describe('PodioOAuth against the local Podio stand-in', () => {
 
   it('an expired token (401 invalid_token / expired_token) is renewed once and the call repeated', async () => {
     const { server, status } = await setUp({ kind: 'refresh_token', refreshToken: 'initial-refresh-token' });
+    right(await status());
+    server.expireAccessTokens();
+    expect(right(await status()).user.user_id).toBe(5001);
+    expect(server.apiRequests().map((r) => r.status)).toEqual([200, 401, 200]);
+    expect(server.tokenRequests()).toHaveLength(2);
+  });
+
+  it('as production holds a refresh token (the token store): an expired token is refreshed, not reused', async () => {
+    // Regression: the client dropped only its in-process copy on a 401, so the stored token came back and
+    // the retry failed with it; it now names the rejected token, which is never handed out again.
+    const clock = new FixedClock(T0);
+    const server = await PodioServer.start({ clock, ...serverOptions });
+    servers.push(server);
+    server.route('GET', '/user/status', ({ as }) => ({ status: 200, body: { user: { user_id: as.id } } }));
+    const auth = new StoredRefreshingToken({
+      vendor: 'Podio',
+      store: environmentConnectionStore(new InMemoryTokenStore(), 'podio', server.clientId, 'initial-refresh-token'),
+      refresh: podioRefresher({
+        apiBaseUrl: server.baseUrl,
+        authorizeBaseUrl: server.baseUrl,
+        clientId: server.clientId,
+        clientSecret: server.clientSecret,
+        timeoutMs: 3_000,
+        clock,
+      }),
+      clock,
+      lockWaitMs: 3_000,
+    });
+    const client = new PodioClient({ baseUrl: server.baseUrl, auth, timeoutMs: 3_000, clock });
+    const status = () =>
+      client.request('GET', '/user/status', { codec: t.type({ user: t.type({ user_id: t.number }) }) });
     right(await status());
     server.expireAccessTokens();
     expect(right(await status()).user.user_id).toBe(5001);

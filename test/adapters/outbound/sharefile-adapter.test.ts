@@ -8,14 +8,13 @@ import {
   ShareFileShareNotifier,
   ShareFileShareStore,
 } from '../../../adapters/outbound/sharefile/sharefile-share-store.js';
-import { ShareFileOAuthToken } from '../../../adapters/outbound/sharefile/sharefile-tokens.js';
 import { ShareFileFileContents } from '../../../adapters/outbound/sharefile/sharefile-file-contents.js';
 import { UrlFetchGuard } from '../../../adapters/outbound/http/url-fetch-guard.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { E } from '../../../domain/shared/fp.js';
 import {
   EXAMPLES_DIR,
-  SHAREFILE_TEST_CLIENT,
+  shareFileTestTokens,
   startShareFileServer,
   type ShareFileStandIn,
 } from '../../fakes/sharefile-server.js';
@@ -37,7 +36,7 @@ describe('ShareFile adapter specifics', () => {
     const client = new ShareFileClient({
       apiBaseUrl: fake.apiBaseUrl,
       timeoutMs: 5000,
-      tokens: new ShareFileOAuthToken({ oauthBaseUrl: fake.url, ...SHAREFILE_TEST_CLIENT, clock, timeoutMs: 5000 }),
+      tokens: shareFileTestTokens(fake.url, clock),
     });
     items = new ShareFileItemStore({ client, maxUploadBytes: 1024 * 1024 });
     shares = new ShareFileShareStore(client);
