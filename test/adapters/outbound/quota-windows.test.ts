@@ -1,16 +1,15 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { configureResilience, QuotaWindows } from '../../../adapters/outbound/http/resilience.js';
+import { describe, expect, it } from 'vitest';
+import { QuotaWindows } from '../../../adapters/outbound/http/quota.js';
 
 // What one connection has left of each vendor quota window, read from the answers' headers (issue 14).
 
-configureResilience({ quotaReserve: 10 });
-afterAll(() => configureResilience({}));
+const RESERVE = () => 10;
 
 describe('QuotaWindows', () => {
   const T = Date.parse('2026-11-25T10:00:00Z');
 
   it("blocks for Podio's hour once the remaining count is down to the reserve, and frees on a higher count", () => {
-    const q = new QuotaWindows();
+    const q = new QuotaWindows(RESERVE);
     q.observe({ 'x-rate-limit-remaining': '11' }, T);
     expect(q.blocked(T)).toBeUndefined();
     q.observe({ 'x-rate-limit-remaining': '9' }, T);
@@ -25,7 +24,7 @@ describe('QuotaWindows', () => {
   });
 
   it("waits out HubSpot's ten-second interval at zero, until an answer without the count comes through", () => {
-    const q = new QuotaWindows();
+    const q = new QuotaWindows(RESERVE);
     q.observe({ 'x-hubspot-ratelimit-remaining': '0', 'x-hubspot-ratelimit-interval-milliseconds': '10000' }, T);
     expect(q.blocked(T + 4000)).toEqual({ window: 'ten-second', remaining: 0, waitMs: 6000 });
     q.observe({}, T + 5000);
@@ -33,11 +32,11 @@ describe('QuotaWindows', () => {
   });
 
   it("blocks for HubSpot's day until midnight (UTC) at the reserve; a reserve of 0 turns it off", () => {
-    const q = new QuotaWindows();
+    let reserve = 10;
+    const q = new QuotaWindows(() => reserve);
     q.observe({ 'x-hubspot-ratelimit-daily-remaining': '10', 'x-hubspot-ratelimit-remaining': '50' }, T);
     expect(q.blocked(T)).toEqual({ window: 'daily', remaining: 10, waitMs: 14 * 3_600_000 });
-    configureResilience({ quotaReserve: 0 });
+    reserve = 0;
     expect(q.blocked(T)).toBeUndefined();
-    configureResilience({ quotaReserve: 10 });
   });
 });

@@ -1,0 +1,159 @@
+import type { InternalAxiosRequestConfig } from 'axios';
+import { createHash } from 'node:crypto';
+
+// The vendors' call quotas as their answers report them: what one connection has left of each window,
+// held back at a reserve, and shared between instances through the SharedCache (Redis when configured).
+// resilience.ts asks before each call and reports after it.
+
+/** The vendors' remaining-quota headers, by the window they count. */
+const QUOTA_HEADERS: readonly (readonly [header: string, window: string])[] = [
+  ['x-hubspot-ratelimit-remaining', 'interval'],
+  ['x-hubspot-ratelimit-daily-remaining', 'daily'],
+  ['x-rate-limit-remaining', 'hourly'],
+];
+
+export type QuotaListener = (vendor: string, window: string, remaining: number) => void;
+let onQuota: QuotaListener | undefined;
+
+/** Who hears every quota reading (the metrics), set with the resilience settings. */
+export const onQuotaReading = (listener: QuotaListener): void => {
+  onQuota = listener;
+};
+
+/** Reports what an answer says about the remaining quota (HubSpot's and Podio's headers). */
+export const reportQuota = (vendor: string, headers: Record<string, unknown> | undefined): void => {
+  if (!onQuota || !headers) return;
+  for (const [header, window] of QUOTA_HEADERS) {
+    const value = headers[header];
+    if (typeof value === 'string' && /^\d{1,12}$/.test(value)) onQuota(vendor, window, Number(value));
+  }
+};
+
+/** A call refused before it was sent: the connection's quota is down to the reserve. */
+export class QuotaReserved extends Error {
+  constructor(
+    readonly vendor: string,
+    readonly window: string,
+    readonly remaining: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `${vendor}'s ${window} call quota for this connection is nearly used up (${remaining} left, kept in reserve), so the gateway did not send the call. Try again in about ${retryAfterSeconds} s.`,
+    );
+  }
+}
+
+/**
+ * What one vendor client (one connection) has left of each quota window, from the answers' headers:
+ * HubSpot's ten-second interval (X-HubSpot-RateLimit-Remaining, -Interval-Milliseconds) and day
+ * (-Daily-Remaining), Podio's hour (X-Rate-Limit-Remaining; Podio does not say when the hour ends, so the
+ * hour is counted from when the quota was seen running low).
+ */
+export class QuotaWindows {
+  readonly #low = new Map<string, { remaining: number; until: number }>();
+
+  /** `reserve`: the count at or below which a window is held back (UPSTREAM_QUOTA_RESERVE). */
+  constructor(private readonly reserve: () => number) {}
+
+  /** Whether any answer carried a quota count (only then is the shared store asked). */
+  seen = false;
+
+  observe(headers: Record<string, unknown> | undefined, now = Date.now()): void {
+    if (!headers) return;
+    const num = (h: string) => {
+      const v = headers[h];
+      return typeof v === 'string' && /^\d{1,12}$/.test(v) ? Number(v) : undefined;
+    };
+    if (QUOTA_HEADERS.some(([h]) => headers[h] !== undefined)) this.seen = true;
+    const interval = num('x-hubspot-ratelimit-remaining');
+    // An answer that came through without an interval count means the interval was not exhausted.
+    if (interval === undefined) this.#low.delete('ten-second');
+    const intervalMs = num('x-hubspot-ratelimit-interval-milliseconds') ?? 10_000;
+    if (interval !== undefined) this.#note('ten-second', interval, now + Math.min(intervalMs, 60_000), 1);
+    const daily = num('x-hubspot-ratelimit-daily-remaining');
+    if (daily !== undefined) this.#note('daily', daily, now + untilMidnightUtcMs(now));
+    const hourly = num('x-rate-limit-remaining');
+    if (hourly !== undefined) this.#note('hourly', hourly, now + 3_600_000);
+  }
+
+  #note(window: string, remaining: number, until: number, reserve = this.reserve()): void {
+    const known = this.#low.get(window);
+    if (remaining > reserve) this.#low.delete(window);
+    // the first low reading fixes when the window is taken to end; later ones only update the count
+    else this.#low.set(window, { remaining, until: known ? known.until : until });
+  }
+
+  /** The hour or day window that is down to its reserve, to share with other instances. */
+  longLow(now = Date.now()): { window: string; remaining: number; until: number } | undefined {
+    for (const [window, low] of this.#low)
+      if (window !== 'ten-second' && low.until > now) return { window, remaining: low.remaining, until: low.until };
+    return undefined;
+  }
+
+  /** The wait before a call may be sent, with the window that asks for it; undefined when none does. */
+  blocked(now = Date.now()): { window: string; remaining: number; waitMs: number } | undefined {
+    if (this.reserve() <= 0) return undefined;
+    for (const [window, low] of this.#low) {
+      if (low.until <= now) {
+        this.#low.delete(window);
+        continue;
+      }
+      return { window, remaining: low.remaining, waitMs: low.until - now };
+    }
+    return undefined;
+  }
+}
+
+/** Where instances share what is left of each connection's quota (the SharedCache: Redis when configured). */
+export interface SharedQuotaStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+}
+let sharedQuota: SharedQuotaStore | undefined;
+
+/** Set by the composition root when instances share a Redis; every vendor client then publishes its low quotas. */
+export const shareQuotas = (store: SharedQuotaStore | undefined): void => {
+  sharedQuota = store;
+};
+
+/**
+ * A connection's key in the shared store, when instances share one: its access token, hashed (the quota is
+ * the token's user's or account's).
+ */
+export const sharedQuotaKey = (vendor: string, config: InternalAxiosRequestConfig): string | undefined => {
+  if (!sharedQuota) return undefined;
+  const auth = config.headers?.['Authorization'] ?? config.headers?.['authorization'];
+  return typeof auth === 'string' && auth
+    ? `quota:${vendor}:${createHash('sha256').update(auth).digest('base64url').slice(0, 22)}`
+    : undefined;
+};
+
+export const sharedLow = async (
+  key: string,
+  now = Date.now(),
+): Promise<{ window: string; remaining: number; waitMs: number } | undefined> => {
+  try {
+    const raw = await sharedQuota?.get(key);
+    const low = raw ? (JSON.parse(raw) as { window?: unknown; remaining?: unknown; until?: unknown }) : undefined;
+    if (!low || typeof low.window !== 'string' || typeof low.remaining !== 'number' || typeof low.until !== 'number')
+      return undefined;
+    return low.until > now ? { window: low.window, remaining: low.remaining, waitMs: low.until - now } : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const untilMidnightUtcMs = (now: number): number => {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) - now;
+};
+
+/** Shares a connection's low hour or day window with the other instances (best effort, never awaited). */
+export const publish = (
+  key: string | undefined,
+  low: { window: string; remaining: number; until: number } | undefined,
+) => {
+  if (!key || !sharedQuota) return;
+  const ttl = low ? Math.ceil((low.until - Date.now()) / 1000) : 1;
+  sharedQuota.set(key, low ? JSON.stringify(low) : '{}', Math.max(1, ttl)).catch(() => undefined);
+};
