@@ -47,8 +47,10 @@ export const fitRows = (
   next?: (shownRows: number) => string | undefined,
   maxRows = Number.POSITIVE_INFINITY,
 ): Fitted => {
+  // the common case, on every answer: short enough, and no row limit to apply
+  if (text.length <= budget && maxRows === Number.POSITIVE_INFINITY) return { text };
   const lines = text.split('\n');
-  const table = text.length > budget || maxRows !== Number.POSITIVE_INFINITY ? largestTable(lines) : undefined;
+  const table = largestTable(lines);
   if (text.length <= budget && (!table || table.end - table.bodyStart <= maxRows)) return { text };
   if (table) {
     const before = lines
