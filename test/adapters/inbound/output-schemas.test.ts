@@ -190,6 +190,27 @@ describe('typed results', () => {
     expect(all.filter((name) => !checked.has(name))).toEqual([]);
   });
 
+  it('a list cut by the budget still validates: its rows, and `truncated` naming the call for the rest', async () => {
+    const lists: [string, Record<string, unknown>][] = [
+      ['records_listRecords', { app_id: 3001, limit: 30 }],
+      ['records_filterRecords', { app_id: 3001, filters: [], limit: 30 }],
+      ['files_listChildren', { folder_id: 'home' }],
+      ['workspaces_getSpaceMembers', { space_id: 2001 }],
+      ['crm_searchContacts', { limit: 30 }],
+    ];
+    for (const [tool, args] of lists) {
+      const registered = g.executor.registry.get(tool)!;
+      expect(registered.declaration.rows, `${tool} declares its rows`).toBeDefined();
+      const result = await g.executor.run(registered, args, everyone, `typed-cut-${tool}`, {});
+      const cut = toCallToolResult(result, 1000).structuredContent as Record<string, any>;
+      expect(cut['truncated'], `${tool} was cut`).toBeDefined();
+      expect(cut['truncated'].next.tool).toBe(tool);
+      for (const validate of [validatorOf(tool), outlineOf(tool)]) {
+        expect(validate(cut), `${tool} cut: ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+    }
+  });
+
   it('a payload member the declaration does not name fails validation (the schemas are not open by accident)', () => {
     const validate = validatorOf('records_getRecordComment');
     expect(
