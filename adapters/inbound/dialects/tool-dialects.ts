@@ -157,10 +157,14 @@ export const geminiDeclaration = (t: ToolListing): Record<string, unknown> => ({
 });
 
 /** The tool list in a model vendor's function-calling format. */
-export const toDialect = (tools: readonly ToolListing[], dialect: Dialect): unknown[] => {
+export const toDialect = (
+  tools: readonly ToolListing[],
+  dialect: Dialect,
+  outputs: OutputSchemaForm = 'outline',
+): unknown[] => {
   switch (dialect) {
     case 'mcp':
-      return tools.map((t) => mcpTool(t));
+      return tools.map((t) => mcpTool(t, outputs));
     case 'openai':
       return tools.map(openAiTool);
     case 'anthropic':

@@ -286,6 +286,21 @@ describe('GET /v1/tools?dialect=mcp', () => {
     expect(JSON.stringify(await listing('openai'))).toContain('Records per page, 1 to 500. Default: 100.');
   });
 
+  it('gives outline output schemas, or full or none with output_schemas=, as /mcp does', async () => {
+    const get = async (query: string) =>
+      (await request(gateway, 'GET', `/v1/tools?dialect=mcp${query}`, { token: null })).body.data.tools.find(
+        (t: Node) => t['name'] === 'records_getRecord',
+      );
+    const outline = await get('');
+    const full = await get('&output_schemas=full');
+    expect(outline.outputSchema.properties.created_by).toEqual({ type: 'object' });
+    expect(full.outputSchema).toEqual(tools.find((t) => t.name === 'records_getRecord')!.outputSchema);
+    expect((await get('&output_schemas=none')).outputSchema).toBeUndefined();
+    const bad = await request(gateway, 'GET', '/v1/tools?dialect=mcp&output_schemas=some', { token: null });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.parameter).toBe('output_schemas');
+  });
+
   it('rejects an unknown dialect', async () => {
     const res = await request(gateway, 'GET', '/v1/tools?dialect=cohere', { token: null });
     expect(res.status).toBe(400);
