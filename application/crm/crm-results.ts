@@ -53,5 +53,5 @@ export const PropertiesResult = resultObject('Properties', {
 });
 
 export const DeletedContactResult = destructive(
-  resultObject('DeletedContact', { deleted: t.literal(true), contact_id: t.string }),
+  resultObject('DeletedContact', { deleted: t.literal(true), contactId: t.string }),
 );

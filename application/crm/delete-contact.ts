@@ -16,7 +16,7 @@ export type DeleteContactParams = t.TypeOf<typeof DeleteContactParams>;
 
 export interface DeleteContactResult {
   readonly deleted: true;
-  readonly contact_id: string;
+  readonly contactId: string;
 }
 
 @injectable()
@@ -39,7 +39,7 @@ export class DeleteContact implements UseCase<DeleteContactParams, DeleteContact
   execute(p: DeleteContactParams): TaskEither<GatewayError, DeleteContactResult> {
     return pipe(
       this.contacts.archive(p.contact_id),
-      TE.map(() => ({ deleted: true as const, contact_id: p.contact_id })),
+      TE.map(() => ({ deleted: true as const, contactId: p.contact_id })),
     );
   }
 }
@@ -55,5 +55,5 @@ export const deleteContactTool = defineTool({
   useCase: DeleteContact,
   result: DeletedContactResult,
   text: (r) =>
-    `Contact ${r.contact_id} archived (moved to the recycling bin). It no longer appears in crm_getContact or crm_searchContacts; a CRM user can restore it for a limited time.`,
+    `Contact ${r.contactId} archived (moved to the recycling bin). It no longer appears in crm_getContact or crm_searchContacts; a CRM user can restore it for a limited time.`,
 });

@@ -9,7 +9,6 @@ import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flagsOf } from './common.js';
-import { toUserRef } from '../runtime/results.js';
 import { CommentResult, CommentsResult, DeletedCommentResult } from './record-results.js';
 
 const commentText = (c: Comment): string =>
@@ -18,16 +17,6 @@ const commentText = (c: Comment): string =>
     `**By:** ${c.created_by.name} (user ${c.created_by.user_id})\n**On:** ${c.created_on}${c.files.length ? `\n**Files:** ${c.files.map((f) => `${f.name} (file ${f.file_id})`).join(', ')}` : ''}`,
     c.value,
   ].join('\n\n');
-
-/** A comment as every comments tool returns it (one shape; the author as a UserRef). */
-const commentJson = (c: Comment) => ({
-  comment_id: c.comment_id,
-  record_id: c.ref.id,
-  value: c.value,
-  created_by: toUserRef(c.created_by),
-  created_on: c.created_on,
-  files: c.files,
-});
 
 const silentParam = described(t.boolean, 'true: no notifications to followers.', false);
 const hookParam = described(t.boolean, 'false: no webhooks.', true);
@@ -63,7 +52,6 @@ export const createRecordCommentTool = defineTool({
   params: CreateRecordCommentParams,
   useCase: CreateRecordComment,
   result: CommentResult,
-  json: commentJson,
   text: (c) =>
     [commentText(c), nextSteps([`All comments: ${call('records_listRecordComments', { record_id: c.ref.id })}`])].join(
       '\n',
@@ -90,7 +78,6 @@ export const getRecordCommentTool = defineTool({
   params: GetRecordCommentParams,
   useCase: GetRecordComment,
   result: CommentResult,
-  json: commentJson,
   text: commentText,
 });
 
@@ -144,7 +131,7 @@ export const listRecordCommentsTool = defineTool({
   params: ListRecordCommentsParams,
   useCase: ListRecordComments,
   result: CommentsResult,
-  json: (r) => ({ total: r.total, cursor: r.cursor, comments: r.comments.map(commentJson) }),
+  json: (r) => ({ cursor: r.cursor, comments: r.comments, total: r.total }),
   rows: { key: 'comments', whenCut: () => ({ cursor: null }) },
   continuation: (p, r, shown) =>
     r.offset + shown < r.total ? { ...p, cursor: encodeCursor(r.offset + shown) } : undefined,
@@ -176,7 +163,7 @@ export const DeleteRecordCommentParams = params(
 export type DeleteRecordCommentParams = t.TypeOf<typeof DeleteRecordCommentParams>;
 
 @injectable()
-export class DeleteRecordComment implements UseCase<DeleteRecordCommentParams, { deleted: true; comment_id: number }> {
+export class DeleteRecordComment implements UseCase<DeleteRecordCommentParams, Record<string, never>> {
   constructor(@inject(RecordComments) private readonly comments: RecordComments) {}
   preview(p: DeleteRecordCommentParams): TaskEither<GatewayError, Preview> {
     return pipe(
@@ -197,10 +184,10 @@ export class DeleteRecordComment implements UseCase<DeleteRecordCommentParams, {
     );
   }
 
-  execute(p: DeleteRecordCommentParams): TaskEither<GatewayError, { deleted: true; comment_id: number }> {
+  execute(p: DeleteRecordCommentParams): TaskEither<GatewayError, Record<string, never>> {
     return pipe(
       this.comments.delete(p.comment_id, { silent: p.silent ?? false, hook: p.hook ?? true }),
-      TE.map(() => ({ deleted: true as const, comment_id: p.comment_id })),
+      TE.map(() => ({})),
     );
   }
 }

@@ -152,13 +152,13 @@ export const AggregateResult = resultObject(
 );
 
 export const RevisionsResult = resultObject('Revisions', {
-  record_id: t.number,
   revisions: t.array(
     resultObject('Revision', {
       revision: t.number,
       type: t.string,
       created_by: UserRef,
       created_on: t.string,
+      record_id: t.number,
       changes: t.array(resultObject('RevisionChange', { field_id: t.number, label: t.string })),
     }),
   ),
@@ -186,23 +186,24 @@ const FileRef = resultObject(
   { mimetype: t.string, size: t.number, link: t.string },
 );
 
+/** A comment in the spec's shape: the record it is on as `ref`, its author as `user` and `created_by`. */
 export const CommentResult = resultObject('Comment', {
   comment_id: t.number,
-  record_id: t.number,
-  value: t.string,
-  created_by: UserRef,
   created_on: t.string,
   files: t.array(FileRef),
+  ref: resultObject('CommentRef', { type: t.literal('record'), id: t.number }),
+  value: t.string,
+  user: UserRef,
+  created_by: UserRef,
 });
 
 export const CommentsResult = resultObject(
   'Comments',
-  { total: t.number, cursor: nullable(t.string), comments: t.array(CommentResult) },
+  { cursor: nullable(t.string), comments: t.array(CommentResult), total: t.number },
   { truncated: Truncated },
 );
 
-export const DeletedCommentResult = destructive(
-  resultObject('DeletedComment', { deleted: t.literal(true), comment_id: t.number }),
-);
+/** The spec's empty object. */
+export const DeletedCommentResult = destructive(resultObject('DeletedComment', {}));
 
 export const UploadedFilesResult = resultObject('UploadedFiles', { files: t.array(FileRef) });

@@ -7,7 +7,6 @@ import { RecordStore } from '../../ports/record-store.js';
 import { described, intRange, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
-import { toUserRef } from '../runtime/results.js';
 import { RevisionDeltaResult, RevisionsResult } from './record-results.js';
 
 export const GetRecordRevisionsParams = params(
@@ -42,16 +41,7 @@ export const getRecordRevisionsTool = defineTool({
   params: GetRecordRevisionsParams,
   useCase: GetRecordRevisions,
   result: RevisionsResult,
-  json: (r) => ({
-    record_id: r.record_id,
-    revisions: r.revisions.map((x) => ({
-      revision: x.revision,
-      type: x.type,
-      created_by: toUserRef(x.created_by),
-      created_on: x.created_on,
-      changes: x.changes,
-    })),
-  }),
+  json: (r) => ({ revisions: r.revisions }),
   text: (r) =>
     [
       `## Revisions of record ${r.record_id}: ${r.revisions.length}`,

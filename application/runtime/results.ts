@@ -22,11 +22,15 @@ export class OpenObjectType<C extends t.Mixed> extends t.Type<t.TypeOf<C>, t.Out
 export const openObject = <R extends t.Props, O extends t.Props>(name: string, required: R, optional?: O) =>
   new OpenObjectType(optional ? t.intersection([t.type(required), t.partial(optional)], name) : t.type(required, name));
 
-/** A person as every tool names one: who created a record, wrote a comment, made a revision. */
+/**
+ * A person as every tool names one: who created a record, wrote a comment, made a revision. Always
+ * `user_id` and `name`; the comment and revision answers also carry the spec's `mail`, `org_id`, `type` (and
+ * `id` on revisions).
+ */
 export const UserRef = resultObject(
   'User',
   { user_id: t.number, name: t.string },
-  { profile_id: t.number, mail: t.array(t.string), org_id: t.number, type: t.string },
+  { id: t.number, profile_id: t.number, mail: t.array(t.string), org_id: nullable(t.number), type: t.string },
 );
 
 /**
@@ -50,20 +54,3 @@ export const PreviewResult = resultObject('Preview', {
 
 /** A Destructive tool's result: its preview under dry_run, or what it did. */
 export const destructive = <C extends t.Mixed>(done: C) => t.union([PreviewResult, done]);
-
-/** The UserRef members of a person as an adapter reports one (leaving out vendor ids such as `id`). */
-export const toUserRef = (u: {
-  readonly user_id: number;
-  readonly name: string;
-  readonly profile_id?: number;
-  readonly mail?: readonly string[];
-  readonly org_id?: number | null;
-  readonly type?: string;
-}): t.TypeOf<typeof UserRef> => ({
-  user_id: u.user_id,
-  name: u.name,
-  ...(u.profile_id !== undefined ? { profile_id: u.profile_id } : {}),
-  ...(u.mail !== undefined ? { mail: [...u.mail] } : {}),
-  ...(u.org_id !== undefined && u.org_id !== null ? { org_id: u.org_id } : {}),
-  ...(u.type !== undefined ? { type: u.type } : {}),
-});

@@ -53,7 +53,7 @@ export class EndSpaceMemberships implements UseCase<EndSpaceMembershipsParams, M
     return pipe(
       keepsAnAdmin(this.directory, p.space_id, ids),
       TE.chain(() => this.directory.endMemberships(p.space_id, ids)),
-      TE.map(() => ({ space_id: p.space_id, user_ids: ids })),
+      TE.map(() => ({ status: 'ok' as const })),
     );
   }
 }
@@ -68,7 +68,6 @@ export const endSpaceMembershipsTool = defineTool({
   params: EndSpaceMembershipsParams,
   useCase: EndSpaceMemberships,
   result: MembershipsEndedResult,
-  json: (r) => ({ ended: true, ...r }),
   text: (_r, p) =>
     `Ended the membership or cancelled the invitation of user ${[...new Set(p.user_ids)].join(', ')} in space ${p.space_id}. They no longer have access to it.`,
 });

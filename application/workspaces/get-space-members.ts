@@ -48,18 +48,14 @@ export class GetSpaceMembers implements UseCase<GetSpaceMembersParams, GetSpaceM
   }
 }
 
-/** A member as the workspaces tools give one: the person's ids and name, then the membership. */
+/** A member in the spec's shape: the membership, and the person as `profile`. */
 const memberJson = (m: SpaceMember) => ({
-  user_id: m.profile.user_id,
-  profile_id: m.profile.profile_id,
-  name: m.profile.name,
-  mail: m.profile.mail,
-  type: m.profile.type,
   role: m.role,
-  status: m.status,
   employee: m.employee,
   is_partner: m.is_partner,
   grants: m.grants,
+  status: m.status,
+  profile: m.profile,
 });
 
 export const getSpaceMembersTool = defineTool({

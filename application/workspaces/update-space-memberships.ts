@@ -7,7 +7,7 @@ import { described, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call } from '../runtime/markdown.js';
 import { keepsAnAdmin } from './membership-guard.js';
-import { RolesUpdatedResult } from './workspace-results.js';
+import { MembershipStatusResult } from './workspace-results.js';
 
 export const UpdateSpaceMembershipsParams = params(
   {
@@ -23,23 +23,19 @@ export const UpdateSpaceMembershipsParams = params(
 export type UpdateSpaceMembershipsParams = t.TypeOf<typeof UpdateSpaceMembershipsParams>;
 
 export interface MembershipStatus {
-  readonly space_id: number;
-  readonly user_ids: readonly number[];
+  readonly status: 'ok';
 }
 
 @injectable()
-export class UpdateSpaceMemberships implements UseCase<
-  UpdateSpaceMembershipsParams,
-  MembershipStatus & { role: string }
-> {
+export class UpdateSpaceMemberships implements UseCase<UpdateSpaceMembershipsParams, MembershipStatus> {
   constructor(@inject(SpaceDirectory) private readonly directory: SpaceDirectory) {}
 
-  execute(p: UpdateSpaceMembershipsParams): TaskEither<GatewayError, MembershipStatus & { role: string }> {
+  execute(p: UpdateSpaceMembershipsParams): TaskEither<GatewayError, MembershipStatus> {
     const ids = [...new Set(p.user_ids)];
     return pipe(
       keepsAnAdmin(this.directory, p.space_id, ids, p.role),
       TE.chain(() => this.directory.updateRoles(p.space_id, ids, p.role)),
-      TE.map(() => ({ space_id: p.space_id, user_ids: ids, role: p.role })),
+      TE.map(() => ({ status: 'ok' as const })),
     );
   }
 }
@@ -53,8 +49,7 @@ export const updateSpaceMembershipsTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateSpaceMembershipsParams,
   useCase: UpdateSpaceMemberships,
-  result: RolesUpdatedResult,
-  json: (r) => ({ updated: true, ...r }),
+  result: MembershipStatusResult,
   text: (_r, p) =>
     `Role ${p.role} set for user ${[...new Set(p.user_ids)].join(', ')} in space ${p.space_id}. Check with ${call('workspaces_getSpaceMembers', { space_id: p.space_id })}.`,
 });

@@ -59,17 +59,21 @@ export const CreatedSpaceResult = resultObject('CreatedSpace', {
 
 export const UpdatedSpaceResult = resultObject('UpdatedSpace', { updated: t.literal(true), space_id: t.number });
 
-export const MemberResult = resultObject(
-  'Member',
-  {
-    user_id: t.number,
+/** A space member as the spec gives one: the membership, and the person as `profile`. */
+export const MemberResult = resultObject('Member', {
+  role: Role,
+  employee: t.boolean,
+  is_partner: t.boolean,
+  grants: t.number,
+  status: t.keyof({ active: null, invited: null }),
+  profile: resultObject('MemberProfile', {
     profile_id: t.number,
+    user_id: t.number,
     name: t.string,
-    role: Role,
-    status: t.keyof({ active: null, invited: null }),
-  },
-  { mail: t.array(t.string), type: t.string, employee: t.boolean, is_partner: t.boolean, grants: t.number },
-);
+    mail: t.array(t.string),
+    type: t.string,
+  }),
+});
 
 /** A page of members: `total` is null when the directory does not say how many there are. */
 export const MembersResult = resultObject(
@@ -90,16 +94,10 @@ export const MembersAddedResult = resultObject('MembersAdded', {
   ),
 });
 
-export const RolesUpdatedResult = resultObject('RolesUpdated', {
-  updated: t.literal(true),
-  space_id: t.number,
-  user_ids: t.array(t.number),
-  role: Role,
-});
+/** updateSpaceMemberships and endSpaceMemberships answer `{status: "ok"}`, as the spec says. */
+export const MembershipStatusResult = resultObject('MembershipStatus', { status: t.literal('ok') });
 
-export const MembershipsEndedResult = destructive(
-  resultObject('MembershipsEnded', { ended: t.literal(true), space_id: t.number, user_ids: t.array(t.number) }),
-);
+export const MembershipsEndedResult = destructive(MembershipStatusResult);
 
 export const DeletedSpaceResult = destructive(
   resultObject('DeletedSpace', { deleted: t.literal(true), space_id: t.number }),

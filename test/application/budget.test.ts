@@ -99,7 +99,7 @@ describe('continuations of other list tools', () => {
       'workspaces_getSpaceMembers',
       { space_id: 2001 },
       'offset',
-      (data: any) => data.members.map((m: { user_id: number }) => String(m.user_id)),
+      (data: any) => data.members.map((m: { profile: { user_id: number } }) => String(m.profile.user_id)),
     ],
   ] as const)('%s names the call that returns exactly the rows it cut', async (tool, args, member, ids) => {
     const cut = await g.callTool(tool, args, { principal: everyone, maxChars: 480 });

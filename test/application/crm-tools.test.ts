@@ -48,7 +48,7 @@ describe('crm tools over the in-memory CRM', () => {
     expect(contact?.createdAt).toBe('2026-11-21T10:00:00.000Z');
 
     const deleted = await call(g, 'crm_deleteContact', { contact_id: id }, 'json');
-    expect(deleted.body).toEqual({ success: true, data: { deleted: true, contact_id: id } });
+    expect(deleted.body).toEqual({ success: true, data: { deleted: true, contactId: id } });
     const gone = await call(g, 'crm_getContact', { contact_id: id });
     expect(gone.status).toBe(404);
     expect(!gone.body.success && gone.body.error.message).toContain('archived');

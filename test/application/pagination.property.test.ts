@@ -131,13 +131,13 @@ const LISTINGS = [
   },
   {
     tool: 'workspaces_getSpaceMembers',
-    ids: (d: any) => d.members.map((m: any) => String(m.user_id)),
+    ids: (d: any) => d.members.map((m: any) => String(m.profile.user_id)),
     own: (d: any, a: Record<string, unknown>) =>
       d.offset + d.members.length < d.total ? { ...a, offset: d.offset + d.members.length } : undefined,
     args: (limit: number) => ({ space_id: 2001, limit }),
     all: () =>
       everything('workspaces_getSpaceMembers', { space_id: 2001, limit: 500 }, (d) =>
-        d.members.map((m: any) => String(m.user_id)),
+        d.members.map((m: any) => String(m.profile.user_id)),
       ),
     maxLimit: 500,
   },

@@ -145,17 +145,14 @@ describe('records tools in memory: aggregates, batches, related records, HTTP', 
     await call('createRecordComment', { record_id: leadId, value: 'Second' });
     expect(c1.data).toMatchObject({
       value: 'First',
-      record_id: leadId,
+      ref: { type: 'record', id: leadId },
       created_by: { user_id: 5001, type: 'user' },
     });
     const list = await call('listRecordComments', { record_id: leadId, limit: 1 });
     expect(list.data).toMatchObject({ total: 2, comments: [{ value: 'First' }] });
     const list2 = await call('listRecordComments', { record_id: leadId, limit: 1, cursor: list.data.cursor });
     expect(list2.data.comments[0].value).toBe('Second');
-    expect((await call('deleteRecordComment', { comment_id: c1.data.comment_id })).data).toEqual({
-      deleted: true,
-      comment_id: c1.data.comment_id,
-    });
+    expect((await call('deleteRecordComment', { comment_id: c1.data.comment_id })).data).toEqual({});
     expect((await call('getRecordComment', { comment_id: c1.data.comment_id })).status).toBe(404);
 
     const withDoc = await call('createRecord', {

@@ -23,16 +23,18 @@ describe('workspaces tools in memory mode', () => {
       total: 1,
       members: [
         {
-          user_id: 5006,
-          profile_id: 9106,
-          name: 'Omar Haddad',
-          mail: ['omar@haddad-partners.example'],
-          type: 'user',
           role: 'light',
-          status: 'active',
           employee: false,
           is_partner: true,
           grants: 0,
+          status: 'active',
+          profile: {
+            profile_id: 9106,
+            user_id: 5006,
+            name: 'Omar Haddad',
+            mail: ['omar@haddad-partners.example'],
+            type: 'user',
+          },
         },
       ],
     });

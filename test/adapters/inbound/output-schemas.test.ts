@@ -143,7 +143,7 @@ describe('typed results', () => {
     await check('workspaces_getSpace', { space_id: space.space_id, verbose: true });
     await check('workspaces_updateSpace', { space_id: space.space_id, name: 'Typed results, renamed' });
     const members = await check('workspaces_getSpaceMembers', { space_id: orgs.organizations[0].spaces[0].space_id });
-    const regular = members.members.find((m: { role: string }) => m.role === 'regular');
+    const regular = members.members.find((m: { role: string }) => m.role === 'regular').profile;
     await check('workspaces_addMemberToSpace', {
       space_id: space.space_id,
       mails: ['typed@example.com'],
@@ -216,11 +216,12 @@ describe('typed results', () => {
     expect(
       validate({
         comment_id: 1,
-        record_id: 2,
-        value: 'x',
-        created_by: { user_id: 3, name: 'A' },
         created_on: '2026-01-01 00:00:00',
         files: [],
+        ref: { type: 'record', id: 2 },
+        value: 'x',
+        user: { user_id: 3, name: 'A' },
+        created_by: { user_id: 3, name: 'A' },
         surprise: true,
       }),
     ).toBe(false);
