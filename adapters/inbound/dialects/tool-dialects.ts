@@ -69,7 +69,7 @@ const lean = (schema: JsonSchema): JsonSchema => {
 export const OUTPUT_SCHEMA_FORMS = ['outline', 'full', 'none'] as const;
 export type OutputSchemaForm = (typeof OUTPUT_SCHEMA_FORMS)[number];
 
-/** How deep the outline goes: the answer's members, and the members of its rows and nested objects. */
+/** How deep the outline goes: the answer's own members (its rows and nested objects are only "object" or "array"). */
 const OUTLINE_DEPTH = 1;
 
 /**
