@@ -14,7 +14,6 @@ import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { Clock } from '../../ports/clock.js';
 import { arrayUpTo, described, NonEmptyString, object, oneOf } from '../runtime/codecs.js';
-import { DEFAULT_OUTPUT_BUDGET } from '../runtime/envelope.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
 import { compactRecord, fullRecord, type CompactRecord } from './record-shapes.js';
@@ -154,21 +153,6 @@ export const todayIn = (clock: Clock, timeZone: string): string => formatInZone(
 
 // --- text ---
 
-/** Rows cut at a row boundary so the text stays under the budget; says so when it cuts. */
-export const budgetRows = <R>(
-  rows: readonly R[],
-  render: (rows: readonly R[]) => string,
-  budget = DEFAULT_OUTPUT_BUDGET,
-): { text: string; shown: number } => {
-  let n = rows.length;
-  let text = render(rows);
-  while (text.length > budget && n > 1) {
-    n = Math.max(1, Math.floor(n * 0.8));
-    text = render(rows.slice(0, n));
-  }
-  return { text, shown: n };
-};
-
 export const recordText = (app: App, r: RecordData, fields: readonly FieldDefinition[]): string => {
   const rows = fields.flatMap((f) => {
     const v = valueOf(r, f);
@@ -184,15 +168,24 @@ export const recordText = (app: App, r: RecordData, fields: readonly FieldDefini
 /** Field columns a records table shows at most; the others are named under it, never dropped silently. */
 export const MAX_TABLE_FIELDS = 6;
 
-/** A table of records: record_id, title, up to six field columns, and the names of the fields left out. */
-export const recordsTable = (app: App, records: readonly RecordData[], fields: readonly FieldDefinition[]): string => {
+/**
+ * A table of records: record_id, title and field columns. Fields the caller named (field_ids) are all shown;
+ * otherwise up to MAX_TABLE_FIELDS, and the others are named under the table, never dropped silently.
+ */
+export const recordsTable = (
+  app: App,
+  records: readonly RecordData[],
+  fields: readonly FieldDefinition[],
+  asked = false,
+): string => {
   const withValues = fields
     .filter((f) => records.some((r) => !isEmptyValue(valueOf(r, f))))
     .filter((f) => f.field_type !== 'single_text' || f !== app.fields.find((x) => x.field_type === 'single_text'));
-  const columns = withValues.slice(0, MAX_TABLE_FIELDS);
-  const omitted = withValues.slice(MAX_TABLE_FIELDS);
+  const width = asked ? withValues.length : MAX_TABLE_FIELDS;
+  const columns = withValues.slice(0, width);
+  const omitted = withValues.slice(width);
   const note = omitted.length
-    ? `\n\nFields not shown, to keep the table narrow: ${omitted.map((f) => `${f.label} (${f.external_id})`).join(', ')}. Ask for them with field_ids (at most ${MAX_TABLE_FIELDS} at a time), or read every field with format=json or records_getRecord.`
+    ? `\n\nFields not shown, to keep the table narrow: ${omitted.map((f) => `${f.label} (${f.external_id})`).join(', ')}. Name the ones you need in field_ids (named fields are all shown), or read every field with format=json or records_getRecord.`
     : '';
   return (
     table(

@@ -17,15 +17,7 @@ import { RecordsSettings } from '../../ports/records-settings.js';
 import { described, NonEmptyString, NumericId, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import {
-  budgetRows,
-  checkSelection,
-  FilterList,
-  recordPayload,
-  recordsTable,
-  selectionParams,
-  todayIn,
-} from './common.js';
+import { checkSelection, FilterList, recordPayload, recordsTable, selectionParams, todayIn } from './common.js';
 import { RecordListResult } from './record-results.js';
 
 export const MAX_LIMIT = 500;
@@ -177,12 +169,14 @@ export const listText = (r: RecordListResult, tool: string, p: Record<string, un
     return r.total === 0
       ? `## ${r.app.name} (app ${r.app.app_id}): no matching records\n\nLoosen the filters, or check field ids and option ids with ${call('records_getApp', { app_id: r.app.app_id })}.`
       : `No records on this page (${r.total} match in all). Start again without cursor.`;
-  const { text, shown } = budgetRows(r.records, (rows) => recordsTable(r.app, rows, r.fields));
-  const last = r.offset + shown;
-  const next = shown < r.records.length ? encodeCursor(r.offset + shown) : r.cursor;
+  // The whole page: the output budget (fitToBudget, with this call's budget) cuts it at a row and names the
+  // call for the rest through recordsContinuation, as it cuts the structured answer to the same rows.
+  const text = recordsTable(r.app, r.records, r.fields, 'field_ids' in p && p['field_ids'] !== undefined);
+  const last = r.offset + r.records.length;
+  const next = r.cursor;
   return [
     `## ${r.app.name} (app ${r.app.app_id}): ${r.total} record${r.total === 1 ? '' : 's'}`,
-    `Showing ${r.offset + 1}-${last} of ${r.total}.${shown < r.records.length ? ` The page was cut at ${shown} rows to stay short.` : ''}`,
+    `Showing ${r.offset + 1}-${last} of ${r.total}.`,
     text,
     next
       ? `Next page: ${call(tool, { ...withoutDefaults(FilterRecordsParams, p), cursor: next })}`

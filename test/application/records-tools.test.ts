@@ -117,6 +117,19 @@ describe('records tools in memory', () => {
     }
   });
 
+  it('shows every field the caller names, and names the fields it leaves out otherwise', async () => {
+    const { call } = setup();
+    const app = (await call('getApp', { app_id: LEADS_APP })).data;
+    const every = app.fields.map((f: { field_id: number }) => f.field_id);
+    const header = (text: string) => text.split('\n').find((l) => l.startsWith('| record_id'))!;
+    const named = String((await call('listRecords', { app_id: LEADS_APP, limit: 5, field_ids: every }, 'text')).data);
+    expect(named).not.toContain('Fields not shown');
+    for (const label of ['Score', 'Budget', 'Property', 'Status']) expect(header(named)).toContain(`| ${label} |`);
+    const plain = String((await call('listRecords', { app_id: LEADS_APP, limit: 5 }, 'text')).data);
+    expect(header(plain).split('|').length - 2).toBe(2 + 6);
+    expect(plain).toMatch(/Fields not shown, to keep the table narrow: .*Score \(score\)/);
+  });
+
   it('filters with every rule and pages with an opaque cursor', async () => {
     const { call } = setup();
     const all = await call('filterRecords', { app_id: LEADS_APP, filters: [], count_only: true });
