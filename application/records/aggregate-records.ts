@@ -19,7 +19,7 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
 import { FieldKey, FilterList, todayIn } from './common.js';
-import { AggregateResult as AggregateResultCodec } from './record-results.js';
+import { AggregationResult } from './record-results.js';
 
 const AggregationCodec = object(
   'Aggregation',
@@ -159,7 +159,7 @@ export const aggregateRecordsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: AggregateRecordsParams,
   useCase: AggregateRecords,
-  result: AggregateResultCodec,
+  result: AggregationResult,
   json: ({ result }) => result,
   text: ({ app, result }, p) => {
     const head = `## ${app.name} (app ${app.app_id}): ${result.total_items} matching record${result.total_items === 1 ? '' : 's'}${groupedBy(app, p)}`;

@@ -18,7 +18,7 @@ import { described, NonEmptyString, NumericId, params, t, withoutDefaults } from
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { checkSelection, FilterList, recordPayload, recordsTable, selectionParams, todayIn } from './common.js';
-import { RecordListResult } from './record-results.js';
+import { RecordPageResult } from './record-results.js';
 
 export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 100;
@@ -171,7 +171,7 @@ export const listText = (r: RecordListResult, tool: string, p: Record<string, un
       : `No records on this page (${r.total} match in all). Start again without cursor.`;
   // The whole page: the output budget (fitToBudget, with this call's budget) cuts it at a row and names the
   // call for the rest through recordsContinuation, as it cuts the structured answer to the same rows.
-  const text = recordsTable(r.app, r.records, r.fields, 'field_ids' in p && p['field_ids'] !== undefined);
+  const text = recordsTable(r.app, r.records, r.fields, p['field_ids'] !== undefined);
   const last = r.offset + r.records.length;
   const next = r.cursor;
   return [
@@ -194,7 +194,7 @@ export const filterRecordsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: FilterRecordsParams,
   useCase: FilterRecords,
-  result: RecordListResult,
+  result: RecordPageResult,
   json: (r, p) => listJson(r, p.verbose),
   continuation: recordsContinuation,
   rows: { key: 'records', whenCut: () => ({ cursor: null }) },

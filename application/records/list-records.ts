@@ -17,7 +17,7 @@ import {
   runQuery,
   type RecordListResult,
 } from './filter-records.js';
-import { RecordListResult as RecordListCodec } from './record-results.js';
+import { RecordPageResult } from './record-results.js';
 
 export const ListRecordsParams = params(
   {},
@@ -90,7 +90,7 @@ export const listRecordsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: ListRecordsParams,
   useCase: ListRecords,
-  result: RecordListCodec,
+  result: RecordPageResult,
   json: (r, p) => listJson(r, p.verbose),
   continuation: recordsContinuation,
   rows: { key: 'records', whenCut: () => ({ cursor: null }) },

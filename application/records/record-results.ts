@@ -42,7 +42,7 @@ export const RecordResult = resultObject(
 );
 
 /** listRecords and filterRecords: a page of records and the cursor of the next, or only the count. */
-export const RecordListResult = resultObject(
+export const RecordPageResult = resultObject(
   'RecordList',
   { total: t.number },
   { cursor: nullable(t.string), records: t.array(RecordResult), count_only: t.literal(true), truncated: Truncated },
@@ -134,7 +134,7 @@ export const ViewsResult = resultObject('Views', {
 
 const Aggregations = t.record(t.string, t.record(t.string, nullable(t.union([t.number, t.string]))));
 
-export const AggregateResult = resultObject(
+export const AggregationResult = resultObject(
   'Aggregate',
   { total_items: t.number },
   {

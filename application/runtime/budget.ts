@@ -1,3 +1,5 @@
+import type { NextCall } from './executor-types.js';
+
 // Output budgets: no text result exceeds a fixed number of characters. A result that would is cut at a
 // table row, says how many rows it shows and how to get the rest; a single huge value is cut with a
 // visible marker. Truncation is always visible and recoverable.
@@ -102,7 +104,7 @@ export const cutRows = (
   key: string,
   shown: number,
   whenCut: Readonly<Record<string, unknown>>,
-  next: { readonly tool: string; readonly arguments: Readonly<Record<string, unknown>> } | undefined,
+  next: NextCall | undefined,
 ): Record<string, unknown> => {
   const rows = payload[key] as readonly unknown[];
   const out: Record<string, unknown> = { ...payload, ...whenCut, [key]: rows.slice(0, shown) };

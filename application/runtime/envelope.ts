@@ -42,7 +42,7 @@ export const errorEnvelope = (e: ToolError): Presented => ({
 
 type Succeeded = Extract<ToolResult, { ok: true }>;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const callText = (result: Succeeded) =>
@@ -74,9 +74,10 @@ export const budgetedPayload = (
   const cut = (n: number) => cutRows(payload, rows.key, n, rows.whenCut?.(n) ?? {}, result.next?.(n));
   const size = (n: number) => JSON.stringify(n >= all ? payload : cut(n)).length;
   const shown = rowsWithin(size, Math.min(all, maxRows ?? all), budget);
+  if (shown >= all) return { payload };
+  const cutPayload = cut(shown);
   // A cut that could not name the call for the rest would lose rows: the page is then given whole.
-  if (shown >= all || !result.next?.(shown)) return { payload };
-  return { payload: cut(shown), shown };
+  return 'truncated' in cutPayload ? { payload: cutPayload, shown } : { payload };
 };
 
 /**

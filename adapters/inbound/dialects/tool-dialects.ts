@@ -1,5 +1,6 @@
 import type { ToolListing } from '../../../application/runtime/registry.js';
 import type { JsonSchema } from '../../../application/runtime/json-schema.js';
+import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
 import { toGeminiParameters } from './gemini-schema.js';
 import { toOpenAiStrict, type SchemaNode } from './openai-schema.js';
 
@@ -68,6 +69,17 @@ const lean = (schema: JsonSchema): JsonSchema => {
 /** How tools/list gives each tool's outputSchema (`/mcp?output_schemas=`): see `outlineSchema`. */
 export const OUTPUT_SCHEMA_FORMS = ['outline', 'full', 'none'] as const;
 export type OutputSchemaForm = (typeof OUTPUT_SCHEMA_FORMS)[number];
+
+/** The `output_schemas` query parameter (on /mcp and GET /v1/tools): a form, undefined when absent, or the 400. */
+export const parseOutputSchemaForm = (raw: string | undefined): OutputSchemaForm | undefined | ToolError =>
+  raw === undefined || (OUTPUT_SCHEMA_FORMS as readonly string[]).includes(raw)
+    ? (raw as OutputSchemaForm | undefined)
+    : toolError(
+        400,
+        'INVALID_PARAMETER',
+        `Query parameter "output_schemas" must be one of ${OUTPUT_SCHEMA_FORMS.join(', ')}; got "${raw.slice(0, 40)}".`,
+        { parameter: 'output_schemas', expected: OUTPUT_SCHEMA_FORMS.join(' | ') },
+      );
 
 /** How deep the outline goes: the answer's own members (its rows and nested objects are only "object" or "array"). */
 const OUTLINE_DEPTH = 1;

@@ -2,13 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Authenticator } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
-import {
-  DIALECTS,
-  OUTPUT_SCHEMA_FORMS,
-  toDialect,
-  type Dialect,
-  type OutputSchemaForm,
-} from '../dialects/tool-dialects.js';
+import { DIALECTS, parseOutputSchemaForm, toDialect, type Dialect } from '../dialects/tool-dialects.js';
 import { DEFAULT_OUTPUT_BUDGET } from '../../../application/runtime/envelope.js';
 import { parseToolsets } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
@@ -131,19 +125,8 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     const groups = parseToolsets(c.req.query('groups'));
     if (groups !== undefined && 'status' in groups) return sendError(c, requestId, groups);
     // The MCP form's output schemas, as /mcp?output_schemas= gives them (outline by default).
-    const outputs = c.req.query('output_schemas');
-    if (outputs !== undefined && !(OUTPUT_SCHEMA_FORMS as readonly string[]).includes(outputs)) {
-      return sendError(
-        c,
-        requestId,
-        toolError(
-          400,
-          'INVALID_PARAMETER',
-          `Query parameter "output_schemas" must be one of ${OUTPUT_SCHEMA_FORMS.join(', ')}; got "${outputs.slice(0, 40)}".`,
-          { parameter: 'output_schemas', expected: OUTPUT_SCHEMA_FORMS.join(' | ') },
-        ),
-      );
-    }
+    const outputs = parseOutputSchemaForm(c.req.query('output_schemas'));
+    if (outputs !== undefined && typeof outputs !== 'string') return sendError(c, requestId, outputs);
     if (callable !== 'true' && callable !== '1' && dialect === undefined && groups === undefined) {
       return new Response(listingBody, {
         status: 200,
@@ -159,7 +142,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
       if ('status' in principal) return toResponse(calls.unauthorized(requestId, principal, Boolean(authorization)));
       tools = tools.filter((t) => isAllowed(principal, t.permission));
     }
-    const data = dialect === undefined ? tools : toDialect(tools, dialect as Dialect, outputs as OutputSchemaForm);
+    const data = dialect === undefined ? tools : toDialect(tools, dialect as Dialect, outputs);
     return send(c, requestId, {
       status: 200,
       body: { success: true, data: { count: data.length, ...(dialect ? { dialect } : {}), tools: data } },

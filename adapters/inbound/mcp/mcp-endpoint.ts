@@ -8,7 +8,7 @@ import { readCapped } from '../http/body-reader.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
 import { authInfoFor, createGatewayMcpHandler } from './mcp-server.js';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from './protected-resource.js';
-import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
+import { parseOutputSchemaForm } from '../dialects/tool-dialects.js';
 
 export interface McpDeps extends SurfaceDeps {
   /** Issuers of the JWT access tokens the gateway accepts, named in the protected resource metadata. */
@@ -175,22 +175,16 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     // From here the SDK speaks MCP: era classification, envelope and header checks, dispatch, results.
     const groups = parseToolsets(c.req.query('groups'));
     if (groups !== undefined && 'status' in groups) return withId(rpcError(400, -32602, groups.message));
-    const outputSchemas = c.req.query('output_schemas');
-    if (outputSchemas !== undefined && !(OUTPUT_SCHEMA_FORMS as readonly string[]).includes(outputSchemas)) {
-      return withId(
-        rpcError(
-          400,
-          -32602,
-          `Query parameter "output_schemas" must be one of ${OUTPUT_SCHEMA_FORMS.join(', ')}; got "${outputSchemas.slice(0, 40)}".`,
-        ),
-      );
+    const outputSchemas = parseOutputSchemaForm(c.req.query('output_schemas'));
+    if (outputSchemas !== undefined && typeof outputSchemas !== 'string') {
+      return withId(rpcError(400, -32602, outputSchemas.message));
     }
     const authInfo = authInfoFor(auth.token, {
       principal: auth.principal,
       requestId,
       idempotencyKey: c.req.header('idempotency-key'),
       ...(groups ? { groups } : {}),
-      ...(outputSchemas ? { outputSchemas: outputSchemas as OutputSchemaForm } : {}),
+      ...(outputSchemas ? { outputSchemas } : {}),
     });
     return withId(await handler(c.req.raw, { authInfo, parsedBody: body.value }));
   });

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import type { Principal } from '../../../ports/authenticator.js';
-import { budgetedPair } from '../../../application/runtime/envelope.js';
+import { budgetedPair, isPlainObject } from '../../../application/runtime/envelope.js';
 import type { ToolExecutor, ToolResult } from '../../../application/runtime/executor.js';
 import type { ToolError } from '../../../application/runtime/tool-error.js';
 import type { Group } from '../../../application/runtime/define-tool.js';
@@ -10,9 +10,6 @@ import { mcpTool, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 /** Every tool as tools/list gives it, in the registry's order (the same shape as `GET /v1/tools?dialect=mcp`). */
 export const mcpToolList = (executor: ToolExecutor, outputs: OutputSchemaForm = 'outline'): Tool[] =>
   executor.registry.listing().map((t) => mcpTool(t, outputs) as unknown as Tool);
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A failure as a model reads it in a tool result. */
 export const errorText = (e: ToolError): string => `Error ${e.status} ${e.code}: ${e.message}`;
