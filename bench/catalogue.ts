@@ -1,8 +1,11 @@
-// The tool catalogue's size in tokens, as a model receives it: MCP tools/list (every tool with its
-// description, input schema and outline output schema; also with the full output schemas and with none),
-// counted with a real tokenizer (js-tiktoken, o200k_base, the encoding of
-// current OpenAI models; Anthropic's and Google's tokenizers differ by some percent). Also per group, for
-// a read-only token, and in each REST dialect.
+// The tool catalogue's size in tokens, counted with a real tokenizer (js-tiktoken, o200k_base, the
+// encoding of current OpenAI models; Anthropic's and Google's tokenizers differ by some percent).
+// - What the model reads, on which the target is set: each tool's name, description and input schema.
+//   MCP hosts hand the model only these (Claude Code, for one, keeps title, annotations and outputSchema for
+//   itself: anthropics/claude-code issues 54197 and 90150 ask for the output schema to reach the model).
+// - MCP tools/list as it goes over the wire: also the title, the hints and the outline output schemas
+//   (with the full output schemas, and with none).
+// - Per group, for a read-only token, and in each REST dialect.
 //
 //   npm run bench:catalogue
 import { getEncoding } from 'js-tiktoken';
@@ -27,11 +30,16 @@ const withNone = mcpToolList(gateway.executor, 'none');
 const byName = new Map(all.map((t) => [t.name, t]));
 const listOf = (names: readonly string[]) => ({ tools: names.map((n) => byName.get(n)!) });
 const full = tokens({ tools: all });
+const read = tokens({
+  tools: all.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+});
 
+console.log(`Tool catalogue, ${all.length} tools (o200k_base tokens)`);
+console.log(`what the model reads (name, description, input schema): ${read} tokens`);
+console.log(`  target: under ${TARGET} tokens: ${read < TARGET ? 'met' : 'NOT met'}`);
 console.log(
-  `Tool catalogue on MCP tools/list, ${all.length} tools: ${full} tokens (o200k_base), ${Buffer.byteLength(JSON.stringify({ tools: all }))} bytes`,
+  `MCP tools/list on the wire (also title, hints, outline outputSchema): ${full} tokens, ${Buffer.byteLength(JSON.stringify({ tools: all }))} bytes`,
 );
-console.log(`target: under ${TARGET} tokens: ${full < TARGET ? 'met' : 'NOT met'}`);
 console.log(`  with output_schemas=full: ${tokens({ tools: withFull })} tokens`);
 console.log(`  with output_schemas=none: ${tokens({ tools: withNone })} tokens`);
 console.log(`  of which the outputSchemas (outline, the default): ${full - tokens({ tools: withNone })} tokens\n`);

@@ -18,7 +18,7 @@ export const CreateContactParams = params(
     ),
   },
   {
-    id_only: described(t.boolean, 'Return only the new id; false returns the full contact.', true),
+    id_only: described(t.boolean, 'false: return the full contact.', true),
   },
 );
 export type CreateContactParams = t.TypeOf<typeof CreateContactParams>;
@@ -55,7 +55,7 @@ export const createContactTool = defineTool({
   name: 'createContact',
   title: 'Create contact',
   description:
-    'Creates a CRM contact from property values (strings keyed by internal property name). Giving "company" also creates or matches a company of that name and links it as the primary company. Use crm_getProperties to see property names and enumeration values. Fails with a conflict when a contact with the same email exists: search for it with crm_searchContacts instead.',
+    'Creates a CRM contact (property names and values: crm_getProperties). A contact with the same email is a conflict: find it with crm_searchContacts.',
   annotations: { kind: 'Write', idempotent: false },
   params: CreateContactParams,
   useCase: CreateContact,

@@ -49,7 +49,7 @@ export const deleteContactTool = defineTool({
   name: 'deleteContact',
   title: 'Delete contact',
   description:
-    'Archives a CRM contact: it moves to the recycling bin, disappears from reads and searches, and can be restored from the CRM for a limited time (90 days in HubSpot). This gateway has no restore tool.',
+    'Archives a CRM contact: it disappears from reads and searches; the CRM can restore it for 90 days (this gateway cannot).',
   annotations: { kind: 'Destructive', idempotent: true },
   params: DeleteContactParams,
   useCase: DeleteContact,

@@ -10,17 +10,10 @@ import { ContactResult } from './crm-results.js';
 
 export const GetContactParams = params(
   {
-    contact_id: described(
-      NumericString,
-      'The contact id (a numeric string such as "101"); crm_searchContacts finds ids.',
-    ),
+    contact_id: described(NumericString, 'A numeric string such as "101".'),
   },
   {
-    return_properties: described(
-      t.array(NonEmptyString),
-      'Property names to return; an empty list means the default.',
-      [...DEFAULT_CONTACT_PROPERTIES],
-    ),
+    return_properties: described(t.array(NonEmptyString), 'Properties to return.', [...DEFAULT_CONTACT_PROPERTIES]),
   },
 );
 export type GetContactParams = t.TypeOf<typeof GetContactParams>;
@@ -39,8 +32,7 @@ export const getContactTool = defineTool({
   group: 'crm',
   name: 'getContact',
   title: 'Get contact',
-  description:
-    'Reads one CRM contact by id with the requested properties (default: firstname, lastname, email, phone, company, lifecyclestage). Find ids with crm_searchContacts.',
+  description: 'Reads one CRM contact by id (crm_searchContacts finds ids).',
   annotations: { kind: 'Read', idempotent: true },
   params: GetContactParams,
   useCase: GetContact,

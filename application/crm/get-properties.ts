@@ -49,7 +49,7 @@ export const getPropertiesTool = defineTool({
   name: 'getProperties',
   title: 'List CRM properties',
   description:
-    'Lists the properties of contacts or companies: internal name (use it in values, filters and return_properties), label, type, and for enumerations the allowed internal values. Read-only properties cannot be written.',
+    'Lists contact or company properties: internal name (for values, filters and return_properties), label, type, enumeration values, and whether read-only.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetPropertiesParams,
   useCase: GetProperties,

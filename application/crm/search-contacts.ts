@@ -35,7 +35,7 @@ const FilterCodec = object(
     propertyName: described(nonEmptyUpTo(256), 'Internal property name, such as "email" or "lifecyclestage".'),
     operator: described(
       oneOf(OPERATORS, 'Operator'),
-      'Comparison. BETWEEN uses value and highValue; IN and NOT_IN use values; HAS_PROPERTY and NOT_HAS_PROPERTY take no value.',
+      'BETWEEN uses value and highValue; IN and NOT_IN use values; HAS_PROPERTY and NOT_HAS_PROPERTY none; CONTAINS_TOKEN matches a whole word (* as wildcard).',
     ),
   },
   {
@@ -62,17 +62,12 @@ export const SearchContactsParams = params(
       ),
       'Groups of filters; a contact matches when any group matches (OR). At most 5 groups, 10 filters per group, 25 in all.',
     ),
-    sorts: described(
-      arrayUpTo(SortCodec, 5),
-      'Sort order, for example [{"propertyName":"createdate","direction":"DESCENDING"}].',
-    ),
-    return_properties: described(
-      arrayUpTo(nonEmptyUpTo(256), 200),
-      'Properties to return for each contact; an empty list means the default.',
-      [...DEFAULT_SEARCH_PROPERTIES],
-    ),
-    limit: described(intRange(1, 100), 'Contacts per page, 1 to 100.', 10),
-    after: described(NonEmptyString, 'Paging cursor: the "after" value of the previous page.'),
+    sorts: described(arrayUpTo(SortCodec, 5), 'Sort order.'),
+    return_properties: described(arrayUpTo(nonEmptyUpTo(256), 200), 'Properties to return.', [
+      ...DEFAULT_SEARCH_PROPERTIES,
+    ]),
+    limit: described(intRange(1, 100), 'Contacts per page.', 10),
+    after: described(NonEmptyString, 'The after value of the previous page.'),
     query: described(
       stringUpTo(SEARCH_LIMITS.maxQueryLength),
       `Free text matched against name, email, phone and company (at most ${VALUE_LIMITS.maxQueryWords} words).`,
@@ -119,7 +114,7 @@ export const searchContactsTool = defineTool({
   name: 'searchContacts',
   title: 'Search contacts',
   description:
-    'Finds CRM contacts by free text (`query`) and/or property filters. filter_groups are ORed; the filters inside a group are ANDed. Operators: EQ, NEQ, LT, LTE, GT, GTE, BETWEEN (value + highValue), IN and NOT_IN (values), HAS_PROPERTY, NOT_HAS_PROPERTY, CONTAINS_TOKEN, NOT_CONTAINS_TOKEN (a whole word, * as wildcard). Returns ids for crm_getContact, 10 per page by default; pass the returned `after` to get the next page.',
+    'Finds CRM contacts by free text (query) and/or property filters, a page at a time (after). Returns ids for crm_getContact.',
   annotations: { kind: 'Read', idempotent: true },
   params: SearchContactsParams,
   useCase: SearchContacts,

@@ -12,7 +12,7 @@ export const UpdateContactParams = params(
     contact_id: described(NumericString, 'The contact id (numeric string).'),
     values: described(
       t.record(t.string, PropertyValue),
-      'Properties to change, by internal name, as strings. Only these change; an empty string clears a property.',
+      'By internal name, as strings (enumerations: the internal value, see crm_getProperties); an empty string clears one.',
     ),
   },
   {},
@@ -51,8 +51,7 @@ export const updateContactTool = defineTool({
   group: 'crm',
   name: 'updateContact',
   title: 'Update contact',
-  description:
-    'Changes the given properties of a CRM contact and leaves the others as they are. Values are strings; enumerations take the internal value (crm_getProperties lists them); an empty string clears a property.',
+  description: 'Changes the given properties of a CRM contact; the others stay.',
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateContactParams,
   useCase: UpdateContact,

@@ -23,7 +23,7 @@ export const copyItemTool = defineTool({
   name: 'copyItem',
   title: 'Copy file or folder',
   description:
-    'Copies a file or a folder with everything inside it into another folder; the copy gets a new id. A same-named item in the destination is a conflict unless overwrite is true. A folder cannot be copied into itself.',
+    'Copies a file or folder (with its contents) into another folder; the copy gets a new id. A same-named item there is a conflict unless overwrite.',
   annotations: { kind: 'Write', idempotent: false },
   params: TransferItemParams,
   useCase: CopyItem,

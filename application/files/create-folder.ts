@@ -19,10 +19,7 @@ export const CreateFolderParams = params(
   },
   {
     description: described(t.string, 'Description of the folder.'),
-    overwrite: flag(
-      `Replace a folder of the same name (the old one goes to the recycle bin); without it a name clash fails. ${OVERWRITE_NEEDS}`,
-      false,
-    ),
+    overwrite: flag(`Replace a same-named folder (it goes to the recycle bin). ${OVERWRITE_NEEDS}`, false),
   },
 );
 export type CreateFolderParams = t.TypeOf<typeof CreateFolderParams>;
@@ -45,8 +42,7 @@ export const createFolderTool = defineTool({
   group: 'files',
   name: 'createFolder',
   title: 'Create folder',
-  description:
-    'Creates a folder inside a folder, in "home", or as a top-level shared folder with parent_id "allshared". A folder of the same name is a conflict unless overwrite is true. Returns the folder with its new id.',
+  description: 'Creates a folder and returns it with its new id. A same-named folder is a conflict unless overwrite.',
   annotations: { kind: 'Write', idempotent: false },
   params: CreateFolderParams,
   useCase: CreateFolder,

@@ -16,10 +16,7 @@ export const DeleteItemParams = params(
       'Delete only the current version of a file that has version history; the previous version becomes current.',
       false,
     ),
-    force_sync: flag(
-      'Wait until the deletion is complete instead of letting the storage finish it in the background.',
-      false,
-    ),
+    force_sync: flag('Wait until the deletion is complete.', false),
   },
 );
 export type DeleteItemParams = t.TypeOf<typeof DeleteItemParams>;
@@ -79,7 +76,7 @@ export const deleteItemTool = defineTool({
   name: 'deleteItem',
   title: 'Delete file or folder',
   description:
-    'Moves a file or folder (with its contents) to the recycle bin; it is not destroyed, and include_deleted=true on files_getItem or files_listChildren still shows it. With single_version=true only the current version of a file with version history is removed and the previous one becomes current.',
+    'Moves a file or folder (with its contents) to the recycle bin, where include_deleted on files_getItem or files_listChildren still shows it.',
   annotations: { kind: 'Destructive', idempotent: false },
   params: DeleteItemParams,
   useCase: DeleteItem,

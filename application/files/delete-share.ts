@@ -47,7 +47,7 @@ export const deleteShareTool = defineTool({
   name: 'deleteShare',
   title: 'Delete share',
   description:
-    'Deletes a share and revokes all access at once: the link stops working for every recipient (downloads and uploads). The shared files and folders are not touched. Cannot be undone; create a new share instead.',
+    'Deletes a share: its link stops working for every recipient at once. The shared files are not touched. Cannot be undone.',
   annotations: { kind: 'Destructive', idempotent: false },
   params: DeleteShareParams,
   useCase: DeleteShare,

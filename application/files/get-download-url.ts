@@ -13,7 +13,7 @@ export const GetDownloadUrlParams = params(
   { item_id: ItemIdParam('Id of the file.') },
   {
     include_all_versions: flag('Download every version of the file as one zip.', false),
-    redirect: flag('Accepted for compatibility; a tool call always returns the address (it cannot redirect).', false),
+    redirect: flag('Ignored: a tool call always returns the address.', false),
   },
 );
 export type GetDownloadUrlParams = t.TypeOf<typeof GetDownloadUrlParams>;
@@ -31,7 +31,7 @@ export const getDownloadUrlTool = defineTool({
   name: 'getDownloadUrl',
   title: 'Get download address',
   description:
-    'Returns a temporary signed address (DownloadUrl) that serves the exact bytes of a file to anyone who holds it, without a bearer token; it stops working after a while. include_all_versions=true gives a zip of every version.',
+    "A temporary signed address (DownloadUrl) that serves the file's bytes to anyone, without a token. For its text: files_readFile.",
   annotations: { kind: 'Read', idempotent: true },
   params: GetDownloadUrlParams,
   useCase: GetDownloadUrl,

@@ -10,11 +10,11 @@ import { flag, ItemIdParam, itemJson, itemSummaryJson, itemText } from './files-
 import { ItemResult } from './file-results.js';
 
 export const GetItemParams = params(
-  { item_id: ItemIdParam('Item id, or an alias: home, allshared, favorites, top, box, connectors.') },
+  { item_id: ItemIdParam('Item id or alias.') },
   {
     include_children: flag('Also list the items inside a folder.', false),
-    include_deleted: flag('Also return an item that is in the recycle bin.', false),
-    summary_only: flag('Only Id, Name, type, size, creation date and last change.', false),
+    include_deleted: flag('Also find it in the recycle bin.', false),
+    summary_only: flag('Only the main fields.', false),
   },
 );
 export type GetItemParams = t.TypeOf<typeof GetItemParams>;
@@ -35,7 +35,7 @@ export const getItemTool = defineTool({
   name: 'getItem',
   title: 'Get file or folder',
   description:
-    "Reads one file or folder by id or alias (home = your personal folders, allshared = shared folders, favorites, top = all containers, box, connectors): name, path, parent, size, file count, dates, MD5 of files. include_children lists a folder's contents; include_deleted also finds items in the recycle bin.",
+    'Reads one file or folder by id or alias (home: your folders; allshared: shared folders; favorites; top: all containers; box; connectors): name, path, parent, size, file count, dates, MD5.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetItemParams,
   useCase: GetItem,

@@ -16,7 +16,7 @@ export const GetShareParams = params(
   {
     include_items: flag('Also return the shared items.', false),
     include_recipients: flag('Also return the recipients.', false),
-    summary_only: flag('Only Id, ShareType, Title, Uri, ExpirationDate, TotalDownloads and MaxDownloads.', false),
+    summary_only: flag('Only the main fields.', false),
   },
 );
 export type GetShareParams = t.TypeOf<typeof GetShareParams>;
@@ -36,8 +36,7 @@ export const getShareTool = defineTool({
   group: 'files',
   name: 'getShare',
   title: 'Get share',
-  description:
-    'Reads one share: its public link (Uri), type, downloads used of the maximum, expiry and options; include_items and include_recipients add the shared items and who received the link.',
+  description: 'Reads one share: its public link (Uri), type, downloads used of the maximum, expiry and options.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetShareParams,
   useCase: GetShare,

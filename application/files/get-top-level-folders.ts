@@ -9,10 +9,7 @@ import { call, nextSteps, table } from '../runtime/markdown.js';
 import { flag, itemJson, TYPE_PREFIX } from './files-text.js';
 import { TopLevelFoldersResult } from './file-results.js';
 
-export const GetTopLevelFoldersParams = params(
-  {},
-  { summary_only: flag('Only Id, Name and type of each container.', false) },
-);
+export const GetTopLevelFoldersParams = params({}, { summary_only: flag('Only Id, Name and type.', false) });
 export type GetTopLevelFoldersParams = t.TypeOf<typeof GetTopLevelFoldersParams>;
 
 export interface TopLevelFoldersResult {
@@ -39,7 +36,7 @@ export const getTopLevelFoldersTool = defineTool({
   name: 'getTopLevelFolders',
   title: 'Get top-level folders',
   description:
-    'Lists the containers at the top of the file storage: Home (your personal folders), Favorites, Shared Folders (id "allshared") and Connectors, with their ids. Start here to browse; then files_listChildren.',
+    'The top-level containers with their ids (Home, Favorites, Shared Folders, Connectors): where to start browsing with files_listChildren.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetTopLevelFoldersParams,
   useCase: GetTopLevelFolders,

@@ -18,19 +18,19 @@ export const GetUploadUrlParams = params(
   {
     file_size: described(
       intRange(0, Number.MAX_SAFE_INTEGER),
-      'Size in bytes; recommended (large files get a threaded, resumable upload, and oversized ones are refused up front).',
+      'Size in bytes: large files get a threaded, resumable upload; oversized ones are refused up front.',
     ),
     batch_id: described(NonEmptyString, 'Groups the files of a multi-file upload.'),
     batch_last: flag('This is the last file of the batch.'),
-    can_resume: flag('Resume an unfinished upload of the same name into the same folder.', true),
+    can_resume: flag('Resume an unfinished upload of this name.', true),
     start_over: flag('Start a new upload even if an unfinished one exists.', false),
     overwrite: flag(
-      `If a file of that name exists, the upload becomes its new version; without it the upload gets a numbered name ("name (1).ext"). ${OVERWRITE_NEEDS}`,
+      `A same-named file gets a new version (otherwise the upload is named "name (1).ext"). ${OVERWRITE_NEEDS}`,
       false,
     ),
     title: described(t.string, 'Display title; defaults to file_name.'),
     details: described(t.string, 'Description of the file.'),
-    notify: flag('Send notification e-mails when the upload completes.', false),
+    notify: flag('E-mail when the upload completes.', false),
   },
 );
 export type GetUploadUrlParams = t.TypeOf<typeof GetUploadUrlParams>;
@@ -77,7 +77,7 @@ export const getUploadUrlTool = defineTool({
   name: 'getUploadUrl',
   title: 'Get upload address',
   description:
-    'Prepares an upload into a folder and returns an UploadSpecification: signed addresses that accept the bytes without a bearer token. Standard (small files): one POST of the bytes to ChunkUri. Threaded (large files): POST chunks to ChunkUri with &index=N&byteOffset=O (up to MaxNumberOfThreads in parallel), then POST FinishUri. An unfinished upload of the same name resumes (IsResume, ResumeIndex, ResumeOffset) unless start_over; overwrite makes the upload a new version of an existing file.',
+    'Prepares an upload into a folder: signed addresses that take the bytes without a token. Small files: POST the bytes to ChunkUri. Large (threaded): POST chunks to ChunkUri with &index=N&byteOffset=O (up to MaxNumberOfThreads at once), then POST FinishUri. An unfinished upload of the same name resumes (IsResume, ResumeIndex, ResumeOffset) unless start_over.',
   // Write: it opens an upload that adds content (see overwrite.ts for what overwrite needs besides).
   annotations: { kind: 'Write', idempotent: true },
   params: GetUploadUrlParams,

@@ -14,18 +14,18 @@ export const ListChildrenParams = params(
   {},
   {
     folder_id: described(NonEmptyString, 'Folder id or alias (home, allshared, favorites, top).', 'home'),
-    top: described(intRange(1, 1000), 'Items per page, 1 to 1000.', 100),
+    top: described(intRange(1, 1000), 'Items per page.', 100),
     skip: described(intRange(0, 1_000_000), 'Items to skip (paging).', 0),
     include_deleted: flag('Also list items in the recycle bin.', false),
     filter: described(
       stringUpTo(FILTER_LIMITS.maxLength),
-      "OData filter: eq, ne, gt, ge, lt, le on Name, FileName, FileSizeBytes, CreationDate, ProgenyEditDate; startswith(Name,'x'), endswith(Name,'x'), substringof('x',Name); isof('Files.Api.Models.File') or isof('Files.Api.Models.Folder'); and, or, not, parentheses. Example: isof('Files.Api.Models.File') and FileSizeBytes gt 1000",
+      "OData filter: eq, ne, gt, ge, lt, le on Name, FileName, FileSizeBytes, CreationDate, ProgenyEditDate; startswith(Name,'x'), endswith(Name,'x'), substringof('x',Name); isof('Files.Api.Models.File') or isof('Files.Api.Models.Folder'); and, or, not, parentheses.",
     ),
     orderby: described(
       stringUpTo(200),
-      'OData orderby: Name, FileName, CreationDate, ProgenyEditDate or FileSizeBytes, each with asc or desc, comma-separated. Example: "CreationDate desc". Default: folders first, then by name.',
+      'Name, FileName, CreationDate, ProgenyEditDate or FileSizeBytes, each asc or desc, comma-separated ("CreationDate desc"). Default: folders first, by name.',
     ),
-    summary_only: flag('Only Id, Name, type, size and creation date of each item.', false),
+    summary_only: flag('Only the main fields.', false),
   },
 );
 export type ListChildrenParams = t.TypeOf<typeof ListChildrenParams>;
@@ -74,7 +74,7 @@ export const listChildrenTool = defineTool({
   name: 'listChildren',
   title: 'List folder contents',
   description:
-    'Lists the files and folders inside a folder (default: home), 100 per page, with ids, sizes and dates. Narrow with an OData `filter` (for example "isof(\'Files.Api.Models.File\') and startswith(Name,\'inv\')"), sort with `orderby` ("FileSizeBytes desc"), page with top/skip; include_deleted also shows the recycle bin.',
+    'Lists the files and folders in a folder with ids, sizes and dates, a page at a time (top, skip). Narrow with an OData filter; sort with orderby.',
   annotations: { kind: 'Read', idempotent: true },
   params: ListChildrenParams,
   useCase: ListChildren,

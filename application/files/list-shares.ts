@@ -14,10 +14,10 @@ export const ListSharesParams = params(
   {},
   {
     share_type: described(oneOf(['Send', 'Request'] as const, 'ShareType'), 'Only Send or only Request shares.'),
-    top: described(intRange(1, 500), 'Shares per page, 1 to 500.', 50),
+    top: described(intRange(1, 500), 'Shares per page.', 50),
     skip: described(intRange(0, 1_000_000), 'Shares to skip (paging).', 0),
     include_expired: flag('Also list expired shares.', false),
-    summary_only: flag('Only Id, ShareType, Title, Uri, ExpirationDate, TotalDownloads and CreationDate.', false),
+    summary_only: flag('Only the main fields.', false),
   },
 );
 export type ListSharesParams = t.TypeOf<typeof ListSharesParams>;
@@ -52,7 +52,7 @@ export const listSharesTool = defineTool({
   name: 'listShares',
   title: 'List shares',
   description:
-    'Lists the shares you created, newest first, 50 per page: id, type, title, public link, downloads and expiry. Expired shares are hidden unless include_expired is true.',
+    'Lists the shares you created, newest first, a page at a time (top, skip): id, type, title, link, downloads and expiry.',
   annotations: { kind: 'Read', idempotent: true },
   params: ListSharesParams,
   useCase: ListShares,

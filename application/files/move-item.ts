@@ -23,7 +23,7 @@ export const moveItemTool = defineTool({
   name: 'moveItem',
   title: 'Move file or folder',
   description:
-    'Moves a file or folder (with its contents) into another folder; its id stays the same and its parent changes. A same-named item in the destination is a conflict unless overwrite is true. A folder cannot move into itself or its subfolders.',
+    'Moves a file or folder (with its contents) into another folder; its id stays. A same-named item there is a conflict unless overwrite.',
   annotations: { kind: 'Write', idempotent: true },
   params: TransferItemParams,
   useCase: MoveItem,

@@ -16,7 +16,7 @@ import { isAllowed, type CallContext } from '../runtime/define-tool.js';
 export const OVERWRITE_PERMISSION = 'files:destructive';
 
 /** Said in every overwrite parameter's description. */
-export const OVERWRITE_NEEDS = `overwrite: true also needs the "${OVERWRITE_PERMISSION}" permission.`;
+export const OVERWRITE_NEEDS = `Needs the ${OVERWRITE_PERMISSION} permission.`;
 
 /** A 403 for `overwrite: true` from a token that lacks files:destructive; undefined when the call may go on. */
 export const overwriteRefusal = (

@@ -25,7 +25,7 @@ export const SearchItemsParams = params(
   {
     query: described(
       nonEmptyUpTo(SEARCH_QUERY_LIMITS.maxLength),
-      `Words to find in names and in the text of files (at most ${SEARCH_QUERY_LIMITS.maxTerms} words).`,
+      `Words to find (at most ${SEARCH_QUERY_LIMITS.maxTerms}).`,
     ),
   },
   {
@@ -34,17 +34,17 @@ export const SearchItemsParams = params(
       'all, personal (home folder) or shared (shared folders).',
       'all',
     ),
-    folder_id: described(NonEmptyString, 'Search only this folder and its subfolders; overrides search_scope.'),
+    folder_id: described(NonEmptyString, 'Only this folder and its subfolders.'),
     item_types: described(
       arrayUpTo(oneOf(['File', 'Folder'] as const, 'ItemType'), 2),
       'Only these kinds: File, Folder or both.',
     ),
     creator_id: described(NonEmptyString, 'Only items created by this user id.'),
-    create_start_date: described(NonEmptyString, 'Only items created on or after this ISO 8601 date.'),
-    create_end_date: described(NonEmptyString, 'Only items created on or before this ISO 8601 date.'),
+    create_start_date: described(NonEmptyString, 'Created on or after (ISO 8601).'),
+    create_end_date: described(NonEmptyString, 'Created on or before (ISO 8601).'),
     item_name_only: flag('Match names only, not file contents.', false),
-    top: described(intRange(1, 500), 'Maximum results, 1 to 500.', 50),
-    summary_only: flag('Only Id, Name, type, size, date and path of each result.', false),
+    top: described(intRange(1, 500), 'Maximum results.', 50),
+    summary_only: flag('Only the main fields.', false),
   },
 );
 export type SearchItemsParams = t.TypeOf<typeof SearchItemsParams>;
@@ -101,7 +101,7 @@ export const searchItemsTool = defineTool({
   name: 'searchItems',
   title: 'Search files and folders',
   description:
-    'Finds files and folders whose name or text content contains all the query words, best match first (Rank, Score). Limit with search_scope (personal, shared), folder_id (a folder and its subfolders), item_types, creator_id, a creation date range, or item_name_only. Returns ids for files_getItem and files_getDownloadUrl.',
+    'Finds files and folders whose name or text contains all the query words, best match first. Returns ids for files_getItem, files_readFile and files_getDownloadUrl.',
   annotations: { kind: 'Read', idempotent: true },
   params: SearchItemsParams,
   useCase: SearchItems,

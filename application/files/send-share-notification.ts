@@ -74,8 +74,7 @@ export const sendShareNotificationTool = defineTool({
   group: 'files',
   name: 'sendShareNotification',
   title: 'E-mail share link',
-  description:
-    "Sends (or re-sends) the e-mail with a share's link to the given addresses, with an optional personal message and a copy to you (cc_sender). The share must not be expired.",
+  description: "E-mails a share's link (again) to the given addresses. The share must not be expired.",
   annotations: { kind: 'Write', idempotent: false },
   params: SendShareNotificationParams,
   useCase: SendShareNotification,

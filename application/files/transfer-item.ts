@@ -15,10 +15,7 @@ export const TransferItemParams = params(
     ),
   },
   {
-    overwrite: flag(
-      `Replace an item of the same name in the destination (it goes to the recycle bin); without it a name clash fails. ${OVERWRITE_NEEDS}`,
-      false,
-    ),
+    overwrite: flag(`Replace a same-named item there (it goes to the recycle bin). ${OVERWRITE_NEEDS}`, false),
   },
 );
 export type TransferItemParams = t.TypeOf<typeof TransferItemParams>;

@@ -13,7 +13,7 @@ export const UpdateItemParams = params(
   {
     name: described(NonEmptyString, 'New name.'),
     description: described(t.string, 'New description.'),
-    expiration_date: described(NonEmptyString, 'When the item expires, ISO 8601 (2026-12-31 or 2026-12-31T17:00:00Z).'),
+    expiration_date: described(NonEmptyString, 'When it expires, ISO 8601.'),
   },
 );
 export type UpdateItemParams = t.TypeOf<typeof UpdateItemParams>;

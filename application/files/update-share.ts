@@ -14,10 +14,7 @@ export const UpdateShareParams = params(
   { share_id: ShareIdParam },
   {
     title: described(NonEmptyString, 'New title.'),
-    expiration_date: described(
-      NonEmptyString,
-      'New expiry, ISO 8601 (2026-12-31 or 2026-12-31T17:00:00Z); a past date ends the share now.',
-    ),
+    expiration_date: described(NonEmptyString, 'New expiry, ISO 8601; a past date ends the share now.'),
     max_downloads: described(intRange(-1, 1_000_000), 'Downloads allowed; -1 unlimited.'),
     require_login: flag('Recipients must sign in.'),
     require_user_info: flag('Recipients give their name and e-mail first.'),

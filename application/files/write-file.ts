@@ -26,10 +26,7 @@ export const WriteFileParams = params(
   },
   {
     encoding: described(oneOf(['text', 'base64']), 'How content is given.', 'text'),
-    overwrite: flag(
-      `A file of that name gets a new version; without it the new file gets a numbered name. ${OVERWRITE_NEEDS}`,
-      false,
-    ),
+    overwrite: flag(`A same-named file gets a new version (otherwise a numbered name). ${OVERWRITE_NEEDS}`, false),
   },
 );
 export type WriteFileParams = t.TypeOf<typeof WriteFileParams>;

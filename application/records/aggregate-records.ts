@@ -30,7 +30,7 @@ const AggregationCodec = object(
     ),
   },
   {
-    field_id: described(FieldKey, 'The field to aggregate (a real field_id or external_id of the app).'),
+    field_id: described(FieldKey, 'field_id or external_id.'),
     metric: described(
       oneOf(['date_diff'] as const, 'Metric'),
       'date_diff: the operation over (field_b minus field_a) for records with both dates.',
@@ -49,10 +49,7 @@ const GroupByCodec = object(
   'GroupBy',
   { field_id: described(FieldKey, 'A date, category, status, relation or user field to group by.') },
   {
-    interval: described(
-      oneOf(INTERVALS, 'Interval'),
-      'Date fields only: day, week (ISO, 2026-W47), month (when left out), quarter (2026-Q4) or year.',
-    ),
+    interval: described(oneOf(INTERVALS, 'Interval'), 'Date fields only; month when left out.'),
   },
 );
 
@@ -69,15 +66,12 @@ const FiltersByReference = new SchemaType('FilterList', FilterList.is, FilterLis
 export const AggregateRecordsParams = params(
   { app_id: described(NumericId, 'The app to aggregate.') },
   {
-    filters: described(
-      FiltersByReference,
-      'Filters exactly as records_filterRecords takes them ({field_id, match_type, values}); only matching records count.',
-    ),
+    filters: described(FiltersByReference, 'As in records_filterRecords; only matching records count.'),
     aggregations: described(
       t.array(AggregationCodec),
-      'Up to 5 aggregations: {field_id, operation} or {metric: "date_diff", field_a_id, field_b_id, unit, operation}. None: just the number of matching records.',
+      'Up to 5: {field_id, operation} or {metric: "date_diff", field_a_id, field_b_id, unit, operation}. None: the matching count.',
     ),
-    group_by: described(GroupByCodec, 'One grouping: {field_id, interval} (interval for date fields).'),
+    group_by: described(GroupByCodec, 'Group by one field.'),
   },
 );
 export type AggregateRecordsParams = t.TypeOf<typeof AggregateRecordsParams>;
@@ -155,7 +149,7 @@ export const aggregateRecordsTool = defineTool({
   name: 'aggregateRecords',
   title: 'Aggregate records',
   description:
-    'Counts, sums, averages, minimums and maximums over the records of an app that match optional filters, optionally grouped by one date (day/week/month/quarter/year), category, status, relation or user field. Also date_diff between two date fields. Field ids must be real ones (records_getApp). Without aggregations it returns the matching count.',
+    'Counts, sums, averages, minimums and maximums over the records of an app that match optional filters, optionally grouped by one field; also the time between two date fields (date_diff). Field ids from records_getApp.',
   annotations: { kind: 'Read', idempotent: true },
   params: AggregateRecordsParams,
   useCase: AggregateRecords,

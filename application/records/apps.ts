@@ -11,10 +11,7 @@ import { AppResult, AppsResult, ViewsResult } from './record-results.js';
 export const ListAppsParams = params(
   {},
   {
-    workspace_id: described(
-      NumericId,
-      'The workspace (space) whose apps to list. Leave out for the apps of every workspace.',
-    ),
+    workspace_id: described(NumericId, 'The workspace (space); leave out for all.'),
   },
 );
 export type ListAppsParams = t.TypeOf<typeof ListAppsParams>;
@@ -31,8 +28,7 @@ export const listAppsTool = defineTool({
   group: 'records',
   name: 'listApps',
   title: 'List apps',
-  description:
-    "The apps (record databases) of a workspace, or of every workspace: id, name, description. Next: records_getApp for an app's fields.",
+  description: 'The apps (record databases) of a workspace, or of all: id, name, description.',
   annotations: { kind: 'Read', idempotent: true },
   params: ListAppsParams,
   useCase: ListApps,
@@ -95,7 +91,7 @@ export const getAppTool = defineTool({
   name: 'getApp',
   title: 'Get an app and its fields',
   description:
-    'An app with its field definitions: field_id, external_id, label, field_type, required, category options (id and text), referenced apps of relation fields, money currencies. Use these ids in records_createRecord, records_filterRecords and records_aggregateRecords.',
+    "An app's fields: field_id, external_id, label, type, required, category options, related apps, currencies. Use these ids in records_createRecord, records_filterRecords and records_aggregateRecords.",
   annotations: { kind: 'Read', idempotent: true },
   params: GetAppParams,
   useCase: GetApp,

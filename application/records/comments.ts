@@ -27,7 +27,7 @@ export const CreateRecordCommentParams = params(
     value: described(NonEmptyString, 'The comment text.'),
   },
   {
-    file_ids: described(t.array(NumericId), 'Files to attach (ids from records_uploadFiles).'),
+    file_ids: described(t.array(NumericId), 'Ids from records_uploadFiles.'),
     silent: silentParam,
     hook: hookParam,
   },
@@ -46,8 +46,7 @@ export const createRecordCommentTool = defineTool({
   group: 'records',
   name: 'createRecordComment',
   title: 'Comment on a record',
-  description:
-    'Adds a comment to a record, optionally with files (ids from records_uploadFiles). silent suppresses notifications; hook false prevents webhooks.',
+  description: 'Adds a comment to a record, optionally with files (ids from records_uploadFiles).',
   annotations: { kind: 'Write', idempotent: false },
   params: CreateRecordCommentParams,
   useCase: CreateRecordComment,
@@ -85,7 +84,7 @@ export const ListRecordCommentsParams = params(
   { record_id: described(NumericId, 'The record whose comments to list.') },
   {
     limit: described(intRange(1, 100), 'Comments per page.', 30),
-    cursor: described(NonEmptyString, 'The cursor of the previous response.'),
+    cursor: described(NonEmptyString, 'From the previous page.'),
   },
 );
 export type ListRecordCommentsParams = t.TypeOf<typeof ListRecordCommentsParams>;
@@ -125,8 +124,7 @@ export const listRecordCommentsTool = defineTool({
   group: 'records',
   name: 'listRecordComments',
   title: 'List the comments of a record',
-  description:
-    'The comments of a record, oldest first, 30 per page by default; pass the returned cursor for the next page.',
+  description: 'The comments of a record, oldest first, a page at a time (cursor).',
   annotations: { kind: 'Read', idempotent: true },
   params: ListRecordCommentsParams,
   useCase: ListRecordComments,

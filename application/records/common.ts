@@ -56,17 +56,13 @@ export const FIELDS_DESCRIPTION =
   "Values keyed by field_id or external_id (records_getApp lists them). Formats: text: string; number: number; category/status: array of option ids or option texts; single_date: 'YYYY-MM-DD HH:MM:SS' (use 00:00:00 for a date only; not an object); range_date: {start, end}; money: {value: '1250.00', currency: 'USD'}; relations: array of record ids; users: array of profile ids; attachment: array of file ids or URLs; multi_email: [{type: work|home|other, email}]; multi_phone: [{type: work|mobile|home|other, phone}]; multi_link: [{url, title}]; checklist: [{title, completed}] with optional description, due, assignee (user id) and id (keep an existing item); single_location: address string. null clears a field.";
 
 export const selectionParams = {
-  field_ids: described(t.array(FieldKey), 'Only these fields (field_id or external_id). Default: all fields.'),
+  field_ids: described(t.array(FieldKey), 'Only these fields (field_id or external_id).'),
   field_types: described(
     oneOf(['all', 'basic', 'calculation'] as const, 'FieldTypes'),
-    'all, basic (no calculations) or calculation (only calculations).',
+    'basic: no calculations; calculation: only calculations.',
     'all',
   ),
-  verbose: described(
-    t.boolean,
-    'Every field with field_type and raw values, and revision times. Large; rarely needed.',
-    false,
-  ),
+  verbose: described(t.boolean, 'Also field types, raw values and revision times. Large.', false),
 };
 
 export const flagParams = {
@@ -86,7 +82,7 @@ export const FilterValueCodec = object(
   {
     value: described(
       AnyValue,
-      "The value: text, a number, an option id, a record id, a profile id, or a date 'YYYY-MM-DD HH:MM:SS' / relative token like '-30d'.",
+      "Text, a number, an option id, a record id, a profile id, or a date 'YYYY-MM-DD HH:MM:SS' or relative token (-30d, +0d for today, -1w).",
     ),
   },
   {},
@@ -105,15 +101,15 @@ export const FilterCodec = object(
       FieldKey,
       'field_id or external_id; leave out for created_on / last_modified_on (give field_type).',
     ),
-    field_label: described(t.string, 'The field label instead of field_id (case-insensitive, exact).'),
+    field_label: described(t.string, "Instead of field_id: the field's label."),
     field_type: described(
       t.string,
       'e.g. single_text, multi_category, status, single_date, created_on. Optional with field_id.',
     ),
-    type: described(t.string, 'Optional; derived from field_type.'),
+    type: described(t.string, 'Derived from field_type.'),
     values: described(
       arrayUpTo(FilterValueCodec, 100),
-      'Several values mean any of them (equal/any) or none of them (none/not_equal). Not used by empty, not_empty, completed, incomplete.',
+      'Several mean any of them (equal, any) or none (none, not_equal).',
     ),
     include_active_user: described(t.boolean, 'User fields: also match the calling user.'),
   },

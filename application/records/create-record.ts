@@ -16,11 +16,11 @@ import { WrittenRecordResult } from './record-results.js';
 
 export const CreateRecordParams = params(
   {
-    app_id: described(NumericId, 'The app to add the record to (records_listApps; records_getApp shows its fields).'),
+    app_id: described(NumericId, 'The app (records_listApps).'),
     fields: described(FieldsObject, FIELDS_DESCRIPTION),
   },
   {
-    id_only: described(t.boolean, 'true: return record_id and record_url only; false: the full record.', true),
+    id_only: described(t.boolean, 'false: return the full record.', true),
     ...flagParams,
   },
 );
@@ -67,7 +67,7 @@ export const createRecordTool = defineTool({
   name: 'createRecord',
   title: 'Create a record',
   description:
-    'Adds a record to an app. fields is keyed by field_id or external_id (records_getApp lists fields, types and category options); every required field must be given. Returns record_id and record_url, or the full record with id_only false.',
+    'Adds a record to an app; every required field must be given (records_getApp lists fields, types and options). Returns record_id and record_url.',
   annotations: { kind: 'Write', idempotent: false },
   params: CreateRecordParams,
   useCase: CreateRecord,

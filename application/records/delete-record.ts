@@ -44,7 +44,7 @@ export const deleteRecordTool = defineTool({
   name: 'deleteRecord',
   title: 'Delete a record',
   description:
-    'Moves a record to the trash (soft delete): it disappears from gets, lists and filters until records_restoreRecord brings it back with every value intact.',
+    'Moves a record to the trash: it disappears from reads until records_restoreRecord brings it back intact.',
   annotations: { kind: 'Destructive', idempotent: true },
   params: DeleteRecordParams,
   useCase: DeleteRecord,

@@ -24,8 +24,8 @@ export const MAX_LIMIT = 500;
 export const DEFAULT_LIMIT = 100;
 
 export const pageParams = {
-  limit: described(NumericId, `Records per page, 1 to ${MAX_LIMIT}.`, DEFAULT_LIMIT),
-  cursor: described(NonEmptyString, 'The cursor of the previous response, for the next page.'),
+  limit: described(NumericId, `Records per page, at most ${MAX_LIMIT}.`, DEFAULT_LIMIT),
+  cursor: described(NonEmptyString, 'From the previous page.'),
   count_only: described(t.boolean, 'Only the number of matching records.', false),
 };
 
@@ -36,10 +36,7 @@ export const FilterRecordsParams = params(
   },
   {
     ...pageParams,
-    sort_by: described(
-      NonEmptyString,
-      'external_id of an app field to sort by (system properties such as created_on are not supported).',
-    ),
+    sort_by: described(NonEmptyString, 'external_id of a field to sort by (not created_on).'),
     sort_desc: described(t.boolean, 'Sort descending.', false),
     ...selectionParams,
   },
@@ -190,7 +187,7 @@ export const filterRecordsTool = defineTool({
   name: 'filterRecords',
   title: 'Filter records',
   description:
-    "Finds records of an app whose fields match every filter {field_id (or field_label), match_type, values: [{value}]}. Categories, relations and users match by option id, record id or profile id (multi fields: any = at least one, equal = exactly these); dates take 'YYYY-MM-DD HH:MM:SS' or relative tokens such as -30d, +0d (today), -1w; created_on and last_modified_on need only field_type. 100 per page (max 500) with a cursor for the next; count_only for a count.",
+    'Finds the records of an app whose fields match every filter, a page at a time (cursor). Categories, relations and users match by option id, record id or profile id (multi fields: any = at least one, equal = exactly these).',
   annotations: { kind: 'Read', idempotent: true },
   params: FilterRecordsParams,
   useCase: FilterRecords,

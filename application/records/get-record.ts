@@ -11,10 +11,7 @@ import { call, nextSteps } from '../runtime/markdown.js';
 import { checkSelection, recordPayload, recordText, selectionParams } from './common.js';
 import { RecordResult } from './record-results.js';
 
-export const GetRecordParams = params(
-  { record_id: described(NumericId, 'The record id (record_id from a list or filter).') },
-  selectionParams,
-);
+export const GetRecordParams = params({ record_id: described(NumericId, 'The record id.') }, selectionParams);
 export type GetRecordParams = t.TypeOf<typeof GetRecordParams>;
 
 export interface LoadedRecord {
@@ -54,7 +51,7 @@ export const getRecordTool = defineTool({
   name: 'getRecord',
   title: 'Get a record',
   description:
-    'One record by record_id with its field values (labels, external ids, typed values). Narrow with field_ids or field_types. A deleted record answers that it is in the trash and how to restore it.',
+    'One record by record_id with its field values. A deleted record answers that it is in the trash and how to restore it.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetRecordParams,
   useCase: GetRecord,

@@ -22,11 +22,8 @@ import { RecordPageResult } from './record-results.js';
 export const ListRecordsParams = params(
   {},
   {
-    app_id: described(NumericId, 'The app whose records to list (records_listApps gives app ids).'),
-    view_id: described(
-      NumericId,
-      "A saved view (records_getAppViews); its filters and sort apply. Takes precedence over app_id's plain listing.",
-    ),
+    app_id: described(NumericId, 'The app (records_listApps gives ids).'),
+    view_id: described(NumericId, 'A saved view (records_getAppViews), instead of app_id.'),
     ...pageParams,
     ...selectionParams,
   },
@@ -86,7 +83,7 @@ export const listRecordsTool = defineTool({
   name: 'listRecords',
   title: 'List records',
   description:
-    'Lists the records of an app (app_id) or of a saved view (view_id, with its filters and sort), 100 per page by default (max 500); pass the returned cursor for the next page, count_only for just the total. To search by field values use records_filterRecords.',
+    'Lists the records of an app, or of a saved view (view_id) with its filters and sort, a page at a time (cursor). To search by field values use records_filterRecords.',
   annotations: { kind: 'Read', idempotent: true },
   params: ListRecordsParams,
   useCase: ListRecords,

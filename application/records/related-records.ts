@@ -22,7 +22,7 @@ export const GetRelatedRecordsParams = params(
   {
     direction: described(
       oneOf(['forward', 'reverse', 'both'] as const, 'Direction'),
-      'forward: records these records reference; reverse: records that reference these; both: both directions.',
+      'forward: records these reference; reverse: records referencing these.',
       'both',
     ),
     field_ids: described(t.array(FieldKey), 'Fields of the related app to show (default all).'),
@@ -153,7 +153,7 @@ export const getRelatedRecordsTool = defineTool({
   name: 'getRelatedRecords',
   title: 'Get related records',
   description:
-    'Records of related_app_id linked to the given records of app_id through relation fields: forward (the given records point at them), reverse (they point at the given records) or both.',
+    'Records of related_app_id linked to the given records of app_id through relation fields, in either direction.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetRelatedRecordsParams,
   useCase: GetRelatedRecords,
@@ -218,8 +218,7 @@ export const findRelatableRecordsTool = defineTool({
   group: 'records',
   name: 'findRelatableRecords',
   title: 'Find records a relation field can reference',
-  description:
-    'Finds records whose title contains text among the apps a relation field may reference: use the record_id as the relation value in records_createRecord or records_updateRecord.',
+  description: 'Finds records a relation field may reference, by title text: their record_id is the relation value.',
   annotations: { kind: 'Read', idempotent: true },
   params: FindRelatableRecordsParams,
   useCase: FindRelatableRecords,

@@ -36,7 +36,7 @@ export const getRecordRevisionsTool = defineTool({
   name: 'getRecordRevisions',
   title: 'Get the revisions of a record',
   description:
-    'Every change of a record, oldest first: revision number (0 is the creation), type, who, when and which fields changed. records_getRecordRevisionDelta shows the values before and after.',
+    'Every change of a record, oldest first: revision (0 is the creation), who, when and which fields. records_getRecordRevisionDelta shows the values.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetRecordRevisionsParams,
   useCase: GetRecordRevisions,
@@ -102,8 +102,7 @@ export const getRecordRevisionDeltaTool = defineTool({
   group: 'records',
   name: 'getRecordRevisionDelta',
   title: 'Compare two revisions of a record',
-  description:
-    'Field by field, the values of a record at revision_from and at revision_to (only fields that differ). Revision numbers come from records_getRecordRevisions.',
+  description: 'The values that differ between two revisions of a record (records_getRecordRevisions).',
   annotations: { kind: 'Read', idempotent: true },
   params: GetRecordRevisionDeltaParams,
   useCase: GetRecordRevisionDelta,

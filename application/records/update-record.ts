@@ -22,7 +22,7 @@ export const UpdateRecordParams = params(
     ),
   },
   {
-    id_only: described(t.boolean, 'true: return record_id only; false: the full record.', true),
+    id_only: described(t.boolean, 'false: return the full record.', true),
     ...flagParams,
   },
 );
@@ -65,7 +65,7 @@ export const updateRecordTool = defineTool({
   name: 'updateRecord',
   title: 'Update a record',
   description:
-    'Changes only the given fields of a record (keyed by field_id or external_id, same formats as records_createRecord; null clears a field). Every change is kept as a revision (records_getRecordRevisions).',
+    'Changes only the given fields of a record; every change is kept as a revision (records_getRecordRevisions).',
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateRecordParams,
   useCase: UpdateRecord,

@@ -14,13 +14,10 @@ const FileCodec = object(
   'UploadFile',
   {},
   {
-    url: described(
-      NonEmptyString,
-      'An http(s) address to fetch the file from (public addresses only; size and time limited).',
-    ),
+    url: described(NonEmptyString, 'A public http(s) address to fetch it from.'),
     content_base64: described(NonEmptyString, 'The file content, base64-encoded (instead of url).'),
     name: described(NonEmptyString, 'File name (default: the last part of the URL).'),
-    mimetype: described(NonEmptyString, 'MIME type (default: from the download, else application/octet-stream).'),
+    mimetype: described(NonEmptyString, 'MIME type (default: from the download).'),
   },
 );
 
@@ -76,7 +73,7 @@ export const uploadFilesTool = defineTool({
   name: 'uploadFiles',
   title: 'Upload files',
   description:
-    'Uploads files from public http(s) URLs or base64 content and returns their file ids, for attachment fields of records_createRecord / records_updateRecord and for file_ids of records_createRecordComment. (Attachment fields also take URLs directly.)',
+    'Uploads files from public URLs or base64 content and returns file ids for attachment fields and for records_createRecordComment (attachment fields also take URLs).',
   annotations: { kind: 'Write', idempotent: false },
   params: UploadFilesParams,
   useCase: UploadFiles,

@@ -5,11 +5,11 @@
 export const CONTROL_PARAMETERS = {
   dry_run: {
     type: 'boolean',
-    description: 'Only preview what would go, and get a confirm_token.',
+    description: 'Preview what would go, with a confirm_token.',
   },
   confirm_token: {
     type: 'string',
     maxLength: 512,
-    description: 'From a dry run or 428 answer to this exact call (5 minutes, once).',
+    description: 'From a preview of this same call (once, within 5 minutes).',
   },
 } as const;

@@ -27,10 +27,7 @@ export const SkipTracePropertyParams = params(
     city: described(NonEmptyString, 'City of the property.'),
     state: described(StateCode, 'Two-letter state code, such as "NY".'),
     zip: described(NonEmptyString, 'ZIP code of the property.'),
-    apn: described(
-      NonEmptyString,
-      'Assessor parcel number: an alternative to the address; needs county (with state) or county_fips_code.',
-    ),
+    apn: described(NonEmptyString, 'Assessor parcel number, instead of the address.'),
     county: described(NonEmptyString, 'County name, used with apn.'),
     county_fips_code: described(NonEmptyString, 'Five-digit county FIPS code, used with apn.'),
     purpose: described(
@@ -131,7 +128,7 @@ export const skipTracePropertyTool = defineTool({
   name: 'skipTraceProperty',
   title: 'Skip trace a property owner',
   description:
-    'Finds the owner of a US property (one owner record per property) and how to reach them: phone numbers ranked best first (with type, carrier, DNC and TCPA flags), emails, mailing address, and litigator, deceased and bankruptcy flags. Identify the property by address (street with zip, or street with city and state) or by apn with county (and state) or county_fips_code. Each matched lookup is billed by the data provider; a property with no known owner returns matched: false and is not billed. Respect the DNC and TCPA flags before calling anyone.',
+    'Finds the owner of a US property and how to reach them: phones ranked best first (type, carrier, DNC and TCPA flags), emails, mailing address, and litigator, deceased and bankruptcy flags. Give street with zip (or city and state), or apn with county and state (or county_fips_code). Each match is billed; no match (matched: false) is not. Respect the DNC and TCPA flags before calling.',
   annotations: { kind: 'Write', idempotent: true },
   params: SkipTracePropertyParams,
   useCase: SkipTraceProperty,

@@ -11,7 +11,7 @@ import { PageResult } from './web-results.js';
 export const FetchPageParams = params(
   { url: described(nonEmptyUpTo(2048), 'The http(s) address of the page or document.') },
   {
-    max_chars: described(intRange(1000, 10_000), 'Characters of text in this answer, 1000 to 10000.', 6000),
+    max_chars: described(intRange(1000, 10_000), 'Characters of text in this answer.', 6000),
     offset: described(intRange(0, 50_000_000), 'Where to start in the text (the next part of a long document).', 0),
   },
 );
@@ -50,7 +50,7 @@ export const fetchPageTool = defineTool({
   name: 'fetch',
   title: 'Read a web page or document',
   description:
-    'Reads a public web page or document as text: HTML as markdown of its main content (no navigation, ads or scripts), PDF as text, JSON, CSV and plain text as they are. Long documents come in parts: the answer names the call for the next part (offset). Private and internal addresses are refused.',
+    'Reads a public web page or document as text (HTML as markdown of its main content; PDF, JSON, CSV, text). Long ones come in parts; the answer names the next call.',
   annotations: { kind: 'Read', idempotent: true, openWorld: true },
   params: FetchPageParams,
   useCase: FetchPage,

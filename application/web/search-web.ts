@@ -10,7 +10,7 @@ import { SearchResult } from './web-results.js';
 export const SearchWebParams = params(
   { query: described(nonEmptyUpTo(400), 'What to search for.') },
   {
-    count: described(intRange(1, 20), 'Results, 1 to 20.', 5),
+    count: described(intRange(1, 20), 'Results.', 5),
     site: described(nonEmptyUpTo(253), 'Only results from this host and its subdomains, such as "example.com".'),
     recency: described(
       oneOf(['day', 'week', 'month', 'year'] as const, 'Recency'),
@@ -38,8 +38,7 @@ export const searchWebTool = defineTool({
   group: 'web',
   name: 'search',
   title: 'Search the web',
-  description:
-    'Searches the web and lists the best results with title, address and a snippet; read any of them with web_fetch. Narrow with site (one host) and recency (day, week, month, year).',
+  description: 'Searches the web: title, address and snippet of the best results; read one with web_fetch.',
   annotations: { kind: 'Read', idempotent: true, openWorld: true },
   params: SearchWebParams,
   useCase: SearchWeb,

@@ -15,8 +15,8 @@ import { MembersAddedResult } from './workspace-results.js';
 
 const ExternalContact = object(
   'ExternalContact',
-  { mail: described(NonEmptyString, 'Email address the invitation goes to.') },
-  { name: described(t.string, "The person's name, shown in the invitation.") },
+  { mail: described(NonEmptyString, 'E-mail address.') },
+  { name: described(t.string, 'Their name.') },
 );
 
 export const AddMemberToSpaceParams = params(
@@ -28,15 +28,9 @@ export const AddMemberToSpaceParams = params(
     ),
   },
   {
-    users: described(
-      t.array(NumericId),
-      'User ids of people who already have a Podio account (the user_id column of workspaces_getSpaceMembers).',
-    ),
-    profiles: described(
-      t.array(NumericId),
-      'Profile ids of people (the profile_id column of workspaces_getSpaceMembers; the ids contact fields of records use).',
-    ),
-    mails: described(t.array(NonEmptyString), 'Email addresses; someone without an account gets a pending invitation.'),
+    users: described(t.array(NumericId), 'User ids (user_id in workspaces_getSpaceMembers).'),
+    profiles: described(t.array(NumericId), 'Profile ids (as contact fields of records use).'),
+    mails: described(t.array(NonEmptyString), 'E-mail addresses.'),
     message: described(t.string, 'A personal note in the invitation.'),
     external_contacts: described(
       t.array(ExternalContact),
@@ -86,7 +80,7 @@ export const addMemberToSpaceTool = defineTool({
   name: 'addMemberToSpace',
   title: 'Add members to space',
   description:
-    "Adds people to a space with one role, by user ids, profile ids or email addresses (an address without a Podio account becomes a pending invitation). Fails with FORBIDDEN when the space's user limit (set per organization; active members and pending invitations count) would be passed. See the result with workspaces_getSpaceMembers.",
+    "Adds people to a space with one role, by user id, profile id or e-mail (an address without an account becomes a pending invitation). FORBIDDEN when the organization's user limit would be passed.",
   annotations: { kind: 'Write', idempotent: false },
   params: AddMemberToSpaceParams,
   useCase: AddMemberToSpace,

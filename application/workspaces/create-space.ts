@@ -10,19 +10,16 @@ import { CreatedSpaceResult } from './workspace-results.js';
 
 export const CreateSpaceParams = params(
   {
-    org_id: described(
-      NumericId,
-      'The organization to create the space in; workspaces_getOrganizations lists org_id values.',
-    ),
+    org_id: described(NumericId, 'From workspaces_getOrganizations.'),
     name: described(NonEmptyString, 'Name of the new space.'),
   },
   {
     privacy: described(
       oneOf(PRIVACIES, 'Privacy'),
-      'open: every employee of the organization can find and join it; closed: members only.',
+      'open: employees can find and join it; closed: members only.',
       'closed',
     ),
-    auto_join: described(t.boolean, 'Employees of the organization join the space automatically (open spaces).', false),
+    auto_join: described(t.boolean, 'Employees join automatically (open spaces).', false),
     post_on_new_app: described(t.boolean, 'Post to the space stream when an app is added.', true),
     post_on_new_member: described(t.boolean, 'Post to the space stream when a member joins.', true),
   },
@@ -68,7 +65,7 @@ export const createSpaceTool = defineTool({
   name: 'createSpace',
   title: 'Create space',
   description:
-    "Creates a space (workspace) in an organization; the gateway's Podio user becomes its first admin. Privacy defaults to closed. Get org_id from workspaces_getOrganizations; then add people with workspaces_addMemberToSpace.",
+    "Creates a space in an organization, with the gateway's user as its first admin. Then add people with workspaces_addMemberToSpace.",
   annotations: { kind: 'Write', idempotent: false },
   params: CreateSpaceParams,
   useCase: CreateSpace,

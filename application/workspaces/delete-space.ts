@@ -11,7 +11,7 @@ import { DeletedSpaceResult } from './workspace-results.js';
 
 const MAX_COUNTED = 20;
 
-export const DeleteSpaceParams = params({ space_id: described(NumericId, 'The space to delete for good.') }, {});
+export const DeleteSpaceParams = params({ space_id: described(NumericId, 'The space.') }, {});
 export type DeleteSpaceParams = t.TypeOf<typeof DeleteSpaceParams>;
 
 export interface DeleteSpaceResult {
@@ -78,7 +78,7 @@ export const deleteSpaceTool = defineTool({
   name: 'deleteSpace',
   title: 'Delete space',
   description:
-    'Deletes a space permanently. It CANNOT be undone: every membership ends, pending invitations are cancelled, and all apps in the space with all their records, comments and files are deleted with it. Make sure with workspaces_getSpace that it is the right space first.',
+    'Deletes a space for good, with its memberships, invitations, and all its apps, records, comments and files. It CANNOT be undone: check it with workspaces_getSpace first.',
   annotations: { kind: 'Destructive', idempotent: false },
   params: DeleteSpaceParams,
   useCase: DeleteSpace,

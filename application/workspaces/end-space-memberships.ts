@@ -12,10 +12,7 @@ import { MembershipsEndedResult } from './workspace-results.js';
 export const EndSpaceMembershipsParams = params(
   {
     space_id: described(NumericId, 'The space.'),
-    user_ids: described(
-      t.array(NumericId),
-      'User ids of the members to remove or of the pending invitations to cancel (the user_id column of workspaces_getSpaceMembers).',
-    ),
+    user_ids: described(t.array(NumericId), 'user_id values from workspaces_getSpaceMembers.'),
   },
   {},
 );
@@ -63,7 +60,7 @@ export const endSpaceMembershipsTool = defineTool({
   name: 'endSpaceMemberships',
   title: 'Remove members from space',
   description:
-    'Ends the memberships of the given users in a space, and cancels pending invitations the same way (by user_id). They lose access to the space at once; adding them again needs workspaces_addMemberToSpace. The last admin cannot be removed.',
+    'Removes members from a space, or cancels their pending invitations, by user_id; they lose access at once. The last admin cannot be removed.',
   annotations: { kind: 'Destructive', idempotent: false },
   params: EndSpaceMembershipsParams,
   useCase: EndSpaceMemberships,

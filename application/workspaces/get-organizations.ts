@@ -32,7 +32,7 @@ export const getOrganizationsTool = defineTool({
   name: 'getOrganizations',
   title: 'List organizations and their spaces',
   description:
-    "Lists the organizations the gateway's Podio user belongs to, each with its org_id and its spaces (space_id, name, privacy, your role). Use it to find the org_id that workspaces_createSpace needs and the space_id that the other workspaces tools take.",
+    'Lists your organizations with org_id and their spaces (space_id, name, privacy, your role): the ids the other workspaces tools take.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetOrganizationsParams,
   useCase: GetOrganizations,

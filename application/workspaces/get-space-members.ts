@@ -17,7 +17,7 @@ export const GetSpaceMembersParams = params(
       'Only these members: employee (of the organization), external, admin, regular, light (by role), or guest (pending invitations).',
     ),
     query: described(t.string, 'Only members whose name contains this text (or whose email starts with it).'),
-    limit: described(intRange(1, 500), 'Members per page, 1 to 500.', 100),
+    limit: described(intRange(1, 500), 'Members per page.', 100),
     offset: described(intRange(0), 'Members to skip (for the next page).', 0),
   },
 );
@@ -63,7 +63,7 @@ export const getSpaceMembersTool = defineTool({
   name: 'getSpaceMembers',
   title: 'List space members',
   description:
-    'Lists the members of a space with user_id, profile_id, name, role, employee or external, and whether they are active or still invited. Filter by member_type or a name query; 100 per page by default. user_id is what the membership tools take; profile_id is what contact fields of the records tools take.',
+    "Lists a space's members: user_id (for the membership tools), profile_id (for contact fields of records), name, role, and whether active or invited.",
   annotations: { kind: 'Read', idempotent: true },
   params: GetSpaceMembersParams,
   useCase: GetSpaceMembers,

@@ -12,11 +12,7 @@ import { SpaceResult } from './workspace-results.js';
 export const GetSpaceParams = params(
   { space_id: described(NumericId, 'The space id; workspaces_getOrganizations lists them.') },
   {
-    verbose: described(
-      t.boolean,
-      'Also return when and by whom it was created, the organization name, and your role and rights in it.',
-      false,
-    ),
+    verbose: described(t.boolean, 'Also its creation, organization name, and your role and rights.', false),
   },
 );
 export type GetSpaceParams = t.TypeOf<typeof GetSpaceParams>;
@@ -50,8 +46,7 @@ export const getSpaceTool = defineTool({
   group: 'workspaces',
   name: 'getSpace',
   title: 'Get space',
-  description:
-    'Reads one space: name, org_id, url, url_label, privacy, type and its posting and auto-join settings. verbose adds creation date and creator, the organization name and your role and rights.',
+  description: 'Reads one space: name, org_id, url, privacy, type and settings.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetSpaceParams,
   useCase: GetSpace,

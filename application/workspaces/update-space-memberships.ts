@@ -12,11 +12,8 @@ import { MembershipStatusResult } from './workspace-results.js';
 export const UpdateSpaceMembershipsParams = params(
   {
     space_id: described(NumericId, 'The space.'),
-    user_ids: described(
-      t.array(NumericId),
-      'User ids of the members to change (the user_id column of workspaces_getSpaceMembers, not profile ids).',
-    ),
-    role: described(oneOf(SPACE_ROLES, 'SpaceRole'), 'The new role: admin, regular or light.'),
+    user_ids: described(t.array(NumericId), 'user_id values (not profile ids) from workspaces_getSpaceMembers.'),
+    role: described(oneOf(SPACE_ROLES, 'SpaceRole'), 'The new role.'),
   },
   {},
 );
@@ -44,8 +41,7 @@ export const updateSpaceMembershipsTool = defineTool({
   group: 'workspaces',
   name: 'updateSpaceMemberships',
   title: 'Change member roles',
-  description:
-    'Gives members of a space a new role (admin, regular or light), by user id. A space always keeps at least one admin: demoting the last one is refused.',
+  description: 'Gives members of a space a new role, by user id. Demoting the last admin is refused.',
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateSpaceMembershipsParams,
   useCase: UpdateSpaceMemberships,

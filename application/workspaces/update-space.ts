@@ -47,8 +47,7 @@ export const updateSpaceTool = defineTool({
   group: 'workspaces',
   name: 'updateSpace',
   title: 'Update space',
-  description:
-    "Changes a space's name, privacy, auto_join, url_label or posting settings. Only the values given change; the rest stay as they are.",
+  description: "Changes a space's settings; only the values given change.",
   annotations: { kind: 'Write', idempotent: true },
   params: UpdateSpaceParams,
   useCase: UpdateSpace,

@@ -40,23 +40,38 @@ export const leanAnnotations = (t: ToolListing): McpToolShape['annotations'] => 
 const DEFAULT_SENTENCE = / Default: [^]*\.$/;
 
 /**
- * The schema without the "Default: X." sentences where the `default` keyword says the same (MCP and
- * Anthropic read JSON Schema as it is; the OpenAI and Gemini forms keep the sentence, as they drop or
- * restrict the keyword).
+ * The input schema as a model reads it (MCP and Anthropic: JSON Schema as it is), without what costs
+ * tokens on every turn and tells the model nothing it needs to call well. The gateway validates every
+ * call against the whole schema and names the rule in its 400, so nothing here loosens a check.
+ * - "Default: X." sentences where the `default` keyword says the same (the OpenAI and Gemini forms keep
+ *   the sentence, as they drop or restrict the keyword);
+ * - the bounds that guard against abuse rather than say what a value means: `maxLength`, `maxItems` of
+ *   50 or more, `maximum` of a million or more, `minLength: 1`, and `minimum: 1` without a maximum (ids);
+ * - `additionalProperties: true`, JSON Schema's default, and `default: false` of a flag (a flag left out is off);
+ * - below the top level, `additionalProperties: false` and empty `required` lists (an unknown member
+ *   gets a 400 with a did-you-mean); the top level keeps both, as every vendor's tool format expects.
+ * What is left compiles in Ajv's strict mode (no union `type` lists), as strict MCP clients need.
  */
 export const leanSchema = (schema: JsonSchema): JsonSchema => {
-  const walk = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(walk);
+  const walk = (node: unknown, top = false): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n));
     if (typeof node !== 'object' || node === null) return node;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) out[key] = walk(value);
     if ('default' in out && typeof out['description'] === 'string')
       out['description'] = out['description'].replace(DEFAULT_SENTENCE, '.').replace(/\.\.$/, '.');
-    // "not empty" is checked by the gateway and said in its 400; the listing need not repeat it per string
     if (out['minLength'] === 1) delete out['minLength'];
+    delete out['maxLength'];
+    if (typeof out['maxItems'] === 'number' && out['maxItems'] >= 50) delete out['maxItems'];
+    if (typeof out['maximum'] === 'number' && out['maximum'] >= 1_000_000) delete out['maximum'];
+    if (out['minimum'] === 1 && out['maximum'] === undefined) delete out['minimum'];
+    if (out['additionalProperties'] === true) delete out['additionalProperties'];
+    if (out['type'] === 'boolean' && out['default'] === false) delete out['default'];
+    if (!top && out['additionalProperties'] === false) delete out['additionalProperties'];
+    if (!top && Array.isArray(out['required']) && out['required'].length === 0) delete out['required'];
     return out;
   };
-  return walk(schema) as JsonSchema;
+  return walk(schema, true) as JsonSchema;
 };
 
 const leanSchemas = new WeakMap<JsonSchema, JsonSchema>();

@@ -280,10 +280,54 @@ describe('GET /v1/tools?dialect=mcp', () => {
   it('leaves out the "Default: X." sentence where the default keyword says it', async () => {
     const listed = await listing('mcp');
     const limit = listed.find((t) => t['name'] === 'records_filterRecords')!['inputSchema'].properties.limit;
-    expect(limit).toMatchObject({ default: 100, description: 'Records per page, 1 to 500.' });
+    expect(limit).toMatchObject({ default: 100, description: 'Records per page, at most 500.' });
     expect(JSON.stringify(listed)).not.toMatch(/Default: [^"]*","default"/);
     // The OpenAI form keeps it (strict mode has no default keyword).
-    expect(JSON.stringify(await listing('openai'))).toContain('Records per page, 1 to 500. Default: 100.');
+    expect(JSON.stringify(await listing('openai'))).toContain('Records per page, at most 500. Default: 100.');
+  });
+
+  it('leaves out the abuse bounds and what JSON Schema assumes anyway, and keeps what says what a value means', () => {
+    const lean = leanSchema({
+      type: 'object',
+      properties: {
+        id: { type: 'integer', minimum: 1, description: 'An id.' },
+        top: { type: 'integer', minimum: 1, maximum: 500, description: 'Per page.' },
+        skip: { type: 'integer', minimum: 0, maximum: 1_000_000, description: 'To skip.' },
+        q: { type: 'string', maxLength: 500, description: 'Words.' },
+        kinds: { type: 'array', items: { type: 'string' }, maxItems: 2, description: 'Kinds.' },
+        many: { type: 'array', items: { type: 'string' }, maxItems: 50, description: 'Many.' },
+        flag: { type: 'boolean', default: false, description: 'A flag.' },
+        on: { type: 'boolean', default: true, description: 'On unless false.' },
+        open: { type: 'object', additionalProperties: true, description: 'Any members.' },
+        nested: {
+          type: 'object',
+          properties: { a: { type: 'string', description: 'A.' } },
+          required: [],
+          additionalProperties: false,
+          description: 'Nested.',
+        },
+      },
+      required: [],
+      additionalProperties: false,
+    });
+    const p = lean.properties!;
+    expect(p['id']).toEqual({ type: 'integer', description: 'An id.' });
+    expect(p['top']).toEqual({ type: 'integer', minimum: 1, maximum: 500, description: 'Per page.' });
+    expect(p['skip']).toEqual({ type: 'integer', minimum: 0, description: 'To skip.' });
+    expect(p['q']).toEqual({ type: 'string', description: 'Words.' });
+    expect(p['kinds']!.maxItems).toBe(2);
+    expect(p['many']!.maxItems).toBeUndefined();
+    expect(p['flag']).toEqual({ type: 'boolean', description: 'A flag.' });
+    expect(p['on']!.default).toBe(true);
+    expect(p['open']).toEqual({ type: 'object', description: 'Any members.' });
+    expect(p['nested']).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string', description: 'A.' } },
+      description: 'Nested.',
+    });
+    // the top level keeps required and additionalProperties: false, as every vendor's tool format expects
+    expect(lean.required).toEqual([]);
+    expect(lean.additionalProperties).toBe(false);
   });
 
   it('gives outline output schemas, or full or none with output_schemas=, as /mcp does', async () => {
