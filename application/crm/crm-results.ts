@@ -43,6 +43,8 @@ const PropertyOption = resultObject('PropertyOption', { value: t.string, label: 
 
 export const PropertiesResult = resultObject('Properties', {
   object_type: t.keyof({ contacts: null, companies: null }),
+  total: t.number,
+  offset: t.number,
   properties: t.array(
     resultObject(
       'Property',

@@ -4,7 +4,7 @@ import type { PropertyDefinition } from '../../domain/crm/property.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { described, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { PropertiesResult } from './crm-results.js';
@@ -17,12 +17,16 @@ export const GetPropertiesParams = params(
       "Which object's properties to list.",
       'contacts',
     ),
+    offset: described(intRange(0), 'Properties to skip (the next part of a long list).', 0),
   },
 );
 export type GetPropertiesParams = t.TypeOf<typeof GetPropertiesParams>;
 
 export interface GetPropertiesResult {
   readonly objectType: CrmObjectType;
+  /** How many properties the object has, and where this answer starts among them (by name). */
+  readonly total: number;
+  readonly offset: number;
   readonly properties: readonly PropertyDefinition[];
 }
 
@@ -36,7 +40,9 @@ export class GetProperties implements UseCase<GetPropertiesParams, GetProperties
       this.contacts.properties(objectType),
       TE.map((properties) => ({
         objectType,
-        properties: [...properties].sort((a, b) => a.name.localeCompare(b.name)),
+        total: properties.length,
+        offset: p.offset,
+        properties: [...properties].sort((a, b) => a.name.localeCompare(b.name)).slice(p.offset),
       })),
     );
   }
@@ -54,8 +60,13 @@ export const getPropertiesTool = defineTool({
   params: GetPropertiesParams,
   useCase: GetProperties,
   result: PropertiesResult,
+  rows: { key: 'properties' },
+  continuation: (p, r, shown) =>
+    r.offset + shown < r.total ? { object_type: p.object_type, offset: r.offset + shown } : undefined,
   json: (r) => ({
     object_type: r.objectType,
+    total: r.total,
+    offset: r.offset,
     properties: r.properties.map((p) => ({
       name: p.name,
       label: p.label,
@@ -77,7 +88,7 @@ export const getPropertiesTool = defineTool({
       return [p.name, p.label, p.type + (p.readOnly ? ', read-only' : ''), shown.join(', ') + more];
     });
     return [
-      `## ${r.objectType === 'contacts' ? 'Contact' : 'Company'} properties (${r.properties.length})`,
+      `## ${r.objectType === 'contacts' ? 'Contact' : 'Company'} properties (${r.total}${r.offset ? `; from number ${r.offset + 1}` : ''})`,
       table(['name', 'label', 'type', 'options (internal value)'], rows),
     ].join('\n\n');
   },

@@ -6,7 +6,7 @@ import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { described, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { checkSelection, FieldKey } from './common.js';
@@ -27,12 +27,16 @@ export const GetRelatedRecordsParams = params(
     ),
     field_ids: described(t.array(FieldKey), 'Fields of the related app to show (default all).'),
     verbose: described(t.boolean, 'Include every field of the related records.', false),
+    offset: described(intRange(0), 'Records to skip (the next part of a long answer).', 0),
   },
 );
 export type GetRelatedRecordsParams = t.TypeOf<typeof GetRelatedRecordsParams>;
 
 export interface RelatedResult {
   readonly app: App;
+  /** How many related records there are, and where this answer starts among them. */
+  readonly total: number;
+  readonly offset: number;
   readonly records: readonly RelatedRecord[];
 }
 
@@ -109,10 +113,15 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
       ),
       TE.bind('forward', ({ source }) => (direction === 'reverse' ? TE.right([] as RecordData[]) : forward(source))),
       TE.bind('reverse', () => (direction === 'forward' ? TE.right([] as RecordData[]) : reverse())),
-      TE.map(({ related, fields, forward: f, reverse: r }) => ({
-        app: related,
-        records: unique([...f, ...r]).map((x) => relatedRecord(related, x, fields)),
-      })),
+      TE.map(({ related, fields, forward: f, reverse: r }) => {
+        const all = unique([...f, ...r]);
+        return {
+          app: related,
+          total: all.length,
+          offset: p.offset,
+          records: all.slice(p.offset).map((x) => relatedRecord(related, x, fields)),
+        };
+      }),
     );
   }
 }
@@ -120,14 +129,18 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
 /** Fields shown per row; the rest are named below the table, never dropped silently. */
 const ROW_FIELDS = 8;
 
-const relatedText = (r: { records: readonly RelatedRecord[] }, heading: string, asked = false): string => {
+const relatedText = (
+  r: { records: readonly RelatedRecord[]; total?: number; offset?: number },
+  heading: string,
+  asked = false,
+): string => {
   // fields the caller named are all shown; otherwise the first ROW_FIELDS filled ones, and the others named
   const width = asked ? Number.MAX_SAFE_INTEGER : ROW_FIELDS;
   const hidden = [...new Set(r.records.flatMap((x) => Object.keys(x.shown).slice(width)))];
   return r.records.length === 0
     ? `${heading}: none.`
     : [
-        `${heading}: ${r.records.length}`,
+        `${heading}: ${r.total ?? r.records.length}${r.offset ? ` (from number ${r.offset + 1})` : ''}`,
         table(
           ['record_id', 'title', 'created', 'fields'],
           r.records.map((x) => [
@@ -158,7 +171,9 @@ export const getRelatedRecordsTool = defineTool({
   params: GetRelatedRecordsParams,
   useCase: GetRelatedRecords,
   result: RelatedRecordsResult,
-  json: (r) => ({ total: r.records.length, records: r.records.map((x) => x.record) }),
+  rows: { key: 'records' },
+  continuation: (p, r, shown) => (r.offset + shown < r.total ? { ...p, offset: r.offset + shown } : undefined),
+  json: (r) => ({ total: r.total, records: r.records.map((x) => x.record) }),
   text: (r, p) => relatedText(r, `## Related ${r.app.name} (app ${r.app.app_id})`, p.field_ids !== undefined),
 });
 

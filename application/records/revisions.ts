@@ -11,22 +11,30 @@ import { RevisionDeltaResult, RevisionsResult } from './record-results.js';
 
 export const GetRecordRevisionsParams = params(
   { record_id: described(NumericId, 'The record whose history to show.') },
-  {},
+  { offset: described(intRange(0), 'Revisions to skip (the next part of a long history).', 0) },
 );
 export type GetRecordRevisionsParams = t.TypeOf<typeof GetRecordRevisionsParams>;
 
+/** A record's revisions from `offset` on, and how many it has. */
+export interface RecordRevisions {
+  readonly record_id: number;
+  readonly total: number;
+  readonly offset: number;
+  readonly revisions: readonly Revision[];
+}
+
 @injectable()
-export class GetRecordRevisions implements UseCase<
-  GetRecordRevisionsParams,
-  { record_id: number; revisions: readonly Revision[] }
-> {
+export class GetRecordRevisions implements UseCase<GetRecordRevisionsParams, RecordRevisions> {
   constructor(@inject(RecordStore) private readonly store: RecordStore) {}
-  execute(
-    p: GetRecordRevisionsParams,
-  ): TaskEither<GatewayError, { record_id: number; revisions: readonly Revision[] }> {
+  execute(p: GetRecordRevisionsParams): TaskEither<GatewayError, RecordRevisions> {
     return pipe(
       this.store.revisions(p.record_id),
-      TE.map((revisions) => ({ record_id: p.record_id, revisions })),
+      TE.map((revisions) => ({
+        record_id: p.record_id,
+        total: revisions.length,
+        offset: p.offset,
+        revisions: revisions.slice(p.offset),
+      })),
     );
   }
 }
@@ -41,10 +49,13 @@ export const getRecordRevisionsTool = defineTool({
   params: GetRecordRevisionsParams,
   useCase: GetRecordRevisions,
   result: RevisionsResult,
+  rows: { key: 'revisions' },
+  continuation: (p, r, shown) =>
+    r.offset + shown < r.total ? { record_id: p.record_id, offset: r.offset + shown } : undefined,
   json: (r) => ({ revisions: r.revisions }),
   text: (r) =>
     [
-      `## Revisions of record ${r.record_id}: ${r.revisions.length}`,
+      `## Revisions of record ${r.record_id}: ${r.total}${r.offset ? ` (from number ${r.offset + 1})` : ''}`,
       table(
         ['revision', 'type', 'by', 'on', 'fields changed'],
         r.revisions.map((x) => [

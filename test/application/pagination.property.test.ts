@@ -79,14 +79,17 @@ const everything = async (tool: string, args: Record<string, unknown>, pick: (da
   pick((await post(g, '/v1/tools/call?format=json', { name: tool, arguments: args })).body.data);
 
 let commented = 0;
+let leadIds: number[] = [];
 beforeAll(async () => {
-  const leads = await post(g, '/v1/tools/records/listRecords?format=json', { app_id: 3001, limit: 1 });
+  const leads = await post(g, '/v1/tools/records/listRecords?format=json', { app_id: 3001, limit: 100 });
   commented = leads.body.data.records[0].record_id;
+  leadIds = leads.body.data.records.map((r: any) => r.record_id);
   for (let i = 0; i < 23; i++) {
     await post(g, '/v1/tools/records/createRecordComment', {
       record_id: commented,
       value: `Note ${i}: ${'x'.repeat(i * 7)}`,
     });
+    await post(g, '/v1/tools/records/updateRecord', { record_id: commented, fields: { score: i } });
   }
 });
 
@@ -151,6 +154,38 @@ const LISTINGS = [
         d.comments.map((c: any) => String(c.comment_id)),
       ),
     maxLimit: 100,
+  },
+  {
+    tool: 'crm_getProperties',
+    ids: (d: any) => d.properties.map((p: any) => String(p.name)),
+    own: () => undefined,
+    args: () => ({ object_type: 'contacts' }),
+    all: () => everything('crm_getProperties', {}, (d) => d.properties.map((p: any) => String(p.name))),
+    maxLimit: 1,
+  },
+  {
+    tool: 'records_getRecordRevisions',
+    ids: (d: any) => d.revisions.map((r: any) => String(r.revision)),
+    own: () => undefined,
+    args: () => ({ record_id: commented }),
+    all: () =>
+      everything('records_getRecordRevisions', { record_id: commented }, (d) =>
+        d.revisions.map((r: any) => String(r.revision)),
+      ),
+    maxLimit: 1,
+  },
+  {
+    tool: 'records_getRelatedRecords',
+    ids: (d: any) => d.records.map((r: any) => String(r.record_id)),
+    own: () => undefined,
+    args: () => ({ app_id: 3001, related_app_id: 3002, record_ids: leadIds, direction: 'forward' }),
+    all: () =>
+      everything(
+        'records_getRelatedRecords',
+        { app_id: 3001, related_app_id: 3002, record_ids: leadIds, direction: 'forward' },
+        (d) => d.records.map((r: any) => String(r.record_id)),
+      ),
+    maxLimit: 1,
   },
 ] as const;
 
