@@ -2,7 +2,7 @@ import { CONNECTION_TAG, connectionPaths } from './connection-paths.js';
 import { GROUPS } from '../../../application/runtime/define-tool.js';
 import type { JsonSchema } from '../../../application/runtime/json-schema.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
-import { DIALECTS } from '../dialects/tool-dialects.js';
+import { DIALECTS, OUTPUT_SCHEMA_FORMS } from '../dialects/tool-dialects.js';
 
 /** Every error status a tool call can answer with, and when. */
 export const ERROR_STATUSES: ReadonlyArray<readonly [status: number, codes: readonly string[], description: string]> = [
@@ -310,6 +310,14 @@ export const openApiDocument = (
           required: false,
           description: `Only these groups (toolsets), comma-separated: ${GROUPS.join(', ')}. \`/mcp?groups=\` limits an MCP connection the same way.`,
           schema: { type: 'string', example: 'crm,records' },
+        },
+        {
+          name: 'output_schemas',
+          in: 'query',
+          required: false,
+          description:
+            "With dialect=mcp: each tool's outputSchema in outline (the default: members, types, required, enums), full, or none. `/mcp?output_schemas=` sets the same for an MCP connection.",
+          schema: { type: 'string', enum: [...OUTPUT_SCHEMA_FORMS], default: 'outline' },
         },
       ],
       responses: {

@@ -72,7 +72,7 @@ describe('GET /openapi.json', () => {
       gateway.listTools().map((t) => t.name),
     );
     const list = doc.paths['/v1/tools'].get;
-    expect(list.parameters.map((p: any) => p.name)).toEqual(['callable', 'dialect', 'groups']);
+    expect(list.parameters.map((p: any) => p.name)).toEqual(['callable', 'dialect', 'groups', 'output_schemas']);
   });
 
   it('describes what the gateway really answers: success and error bodies validate against the documented schemas', async () => {
