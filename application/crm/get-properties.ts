@@ -4,7 +4,7 @@ import type { PropertyDefinition } from '../../domain/crm/property.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { described, intRange, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, MAX_OFFSET, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { PropertiesResult } from './crm-results.js';
@@ -17,7 +17,7 @@ export const GetPropertiesParams = params(
       "Which object's properties to list.",
       'contacts',
     ),
-    offset: described(intRange(0), 'Properties to skip (the next part of a long list).', 0),
+    offset: described(intRange(0, MAX_OFFSET), 'Properties to skip.', 0),
   },
 );
 export type GetPropertiesParams = t.TypeOf<typeof GetPropertiesParams>;

@@ -18,7 +18,11 @@ const DEFAULT_CHARS = 8_000;
 export const ReadFileParams = params(
   { item_id: ItemIdParam('Id of the file.') },
   {
-    offset: described(intRange(0), 'Character offset to read from: the next_offset of the previous page.', 0),
+    offset: described(
+      intRange(0, 50_000_000),
+      'Character offset to read from: the next_offset of the previous page.',
+      0,
+    ),
     max_chars: described(intRange(500, 10_000), 'Characters per page.', DEFAULT_CHARS),
   },
 );

@@ -14,7 +14,7 @@ import { Clock } from '../../ports/clock.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { RecordsSettings } from '../../ports/records-settings.js';
-import { described, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, MAX_OFFSET, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
@@ -72,13 +72,15 @@ export const AggregateRecordsParams = params(
       'Up to 5: {field_id, operation} or {metric: "date_diff", field_a_id, field_b_id, unit, operation}. None: the matching count.',
     ),
     group_by: described(GroupByCodec, 'Group by one field.'),
+    offset: described(intRange(0, MAX_OFFSET), 'Groups to skip.', 0),
   },
 );
 export type AggregateRecordsParams = t.TypeOf<typeof AggregateRecordsParams>;
 
 export interface AggregateOutcome {
   readonly app: App;
-  readonly result: AggregateResult;
+  /** The aggregation, its groups from `offset` on (`group_count` says how many there are in all). */
+  readonly result: AggregateResult & { readonly group_count?: number; readonly offset?: number };
 }
 
 @injectable()
@@ -105,7 +107,15 @@ export class AggregateRecords implements UseCase<AggregateRecordsParams, Aggrega
         ),
       ),
       TE.bindW('records', ({ app, resolved }) => this.store.matchAll(app, resolved)),
-      TE.map(({ app, plan, records }) => ({ app, result: aggregate(plan, records) })),
+      TE.map(({ app, plan, records }) => {
+        const result = aggregate(plan, records);
+        return {
+          app,
+          result: result.groups
+            ? { ...result, group_count: result.groups.length, offset: p.offset, groups: result.groups.slice(p.offset) }
+            : result,
+        };
+      }),
     );
   }
 }
@@ -154,9 +164,14 @@ export const aggregateRecordsTool = defineTool({
   params: AggregateRecordsParams,
   useCase: AggregateRecords,
   result: AggregationResult,
+  rows: { key: 'groups' },
+  continuation: (p, { result }, shown) =>
+    result.groups && (result.offset ?? 0) + shown < (result.group_count ?? 0)
+      ? { ...p, offset: (result.offset ?? 0) + shown }
+      : undefined,
   json: ({ result }) => result,
   text: ({ app, result }, p) => {
-    const head = `## ${app.name} (app ${app.app_id}): ${result.total_items} matching record${result.total_items === 1 ? '' : 's'}${groupedBy(app, p)}`;
+    const head = `## ${app.name} (app ${app.app_id}): ${result.total_items} matching record${result.total_items === 1 ? '' : 's'}${groupedBy(app, p)}${result.offset ? `; groups from number ${result.offset + 1} of ${result.group_count}` : ''}`;
     if (result.groups) {
       const cols = columnsOf(app, result.totals ?? {});
       return [

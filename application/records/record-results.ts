@@ -140,6 +140,8 @@ export const AggregationResult = resultObject(
   {
     aggregations: Aggregations,
     totals: Aggregations,
+    group_count: t.number,
+    offset: t.number,
     groups: t.array(
       resultObject('AggregateGroup', {
         group: t.string,

@@ -6,7 +6,7 @@ import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { described, intRange, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
+import { described, intRange, MAX_OFFSET, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { checkSelection, FieldKey } from './common.js';
@@ -27,7 +27,7 @@ export const GetRelatedRecordsParams = params(
     ),
     field_ids: described(t.array(FieldKey), 'Fields of the related app to show (default all).'),
     verbose: described(t.boolean, 'Include every field of the related records.', false),
-    offset: described(intRange(0), 'Records to skip (the next part of a long answer).', 0),
+    offset: described(intRange(0, MAX_OFFSET), 'Records to skip.', 0),
   },
 );
 export type GetRelatedRecordsParams = t.TypeOf<typeof GetRelatedRecordsParams>;

@@ -4,14 +4,14 @@ import type { FieldDelta, Revision } from '../../domain/records/revision.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordStore } from '../../ports/record-store.js';
-import { described, intRange, NumericId, params, t } from '../runtime/codecs.js';
+import { described, intRange, MAX_OFFSET, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { RevisionDeltaResult, RevisionsResult } from './record-results.js';
 
 export const GetRecordRevisionsParams = params(
   { record_id: described(NumericId, 'The record whose history to show.') },
-  { offset: described(intRange(0), 'Revisions to skip (the next part of a long history).', 0) },
+  { offset: described(intRange(0, MAX_OFFSET), 'Revisions to skip.', 0) },
 );
 export type GetRecordRevisionsParams = t.TypeOf<typeof GetRecordRevisionsParams>;
 

@@ -3,7 +3,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { MEMBER_TYPES, type MemberPage, type SpaceMember } from '../../domain/workspaces/space.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
-import { described, intRange, NumericId, oneOf, params, t, withoutDefaults } from '../runtime/codecs.js';
+import { described, intRange, MAX_OFFSET, NumericId, oneOf, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { memberTable } from './workspace-text.js';
@@ -18,7 +18,7 @@ export const GetSpaceMembersParams = params(
     ),
     query: described(t.string, 'Only members whose name contains this text (or whose email starts with it).'),
     limit: described(intRange(1, 500), 'Members per page.', 100),
-    offset: described(intRange(0), 'Members to skip (for the next page).', 0),
+    offset: described(intRange(0, MAX_OFFSET), 'Members to skip (for the next page).', 0),
   },
 );
 export type GetSpaceMembersParams = t.TypeOf<typeof GetSpaceMembersParams>;

@@ -225,3 +225,35 @@ describe('no lost pages', () => {
     });
   }
 });
+
+describe('aggregateRecords groups', () => {
+  // The text table ends with a total row (the totals of every group), which is not a group.
+  const groups = (d: any): string[] => (d.groups ?? []).map((x: any) => String(x.group));
+  const args = {
+    app_id: 3001,
+    group_by: { field_id: 'property' },
+    aggregations: (['sum', 'avg', 'min', 'max'] as const).map((operation) => ({ field_id: 'score', operation })),
+  };
+
+  it('following the named calls returns every group exactly once, in text and in format=json', async () => {
+    const all = await everything('records_aggregateRecords', args, groups);
+    expect(all.length).toBeGreaterThan(10);
+    // the property below exercises cut pages: at the smallest budget the first page is cut in both forms
+    const cut = await post(g, '/v1/tools/call?format=json&max_chars=1000', {
+      name: 'records_aggregateRecords',
+      arguments: args,
+    });
+    expect(cut.body.data.truncated.next.arguments.offset).toBe(cut.body.data.groups.length);
+    const small = await post(g, '/v1/tools/call?max_chars=1000', { name: 'records_aggregateRecords', arguments: args });
+    expect(small.body.data).toMatch(/The rest: records_aggregateRecords \{.*"offset":\d+/);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1000, max: 4000 }), async (maxChars) => {
+        const text = (await follow('records_aggregateRecords', args, maxChars)).filter((x) => x !== '**total**');
+        expect(text).toEqual(all);
+        const json = await followJson('records_aggregateRecords', args, maxChars, groups, () => undefined);
+        expect(json).toEqual(all);
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
