@@ -40,6 +40,19 @@ export const getItemTool = defineTool({
   params: GetItemParams,
   useCase: GetItem,
   result: ItemResult,
+  // A folder's contents are cut to the budget like any list; files_listChildren pages through the rest
+  // in the same order (the folder's default order, here and at the vendor).
+  rows: { key: 'Children' },
+  continuesWith: 'files_listChildren',
+  continuation: (p, i, shown) =>
+    i.Children && shown < i.Children.length
+      ? {
+          folder_id: i.Id,
+          skip: shown,
+          ...(p.include_deleted ? { include_deleted: true } : {}),
+          ...(p.summary_only ? { summary_only: true } : {}),
+        }
+      : undefined,
   json: (i, p) =>
     p.summary_only
       ? { ...itemSummaryJson(i, true), ...(i.Children ? { Children: i.Children.map((c) => itemSummaryJson(c)) } : {}) }

@@ -25,8 +25,8 @@ export const GetRelatedRecordsParams = params(
       'forward: records these reference; reverse: records referencing these.',
       'both',
     ),
-    field_ids: described(t.array(FieldKey), 'Fields of the related app to show (default all).'),
-    verbose: described(t.boolean, 'Include every field of the related records.', false),
+    field_ids: described(t.array(FieldKey), 'Fields to show.'),
+    verbose: described(t.boolean, 'Every field.', false),
     offset: described(intRange(0, MAX_OFFSET), 'Records to skip.', 0),
   },
 );
@@ -177,6 +177,9 @@ export const getRelatedRecordsTool = defineTool({
   text: (r, p) => relatedText(r, `## Related ${r.app.name} (app ${r.app.app_id})`, p.field_ids !== undefined),
 });
 
+/** How many matches findRelatableRecords asks for: the best ones, by title. */
+const RELATABLE_MATCHES = 50;
+
 export const FindRelatableRecordsParams = params(
   {
     field_id: described(
@@ -186,25 +189,30 @@ export const FindRelatableRecordsParams = params(
     text: described(NonEmptyString, 'Text the record titles contain.'),
   },
   {
-    field_ids: described(t.array(FieldKey), 'Fields of the found records to show (default all).'),
-    verbose: described(t.boolean, 'Include every field.', false),
+    field_ids: described(t.array(FieldKey), 'Fields to show.'),
+    verbose: described(t.boolean, 'Every field.', false),
+    offset: described(intRange(0, RELATABLE_MATCHES - 1), `Matches to skip (of the ${RELATABLE_MATCHES} best).`, 0),
   },
 );
 export type FindRelatableRecordsParams = t.TypeOf<typeof FindRelatableRecordsParams>;
 
+/** The answer of findRelatableRecords: the best matches from `offset` on, of `total` found. */
+export interface RelatableResult {
+  readonly total: number;
+  readonly offset: number;
+  readonly records: readonly RelatedRecord[];
+}
+
 @injectable()
-export class FindRelatableRecords implements UseCase<
-  FindRelatableRecordsParams,
-  { records: readonly RelatedRecord[] }
-> {
+export class FindRelatableRecords implements UseCase<FindRelatableRecordsParams, RelatableResult> {
   constructor(
     @inject(RecordStore) private readonly store: RecordStore,
     @inject(RecordApps) private readonly apps: RecordApps,
   ) {}
 
-  execute(p: FindRelatableRecordsParams): TaskEither<GatewayError, { records: readonly RelatedRecord[] }> {
+  execute(p: FindRelatableRecordsParams): TaskEither<GatewayError, RelatableResult> {
     return pipe(
-      this.store.findRelatable(p.field_id, p.text, 50),
+      this.store.findRelatable(p.field_id, p.text, RELATABLE_MATCHES),
       TE.chain((records) =>
         pipe(
           [...new Set(records.map((r) => r.app_id))],
@@ -224,7 +232,7 @@ export class FindRelatableRecords implements UseCase<
           ),
         ),
       ),
-      TE.map((records) => ({ records })),
+      TE.map((records) => ({ total: records.length, offset: p.offset, records: records.slice(p.offset) })),
     );
   }
 }
@@ -238,7 +246,10 @@ export const findRelatableRecordsTool = defineTool({
   params: FindRelatableRecordsParams,
   useCase: FindRelatableRecords,
   result: RelatedRecordsResult,
-  json: (r) => ({ total: r.records.length, records: r.records.map((x) => x.record) }),
+  // the same best matches each time (one search), paged within by offset
+  rows: { key: 'records' },
+  continuation: (p, r, shown) => (r.offset + shown < r.total ? { ...p, offset: r.offset + shown } : undefined),
+  json: (r) => ({ total: r.total, records: r.records.map((x) => x.record) }),
   text: (r, p) =>
     [
       relatedText(

@@ -58,6 +58,11 @@ export interface ToolDeclaration<P = any, R = any> {
    */
   readonly continuation?: (params: P, result: R, shownRows: number) => Record<string, unknown> | undefined;
   /**
+   * The tool `continuation` calls, when it is another tool (a list inside an answer that another tool
+   * pages through, in the same order): its qualified name, such as `files_listChildren`.
+   */
+  readonly continuesWith?: string;
+  /**
    * For list tools: the payload member that holds the rows `continuation` pages through, and the members
    * to set when a budget keeps only the first `shown` of them (a cursor that would skip the cut rows is
    * set to null or left out). The structured answer is then cut to the same rows as the text.
@@ -74,7 +79,8 @@ export interface ToolDeclaration<P = any, R = any> {
  */
 export const defineTool = <P, R>(declaration: ToolDeclaration<P, R>): ToolDeclaration<P, R> => {
   const { continuation, params } = declaration;
-  if (!continuation || !hasDefaults(params)) return declaration;
+  // another tool's arguments are not this tool's to trim
+  if (!continuation || declaration.continuesWith || !hasDefaults(params)) return declaration;
   return {
     ...declaration,
     continuation: (p, result, shownRows) => {

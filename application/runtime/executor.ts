@@ -343,7 +343,7 @@ export class ToolExecutor {
           next: declaration.continuation
             ? (shown: number) => {
                 const args = declaration.continuation!(params, result, shown);
-                return args ? { tool: tool.name, arguments: args } : undefined;
+                return args ? { tool: declaration.continuesWith ?? tool.name, arguments: args } : undefined;
               }
             : undefined,
           meta,

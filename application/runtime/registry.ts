@@ -62,6 +62,11 @@ export class ToolRegistry {
       this.byGroup.get(declaration.group)!.push(tool);
     }
     this.tools = GROUPS.flatMap((g) => this.byGroup.get(g)!);
+    for (const t of this.tools) {
+      const other = t.declaration.continuesWith;
+      if (other !== undefined && !this.byName.has(other))
+        throw new Error(`Tool ${t.name} continues with ${other}, which is not declared`);
+    }
   }
 
   get(name: string): RegisteredTool | undefined {

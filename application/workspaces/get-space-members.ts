@@ -18,7 +18,7 @@ export const GetSpaceMembersParams = params(
     ),
     query: described(t.string, 'Only members whose name contains this text (or whose email starts with it).'),
     limit: described(intRange(1, 500), 'Members per page.', 100),
-    offset: described(intRange(0, MAX_OFFSET), 'Members to skip (for the next page).', 0),
+    offset: described(intRange(0, MAX_OFFSET), 'Members to skip.', 0),
   },
 );
 export type GetSpaceMembersParams = t.TypeOf<typeof GetSpaceMembersParams>;

@@ -80,7 +80,13 @@ const everything = async (tool: string, args: Record<string, unknown>, pick: (da
 
 let commented = 0;
 let leadIds: number[] = [];
+let folderId = '';
 beforeAll(async () => {
+  const folder = await post(g, '/v1/tools/files/createFolder?format=json', { parent_id: 'home', name: 'Many files' });
+  folderId = folder.body.data.Id;
+  for (let i = 0; i < 30; i++) {
+    await post(g, '/v1/tools/files/writeFile', { folder_id: folderId, file_name: `note-${i}.txt`, content: 'x' });
+  }
   const leads = await post(g, '/v1/tools/records/listRecords?format=json', { app_id: 3001, limit: 100 });
   commented = leads.body.data.records[0].record_id;
   leadIds = leads.body.data.records.map((r: any) => r.record_id);
@@ -171,6 +177,30 @@ const LISTINGS = [
     all: () =>
       everything('records_getRecordRevisions', { record_id: commented }, (d) =>
         d.revisions.map((r: any) => String(r.revision)),
+      ),
+    maxLimit: 1,
+  },
+  {
+    // getItem's contents, cut, continue in files_listChildren (same order), which then pages with skip
+    tool: 'files_getItem',
+    ids: (d: any) => (d.Children ?? d.items ?? []).map((x: any) => String(x.Id)),
+    own: (d: any, a: Record<string, unknown>) =>
+      d.has_more ? { ...a, skip: Number(a['skip'] ?? 0) + d.returned_count } : undefined,
+    args: () => ({ item_id: folderId, include_children: true }),
+    all: () =>
+      everything('files_listChildren', { folder_id: folderId, top: 1000 }, (d) =>
+        d.items.map((x: any) => String(x.Id)),
+      ),
+    maxLimit: 1,
+  },
+  {
+    tool: 'records_findRelatableRecords',
+    ids: (d: any) => d.records.map((r: any) => String(r.record_id)),
+    own: () => undefined,
+    args: () => ({ field_id: 300111, text: 'a' }),
+    all: () =>
+      everything('records_findRelatableRecords', { field_id: 300111, text: 'a' }, (d) =>
+        d.records.map((r: any) => String(r.record_id)),
       ),
     maxLimit: 1,
   },

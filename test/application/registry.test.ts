@@ -65,6 +65,22 @@ describe('the tool registry', () => {
     expect(() => new ToolRegistry([...allTools, tool])).toThrow(/declared twice/);
   });
 
+  it('refuses a continuation into a tool that is not declared', () => {
+    const tool = defineTool({
+      group: 'crm',
+      name: 'getContactPages',
+      title: 'pages',
+      description: 'pages',
+      annotations: { kind: 'Read', idempotent: true },
+      params: GetContactParams,
+      useCase: GetContact,
+      continuesWith: 'crm_listContactPages',
+      continuation: () => ({}),
+      text: () => '',
+    });
+    expect(() => new ToolRegistry([...allTools, tool])).toThrow(/continues with crm_listContactPages/);
+  });
+
   it('lists the tools in a stable order: group order, then declaration order', () => {
     const crm = listing.filter((t) => t.group === 'crm').map((t) => t.name);
     expect(crm).toEqual([
