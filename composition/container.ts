@@ -13,6 +13,7 @@ import { RedisTokenStore } from '../adapters/outbound/redis/redis-token-store.js
 import { RedisSharedCache } from '../adapters/outbound/redis/redis-shared-cache.js';
 import { InMemorySharedCache } from '../adapters/outbound/memory/in-memory-shared-cache.js';
 import { SharedCache } from '../ports/shared-cache.js';
+import { BatchOutcomes } from '../application/records/batch-results.js';
 import { Authenticator } from '../ports/authenticator.js';
 import { Clock } from '../ports/clock.js';
 import { ContactBook } from '../ports/contact-book.js';
@@ -106,6 +107,8 @@ export const buildContainer = (
 
   for (const group of groupModules) group.bind(container, config.groups[group.name], shared);
   for (const tool of allTools) container.bind(tool.useCase as never).toSelf();
+  // finished batches, kept for records_getBatchResults in the shared cache (one for every tenant's scope)
+  bindOnce(container, BatchOutcomes, () => new BatchOutcomes(container.get(SharedCache)));
   return container;
 };
 

@@ -14,7 +14,7 @@ export const CreateContactParams = params(
   {
     values: described(
       t.record(t.string, PropertyValue),
-      'Property values by internal property name, all as strings (email, firstname, lastname, phone, company, lifecyclestage...). Enumerations take the internal value; multi-select values are joined with ";". A "company" value also creates or matches that company and links it as the primary company.',
+      'By internal name, as strings (email, firstname, lastname, phone, company...). Enumerations: the internal value; multi-select joined with ";". company also creates or matches that company and links it as primary.',
     ),
   },
   {

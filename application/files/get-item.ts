@@ -35,7 +35,7 @@ export const getItemTool = defineTool({
   name: 'getItem',
   title: 'Get file or folder',
   description:
-    'Reads one file or folder by id or alias (home: your folders; allshared: shared folders; favorites; top: all containers; box; connectors): name, path, parent, size, file count, dates, MD5.',
+    'Reads one file or folder by id or alias (home, allshared, favorites, top, box, connectors): name, path, parent, size, file count, dates, MD5.',
   annotations: { kind: 'Read', idempotent: true },
   params: GetItemParams,
   useCase: GetItem,

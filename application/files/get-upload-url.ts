@@ -77,7 +77,7 @@ export const getUploadUrlTool = defineTool({
   name: 'getUploadUrl',
   title: 'Get upload address',
   description:
-    'Prepares an upload into a folder: signed addresses that take the bytes without a token. Small files: POST the bytes to ChunkUri. Large (threaded): POST chunks to ChunkUri with &index=N&byteOffset=O (up to MaxNumberOfThreads at once), then POST FinishUri. An unfinished upload of the same name resumes (IsResume, ResumeIndex, ResumeOffset) unless start_over.',
+    'Prepares an upload into a folder: signed addresses that take the bytes without a token. Small files: POST them to ChunkUri. Large: POST chunks to ChunkUri with &index=N&byteOffset=O (MaxNumberOfThreads at once), then POST FinishUri. An unfinished upload of the same name resumes (IsResume, ResumeOffset) unless start_over.',
   // Write: it opens an upload that adds content (see overwrite.ts for what overwrite needs besides).
   annotations: { kind: 'Write', idempotent: true },
   params: GetUploadUrlParams,

@@ -111,7 +111,7 @@ export const readFileTool = defineTool({
   name: 'readFile',
   title: 'Read a file',
   description:
-    'Returns the text of a file, a page at a time: txt, md, json, html (as text), pdf and docx; csv as a table. Follow next_offset for the rest. Other types get their download address.',
+    'The text of a file, a page at a time (next_offset): txt, md, json, html, pdf, docx; csv as a table. Other types get their download address.',
   annotations: { kind: 'Read', idempotent: true },
   params: ReadFileParams,
   useCase: ReadFile,

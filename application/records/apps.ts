@@ -91,7 +91,7 @@ export const getAppTool = defineTool({
   name: 'getApp',
   title: 'Get an app and its fields',
   description:
-    "An app's fields: field_id, external_id, label, type, required, category options, related apps, currencies. Use these ids in records_createRecord, records_filterRecords and records_aggregateRecords.",
+    "An app's fields (field_id, external_id, label, type, required, options, related apps, currencies): the ids the other records tools take.",
   annotations: { kind: 'Read', idempotent: true },
   params: GetAppParams,
   useCase: GetApp,

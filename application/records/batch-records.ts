@@ -7,11 +7,12 @@ import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { described, NumericId, object, params, t } from '../runtime/codecs.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 import { FieldsObject, flagParams, flagsOf } from './common.js';
-import { BatchResult } from './record-results.js';
+import { BatchOutcomes, batchContinuation, batchText, type BatchItem, type BatchResult } from './batch-results.js';
+import { BatchResult as BatchResultCodec } from './record-results.js';
 
 /** Records written per chunk: in parallel inside a chunk, chunks one after another (spec Limits). */
 export const CHUNK_SIZE = 50;
@@ -29,21 +30,6 @@ export const runInChunks = async <I, R>(
   }
   return out;
 };
-
-export interface BatchItem {
-  readonly index: number;
-  readonly success: boolean;
-  readonly record_id?: number;
-  readonly record_url?: string;
-  readonly error?: string;
-}
-
-export interface BatchResult {
-  readonly total: number;
-  readonly successful: number;
-  readonly failed: number;
-  readonly items: readonly BatchItem[];
-}
 
 interface BadInput {
   readonly index: number;
@@ -90,15 +76,6 @@ const summarise = (items: BatchItem[]): BatchResult => ({
   items,
 });
 
-const batchText = (r: BatchResult, verb: string): string =>
-  [
-    `## ${verb} ${r.successful} of ${r.total} record${r.total === 1 ? '' : 's'}${r.failed ? ` (${r.failed} failed)` : ''}`,
-    table(
-      ['index', 'success', 'record_id', 'error'],
-      r.items.map((i) => [i.index, i.success ? 'yes' : 'no', i.record_id, i.error]),
-    ),
-  ].join('\n\n');
-
 export const BatchCreateRecordsParams = params(
   {
     app_id: described(NumericId, 'The app every record goes to.'),
@@ -123,9 +100,10 @@ export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, Bat
     @inject(RecordStore) private readonly store: RecordStore,
     @inject(RecordApps) private readonly apps: RecordApps,
     @inject(UrlFetcher) private readonly fetcher: UrlFetcher,
+    @inject(BatchOutcomes) private readonly outcomes: BatchOutcomes,
   ) {}
 
-  execute(p: BatchCreateRecordsParams): TaskEither<GatewayError, BatchResult> {
+  execute(p: BatchCreateRecordsParams, context: CallContext): TaskEither<GatewayError, BatchResult> {
     const flags = flagsOf(p);
     return pipe(
       this.apps.getApp(p.app_id),
@@ -155,6 +133,7 @@ export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, Bat
             ),
           ),
           TE.map(summarise),
+          TE.chain((r) => TE.fromTask(() => this.outcomes.keep(context.principal, r))),
         ),
       ),
     );
@@ -170,7 +149,8 @@ export const batchCreateRecordsTool = defineTool({
   annotations: { kind: 'Write', idempotent: false },
   params: BatchCreateRecordsParams,
   useCase: BatchCreateRecords,
-  result: BatchResult,
+  result: BatchResultCodec,
+  ...batchContinuation,
   text: (r) => batchText(r, 'Created'),
 });
 
@@ -201,9 +181,10 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
     @inject(RecordStore) private readonly store: RecordStore,
     @inject(RecordApps) private readonly apps: RecordApps,
     @inject(UrlFetcher) private readonly fetcher: UrlFetcher,
+    @inject(BatchOutcomes) private readonly outcomes: BatchOutcomes,
   ) {}
 
-  execute(p: BatchUpdateRecordsParams): TaskEither<GatewayError, BatchResult> {
+  execute(p: BatchUpdateRecordsParams, context: CallContext): TaskEither<GatewayError, BatchResult> {
     const flags = flagsOf(p);
     const validate = (app: App) => (u: { record_id: number; fields: Record<string, unknown> }, i: number) => {
       const first = p.updates.findIndex((x) => x.record_id === u.record_id);
@@ -239,6 +220,7 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
             ),
           ),
           TE.map(summarise),
+          TE.chain((r) => TE.fromTask(() => this.outcomes.keep(context.principal, r))),
         ),
       ),
     );
@@ -254,6 +236,7 @@ export const batchUpdateRecordsTool = defineTool({
   annotations: { kind: 'Write', idempotent: true },
   params: BatchUpdateRecordsParams,
   useCase: BatchUpdateRecords,
-  result: BatchResult,
+  result: BatchResultCodec,
+  ...batchContinuation,
   text: (r) => batchText(r, 'Updated'),
 });

@@ -53,7 +53,7 @@ export const FieldsObject = new SchemaType<Record<string, unknown>, Record<strin
 );
 
 export const FIELDS_DESCRIPTION =
-  "Values keyed by field_id or external_id (records_getApp lists them). Formats: text: string; number: number; category/status: array of option ids or option texts; single_date: 'YYYY-MM-DD HH:MM:SS' (use 00:00:00 for a date only; not an object); range_date: {start, end}; money: {value: '1250.00', currency: 'USD'}; relations: array of record ids; users: array of profile ids; attachment: array of file ids or URLs; multi_email: [{type: work|home|other, email}]; multi_phone: [{type: work|mobile|home|other, phone}]; multi_link: [{url, title}]; checklist: [{title, completed}] with optional description, due, assignee (user id) and id (keep an existing item); single_location: address string. null clears a field.";
+  "Values keyed by field_id or external_id (records_getApp lists them). Formats: text: string; number: number; category/status: array of option ids or option texts; single_date: 'YYYY-MM-DD HH:MM:SS' (00:00:00 for a date; not an object); range_date: {start, end}; money: {value: '1250.00', currency: 'USD'}; relations: array of record ids; users: array of profile ids; attachment: array of file ids or URLs; multi_email: [{type: work|home|other, email}]; multi_phone: [{type: work|mobile|home|other, phone}]; multi_link: [{url, title}]; checklist: [{title, completed}] with optional description, due, assignee (user id) and id (keep an existing item); single_location: address string. null clears a field.";
 
 export const selectionParams = {
   field_ids: described(t.array(FieldKey), 'Only these fields (field_id or external_id).'),

@@ -1,6 +1,7 @@
 import { getAppTool, getAppViewsTool, listAppsTool } from './apps.js';
 import { aggregateRecordsTool } from './aggregate-records.js';
 import { batchCreateRecordsTool, batchUpdateRecordsTool } from './batch-records.js';
+import { getBatchResultsTool } from './batch-results.js';
 import {
   createRecordCommentTool,
   deleteRecordCommentTool,
@@ -41,4 +42,5 @@ export const recordsTools = [
   getAppViewsTool,
   getRecordRevisionDeltaTool,
   uploadFilesTool,
+  getBatchResultsTool,
 ] as const;

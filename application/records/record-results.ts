@@ -65,18 +65,20 @@ export const DeletedRecordResult = destructive(
   resultObject('DeletedRecord', { deleted: t.literal(true), record_id: t.number }),
 );
 
-const BatchResult = resultObject('Batch', {
-  total: t.number,
-  successful: t.number,
-  failed: t.number,
-  items: t.array(
-    resultObject(
-      'BatchItem',
-      { index: t.number, success: t.boolean },
-      { record_id: t.number, record_url: t.string, error: t.string },
-    ),
-  ),
-});
+const BatchItemResult = resultObject(
+  'BatchItem',
+  { index: t.number, success: t.boolean },
+  { record_id: t.number, record_url: t.string, error: t.string },
+);
+const BatchCounts = { total: t.number, successful: t.number, failed: t.number, items: t.array(BatchItemResult) };
+/** A batch answer: batch_id names where records_getBatchResults reads the results back (an hour). */
+const BatchResult = resultObject('Batch', BatchCounts, { batch_id: t.string, truncated: Truncated });
+/** A page of a kept batch (records_getBatchResults). */
+export const StoredBatchResult = resultObject(
+  'StoredBatch',
+  { ...BatchCounts, batch_id: t.string, offset: t.number },
+  { truncated: Truncated },
+);
 export { BatchResult };
 
 const FieldDefinition = resultObject(

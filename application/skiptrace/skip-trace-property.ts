@@ -32,7 +32,7 @@ export const SkipTracePropertyParams = params(
     county_fips_code: described(NonEmptyString, 'Five-digit county FIPS code, used with apn.'),
     purpose: described(
       nonEmptyUpTo(200),
-      'Why this lookup is permitted (GLBA/DPPA permissible purpose), such as "DPPA (b)(3): verify information the owner gave us". Recorded in the audit log; some workspaces require it.',
+      'The GLBA/DPPA permissible purpose, such as "DPPA (b)(3)". Audited; some workspaces require it.',
     ),
   },
 );

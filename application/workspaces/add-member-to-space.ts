@@ -24,7 +24,7 @@ export const AddMemberToSpaceParams = params(
     space_id: described(NumericId, 'The space to add people to.'),
     role: described(
       oneOf(SPACE_ROLES, 'SpaceRole'),
-      'Role of everyone added: admin (manages the space and its members), regular (works with apps and items), light (reads and comments).',
+      'admin (manages the space), regular (works with apps and items) or light (reads and comments).',
     ),
   },
   {

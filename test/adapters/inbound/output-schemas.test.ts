@@ -92,7 +92,11 @@ describe('typed results', () => {
       aggregations: [{ field_id: 'budget', operation: 'sum' }],
       group_by: { field_id: 'status' },
     });
-    await check('records_batchCreateRecords', { app_id: leads, inputs: [{ fields: { name: 'Typed batch' } }] });
+    const batch = await check('records_batchCreateRecords', {
+      app_id: leads,
+      inputs: [{ fields: { name: 'Typed batch' } }],
+    });
+    await check('records_getBatchResults', { batch_id: batch.batch_id });
     await check('records_batchUpdateRecords', {
       app_id: leads,
       updates: [{ record_id: made.record_id, fields: { name: 'Typed batch 2' } }],

@@ -1,0 +1,91 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { post, testGateway } from '../support/gateway.js';
+
+// A batch's per-record results are a list like any other: cut to the budget, they name the call for the
+// rest (records_getBatchResults, which reads the finished batch back), and following it returns every
+// result exactly once. Another caller's batch id finds nothing.
+
+const OTHER = 'test-other-records-token-0123456789';
+const g = testGateway(
+  {},
+  {
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    GATEWAY_API_KEYS: JSON.stringify([{ name: 'other', token: OTHER, permissions: ['records:*'] }]),
+  },
+);
+afterAll(() => g.close());
+
+const inputs = (n: number) => Array.from({ length: n }, (_, i) => ({ fields: { name: `Batch lead ${i}` } }));
+const CONTINUATION = /The rest: (\w+) (\{[^\n]*\})\]/;
+
+describe('records_batchCreateRecords results', () => {
+  it('in text: following "The rest" returns every index exactly once, at any budget', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1000, max: 3000 }), async (maxChars) => {
+        let r = await post(g, `/v1/tools/call?max_chars=${maxChars}`, {
+          name: 'records_batchCreateRecords',
+          arguments: { app_id: 3001, inputs: inputs(40) },
+        });
+        const seen: number[] = [];
+        for (let page = 0; page < 50; page++) {
+          expect(r.status, JSON.stringify(r.body)).toBe(200);
+          const text = r.body.data as string;
+          expect(text.length).toBeLessThanOrEqual(maxChars);
+          seen.push(...[...text.matchAll(/^\| (\d+) \| yes \|/gm)].map((m) => Number(m[1])));
+          const next = CONTINUATION.exec(text);
+          if (!next) break;
+          expect(next[1]).toBe('records_getBatchResults');
+          r = await post(g, `/v1/tools/call?max_chars=${maxChars}`, { name: next[1], arguments: JSON.parse(next[2]!) });
+        }
+        expect(seen).toEqual([...Array(40).keys()]);
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  it('in format=json: truncated.next returns every index exactly once, each answer within the budget', async () => {
+    let r = await post(g, '/v1/tools/call?format=json&max_chars=1500', {
+      name: 'records_batchCreateRecords',
+      arguments: { app_id: 3001, inputs: inputs(30) },
+    });
+    expect(r.body.data.batch_id).toMatch(/^b[0-9a-f]{32}$/);
+    const seen: number[] = [];
+    for (let page = 0; page < 50; page++) {
+      expect(r.status).toBe(200);
+      expect(JSON.stringify(r.body.data).length).toBeLessThanOrEqual(1500);
+      seen.push(...r.body.data.items.map((i: { index: number }) => i.index));
+      const cut = r.body.data.truncated;
+      if (!cut) break;
+      expect(cut.next.tool).toBe('records_getBatchResults');
+      r = await post(g, '/v1/tools/call?format=json&max_chars=1500', {
+        name: cut.next.tool,
+        arguments: cut.next.arguments,
+      });
+    }
+    expect(seen).toEqual([...Array(30).keys()]);
+  });
+
+  it("finds nothing under another caller's credentials, and refuses a malformed id", async () => {
+    const r = await post(g, '/v1/tools/call?format=json', {
+      name: 'records_batchCreateRecords',
+      arguments: { app_id: 3001, inputs: inputs(2) },
+    });
+    const batch_id = r.body.data.batch_id;
+    const mine = await post(g, '/v1/tools/call?format=json', {
+      name: 'records_getBatchResults',
+      arguments: { batch_id },
+    });
+    expect(mine.body.data.items.map((i: { index: number }) => i.index)).toEqual([0, 1]);
+    const theirs = await post(
+      g,
+      '/v1/tools/call?format=json',
+      { name: 'records_getBatchResults', arguments: { batch_id } },
+      OTHER,
+    );
+    expect(theirs.status).toBe(404);
+    const bad = await post(g, '/v1/tools/call', { name: 'records_getBatchResults', arguments: { batch_id: '../x' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.parameter).toBe('batch_id');
+  });
+});
