@@ -8,7 +8,6 @@ import { RecordStore } from '../../ports/record-store.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { described, NumericId, object, params, t } from '../runtime/codecs.js';
 import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
-import { table } from '../runtime/markdown.js';
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 import { FieldsObject, flagParams, flagsOf } from './common.js';
 import { BatchOutcomes, batchContinuation, batchText, type BatchItem, type BatchResult } from './batch-results.js';
