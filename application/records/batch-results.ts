@@ -44,11 +44,17 @@ const keyOf = (caller: Principal, batchId: string) => `batch-results:${caller.te
 export class BatchOutcomes {
   constructor(@inject(SharedCache) private readonly cache: SharedCache) {}
 
-  /** Keeps the result and returns it with its batch_id. Best effort: a cache that is away loses it. */
+  /**
+   * Keeps the result and returns it with its batch_id, read back first: the shared cache is best effort
+   * (a Redis that is away drops the write), and a batch_id that finds nothing would name a dead call. A
+   * result that could not be kept has no batch_id, so a budget that cuts it has no call to name and the
+   * JSON answer is given whole (the text says to ask with format=json).
+   */
   async keep(caller: Principal, result: BatchResult): Promise<BatchResult> {
     const batchId = `b${randomBytes(16).toString('hex')}`;
-    await this.cache.set(keyOf(caller, batchId), JSON.stringify(result), BATCH_RESULTS_TTL_SECONDS);
-    return { ...result, batch_id: batchId };
+    const key = keyOf(caller, batchId);
+    await this.cache.set(key, JSON.stringify(result), BATCH_RESULTS_TTL_SECONDS);
+    return (await this.cache.get(key)) === undefined ? result : { ...result, batch_id: batchId };
   }
 
   async find(caller: Principal, batchId: string): Promise<BatchResult | undefined> {

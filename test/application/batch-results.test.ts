@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BatchOutcomes } from '../../application/records/batch-results.js';
+import { principal } from '../../composition/gateway.js';
 import { post, testGateway } from '../support/gateway.js';
 
 // A batch's per-record results are a list like any other: cut to the budget, they name the call for the
@@ -87,5 +89,26 @@ describe('records_batchCreateRecords results', () => {
     const bad = await post(g, '/v1/tools/call', { name: 'records_getBatchResults', arguments: { batch_id: '../x' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.parameter).toBe('batch_id');
+  });
+});
+
+describe('BatchOutcomes', () => {
+  const result = { total: 1, successful: 1, failed: 0, items: [{ index: 0, success: true, record_id: 7 }] };
+  const caller = principal('someone', ['records:*']);
+
+  it('gives a batch_id only when the shared cache kept the results', async () => {
+    const kept = new Map<string, string>();
+    const working = new BatchOutcomes({
+      get: async (k) => kept.get(k),
+      set: async (k, v) => void kept.set(k, v),
+    });
+    const withId = await working.keep(caller, result);
+    expect(withId.batch_id).toMatch(/^b[0-9a-f]{32}$/);
+    expect(await working.find(caller, withId.batch_id!)).toEqual(result);
+    expect(await working.find(principal('someone-else', ['records:*']), withId.batch_id!)).toBeUndefined();
+
+    // a cache that is away (Redis down) drops the write: no batch_id, so no dead call is named
+    const away = new BatchOutcomes({ get: async () => undefined, set: async () => undefined });
+    expect((await away.keep(caller, result)).batch_id).toBeUndefined();
   });
 });
