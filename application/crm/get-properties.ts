@@ -5,7 +5,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
 import { described, intRange, MAX_OFFSET, oneOf, params, t } from '../runtime/codecs.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, nextOffset, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { PropertiesResult } from './crm-results.js';
 
@@ -61,8 +61,7 @@ export const getPropertiesTool = defineTool({
   useCase: GetProperties,
   result: PropertiesResult,
   rows: { key: 'properties' },
-  continuation: (p, r, shown) =>
-    r.offset + shown < r.total ? { object_type: p.object_type, offset: r.offset + shown } : undefined,
+  continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
   json: (r) => ({
     object_type: r.objectType,
     total: r.total,

@@ -15,7 +15,7 @@ import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { RecordsSettings } from '../../ports/records-settings.js';
 import { described, intRange, MAX_OFFSET, NumericId, object, oneOf, params, t } from '../runtime/codecs.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, nextOffset, type UseCase } from '../runtime/define-tool.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
 import { FieldKey, FilterList, todayIn } from './common.js';
@@ -166,9 +166,7 @@ export const aggregateRecordsTool = defineTool({
   result: AggregationResult,
   rows: { key: 'groups' },
   continuation: (p, { result }, shown) =>
-    result.groups && (result.offset ?? 0) + shown < (result.group_count ?? 0)
-      ? { ...p, offset: (result.offset ?? 0) + shown }
-      : undefined,
+    result.groups ? nextOffset(p, result.offset ?? 0, shown, result.group_count ?? 0) : undefined,
   json: ({ result }) => result,
   text: ({ app, result }, p) => {
     const head = `## ${app.name} (app ${app.app_id}): ${result.total_items} matching record${result.total_items === 1 ? '' : 's'}${groupedBy(app, p)}${result.offset ? `; groups from number ${result.offset + 1} of ${result.group_count}` : ''}`;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'inversify';
 import { notFound, type GatewayError } from '../../domain/shared/errors.js';
-import { TE, type TaskEither } from '../../domain/shared/fp.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { Principal } from '../../ports/authenticator.js';
 import { SharedCache } from '../../ports/shared-cache.js';
 import { described, intRange, MAX_OFFSET, params, t } from '../runtime/codecs.js';
-import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, nextOffset, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import { table } from '../runtime/markdown.js';
 import { StoredBatchResult } from './record-results.js';
@@ -105,18 +105,19 @@ export class GetBatchResults implements UseCase<GetBatchResultsParams, BatchResu
   constructor(@inject(BatchOutcomes) private readonly outcomes: BatchOutcomes) {}
 
   execute(p: GetBatchResultsParams, context: CallContext): TaskEither<GatewayError, BatchResultsPage> {
-    return TE.tryCatch(
-      async () => {
-        const kept = await this.outcomes.find(context.principal, p.batch_id);
-        if (!kept)
-          throw notFound(
-            'batch',
-            p.batch_id,
-            `No results of batch ${p.batch_id} for this caller: they are kept for an hour after the batch, for the caller that ran it.`,
-          );
-        return { ...kept, batch_id: p.batch_id, offset: p.offset, items: kept.items.slice(p.offset) };
-      },
-      (e) => e as GatewayError,
+    return pipe(
+      TE.fromTask(() => this.outcomes.find(context.principal, p.batch_id)),
+      TE.chain((kept) =>
+        kept
+          ? TE.right({ ...kept, batch_id: p.batch_id, offset: p.offset, items: kept.items.slice(p.offset) })
+          : TE.left<GatewayError, BatchResultsPage>(
+              notFound(
+                'batch',
+                p.batch_id,
+                `No results of batch ${p.batch_id} for this caller: they are kept for an hour after the batch, for the caller that ran it.`,
+              ),
+            ),
+      ),
     );
   }
 }
@@ -131,7 +132,6 @@ export const getBatchResultsTool = defineTool({
   useCase: GetBatchResults,
   result: StoredBatchResult,
   rows: { key: 'items' },
-  continuation: (p, r, shown) =>
-    r.offset + shown < r.total ? { batch_id: p.batch_id, offset: r.offset + shown } : undefined,
+  continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
   text: (r) => batchText(r, 'Batch results: written', r.offset),
 });

@@ -7,7 +7,7 @@ import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { described, intRange, MAX_OFFSET, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, nextOffset, type UseCase } from '../runtime/define-tool.js';
 import { table } from '../runtime/markdown.js';
 import { checkSelection, FieldKey } from './common.js';
 import { relatedRecord, type RelatedRecord } from './record-shapes.js';
@@ -172,7 +172,7 @@ export const getRelatedRecordsTool = defineTool({
   useCase: GetRelatedRecords,
   result: RelatedRecordsResult,
   rows: { key: 'records' },
-  continuation: (p, r, shown) => (r.offset + shown < r.total ? { ...p, offset: r.offset + shown } : undefined),
+  continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
   json: (r) => ({ total: r.total, records: r.records.map((x) => x.record) }),
   text: (r, p) => relatedText(r, `## Related ${r.app.name} (app ${r.app.app_id})`, p.field_ids !== undefined),
 });
@@ -248,7 +248,7 @@ export const findRelatableRecordsTool = defineTool({
   result: RelatedRecordsResult,
   // the same best matches each time (one search), paged within by offset
   rows: { key: 'records' },
-  continuation: (p, r, shown) => (r.offset + shown < r.total ? { ...p, offset: r.offset + shown } : undefined),
+  continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
   json: (r) => ({ total: r.total, records: r.records.map((x) => x.record) }),
   text: (r, p) =>
     [

@@ -5,7 +5,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { described, intRange, MAX_OFFSET, NumericId, params, t } from '../runtime/codecs.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, nextOffset, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps, table } from '../runtime/markdown.js';
 import { RevisionDeltaResult, RevisionsResult } from './record-results.js';
 
@@ -50,8 +50,7 @@ export const getRecordRevisionsTool = defineTool({
   useCase: GetRecordRevisions,
   result: RevisionsResult,
   rows: { key: 'revisions' },
-  continuation: (p, r, shown) =>
-    r.offset + shown < r.total ? { record_id: p.record_id, offset: r.offset + shown } : undefined,
+  continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
   json: (r) => ({ revisions: r.revisions }),
   text: (r) =>
     [

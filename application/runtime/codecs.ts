@@ -29,10 +29,10 @@ export const NumericId = new SchemaType<number, number, unknown>(
   { type: 'integer', minimum: 1 },
 );
 
-/** An integer within bounds; a numeric string is accepted, since models often quote numbers. */
 /** The largest row offset a paged listing takes: far past any real list, and a bound on hostile input. */
 export const MAX_OFFSET = 1_000_000;
 
+/** An integer within bounds; a numeric string is accepted, since models often quote numbers. */
 export const intRange = (min: number, max?: number): SchemaType<number, number, unknown> =>
   new SchemaType<number, number, unknown>(
     `Int(${min}..${max ?? ''})`,

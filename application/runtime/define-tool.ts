@@ -90,6 +90,13 @@ export const defineTool = <P, R>(declaration: ToolDeclaration<P, R>): ToolDeclar
   };
 };
 
+/**
+ * The continuation of an answer paged by `offset`: the same call from the first row it did not show, while
+ * rows remain of `total`.
+ */
+export const nextOffset = <A extends object>(args: A, offset: number, shown: number, total: number) =>
+  offset + shown < total ? { ...args, offset: offset + shown } : undefined;
+
 const hasDefaults = (codec: object): codec is { readonly defaults: Readonly<Record<string, unknown>> } =>
   'defaults' in codec && typeof codec.defaults === 'object' && codec.defaults !== null;
 
