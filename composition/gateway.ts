@@ -34,6 +34,8 @@ import { configureResilience, shareQuotas } from '../adapters/outbound/http/resi
 import { SharedCache } from '../ports/shared-cache.js';
 import { GatewayMetrics } from '../adapters/outbound/observability/gateway-metrics.js';
 import { LoggingCallObserver } from '../adapters/outbound/observability/logging-call-observer.js';
+import { stdoutLogDestination } from '../adapters/outbound/observability/turn-batched-lines.js';
+import { directCallLine } from '../adapters/outbound/observability/call-line.js';
 import { resilientRedisOptions } from '../adapters/outbound/redis/redis-availability.js';
 import { storeFaultReporter, throttledWarn } from './store-faults.js';
 
@@ -110,7 +112,10 @@ const resolveConfig = (options: GatewayOptions): GatewayConfig => {
 /** Builds the whole gateway from configuration: container, registry, executor and HTTP app. */
 export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const config = resolveConfig(options);
-  const logger = options.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+  // The gateway's own logger writes to standard output a turn at a time, and its call lines skip pino's
+  // general serializer (turn-batched-lines.ts, call-line.ts); a logger passed in is used as it is.
+  const logLines = options.logger ? undefined : stdoutLogDestination();
+  const logger = options.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization'] }, logLines);
   const demoToken =
     config.demoToken ?? (config.apiKeys.length === 0 ? `demo-${randomBytes(18).toString('base64url')}` : undefined);
   const shared: SharedServices = {
@@ -173,6 +178,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       logger,
       metrics,
       Object.values(backends).some((b) => b !== 'memory'),
+      logLines && directCallLine(logger, logLines),
     ),
     simulatedLatencyMs: config.simulatedLatencyMs,
     clock: shared.clock,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Counter, Histogram } from 'prom-client';
 import type { CallObserver, ObservedCall } from '../../../ports/call-observer.js';
 import { collectUpstreamCalls, type UpstreamCall } from '../http/upstream-calls.js';
+import { loggedCallLine, type CallLineFields, type CallLineLevel } from './call-line.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
 /** Child metrics per pair of label values (tool and status, tenant and group), so that the hot path neither hashes labels nor joins a key. */
@@ -46,6 +47,8 @@ export class LoggingCallObserver implements CallObserver {
      * scope it needs (AsyncLocalStorage) slows every promise on Node 20.
      */
     private readonly trackUpstream = true,
+    /** How the call line is written: through the logger unless the gateway built both (see call-line.ts). */
+    private readonly writeLine: (level: CallLineLevel, fields: CallLineFields) => void = loggedCallLine(logger),
   ) {
     this.calls = new LabelledChildren((tool, status) => metrics.toolCalls.labels(tool, status));
     this.durations = new LabelledChildren((tool, status) => metrics.toolDuration.labels(tool, status));
@@ -88,20 +91,18 @@ export class LoggingCallObserver implements CallObserver {
     }
     const level = status >= 500 ? 'error' : 'info';
     if (!this.logger.isLevelEnabled(level)) return result;
-    // Built member by member (no spreads): the same fields, in the same order, as one log line.
-    const line: Record<string, unknown> = {
+    this.writeLine(level, {
       requestId: call.requestId,
       tenant: call.tenant,
       principal: call.principal,
       principalId: call.principalId,
       tool: call.tool,
       status,
-    };
-    if (!result.ok) line['code'] = result.error?.code;
-    line['durationMs'] = Math.round(seconds * 10_000) / 10;
-    line['upstreamCalls'] = upstream.length;
-    if (upstream.length) line['upstream'] = upstream.map((u) => `${u.vendor} ${u.method} ${u.status} ${u.ms}ms`);
-    this.logger[level](line, 'tool call');
+      code: result.ok ? undefined : result.error?.code,
+      durationMs: Math.round(seconds * 10_000) / 10,
+      upstreamCalls: upstream.length,
+      upstream: upstream.length ? upstream.map((u) => `${u.vendor} ${u.method} ${u.status} ${u.ms}ms`) : undefined,
+    });
     return result;
   }
 }
