@@ -1,22 +1,23 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { BoundCounter, BoundHistogram } from './bound-metrics.js';
 
 /** The gateway's Prometheus metrics, in a registry of its own (several gateways may share a process). */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly toolCalls = new Counter({
+  readonly toolCalls = new BoundCounter({
     name: 'gateway_tool_calls_total',
     help: 'Tool calls by tool and status',
     labelNames: ['tool', 'status'],
     registers: [this.registry],
   });
   /** Per tenant and group; tenants past the first MAX_TENANT_LABELS share the label "other" (bounded series). */
-  readonly tenantCalls = new Counter({
+  readonly tenantCalls = new BoundCounter({
     name: 'gateway_tenant_tool_calls_total',
     help: 'Tool calls by tenant and tool group (tenants beyond the first 100 seen are counted as "other")',
     labelNames: ['tenant', 'group'],
     registers: [this.registry],
   });
-  readonly toolDuration = new Histogram({
+  readonly toolDuration = new BoundHistogram({
     name: 'gateway_tool_call_duration_seconds',
     help: 'Tool call duration by tool and status',
     labelNames: ['tool', 'status'],

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Counter, Histogram } from 'prom-client';
 import type { CallObserver, ObservedCall } from '../../../ports/call-observer.js';
 import { collectUpstreamCalls, type UpstreamCall } from '../http/upstream-calls.js';
 import { loggedCallLine, type CallLineFields, type CallLineLevel } from './call-line.js';
@@ -36,8 +35,8 @@ const NO_UPSTREAM: readonly UpstreamCall[] = [];
  * and the Prometheus metrics. Arguments, tokens and results are never logged.
  */
 export class LoggingCallObserver implements CallObserver {
-  private readonly calls: LabelledChildren<ReturnType<Counter['labels']>>;
-  private readonly durations: LabelledChildren<ReturnType<Histogram['labels']>>;
+  private readonly calls: LabelledChildren<() => void>;
+  private readonly durations: LabelledChildren<(seconds: number) => void>;
 
   constructor(
     private readonly logger: Logger,
@@ -50,15 +49,15 @@ export class LoggingCallObserver implements CallObserver {
     /** How the call line is written: through the logger unless the gateway built both (see call-line.ts). */
     private readonly writeLine: (level: CallLineLevel, fields: CallLineFields) => void = loggedCallLine(logger),
   ) {
-    this.calls = new LabelledChildren((tool, status) => metrics.toolCalls.labels(tool, status));
-    this.durations = new LabelledChildren((tool, status) => metrics.toolDuration.labels(tool, status));
-    this.byTenant = new LabelledChildren((tenant, group) => metrics.tenantCalls.labels(tenant, group));
+    this.calls = new LabelledChildren((tool, status) => metrics.toolCalls.bind({ tool, status }));
+    this.durations = new LabelledChildren((tool, status) => metrics.toolDuration.bind({ tool, status }));
+    this.byTenant = new LabelledChildren((tenant, group) => metrics.tenantCalls.bind({ tenant, group }));
   }
 
-  private readonly byTenant: LabelledChildren<ReturnType<Counter['labels']>>;
+  private readonly byTenant: LabelledChildren<() => void>;
   private readonly tenantLabels = new Set<string>();
 
-  private tenantCalls(tenant: string, group: string): ReturnType<Counter['labels']> {
+  private tenantCalls(tenant: string, group: string): () => void {
     if (!this.tenantLabels.has(tenant)) {
       if (this.tenantLabels.size >= MAX_TENANT_LABELS) return this.byTenant.get('other', group);
       this.tenantLabels.add(tenant);
@@ -80,9 +79,9 @@ export class LoggingCallObserver implements CallObserver {
     const seconds = (performance.now() - started) / 1000;
     const status = result.ok ? 200 : (result.error?.status ?? 500);
     const label = statusLabel(status);
-    this.calls.get(call.tool, label).inc();
-    this.tenantCalls(call.tenant, call.group).inc();
-    this.durations.get(call.tool, label).observe(seconds);
+    this.calls.get(call.tool, label)();
+    this.tenantCalls(call.tenant, call.group)();
+    this.durations.get(call.tool, label)(seconds);
     if (status === 429 && result.error?.code === 'RATE_LIMITED') this.metrics.rateLimited.inc({ group: call.group });
     for (const u of upstream) {
       this.metrics.upstreamCalls.inc({ vendor: u.vendor, status: String(u.status) });
