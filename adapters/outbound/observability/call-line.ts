@@ -37,11 +37,13 @@ export const loggedCallLine =
  * (no formatters, mixins, hooks or redaction of these members), whose destination `sink` is.
  */
 export const directCallLine = (logger: Logger, sink: LineSink) => {
-  const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
-  const time = (logger as unknown as Record<symbol, () => string>)[pino.symbols.timeSym]!;
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const time = internals[pino.symbols.timeSym] as () => string;
   const head = { info: `{"level":${logger.levels.values['info']}`, error: `{"level":${logger.levels.values['error']}` };
   const tail = `,"msg":${JSON.stringify(CALL_MESSAGE)}}\n`;
   return (level: CallLineLevel, f: CallLineFields): void => {
+    // The bindings are read on each line, so that a later `logger.setBindings` shows as it would in pino.
+    const bindings = (internals[pino.symbols.chindingsSym] as string | undefined) ?? '';
     let line =
       `${head[level]}${time()}${bindings},"requestId":${JSON.stringify(f.requestId)},"tenant":${JSON.stringify(f.tenant)}` +
       `,"principal":${JSON.stringify(f.principal)},"principalId":${JSON.stringify(f.principalId)}` +

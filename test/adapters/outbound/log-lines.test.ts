@@ -90,6 +90,22 @@ describe('the call line', () => {
     expect(direct.writes).toEqual(viaPino.writes);
     expect(direct.writes[0]).toContain('"instance":"a\\"b"');
   });
+
+  it('follows bindings set after it was made', () => {
+    const viaPino = recordingSink();
+    const direct = recordingSink();
+    const options = { timestamp: () => ',"time":1' };
+    const [fields] = cases[0]!.slice(1) as [CallLineFields];
+    const a = pino(options, viaPino.sink);
+    const b = pino(options, direct.sink);
+    const write = directCallLine(b, direct.sink);
+    a.setBindings({ region: 'eu' });
+    b.setBindings({ region: 'eu' });
+    loggedCallLine(a)('info', fields);
+    write('info', fields);
+    expect(direct.writes).toEqual(viaPino.writes);
+    expect(direct.writes[0]).toContain('"region":"eu"');
+  });
 });
 
 describe('turn-batched log lines', () => {
