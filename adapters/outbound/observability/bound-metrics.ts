@@ -8,7 +8,7 @@ import {
 
 // prom-client finds a labelled series anew on every `inc` and `observe`, even through a `labels()` child:
 // it checks the labels, builds a key string from them and looks it up. Three such updates per tool call
-// measured about a tenth of the gateway's CPU per call (npm run bench, with and without them). Here a
+// measured 1 to 3 µs of a 30 µs answer (the built server with and without them, pinned). Here a
 // series is bound once to a plain tally, so that counting is an addition; the tallies reach prom-client's
 // output whenever the registry is read, so /metrics is the same text (bound-metrics.test.ts compares
 // the two). A series is bound for as long as the metric lives: bind a bounded set of label values.
