@@ -1,5 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
+import { answeredAtTurnEnd } from '../adapters/inbound/http/turn-end-answers.js';
 import { ConfigurationError, createGateway } from './gateway.js';
 
 // The server entry: `npm start` (tsx) and `node dist/composition/main.js`.
@@ -17,7 +18,12 @@ const start = () => {
   }
   const { config, logger, demoToken } = gateway;
   const server = serve(
-    { fetch: gateway.http.fetch, port: config.port, hostname: config.host, autoCleanupIncoming: false },
+    {
+      fetch: answeredAtTurnEnd(gateway.http.fetch),
+      port: config.port,
+      hostname: config.host,
+      autoCleanupIncoming: false,
+    },
     (info) => {
       const base =
         config.publicBaseUrl ?? `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { answeredAtTurnEnd } from '../../../adapters/inbound/http/turn-end-answers.js';
+
+const microtasks = async (n: number) => {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+};
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+
+describe('answers released at the end of the event-loop turn', () => {
+  it('holds every answer finished in a turn until the turn ends, then releases them together in order', async () => {
+    const fetch = answeredAtTurnEnd(async (n: number) => `answer ${n}`);
+    const released: string[] = [];
+    const calls = [1, 2, 3].map((n) => fetch(n).then((a) => released.push(a)));
+    await microtasks(20);
+    expect(released).toEqual([]); // finished, but the turn has not ended
+    await Promise.all(calls);
+    expect(released).toEqual(['answer 1', 'answer 2', 'answer 3']);
+  });
+
+  it('releases a later turn’s answers at that turn’s end (the turn boundary resets)', async () => {
+    const fetch = answeredAtTurnEnd((n: number) => n * 2);
+    expect(await fetch(1)).toBe(2);
+    let second: number | undefined;
+    const pending = fetch(2).then((a) => (second = a));
+    await microtasks(20);
+    expect(second).toBeUndefined();
+    await nextTurn();
+    await pending;
+    expect(second).toBe(4);
+  });
+
+  it('does not hold an answer past its own turn when the handler finishes in a later turn', async () => {
+    const fetch = answeredAtTurnEnd(async () => {
+      await nextTurn();
+      await nextTurn();
+      return 'late';
+    });
+    let turnsWaited = 0;
+    let done = false;
+    const pending = fetch().then(() => (done = true));
+    while (!done && turnsWaited < 10) {
+      await nextTurn();
+      turnsWaited++;
+    }
+    await pending;
+    expect(turnsWaited).toBeLessThanOrEqual(4);
+  });
+
+  it('passes a failure through unchanged', async () => {
+    const fetch = answeredAtTurnEnd(async () => {
+      throw new Error('upstream down');
+    });
+    await expect(fetch()).rejects.toThrow('upstream down');
+  });
+});
