@@ -2,10 +2,10 @@
 // handed to the HTTP server when that turn ends (in the check phase, where setImmediate runs), so the
 // responses of one turn are written back to back instead of one between each pair of calls.
 //
-// Why: on loopback, and on virtual machines in general, each write that wakes a client sleeping on the
-// other core costs the writer a cross-core wake-up inside the write(2). Written between two calls, every
-// answer pays it, since the client has gone back to sleep by the time the next one is ready; written
-// together, most find the client already awake. Under `npm run bench` the writes cost about 21 µs per
+// Why: a write that wakes a client sleeping on another core pays for the wake-up inside the write(2), and
+// on a virtual machine that wake-up is expensive. Written between two calls, every answer pays it, since
+// the client has gone back to sleep by the time the next one is ready; written together, most find the
+// client already awake. Under `npm run bench` (2-core VM, 2026-11-26) the writes cost about 20 µs per
 // answer this way against 8.5 µs for bare Hono, and holding the answers to the turn's end took the
 // gateway from 13.5k to about 25k answers a second, with p99 latency falling from 7-9 ms to 4-5 ms.
 //
