@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { BoundedArrayType, SchemaType, type DescribedType, type JsonSchema } from './json-schema.js';
+import { exactMembers } from './members-codec.js';
 
 export * as t from 'io-ts';
 export { described } from './json-schema.js';
@@ -157,7 +158,7 @@ export const params = <R extends DescribedProps, O extends DescribedProps>(
   required: R,
   optional: O,
 ): ParamsCodec<R, O> => {
-  const codec = t.exact(t.intersection([t.type(required), t.partial(optional)]));
+  const codec = exactMembers(required, optional);
   const defaults: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(optional)) {
     if (member.defaultValue !== undefined) defaults[key] = member.defaultValue;
@@ -196,6 +197,6 @@ export const object = <R extends t.Props, O extends t.Props>(
   ParamsOf<R, O>,
   t.OutputOf<t.IntersectionC<[t.TypeC<R>, t.PartialC<O>]>>,
   unknown
-> => t.exact(t.intersection([t.type(required), t.partial(optional)]), name) as never;
+> => exactMembers(required, optional, name) as never;
 
 export type { JsonSchema };
