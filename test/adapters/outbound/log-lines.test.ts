@@ -52,6 +52,22 @@ describe('the call line', () => {
       },
     ],
     [
+      'info',
+      {
+        // Each member quoted directly only when nothing in it needs escaping: these all need it, or are
+        // at the edge of what does not (space, "!", "#", "[", "]", "~").
+        requestId: 'tab\there',
+        tenant: 'del\u007f',
+        principal: 'Zoë',
+        principalId: ' !#[]~',
+        tool: 'ctl\u0001',
+        status: 400,
+        code: 'é',
+        durationMs: 1,
+        upstreamCalls: 0,
+      },
+    ],
+    [
       'error',
       {
         requestId: 'r',
@@ -78,6 +94,15 @@ describe('the call line', () => {
     expect(viaPino.writes).toHaveLength(1);
     expect(direct.writes).toEqual(viaPino.writes);
     expect(JSON.parse(direct.writes[0]!)).toMatchObject({ ...fields, msg: 'tool call', pid: process.pid });
+  });
+
+  it('escapes a lone surrogate, which pino writes raw (and UTF-8 then turns into U+FFFD)', () => {
+    const direct = recordingSink();
+    const logger = pino({ level: 'info' }, direct.sink);
+    const principal = 'lone \ud800 surrogate';
+    directCallLine(logger, direct.sink)('info', { ...cases[0]![1], principal });
+    expect(direct.writes[0]).toContain('"principal":"lone \\ud800 surrogate"');
+    expect(JSON.parse(direct.writes[0]!)).toMatchObject({ principal });
   });
 
   it("carries a child logger's bindings like pino does", () => {
