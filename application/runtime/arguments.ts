@@ -115,11 +115,13 @@ export const explainDecodeErrors = (errors: t.Errors): ToolError => {
 export const dropNullOptionals = (schema: JsonSchema, value: unknown): unknown => {
   if (Array.isArray(value)) return schema.items ? value.map((v) => dropNullOptionals(schema.items!, v)) : value;
   if (value === null || typeof value !== 'object' || !schema.properties) return value;
-  const required = new Set(schema.required ?? []);
+  const required = schema.required;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+  const given = value as Record<string, unknown>;
+  for (const k of Object.keys(given)) {
+    const v = given[k];
     const prop = Object.hasOwn(schema.properties, k) ? schema.properties[k] : undefined;
-    if (v === null && prop && !required.has(k)) continue;
+    if (v === null && prop && !required?.includes(k)) continue;
     const copy = prop ? dropNullOptionals(prop, v) : v;
     // A "__proto__" key is defined, not assigned: it stays an own key (for the unknown-member check to
     // refuse) instead of replacing the copy's prototype. (defineProperty for every key is much slower.)

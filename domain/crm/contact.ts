@@ -115,6 +115,8 @@ export const projectContact = (
 
 export const contactDisplayName = (contact: Pick<Contact, 'id' | 'properties'>): string => {
   const p = contact.properties;
-  const name = [p['firstname'], p['lastname']].filter((s) => s && s.trim()).join(' ');
+  const first = p['firstname']?.trim() ? p['firstname'] : undefined;
+  const last = p['lastname']?.trim() ? p['lastname'] : undefined;
+  const name = first && last ? `${first} ${last}` : (first ?? last);
   return name || p['email'] || `Contact ${contact.id}`;
 };

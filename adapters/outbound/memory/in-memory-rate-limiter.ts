@@ -10,6 +10,8 @@ import type { RateDecision, RateLimiter } from '../../../ports/rate-limiter.js';
  */
 export class InMemoryRateLimiter implements RateLimiter {
   private readonly tats: LRUCache<string, number>;
+  /** The time of the decision being made, if one is: lru-cache's clock then, so that a decision reads the clock once. */
+  private deciding: number | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -17,7 +19,7 @@ export class InMemoryRateLimiter implements RateLimiter {
   ) {
     this.tats = new LRUCache<string, number>({
       max: maxKeys,
-      perf: { now: () => clock.now().getTime() },
+      perf: { now: () => this.deciding ?? clock.now().getTime() },
       ttlResolution: 0,
       // The next `set` overwrites a stale key. Deleting it on `get` instead, when it is the only key,
       // makes lru-cache clear every one of its `max`-entry arrays: on every call of a busy principal.
@@ -31,9 +33,10 @@ export class InMemoryRateLimiter implements RateLimiter {
   }
 
   take(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
-    const now = this.clock.now().getTime();
+    const now = (this.deciding = this.clock.now().getTime());
     const r = gcra(this.tats.get(key), now, limit, windowSeconds * 1000);
     if (r.allowed) this.tats.set(key, r.tat, { ttl: Math.max(1, Math.ceil(r.tat - now)) });
+    this.deciding = undefined;
     return Promise.resolve({
       allowed: r.allowed,
       limit,
