@@ -1,9 +1,14 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { answeredAtTurnEnd } from '../adapters/inbound/http/turn-end-answers.js';
 import { ConfigurationError, createGateway } from './gateway.js';
 
 // The server entry: `npm start` (tsx) and `node dist/composition/main.js`.
+
+/** What the server needs of @hono/node-server's bindings (HTTP/1 or HTTP/2): the response being answered. */
+interface NodeBindings {
+  readonly outgoing?: { readonly headersSent: boolean; setHeader(name: string, value: string): unknown };
+}
 
 const start = () => {
   let gateway;
@@ -17,9 +22,23 @@ const start = () => {
     throw error;
   }
   const { config, logger, demoToken } = gateway;
+  // Once draining, every answer says "Connection: close", so that no client sends another request on a
+  // connection the server is about to close. Checked as each answer is handed over, so that calls already
+  // running when the shutdown began are marked too, without a listener on every request to track them.
+  // (Hono's fetch answers every request, its error handler turning a throw into a 500, so each call that
+  // starts is released.)
+  let draining = false;
+  let inFlight = 0;
+  const answer = answeredAtTurnEnd(gateway.http.fetch, (_response, _request, env?: NodeBindings) => {
+    inFlight--;
+    if (draining && env?.outgoing && !env.outgoing.headersSent) env.outgoing.setHeader('connection', 'close');
+  });
   const server = serve(
     {
-      fetch: answeredAtTurnEnd(gateway.http.fetch),
+      fetch: (request: Request, env?: NodeBindings) => {
+        inFlight++;
+        return answer(request, env);
+      },
       port: config.port,
       hostname: config.host,
       autoCleanupIncoming: false,
@@ -66,28 +85,13 @@ const start = () => {
     process.exit(1);
   });
 
-  // Responses not yet sent. Once draining, every response says "Connection: close", so that no client
-  // sends another request on a connection the server is about to close.
-  let draining = false;
-  const pending = new Set<ServerResponse>();
-  http1.prependListener('request', (_req, res) => {
-    if (draining) {
-      res.setHeader('connection', 'close');
-      return;
-    }
-    pending.add(res);
-    res.once('close', () => pending.delete(res));
-  });
-
   // Graceful shutdown: stop accepting, report not-ready, let in-flight requests finish within the grace
   // period (each answer closes its connection; idle keep-alive connections are closed at once and as
   // others fall idle), then close Redis and exit 0.
   const stop = (signal: string) => {
     if (draining) return;
     draining = true;
-    logger.info({ signal, graceMs: config.shutdownGraceMs, inFlight: pending.size }, 'shutting down');
-    for (const res of pending) if (!res.headersSent) res.setHeader('connection', 'close');
-    pending.clear();
+    logger.info({ signal, graceMs: config.shutdownGraceMs, inFlight }, 'shutting down');
     gateway.drain();
     const idle = setInterval(() => http1.closeIdleConnections(), 100);
     const force = setTimeout(() => {

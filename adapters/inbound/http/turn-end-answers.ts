@@ -15,10 +15,13 @@
 
 /**
  * Wraps a fetch handler (such as Hono's `app.fetch`) so that each answer it gives is released when the
- * current turn of the event loop ends, together with the others finished in the same turn.
+ * current turn of the event loop ends, together with the others finished in the same turn. `onRelease`,
+ * when given, sees each answer with its call's arguments just before it is handed over (the server uses it
+ * to mark answers given while it shuts down).
  */
 export const answeredAtTurnEnd = <Args extends unknown[], R>(
   fetch: (...args: Args) => R | Promise<R>,
+  onRelease?: (answer: R, ...args: Args) => void,
 ): ((...args: Args) => Promise<R>) => {
   let turnEnd: Promise<void> | undefined;
   const endOfTurn = (): Promise<void> =>
@@ -31,6 +34,7 @@ export const answeredAtTurnEnd = <Args extends unknown[], R>(
   return async (...args) => {
     const answer = await fetch(...args);
     await endOfTurn();
+    onRelease?.(answer, ...args);
     return answer;
   };
 };

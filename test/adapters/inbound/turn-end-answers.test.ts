@@ -46,6 +46,26 @@ describe('answers released at the end of the event-loop turn', () => {
     expect(turnsWaited).toBeLessThanOrEqual(4);
   });
 
+  it('shows each answer and its arguments to onRelease when the turn ends, just before handing it over', async () => {
+    const seen: string[] = [];
+    const fetch = answeredAtTurnEnd(
+      async (n: number, _tag: string) => `answer ${n}`,
+      (answer, n, tag) => seen.push(`${answer} for ${n} ${tag}`),
+    );
+    const handed: string[] = [];
+    const calls = [
+      fetch(1, 'a').then((a) =>
+        handed.push(`${a}, ${seen.includes('answer 1 for 1 a') ? 'after' : 'before'} onRelease`),
+      ),
+      fetch(2, 'b'),
+    ];
+    await microtasks(20);
+    expect(seen).toEqual([]); // not before the turn ends
+    await Promise.all(calls);
+    expect(seen).toEqual(['answer 1 for 1 a', 'answer 2 for 2 b']);
+    expect(handed).toEqual(['answer 1, after onRelease']);
+  });
+
   it('passes a failure through unchanged', async () => {
     const fetch = answeredAtTurnEnd(async () => {
       throw new Error('upstream down');
