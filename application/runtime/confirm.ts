@@ -178,8 +178,11 @@ export class ConfirmGate implements DestructiveGate {
     const [expiresText, nonce, mac] = parts as [string, string, string];
     const expires = Number(expiresText);
     const expected = this.signature(principal, tool.name, fingerprint, expires, nonce);
-    const given = Buffer.from(mac, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    // Compared as text: the only encoding accepted is the one issued (base64url decoding would skip stray
+    // characters and ignore a last character's spare bits, so that other strings would pass as the token).
+    const given = Buffer.from(mac, 'latin1');
+    const issued = Buffer.from(b64(expected), 'latin1');
+    if (given.length !== issued.length || !timingSafeEqual(given, issued)) {
       return bad('was issued for another call (another tool, other arguments or another caller)');
     }
     if (expires < Math.floor(this.policy.clock.now().getTime() / 1000)) return bad('has expired');
