@@ -25,6 +25,15 @@ export const table = (
   return out;
 };
 
+/** A table's header and rule lines, as `table` writes them. */
+export const tableHead = (headers: readonly string[]): string => table(headers, []);
+
+/**
+ * One row of a two-column table, as `table` writes it, with the newline that goes before it: for a
+ * presenter on the hot path that writes its rows as it finds them, without a row array for `table`.
+ */
+export const pairRow = (a: string, b: string): string => `\n| ${escapeCell(a)} | ${escapeCell(b)} |`;
+
 /** `**Label:** value` lines, skipping empty values. */
 export const fields = (entries: readonly (readonly [string, string | number | boolean | undefined | null])[]): string =>
   entries
