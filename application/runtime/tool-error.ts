@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'TIMEOUT'
   /** 503: a store the call needs (the idempotency records) is down; retry after details.retry_after_seconds. */
   | 'UNAVAILABLE'
+  /** 422: a document (a file, a fetched page) is past a reading bound: too deep, too large unpacked, too slow. */
+  | 'DOCUMENT_TOO_COMPLEX'
   /** 428: a Destructive call needs a confirm_token (GATEWAY_CONFIRM_DESTRUCTIVE); details carry the preview and the token. */
   | 'CONFIRMATION_REQUIRED'
   /** 409: the tenant has no usable connection to the tool's vendor; details.connect_url is where a person connects it. */
@@ -78,5 +80,9 @@ export const fromGatewayError = (e: GatewayError): ToolError => {
         connect_url: e.connectUrl,
         connection_status: e.status,
       });
+    case 'Unavailable':
+      return toolError(503, 'UNAVAILABLE', e.message, { retryable: true, retry_after_seconds: e.retryAfterSeconds });
+    case 'TooComplex':
+      return toolError(422, 'DOCUMENT_TOO_COMPLEX', e.message, { limit: e.limit, retryable: false });
   }
 };

@@ -61,8 +61,37 @@ export interface NotConnected {
   readonly status: 'not_connected' | 'needs_reauthorization';
 }
 
+/**
+ * The gateway itself cannot take the call now (a bounded queue is full, a store it needs is down): nothing
+ * was done, and the same call may be repeated after `retryAfterSeconds`.
+ */
+export interface Unavailable {
+  readonly _tag: 'Unavailable';
+  readonly message: string;
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * A document the caller pointed at is beyond what the gateway reads: too deep, too many elements, inflating
+ * past its byte cap, or needing more time or memory than a read may take. Retrying the same bytes fails the
+ * same way. `limit` names the bound that was reached.
+ */
+export interface TooComplex {
+  readonly _tag: 'TooComplex';
+  readonly message: string;
+  readonly limit: string;
+}
+
 export type GatewayError =
-  InvalidInput | NotFound | Conflict | Forbidden | RateLimited | UpstreamFailure | NotConnected;
+  | InvalidInput
+  | NotFound
+  | Conflict
+  | Forbidden
+  | RateLimited
+  | UpstreamFailure
+  | NotConnected
+  | Unavailable
+  | TooComplex;
 
 export const invalidInput = (
   message: string,
@@ -95,6 +124,14 @@ export const rateLimited = (message: string, retryAfterSeconds: number): RateLim
   message,
   retryAfterSeconds,
 });
+
+export const unavailable = (message: string, retryAfterSeconds: number): Unavailable => ({
+  _tag: 'Unavailable',
+  message,
+  retryAfterSeconds,
+});
+
+export const tooComplex = (message: string, limit: string): TooComplex => ({ _tag: 'TooComplex', message, limit });
 
 export const upstreamFailure = (
   vendor: string,

@@ -254,6 +254,8 @@ const ERROR_STATUS: Record<GatewayError['_tag'], [number, string]> = {
   RateLimited: [420, 'rate_limit'],
   UpstreamFailure: [500, 'unavailable'],
   NotConnected: [401, 'invalid_grant'],
+  Unavailable: [503, 'unavailable'],
+  TooComplex: [400, 'invalid_value'],
 };
 
 /** Runs an in-memory adapter call for a route: its value through `ok`, its failure as Podio's error body. */

@@ -24,14 +24,18 @@ export const ERROR_STATUSES: ReadonlyArray<readonly [status: number, codes: read
     'The change conflicts with the current state, or a call with the same Idempotency-Key is still running.',
   ],
   [413, ['PAYLOAD_TOO_LARGE'], 'The request body is over the size limit.'],
-  [422, ['IDEMPOTENCY_KEY_REUSED'], 'The Idempotency-Key was already used for a different call.'],
+  [
+    422,
+    ['IDEMPOTENCY_KEY_REUSED', 'DOCUMENT_TOO_COMPLEX'],
+    'The Idempotency-Key was already used for a different call; or the document to read (a file, a fetched page) is past a reading bound named in details.limit (depth, elements, unpacked bytes, pages, time or memory).',
+  ],
   [429, ['RATE_LIMITED'], 'Too many calls; retry after details.retry_after_seconds (also in Retry-After).'],
   [500, ['INTERNAL_ERROR'], 'The gateway failed unexpectedly; the error was logged with the request id.'],
   [502, ['UPSTREAM_ERROR'], 'The upstream system failed; details.retryable says whether a retry is safe.'],
   [
     503,
     ['UNAVAILABLE'],
-    'A call with an Idempotency-Key could not be accepted because the idempotency store is down; nothing was changed. Retry after details.retry_after_seconds (also in Retry-After).',
+    'The gateway cannot take the call now (a store it needs is down, or the document readers are all busy); nothing was changed. Retry after details.retry_after_seconds (also in Retry-After).',
   ],
   [
     504,
