@@ -11,21 +11,38 @@ import { mcpTool, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 export const mcpToolList = (executor: ToolExecutor, outputs: OutputSchemaForm = 'outline'): Tool[] =>
   executor.registry.listing().map((t) => mcpTool(t, outputs) as unknown as Tool);
 
-/** A failure as a model reads it in a tool result. */
+/** A failure as a model reads it in a tool result: the status, the code, and the message that says what to change. */
 export const errorText = (e: ToolError): string => `Error ${e.status} ${e.code}: ${e.message}`;
+
+/**
+ * The `_meta` key under which an `isError` result carries the error's envelope (`{code, message, details}`,
+ * as REST's `error`): a vendor prefix, as MCP's `_meta` key format asks of third parties.
+ */
+export const ERROR_META_KEY = 'tool-gateway/error';
 
 /**
  * The executor's answer as an MCP tool result: the text a model reads, the JSON payload as
  * structuredContent (when it is an object, as MCP requires), and failures as `isError` results so that the
  * model can act on the message.
+ *
+ * An `isError` result has no structuredContent (issue 27). Both revisions served here say a tool's
+ * structuredContent conforms to its outputSchema: 2025-06-18/2025-11-25 server/tools "Output Schema"
+ * ("Servers MUST provide structured results that conform to this schema"), and 2026-07-28 server/tools
+ * "Structured Content" and schema.ts CallToolResult ("any JSON value ... that conforms to the tool's
+ * outputSchema if one is defined"), with no exception for errors; their tool-execution-error examples carry
+ * only `content` and `isError: true`. An error envelope cannot match a result's schema, and the official v1
+ * client (1.32) validates structuredContent even on `isError` results, so it threw -32602 "Structured content
+ * does not match the tool's output schema" and the model never saw the message. The text keeps the code and
+ * the message (which names what to change); the envelope, with its details (a confirm_token, a connect_url,
+ * retry_after_seconds), goes in the result's `_meta` under ERROR_META_KEY, which MCP leaves to implementations.
  */
 export const toCallToolResult = (result: ToolResult, outputBudget?: number): CallToolResult => {
   if (!result.ok) {
     const { code, message, details } = result.error;
     return {
       content: [{ type: 'text', text: errorText(result.error) }],
-      structuredContent: { error: { code, message, details } },
       isError: true,
+      _meta: { [ERROR_META_KEY]: { code, message, details } },
     };
   }
   const { text, payload } = budgetedPair(result, outputBudget);

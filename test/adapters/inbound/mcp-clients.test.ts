@@ -2,6 +2,7 @@ import { leanSchema } from '../../../adapters/inbound/dialects/tool-dialects.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRM_ALL_TOKEN, DEMO_TOKEN, READER_TOKEN, post, request } from '../../support/gateway.js';
 import { CLIENT_KINDS, mcpHarness, textOf } from './mcp-harness.js';
+import { ERROR_META_KEY } from '../../../adapters/inbound/mcp/mcp-tools.js';
 
 // The MCP scenarios, run by real clients of both revisions against /mcp on a socket: the official v2
 // client pinned to 2026-07-28 and the v1 client speaking 2025-11-25 (initialize, no session id).
@@ -59,7 +60,9 @@ describe.each(CLIENT_KINDS)('MCP scenarios with the %s', (kind) => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(rest.body.error.message);
     expect(textOf(result)).toContain('limit');
-    expect(result.structuredContent).toEqual({ error: rest.body.error });
+    // No structuredContent on an error (it would fail the outputSchema); the envelope is in _meta.
+    expect(result.structuredContent).toBeUndefined();
+    expect(result._meta[ERROR_META_KEY]).toEqual(rest.body.error);
   });
 
   it('reports a missing permission as an isError result naming the permission; the token may still read', async () => {
@@ -70,7 +73,7 @@ describe.each(CLIENT_KINDS)('MCP scenarios with the %s', (kind) => {
     });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('"crm:write"');
-    expect(result.structuredContent.error.code).toBe('FORBIDDEN');
+    expect(result._meta[ERROR_META_KEY].code).toBe('FORBIDDEN');
     const read = await client.callTool({ name: 'crm_getContact', arguments: { contact_id: '101' } });
     expect(read.isError).toBeFalsy();
   });
@@ -79,7 +82,7 @@ describe.each(CLIENT_KINDS)('MCP scenarios with the %s', (kind) => {
     const client = await h.connect(kind);
     const missing = await client.callTool({ name: 'crm_getContact', arguments: { contact_id: '999999' } });
     expect(missing.isError).toBe(true);
-    expect(missing.structuredContent.error.code).toBe('NOT_FOUND');
+    expect(missing._meta[ERROR_META_KEY].code).toBe('NOT_FOUND');
     const unknown = await client.callTool({ name: 'crm_getContacts', arguments: {} }).then(
       () => undefined,
       (e: unknown) => e as { code?: unknown; message?: string },
@@ -104,7 +107,7 @@ describe.each(CLIENT_KINDS)('MCP scenarios with the %s', (kind) => {
     expect(first.isError, textOf(first)).toBeFalsy();
     expect(second.structuredContent).toEqual(first.structuredContent);
     const third = await client.callTool({ name: 'crm_createContact', arguments: { values: { email } } });
-    expect(third.structuredContent.error.code).toBe('CONFLICT');
+    expect(third._meta[ERROR_META_KEY].code).toBe('CONFLICT');
   });
 
   it('replays a write called twice with the same Idempotency-Key header', async () => {

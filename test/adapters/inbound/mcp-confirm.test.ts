@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_META_KEY } from '../../../adapters/inbound/mcp/mcp-tools.js';
 import { CLIENT_KINDS, mcpHarness } from './mcp-harness.js';
 
 // The confirm flow over MCP, with the official clients: the unconfirmed delete is an isError result that
@@ -17,9 +18,10 @@ describe.each(CLIENT_KINDS)('confirmed deletes over MCP (%s)', (kind) => {
     const client = await h.connect(kind);
     const ask = await client.callTool({ name: 'crm_deleteContact', arguments: { contact_id: contact } });
     expect(ask.isError).toBe(true);
-    expect(ask.structuredContent.error.code).toBe('CONFIRMATION_REQUIRED');
+    expect(ask.structuredContent).toBeUndefined();
+    expect(ask._meta[ERROR_META_KEY].code).toBe('CONFIRMATION_REQUIRED');
     expect(ask.content[0].text).toContain('Nothing was changed');
-    const token = ask.structuredContent.error.details.confirm_token as string;
+    const token = ask._meta[ERROR_META_KEY].details.confirm_token as string;
     expect(ask.content[0].text).toContain(token);
     const still = await client.callTool({ name: 'crm_getContact', arguments: { contact_id: contact } });
     expect(still.isError).not.toBe(true);
