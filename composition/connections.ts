@@ -4,14 +4,20 @@ import { Container } from 'inversify';
 import { Connections, type Sealer } from '../application/connections/connections.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
-import { openEmbedded, openPostgres, type OpenDatabase } from '../adapters/outbound/persistence/databases.js';
+import {
+  openEmbedded,
+  openPostgres,
+  POSTGRES_POOL_SIZE,
+  type DatabaseFaultListener,
+  type OpenDatabase,
+} from '../adapters/outbound/persistence/databases.js';
 import { SqlAuditLog } from '../adapters/outbound/persistence/sql-audit-log.js';
 import { InMemoryAuditLog } from '../adapters/outbound/memory/in-memory-audit-log.js';
 import type { AuditLog } from '../ports/audit-log.js';
 import { ConnectionTokenStore } from '../adapters/outbound/persistence/connection-token-store.js';
 import { encryptionKey, newEncryptionKey, SecretBox } from '../adapters/outbound/persistence/secret-box.js';
 import { SqlConnectionStore } from '../adapters/outbound/persistence/sql-connection-store.js';
-import { notConnected, upstreamFailure, type GatewayError } from '../domain/shared/errors.js';
+import { notConnected, unavailable, type GatewayError } from '../domain/shared/errors.js';
 import { E, type Either } from '../domain/shared/fp.js';
 import type { Principal } from '../ports/authenticator.js';
 import { VENDOR_LABELS, type Connection, type ConnectionStore, type Vendor } from '../ports/connection-store.js';
@@ -52,7 +58,12 @@ export interface ConnectionServices {
   close(): Promise<void>;
 }
 
-export const connectionServices = (config: GatewayConfig, shared: SharedServices): ConnectionServices => {
+/** `onDatabaseFault` hears of PostgreSQL sessions lost outside a query (logged; never fatal). */
+export const connectionServices = (
+  config: GatewayConfig,
+  shared: SharedServices,
+  onDatabaseFault?: DatabaseFaultListener,
+): ConnectionServices => {
   let box: SecretBox | undefined;
   const keys = () => (box ??= keyring(config, (m) => shared.logger.warn(m)));
   let opening: Promise<OpenDatabase> | undefined;
@@ -60,7 +71,7 @@ export const connectionServices = (config: GatewayConfig, shared: SharedServices
     (opening ??= (async () => {
       const started = performance.now();
       const db = config.storage.databaseUrl
-        ? await openPostgres(config.storage.databaseUrl)
+        ? await openPostgres(config.storage.databaseUrl, POSTGRES_POOL_SIZE, onDatabaseFault)
         : await openEmbedded(config.storage.dataDir);
       shared.logger.info({ dialect: db.dialect, ms: Math.round(performance.now() - started) }, 'database open');
       return db;
@@ -134,6 +145,8 @@ export const connectionServices = (config: GatewayConfig, shared: SharedServices
 };
 
 const RECHECK_MS = 30_000;
+/** How long a tool call is told to wait when the connection store cannot be read. */
+const STORE_RETRY_SECONDS = 5;
 const MAX_OWNERS = 1000;
 
 interface Held {
@@ -204,12 +217,10 @@ export class ConnectedGroup {
   /** The connection store could not be read: logged, and a retryable failure for the caller. */
   #storeUnavailable(error: unknown): GatewayError {
     this.deps.shared.logger.error({ err: error }, 'connection store unavailable');
-    return upstreamFailure(
-      'the connection store',
-      'The gateway cannot read its connections right now. Try again shortly.',
-      {
-        retryable: true,
-      },
+    // The gateway's own outage, not the vendor's: 503 UNAVAILABLE with Retry-After, as the connections API.
+    return unavailable(
+      `The gateway cannot read its connections right now. Nothing was done; try again in ${STORE_RETRY_SECONDS} s.`,
+      STORE_RETRY_SECONDS,
     );
   }
 

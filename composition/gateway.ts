@@ -37,7 +37,8 @@ import { LoggingCallObserver } from '../adapters/outbound/observability/logging-
 import { stdoutLogDestination } from '../adapters/outbound/observability/turn-batched-lines.js';
 import { directCallLine } from '../adapters/outbound/observability/call-line.js';
 import { resilientRedisOptions } from '../adapters/outbound/redis/redis-availability.js';
-import { storeFaultReporter, throttledWarn } from './store-faults.js';
+import { databaseFaultReporter, storeFaultReporter, throttledWarn } from './store-faults.js';
+import { postgresProbe } from '../adapters/outbound/persistence/databases.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -150,7 +151,15 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   // With Redis, instances share what is left of each connection's vendor quota.
   shareQuotas(redis ? container.get(SharedCache) : undefined);
   const rootRoutes = lazyRoutes(() => false);
-  const services = connectionServices(config, shared);
+  // A lost PostgreSQL session is logged and counted, never fatal: its queries fail (503, or an audit fault)
+  // and the pool opens a new connection.
+  const onDatabaseFault = databaseFaultReporter(logger, metrics);
+  const services = connectionServices(config, shared, onDatabaseFault);
+  // PostgreSQL holds the connections (credentials) every vendor call needs: without it this instance
+  // cannot serve, so /readyz reports it and answers 503 while it is down.
+  const databaseProbe = config.storage.databaseUrl
+    ? postgresProbe(config.storage.databaseUrl, undefined, onDatabaseFault)
+    : undefined;
   const tenants = new TenantScopes(
     scopeOf(container, rootRoutes),
     (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant, services),
@@ -209,17 +218,21 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     ...callDeps,
     metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
     metricsToken: config.metricsToken,
-    readiness: async () => ({
-      accepting: !draining,
-      ...(redis
-        ? {
-            redis: await redis.ping().then(
-              (p) => p === 'PONG',
-              () => false,
-            ),
-          }
-        : {}),
-    }),
+    readiness: async () => {
+      const database = databaseProbe?.check();
+      return {
+        accepting: !draining,
+        ...(redis
+          ? {
+              redis: await redis.ping().then(
+                (p) => p === 'PONG',
+                () => false,
+              ),
+            }
+          : {}),
+        ...(database ? { database: (await database) ? 'ok' : 'down' } : {}),
+      };
+    },
     mount: (app) => {
       const surface: SurfaceDeps = {
         executor,
@@ -277,6 +290,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       const web = container.isBound(WebReader) ? container.get(WebReader) : undefined;
       await web?.close?.().catch(() => undefined);
       await services.close().catch(() => undefined);
+      await databaseProbe?.close().catch(() => undefined);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

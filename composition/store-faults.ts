@@ -59,3 +59,26 @@ export const storeFaultReporter = (
     );
   };
 };
+
+/**
+ * The database pool's fault listener (databases.ts): a PostgreSQL session lost outside any awaited query
+ * (terminated by the server, a dropped socket). Counted, and a warning at most every 10 s per source; the
+ * process goes on, the queries on that session fail (answered 503, or an audit fault), and the pool
+ * opens a new connection for the next one.
+ */
+export const databaseFaultReporter = (
+  logger: Logger,
+  metrics: GatewayMetrics,
+  intervalMs = STORE_FAULT_LOG_INTERVAL_MS,
+) => {
+  const warn = throttledWarn(logger, intervalMs);
+  return (error: Error, source: 'client' | 'pool'): void => {
+    metrics.storeErrors.inc({ store: 'database', operation: source === 'pool' ? 'idle-connection' : 'connection' });
+    const code = (error as { code?: unknown }).code;
+    warn(
+      `database:${source}`,
+      { store: 'database', source, err: { message: error.message, ...(typeof code === 'string' ? { code } : {}) } },
+      'database connection lost: it is discarded and the next query opens a new one',
+    );
+  };
+};

@@ -34,7 +34,10 @@ export interface HttpAppDeps {
   readonly metricsToken?: string;
   /** Told about tool requests refused before a tool could run (no token, bad JSON, unknown tool). */
   readonly onRejected?: (event: RejectedCall) => void;
-  /** Readiness checks for GET /readyz (configuration is loaded once this app exists). */
+  /**
+   * Readiness checks for GET /readyz (configuration is loaded once this app exists): each passes with
+   * `true` or `"ok"`; any other value (`false`, `"down"`) makes the answer 503.
+   */
   readonly readiness?: () => Promise<Readonly<Record<string, boolean | string>>>;
 }
 
@@ -76,8 +79,11 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
   app.get('/health', alive);
   app.get('/healthz', alive);
   app.get('/readyz', async (c) => {
-    const checks = { configuration: true, ...(deps.readiness ? await deps.readiness() : {}) };
-    const ready = Object.values(checks).every((v) => v === true);
+    const checks: Readonly<Record<string, boolean | string>> = {
+      configuration: true,
+      ...(deps.readiness ? await deps.readiness() : {}),
+    };
+    const ready = Object.values(checks).every((v) => v === true || v === 'ok');
     return c.json({ status: ready ? 'ready' : 'not ready', checks }, ready ? 200 : 503);
   });
   app.get('/metrics', async (c) => {
