@@ -3,7 +3,8 @@
 //
 //   npm run bench:read-file            (BENCH_PAGES=300 for a longer document)
 import pino from 'pino';
-import { FileDocumentReader } from '../adapters/outbound/web/document-reader.js';
+import { ParserPool } from '../adapters/outbound/documents/parser-pool.js';
+import { PooledDocumentReader } from '../adapters/outbound/documents/pooled-document-reader.js';
 import { createGateway, principal } from '../composition/gateway.js';
 import { DocumentReader } from '../ports/document-reader.js';
 
@@ -46,10 +47,11 @@ const longPdf = (): Buffer => {
 };
 
 const run = async (cached: boolean) => {
+  const pool = new ParserPool();
   const gateway = createGateway({
     env: { GATEWAY_DEMO_TOKEN: 'read-file-bench-token-0123', RATE_LIMIT_PER_MINUTE: '1000000' },
     logger: pino({ level: 'silent' }),
-    overrides: cached ? {} : { ports: [[DocumentReader, new FileDocumentReader()]] },
+    overrides: cached ? {} : { ports: [[DocumentReader, new PooledDocumentReader(pool)]] },
   });
   const who = principal('bench', ['*']);
   const pdf = longPdf();
@@ -77,6 +79,7 @@ const run = async (cached: boolean) => {
     chars = page.total_chars;
   }
   await gateway.close();
+  await pool.close();
   const sorted = [...times].sort((a, b) => a - b);
   const total = times.reduce((a, b) => a + b, 0);
   return {

@@ -34,6 +34,13 @@ export interface GatewayConfig {
   readonly shutdownGraceMs: number;
   /** Most characters a text result may have; `max_chars` lowers it per call. */
   readonly outputBudgetChars: number;
+  /** The parser pool's bounds (adapters/outbound/documents/parser-pool.ts). */
+  readonly documents: {
+    readonly threads?: number;
+    readonly queue: number;
+    readonly maxTaskMs: number;
+    readonly heapMb: number;
+  };
   /** A Destructive call needs a confirm token (from a dry run or a 428 answer). */
   readonly confirmDestructive: boolean;
   /** The HMAC key of confirm tokens; without it each instance makes its own (tokens then verify only there). */
@@ -108,6 +115,26 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
     'When set, GET /metrics needs it as a bearer token; otherwise /metrics is open (keep it on an internal network).',
   ],
   ['GATEWAY_REQUEST_TIMEOUT_MS', '30000', 'Longest a tool call may run before the caller gets 504 TIMEOUT.'],
+  [
+    'DOCUMENT_READERS',
+    '0',
+    'Worker threads that read untrusted documents (HTML, PDF, Word) for web_fetch and files_readFile; 0 means one per core.',
+  ],
+  [
+    'DOCUMENT_READ_QUEUE',
+    '16',
+    'Documents that may wait for a reader; past that a call gets 503 UNAVAILABLE with retry_after_seconds at once.',
+  ],
+  [
+    'DOCUMENT_READ_TIMEOUT_MS',
+    '20000',
+    'Longest one document may take to read (the call\'s own time limit ends it sooner); past it the reader is terminated and the call gets 422 DOCUMENT_TOO_COMPLEX.',
+  ],
+  [
+    'DOCUMENT_READ_MEMORY_MB',
+    '512',
+    'Heap limit of each reader thread; the process may grow by 1.5 times this per document being read (buffers outside the heap included) before the read is ended with 422 DOCUMENT_TOO_COMPLEX.',
+  ],
   ['JWT_SECRET', '(none)', 'Shared secret: accept HS256 JWT access tokens signed with it.'],
   [
     'JWT_JWKS_URL',
@@ -260,6 +287,10 @@ const EnvCodec = t.type({
   UPSTREAM_TIMEOUT_MS: intVar(100, 600_000, 15_000),
   LOG_LEVEL: enumVar(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   GATEWAY_REQUEST_TIMEOUT_MS: intVar(100, 3_600_000, 30_000),
+  DOCUMENT_READERS: intVar(0, 64, 0),
+  DOCUMENT_READ_QUEUE: intVar(0, 10_000, 16),
+  DOCUMENT_READ_TIMEOUT_MS: intVar(100, 600_000, 20_000),
+  DOCUMENT_READ_MEMORY_MB: intVar(64, 16_384, 512),
   GATEWAY_OUTPUT_BUDGET_CHARS: intVar(500, 10_000_000, DEFAULT_OUTPUT_BUDGET),
   GATEWAY_SHUTDOWN_GRACE_MS: intVar(0, 600_000, 10_000),
   GATEWAY_SIMULATED_LATENCY_MS: intVar(0, 600_000, 0),
@@ -359,6 +390,12 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     logLevel: v['LOG_LEVEL'] as string,
     requestTimeoutMs: v['GATEWAY_REQUEST_TIMEOUT_MS'] as number,
     outputBudgetChars: v['GATEWAY_OUTPUT_BUDGET_CHARS'] as number,
+    documents: {
+      ...((v['DOCUMENT_READERS'] as number) > 0 ? { threads: v['DOCUMENT_READERS'] as number } : {}),
+      queue: v['DOCUMENT_READ_QUEUE'] as number,
+      maxTaskMs: v['DOCUMENT_READ_TIMEOUT_MS'] as number,
+      heapMb: v['DOCUMENT_READ_MEMORY_MB'] as number,
+    },
     confirmDestructive: v['GATEWAY_CONFIRM_DESTRUCTIVE'] === 'true',
     confirmSecret: v['GATEWAY_CONFIRM_SECRET'] as string | undefined,
     shutdownGraceMs: v['GATEWAY_SHUTDOWN_GRACE_MS'] as number,

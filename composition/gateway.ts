@@ -23,6 +23,7 @@ import { lazyRoutes, mountTenantRoutes, scopeOf, TenantScopes } from './tenant-s
 import { connectionServices } from './connections.js';
 import { mountConnectionRoutes } from '../adapters/inbound/http/connection-routes.js';
 import type { SharedServices } from './group-module.js';
+import { ParserPool } from '../adapters/outbound/documents/parser-pool.js';
 import { groupModules } from './groups/index.js';
 import { SystemClock } from '../adapters/outbound/system-clock.js';
 import type { SurfaceDeps } from '../adapters/inbound/http/surface-deps.js';
@@ -126,6 +127,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
     tenant: DEFAULT_TENANT,
+    documents: new ParserPool({ ...config.documents, growthMb: Math.round(config.documents.heapMb * 1.5) }),
   };
   // Fail fast while Redis is away and reconnect within seconds: see redis-availability.ts for what each
   // use does meanwhile. The 'error' listener keeps connection errors from ending the process.
@@ -290,6 +292,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       const web = container.isBound(WebReader) ? container.get(WebReader) : undefined;
       await web?.close?.().catch(() => undefined);
       await services.close().catch(() => undefined);
+      await shared.documents.close().catch(() => undefined);
       await databaseProbe?.close().catch(() => undefined);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

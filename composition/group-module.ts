@@ -2,6 +2,7 @@ import type * as t from 'io-ts';
 import type { Container, ServiceIdentifier } from 'inversify';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
+import type { ParserPool } from '../adapters/outbound/documents/parser-pool.js';
 import type { Clock } from '../ports/clock.js';
 import type { Connection, Vendor } from '../ports/connection-store.js';
 import type { TokenStore } from '../ports/token-store.js';
@@ -25,6 +26,8 @@ export interface SharedServices {
   readonly tenant: string;
   /** The gateway's own public base URL (for addresses it hands out, such as signed upload links). */
   readonly publicBaseUrl: string;
+  /** The worker threads every parser of untrusted bytes runs in (one per gateway, closed with it). */
+  readonly documents: ParserPool;
 }
 
 /** One environment variable as the README documents it: name, default, meaning. */

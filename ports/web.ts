@@ -7,6 +7,8 @@ import type { WebPage } from '../domain/web/page.js';
 export interface WebCaller {
   readonly tenant: string;
   readonly principal: string;
+  /** When the call's time runs out (epoch ms): reading the page stops then. */
+  readonly deadline?: number;
 }
 
 /** Reads a public web page or document as text (HTML as markdown, PDF as text), within the gateway's limits. */

@@ -6,7 +6,7 @@ import { DocumentReader } from '../../ports/document-reader.js';
 import { FileContents } from '../../ports/file-contents.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { described, intRange, params, t } from '../runtime/codecs.js';
-import { defineTool, type UseCase } from '../runtime/define-tool.js';
+import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { call, table } from '../runtime/markdown.js';
 import { ItemIdParam } from './files-text.js';
 import { FileTextResult } from './file-results.js';
@@ -63,12 +63,12 @@ export class ReadFile implements UseCase<ReadFileParams, ReadFileResult> {
     @inject(ItemStore) private readonly items: ItemStore,
   ) {}
 
-  execute(p: ReadFileParams): TaskEither<GatewayError, ReadFileResult> {
+  execute(p: ReadFileParams, context?: CallContext): TaskEither<GatewayError, ReadFileResult> {
     return pipe(
       this.files.read(p.item_id.trim(), READ_MAX_BYTES),
       TE.chain((file) =>
         pipe(
-          TE.fromTask(() => this.reader.read(file.bytes, file.item.Name, file.contentType)),
+          this.reader.read(file.bytes, file.item.Name, file.contentType, context?.deadline),
           TE.chain((doc): TaskEither<GatewayError, ReadFileResult> => {
             if (doc.kind === 'unreadable')
               return pipe(

@@ -24,6 +24,11 @@ export interface CallContext {
   readonly requestId: string;
   /** The most characters the answer's text may have (the output budget and any max_chars), when known. */
   readonly budget?: number;
+  /**
+   * When the call's time runs out (epoch ms; the executor's time limit): work that can be stopped, such as
+   * reading a document in the parser pool, stops then instead of running on after the caller got 504.
+   */
+  readonly deadline?: number;
 }
 
 export interface UseCase<P, R> {

@@ -319,7 +319,10 @@ export class ToolExecutor {
     meta: CallMeta | undefined,
     budget?: number,
   ) {
-    const context: CallContext = budget === undefined ? { principal, requestId } : { principal, requestId, budget };
+    const limit = this.options.timeoutMs;
+    const deadline = limit ? Date.now() + limit : undefined;
+    const context: CallContext =
+      budget === undefined ? { principal, requestId, deadline } : { principal, requestId, budget, deadline };
     const { declaration } = tool;
     const settled: Promise<ToolResult> = (async (): Promise<ToolResult> => {
       try {
@@ -361,7 +364,6 @@ export class ToolExecutor {
         );
       }
     })();
-    const limit = this.options.timeoutMs;
     if (!limit) return { result: settled, settled };
     // One promise settled by whichever comes first, the work or the timer (no Promise.race per call).
     const result = new Promise<ToolResult>((resolve) => {

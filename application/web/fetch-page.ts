@@ -28,7 +28,11 @@ export class FetchPage implements UseCase<FetchPageParams, FetchedPage> {
 
   execute(p: FetchPageParams, context: CallContext): TaskEither<GatewayError, FetchedPage> {
     return pipe(
-      this.reader.read(p.url.trim(), { tenant: context.principal.tenant, principal: context.principal.id }),
+      this.reader.read(p.url.trim(), {
+        tenant: context.principal.tenant,
+        principal: context.principal.id,
+        deadline: context.deadline,
+      }),
       // A part fits the answer's budget with room for the lines around it, so the next call is never cut off.
       TE.map((page) => ({
         page,

@@ -12,8 +12,8 @@ import { ItemStore } from '../../ports/item-store.js';
 import { FileContents } from '../../ports/file-contents.js';
 import { DocumentReader } from '../../ports/document-reader.js';
 import { InMemoryFileContents } from '../../adapters/outbound/memory/files/in-memory-file-contents.js';
-import { FileDocumentReader } from '../../adapters/outbound/web/document-reader.js';
-import { CachedDocumentReader } from '../../adapters/outbound/web/cached-document-reader.js';
+import { CachedDocumentReader } from '../../adapters/outbound/documents/cached-document-reader.js';
+import { PooledDocumentReader } from '../../adapters/outbound/documents/pooled-document-reader.js';
 import { LinkSigner } from '../../ports/link-signer.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
 import { ShareStore } from '../../ports/share-store.js';
@@ -190,7 +190,7 @@ export const filesGroup = defineGroup({
     };
   },
   bind: (container, config, shared) => {
-    bindOnce(container, DocumentReader, () => new CachedDocumentReader(new FileDocumentReader()));
+    bindOnce(container, DocumentReader, () => new CachedDocumentReader(new PooledDocumentReader(shared.documents)));
     if (config.kind === 'memory') bindMemory(container, config, shared);
     else bindShareFile(container, config, shared);
   },

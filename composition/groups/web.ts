@@ -136,7 +136,7 @@ export const webGroup = defineGroup({
       respectRobots: v.WEB_FETCH_RESPECT_ROBOTS,
     };
   },
-  bind: (container, config, { clock, upstreamTimeoutMs }) => {
+  bind: (container, config, { clock, upstreamTimeoutMs, documents }) => {
     bindOnce(container, WebReader, () => {
       // The same guard the records group uses for attachments, with the web's own limits and five redirects.
       const guard = new UrlFetchGuard({
@@ -157,8 +157,9 @@ export const webGroup = defineGroup({
         cache: container.get(SharedCache),
         respectRobots: config.respectRobots,
         robotsAgent: 'ToolGateway',
+        parser: documents,
       });
-      return config.search.kind === 'memory' ? new DemoWebReader(reader, clock) : reader;
+      return config.search.kind === 'memory' ? new DemoWebReader(reader, clock, documents) : reader;
     });
     bindOnce(container, WebSearch, () => {
       const s = config.search;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { FileDocumentReader } from '../../adapters/outbound/web/document-reader.js';
+import { PooledDocumentReader } from '../../adapters/outbound/documents/pooled-document-reader.js';
 import { post, testGateway } from '../support/gateway.js';
 import { pdfWithText } from '../support/documents.js';
 
@@ -12,7 +12,7 @@ afterAll(() => g.close());
 
 describe('repeated reads of one document', () => {
   it('extract it once however often and wherever it is read', async () => {
-    const extract = vi.spyOn(FileDocumentReader.prototype, 'read');
+    const extract = vi.spyOn(PooledDocumentReader.prototype, 'read');
     const pdf = Buffer.from(pdfWithText('Lease terms: '.repeat(40))).toString('base64');
     const written = await post(g, '/v1/tools/files/writeFile?format=json', {
       folder_id: 'home',

@@ -1,4 +1,5 @@
 import { TEST_DATA_DIR } from '../support/data-dir.js';
+import { ParserPool } from '../../adapters/outbound/documents/parser-pool.js';
 import * as t from 'io-ts';
 import { Container } from 'inversify';
 import pino from 'pino';
@@ -72,6 +73,7 @@ describe('workspaces configuration', () => {
       upstreamTimeoutMs: 1000,
       publicBaseUrl: 'http://x',
       tenant: 'default',
+      documents: new ParserPool(),
     };
     expect(podioClient(container, config, shared)).toBe(podioClient(container, config, shared));
   });

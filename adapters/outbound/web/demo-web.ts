@@ -3,7 +3,7 @@ import { invalidInput, type GatewayError } from '../../../domain/shared/errors.j
 import type { WebPage } from '../../../domain/web/page.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { WebCaller, WebReader, WebSearch, WebSearchHit, WebSearchQuery } from '../../../ports/web.js';
-import { extract } from './extract.js';
+import type { ParserPool } from '../documents/parser-pool.js';
 
 // The web group in memory mode: a small built-in site about the demo data's companies and properties, on
 // a host under the reserved .example top-level domain (RFC 2606, never resolvable), and a search index
@@ -113,6 +113,7 @@ export class DemoWebReader implements WebReader {
   constructor(
     private readonly web: WebReader,
     private readonly clock: Clock,
+    private readonly parser: ParserPool,
   ) {}
 
   close(): Promise<void> {
@@ -134,7 +135,13 @@ export class DemoWebReader implements WebReader {
           invalidInput(`${url} answered HTTP 404; there is no page to read there.`, 'url', 'a URL that answers 200'),
         );
       const html = Buffer.from(page(found), 'utf8');
-      const extracted = await extract('html', html, 'text/html; charset=utf-8');
+      const read = await this.parser.run(
+        { op: 'page', kind: 'html', bytes: html, contentType: 'text/html; charset=utf-8' },
+        caller.deadline,
+      );
+      if (E.isLeft(read)) return read;
+      if (!read.right.ok) throw new Error(`a demo page could not be read: ${read.right.message}`);
+      const extracted = read.right.value;
       return E.right({
         url,
         finalUrl: url,

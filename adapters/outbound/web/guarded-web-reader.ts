@@ -8,7 +8,8 @@ import type { Clock } from '../../../ports/clock.js';
 import type { FetchedResource, GuardedFetcher } from '../../../ports/url-fetcher.js';
 import type { SharedCache } from '../../../ports/shared-cache.js';
 import type { WebCaller, WebReader } from '../../../ports/web.js';
-import { extract, kindOf, mediaTypeOf } from './extract.js';
+import type { ParserPool } from '../documents/parser-pool.js';
+import { kindOf, mediaTypeOf } from './extract.js';
 
 /** robots-parser is CommonJS: its default export is the function itself. */
 const robotsParser = robotsParserModule as unknown as (
@@ -43,6 +44,8 @@ export interface WebReaderOptions {
   readonly freshMs?: number;
   /** How long a page is kept for revalidation (default 10 minutes). */
   readonly keepMs?: number;
+  /** Where fetched documents are turned into text: worker threads, within time and memory bounds. */
+  readonly parser: ParserPool;
 }
 
 interface Cached {
@@ -95,7 +98,7 @@ export class GuardedWebReader implements WebReader {
       }
       this.inFlight.set(key, running + 1);
       try {
-        return await this.readChecked(u);
+        return await this.readChecked(u, caller.deadline);
       } finally {
         const left = (this.inFlight.get(key) ?? 1) - 1;
         if (left > 0) this.inFlight.set(key, left);
@@ -104,7 +107,7 @@ export class GuardedWebReader implements WebReader {
     };
   }
 
-  private async readChecked(u: URL): Promise<E.Either<GatewayError, WebPage>> {
+  private async readChecked(u: URL, deadline: number | undefined): Promise<E.Either<GatewayError, WebPage>> {
     const url = u.toString();
     if (this.o.respectRobots) {
       const allowed = await this.robotsAllow(u);
@@ -133,7 +136,7 @@ export class GuardedWebReader implements WebReader {
       return E.right({ ...cached.page, cached: true, fetchedAt: new Date(now).toISOString() });
     }
     if (res.status < 200 || res.status > 299) return E.left(this.statusError(url, res));
-    const page = await this.toPage(url, res, now, Math.round(performance.now() - started));
+    const page = await this.toPage(url, res, now, Math.round(performance.now() - started), deadline);
     if (
       E.isRight(page) &&
       (res.headers['etag'] || res.headers['last-modified']) &&
@@ -154,6 +157,7 @@ export class GuardedWebReader implements WebReader {
     res: FetchedResource,
     now: number,
     fetchMs: number,
+    deadline: number | undefined,
   ): Promise<E.Either<GatewayError, WebPage>> {
     const contentType = mediaTypeOf(res.headers['content-type']) || 'application/octet-stream';
     const kind = kindOf(contentType);
@@ -167,18 +171,22 @@ export class GuardedWebReader implements WebReader {
       cached: false,
     };
     if (!kind) return E.right({ ...base, kind: 'binary', text: '' });
-    try {
-      const extracted = await extract(kind, res.body, res.headers['content-type']);
-      return E.right({ ...base, kind: extracted.kind, title: extracted.title, text: extracted.text });
-    } catch (e) {
+    const contentTypeHeader = res.headers['content-type'];
+    const read = await this.o.parser.run(
+      { op: 'page', kind, bytes: res.body, ...(contentTypeHeader ? { contentType: contentTypeHeader } : {}) },
+      deadline,
+    );
+    if (E.isLeft(read)) return read;
+    if (!read.right.ok)
       return E.left(
         invalidInput(
-          `${url} is ${contentType} but could not be read as such (${(e as Error).message.slice(0, 200)}).`,
+          `${url} is ${contentType} but could not be read as such (${read.right.message}).`,
           'url',
           'a readable document',
         ),
       );
-    }
+    const extracted = read.right.value;
+    return E.right({ ...base, kind: extracted.kind, title: extracted.title, text: extracted.text });
   }
 
   private statusError(url: string, res: FetchedResource): GatewayError {

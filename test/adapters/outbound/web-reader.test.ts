@@ -3,12 +3,14 @@ import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { UrlFetchGuard } from '../../../adapters/outbound/http/url-fetch-guard.js';
 import { GuardedWebReader } from '../../../adapters/outbound/web/guarded-web-reader.js';
 import { InMemorySharedCache } from '../../../adapters/outbound/memory/in-memory-shared-cache.js';
+import { ParserPool } from '../../../adapters/outbound/documents/parser-pool.js';
 import { startWebSite, type WebSite } from '../../fakes/web-site.js';
 
 // web_fetch's reader against a loopback site (allowed here with allowPrivate, as WEB_FETCH_ALLOW_PRIVATE
 // does): the article without its furniture, redirects, limits, PDF, charsets, robots.txt and the cache.
 
 let site: WebSite;
+const parser = new ParserPool({ threads: 1 });
 const clock = new FixedClock(new Date('2026-11-21T10:00:00Z'));
 const guard = (o: { allowPrivate?: boolean; maxBytes?: number; timeoutMs?: number } = {}) =>
   new UrlFetchGuard({
@@ -36,6 +38,7 @@ const reader = (
     cache: o.cache ?? new InMemorySharedCache(),
     respectRobots: o.robots ?? true,
     robotsAgent: 'ToolGateway',
+    parser,
   });
 const read = async (r: GuardedWebReader, path: string, principal = 'caller', tenant = 'default') => {
   const out = await r.read(`${site.base}${path}`, { tenant, principal })();
@@ -55,7 +58,10 @@ const refusal = async (r: GuardedWebReader, path: string) => {
 beforeAll(async () => {
   site = await startWebSite();
 });
-afterAll(() => site.close());
+afterAll(async () => {
+  await site.close();
+  await parser.close();
+});
 
 describe('reading pages', () => {
   it('keeps the article and drops navigation, ads, scripts and footer', async () => {

@@ -1,0 +1,191 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { tooComplex, unavailable, type GatewayError } from '../../../domain/shared/errors.js';
+import { E } from '../../../domain/shared/fp.js';
+import type { ParseOutcome, ParseRead, ParseTask, ResultOf } from './parse-task.js';
+
+// Every parser of untrusted bytes (HTML, PDF, Word, and whatever comes next) runs here, in worker threads
+// (piscina), never on the event loop. Each task is bounded:
+// - in time: the call's remaining time or DOCUMENT_READ_TIMEOUT_MS, whichever ends first; at the limit its
+//   worker is terminated (a worker stuck in a synchronous loop stops too) and replaced;
+// - in heap: each worker runs with a V8 heap limit (resourceLimits), and dies alone when it passes it;
+// - in off-heap memory: ArrayBuffers are outside that limit, so while tasks run the process's resident size
+//   is sampled, and tasks are ended when it grows past their allowance (a decoder filling a buffer);
+// - in waiting: at most `queue` tasks wait for a worker; past that a call is refused at once with a
+//   retryable 503 rather than queued without end.
+// Concurrency follows the cores, at a lower scheduling priority than the event loop. Workers start on first use and leave after a minute idle, so the document
+// libraries cost nothing at start-up and nothing on the main thread.
+
+export interface ParserPoolOptions {
+  /** Workers (default: the cores available). */
+  readonly threads?: number;
+  /** Tasks that may wait for a worker (default: 4 per worker). */
+  readonly queue?: number;
+  /** Longest one document may take, whatever time its call has left (default 20 s). */
+  readonly maxTaskMs?: number;
+  /** A worker's V8 heap limit in MiB (default 512). */
+  readonly heapMb?: number;
+  /** How much the process may grow per running task before the tasks are ended (default 768 MiB). */
+  readonly growthMb?: number;
+  /** How often that growth is sampled while tasks run (default 50 ms). */
+  readonly sampleMs?: number;
+  /** The worker's module (tests give their own); by default parse-worker beside this file. */
+  readonly worker?: URL;
+  /** Reads the process's resident size (tests). */
+  readonly rss?: () => number;
+}
+
+const MiB = 1024 * 1024;
+
+interface Running {
+  readonly controller: AbortController;
+  stopped?: 'time' | 'memory';
+}
+
+/** The module each worker loads: the compiled .js when built, the .ts source (through tsx) in development. */
+const defaultWorker = (): { url: URL; execArgv: string[] } => {
+  const source = import.meta.url.endsWith('.ts');
+  return {
+    url: new URL(`./parse-worker.${source ? 'ts' : 'js'}`, import.meta.url),
+    execArgv: source ? ['--import', 'tsx'] : [],
+  };
+};
+
+export class ParserPool {
+  readonly threads: number;
+  readonly queue: number;
+  readonly maxTaskMs: number;
+  readonly heapMb: number;
+  readonly growthMb: number;
+  #pool: Piscina | undefined;
+  #closed = false;
+  readonly #running = new Set<Running>();
+  #sampler: NodeJS.Timeout | undefined;
+  #baseline = 0;
+
+  constructor(private readonly o: ParserPoolOptions = {}) {
+    this.threads = Math.max(1, o.threads ?? availableParallelism());
+    this.queue = Math.max(0, o.queue ?? this.threads * 4);
+    this.maxTaskMs = o.maxTaskMs ?? 20_000;
+    this.heapMb = o.heapMb ?? 512;
+    this.growthMb = o.growthMb ?? 768;
+  }
+
+  /** Tasks running or waiting now. */
+  get busy(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Runs a task within the bounds. Left: the pool is full or closed (Unavailable, retryable) or the document
+   * passed a bound (TooComplex: depth, size, time, memory). Right: what the worker read, or why the bytes
+   * could not be read as their type says.
+   */
+  async run<T extends ParseTask>(task: T, deadline?: number): Promise<E.Either<GatewayError, ParseRead<ResultOf<T>>>> {
+    if (this.#closed) return E.left(unavailable('The gateway is shutting down; retry on another instance.', 1));
+    const timeLeft = Math.min(this.maxTaskMs, deadline === undefined ? Infinity : deadline - Date.now());
+    if (timeLeft <= 0) return E.left(timedOut(0, true));
+    const pool = this.#start();
+    if (this.#running.size >= this.threads + this.queue)
+      return E.left(
+        unavailable(
+          `The gateway's document readers are all busy (${this.threads} reading, ${this.queue} waiting); nothing was read. Retry in a few seconds.`,
+          2,
+        ),
+      );
+    const running: Running = { controller: new AbortController() };
+    if (this.#running.size === 0) this.#watch();
+    this.#running.add(running);
+    const timer = setTimeout(() => {
+      running.stopped = 'time';
+      running.controller.abort();
+    }, timeLeft);
+    try {
+      const outcome = (await pool.run(task, { signal: running.controller.signal })) as ParseOutcome<ResultOf<T>>;
+      if (outcome.ok) return E.right({ ok: true, value: outcome.value });
+      if (outcome.limit === undefined) return E.right({ ok: false, message: outcome.message });
+      return E.left(tooComplex(`This document is too complex to read: ${outcome.message}.`, outcome.limit));
+    } catch (error) {
+      if (running.stopped === 'time') return E.left(timedOut(timeLeft, timeLeft < this.maxTaskMs));
+      if (running.stopped === 'memory' || (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
+        return E.left(
+          tooComplex(
+            `This document is too complex to read: reading it needed more than the ${running.stopped === 'memory' ? this.growthMb : this.heapMb} MiB a document may use.`,
+            'memory',
+          ),
+        );
+      if (/queue is at limit/i.test((error as Error).message))
+        return E.left(
+          unavailable(`The gateway's document readers are all busy; nothing was read. Retry in a few seconds.`, 2),
+        );
+      if (this.#closed) return E.left(unavailable('The gateway is shutting down; retry on another instance.', 1));
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      this.#running.delete(running);
+      if (this.#running.size === 0) this.#unwatch();
+    }
+  }
+
+  /** Ends every worker; tasks still running are refused as Unavailable. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#unwatch();
+    for (const r of this.#running) r.controller.abort();
+    await this.#pool?.destroy();
+  }
+
+  #start(): Piscina {
+    if (this.#pool) return this.#pool;
+    const fallback = defaultWorker();
+    this.#pool = new Piscina({
+      filename: (this.o.worker ?? fallback.url).href,
+      execArgv: this.o.worker ? (import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : []) : fallback.execArgv,
+      minThreads: 0,
+      maxThreads: this.threads,
+      // Piscina's own queue is a second guard; the count above refuses first, with a clearer answer.
+      maxQueue: this.queue + this.threads,
+      idleTimeout: 60_000,
+      concurrentTasksPerWorker: 1,
+      // Readers run at a lower priority than the event loop's thread (nice +10, per thread on Linux), so a
+      // core kept busy reading still lets the loop answer at once.
+      niceIncrement: 10,
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    });
+    return this.#pool;
+  }
+
+  /** Samples the resident size while tasks run; past the allowance the tasks in workers are ended. */
+  #watch(): void {
+    const rss = this.o.rss ?? (() => process.memoryUsage.rss());
+    this.#baseline = rss();
+    this.#sampler = setInterval(() => {
+      const allowance = this.growthMb * MiB * Math.max(1, Math.min(this.#running.size, this.threads));
+      if (rss() - this.#baseline <= allowance) return;
+      // The pool runs tasks in the order they came, so the oldest `threads` are the ones in workers; the
+      // rest are still waiting and hold no memory of their own.
+      let n = 0;
+      for (const r of this.#running) {
+        if (n++ >= this.threads) break;
+        r.stopped = 'memory';
+        r.controller.abort();
+      }
+    }, this.o.sampleMs ?? 50);
+    this.#sampler.unref();
+  }
+
+  #unwatch(): void {
+    if (this.#sampler) clearInterval(this.#sampler);
+    this.#sampler = undefined;
+  }
+}
+
+const seconds = (ms: number) => (ms < 10_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));
+
+const timedOut = (ms: number, callTime: boolean): GatewayError =>
+  tooComplex(
+    callTime
+      ? `This document could not be read in the time the call had left (${seconds(ms)} s).`
+      : `This document is too complex to read: reading it took longer than ${seconds(ms)} s.`,
+    callTime ? 'call_time' : 'time',
+  );
