@@ -19,29 +19,43 @@ export const DOCS_STYLE = String.raw`
 * { box-sizing: border-box; }
 [hidden] { display: none !important; }
 html, body { margin: 0; padding: 0; }
-body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; background: var(--bg); color: var(--text); }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+/* A word longer than its line breaks instead of widening the page (min-content sizes are left alone, so a
+   wide table still scrolls in its own box). */
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; background: var(--bg); color: var(--text); overflow-wrap: break-word; }
 a { color: var(--accent); }
 code, pre, textarea { font-family: var(--mono); font-size: 13px; }
 code { background: var(--code-bg); padding: 1px 5px; border-radius: 4px; }
-pre { background: var(--code-bg); padding: 12px; border-radius: 6px; overflow: auto; margin: 8px 0; }
+pre { background: var(--code-bg); padding: 12px; border-radius: 6px; overflow: auto; margin: 8px 0; max-width: 100%; overflow-wrap: normal; }
 pre code { background: none; padding: 0; }
+p code, li code { overflow-wrap: anywhere; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .muted { color: var(--muted); }
 .error { color: var(--danger); }
 
-.top { display: flex; align-items: baseline; justify-content: space-between; gap: 16px; padding: 12px 24px; background: var(--panel); border-bottom: 1px solid var(--line); position: sticky; top: 0; z-index: 2; }
+.top { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 4px 16px; padding: 12px 24px; background: var(--panel); border-bottom: 1px solid var(--line); position: sticky; top: 0; z-index: 2; }
 .top h1 { font-size: 18px; margin: 0; display: inline; }
 .top .brand span { margin-left: 10px; font-size: 13px; }
 .top nav a { margin-left: 16px; font-size: 14px; text-decoration: none; }
 .top nav a:hover { text-decoration: underline; }
 
 .layout { display: grid; grid-template-columns: 320px minmax(0, 1fr); min-height: calc(100vh - 50px); }
-.sidebar { border-right: 1px solid var(--line); background: var(--panel); padding: 16px; position: sticky; top: 50px; height: calc(100vh - 50px); overflow-y: auto; }
-main { padding: 24px 32px 64px; max-width: 1040px; outline: none; }
+.sidebar { border-right: 1px solid var(--line); background: var(--panel); padding: 16px; position: sticky; top: 50px; height: calc(100vh - 50px); overflow-y: auto; min-width: 0; }
+main { padding: 24px 32px 64px; max-width: 1040px; outline: none; min-width: 0; }
+/* One column on a phone (tool-page.ts scrolls to the tool at the same width). The column is minmax(0, 1fr):
+   a plain 1fr would grow to the widest table or code block and widen the whole page. The tool list scrolls
+   in its own box, so the tool stays near the top. */
 @media (max-width: 800px) {
-  .layout { grid-template-columns: 1fr; }
-  .sidebar { position: static; height: auto; border-right: 0; border-bottom: 1px solid var(--line); }
-  main { padding: 16px; }
+  .top { position: static; padding: 10px 16px; }
+  .top nav a { margin: 0 16px 0 0; }
+  .layout { grid-template-columns: minmax(0, 1fr); min-height: 0; }
+  .sidebar { position: static; height: auto; border-right: 0; border-bottom: 1px solid var(--line); padding: 12px 16px; }
+  #tool-list { max-height: 40vh; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px; padding: 0 8px 8px; }
+  main { padding: 16px 16px 48px; }
+  article h2 { font-size: 20px; }
+  article h2 code { font-size: 18px; }
+  .try { padding: 12px; }
+  .markdown { padding: 8px 10px; }
 }
 
 .signin { border: 1px solid var(--line); border-radius: 8px; padding: 12px; margin-bottom: 16px; background: var(--bg); }
@@ -81,11 +95,11 @@ button.link { border: 0; background: none; padding: 0; color: var(--accent); fon
 .badge.permission { background: var(--code-bg); color: var(--muted); font-weight: 500; font-family: var(--mono); }
 
 article h2 { margin: 4px 0 6px; font-size: 24px; }
-article h2 code { font-size: 22px; background: none; padding: 0; }
+article h2 code { font-size: 22px; background: none; padding: 0; overflow-wrap: anywhere; }
 article h3 { margin: 28px 0 8px; font-size: 17px; }
 .group-label { text-transform: uppercase; font-size: 12px; letter-spacing: .06em; color: var(--muted); margin: 0; }
 .tool-subtitle { color: var(--muted); margin: 0 0 10px; font-size: 16px; }
-.endpoint { font-family: var(--mono); font-size: 14px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; display: inline-block; margin: 10px 0; }
+.endpoint { font-family: var(--mono); font-size: 14px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; display: inline-block; margin: 10px 0; max-width: 100%; overflow-wrap: anywhere; }
 .endpoint .method { color: var(--ok); font-weight: 700; margin-right: 8px; }
 .description { max-width: 80ch; }
 
@@ -94,9 +108,9 @@ th, td { text-align: left; vertical-align: top; padding: 7px 10px; border-bottom
 th { background: var(--bg); font-size: 13px; }
 td.param { font-family: var(--mono); font-size: 13px; width: 32%; overflow-wrap: anywhere; }
 td.type { width: 14%; white-space: nowrap; }
-td.param .req { color: var(--danger); font-family: system-ui, sans-serif; font-size: 11px; margin-left: 6px; }
+td.param .req { color: var(--danger); font-family: system-ui, sans-serif; font-size: 11px; margin-left: 6px; display: inline-block; white-space: nowrap; }
 td .constraints { display: block; color: var(--muted); font-size: 13px; margin-top: 2px; }
-.table-wrap { overflow-x: auto; }
+.table-wrap { overflow-x: auto; max-width: 100%; }
 
 details { margin: 12px 0; }
 summary { cursor: pointer; color: var(--muted); font-size: 14px; }
@@ -113,15 +127,24 @@ summary { cursor: pointer; color: var(--muted); font-size: 14px; }
 #answer { margin-top: 18px; border-top: 1px solid var(--line); padding-top: 12px; }
 #answer h4 { margin: 0 0 6px; font-size: 15px; }
 .answer-head { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 8px; align-items: center; }
-#answer-status { font-family: var(--mono); font-size: 13px; margin: 0; }
+#answer-status { font-family: var(--mono); font-size: 13px; margin: 0; overflow-wrap: anywhere; }
 #answer-status.ok { color: var(--ok); }
 #answer-status.fail { color: var(--danger); }
 .answer-body { margin-top: 8px; }
-.markdown { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; overflow-x: auto; }
-.markdown h3, .markdown h4, .markdown h5 { margin: 8px 0; font-size: 16px; }
+/* An answer: long lines wrap; a wide table or code block scrolls inside its own box, not the page (and
+   anything else too wide scrolls inside the answer). */
+.markdown { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; min-width: 0; overflow-x: auto; }
+.markdown h3, .markdown h4, .markdown h5, .markdown h6 { margin: 8px 0; font-size: 16px; }
 .markdown p { margin: 8px 0; }
-.markdown ul { margin: 6px 0; padding-left: 22px; }
-.markdown table { margin: 8px 0; width: auto; min-width: 50%; }
+.markdown ul, .markdown ol { margin: 6px 0; padding-left: 22px; }
+.markdown li + li { margin-top: 4px; }
+.markdown hr { border: 0; border-top: 1px solid var(--line); margin: 12px 0; }
+.markdown .table-wrap { margin: 8px 0; }
+.markdown table { margin: 0; width: auto; min-width: 50%; }
+.markdown th.align-center, .markdown td.align-center { text-align: center; }
+.markdown th.align-right, .markdown td.align-right { text-align: right; }
+.markdown pre.plain { white-space: pre-wrap; overflow-wrap: anywhere; }
+#answer-raw { max-height: 60vh; }
 .error-box { border: 1px solid var(--danger); border-radius: 6px; padding: 10px 14px; }
 .error-box .code { font-family: var(--mono); font-weight: 700; color: var(--danger); }
 

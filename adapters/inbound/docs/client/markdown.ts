@@ -1,142 +1,119 @@
-// The little Markdown the tool descriptions and text answers use: code spans, bold and links inline;
-// headings, tables, lists, fenced code and paragraphs as blocks. Built as DOM nodes, never as HTML text.
+// Tool descriptions and text answers as DOM nodes: markdown-parse.ts reads the Markdown (in linear time,
+// with a bound on its work), this file builds elements from the tree with textContent, never HTML text, so
+// an answer cannot inject markup. Only http(s) links are made clickable. A text the parser gives up on is
+// shown as it is.
 import { append, el, type Child } from './dom.js';
+import {
+  Meter,
+  parseInline,
+  parseMarkdown,
+  WorkLimitExceeded,
+  type Align,
+  type Block,
+  type Inline,
+} from './markdown-parse.js';
 
-const INLINE =
-  /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)|(https?:\/\/[^\s<>|]+[^\s<>|.,;:!?)\]])/g;
+const WEB_LINK = /^https?:\/\//i;
 
-/** Inline Markdown: code spans, bold, links and bare URLs. */
-export const inline = (text: string): Child[] => {
-  const out: Child[] = [];
-  let last = 0;
-  let m: RegExpExecArray | null;
-  INLINE.lastIndex = 0;
-  while ((m = INLINE.exec(text)) !== null) {
-    if (m.index > last) out.push(text.slice(last, m.index));
-    const [, code, bold, label, href, url] = m;
-    if (code !== undefined) out.push(el('code', { text: code }));
-    else if (bold !== undefined) out.push(el('strong', null, inline(bold)));
-    else if (label !== undefined)
-      out.push(el('a', { href, target: '_blank', rel: 'noopener noreferrer', text: label }));
-    else out.push(el('a', { href: url, target: '_blank', rel: 'noopener noreferrer', text: url }));
-    last = INLINE.lastIndex;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
-};
-
-/** The cells of a table row; `\|` is a pipe inside a cell. */
-const splitRow = (line: string): string[] => {
-  let body = line.trim();
-  if (body.charAt(0) === '|') body = body.slice(1);
-  if (body.charAt(body.length - 1) === '|' && body.charAt(body.length - 2) !== '\\') body = body.slice(0, -1);
-  const cells: string[] = [];
-  let cur = '';
-  for (let i = 0; i < body.length; i++) {
-    const ch = body.charAt(i);
-    if (ch === '\\' && body.charAt(i + 1) === '|') {
-      cur += '|';
-      i++;
-    } else if (ch === '|') {
-      cells.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  cells.push(cur.trim());
-  return cells;
-};
-
-const RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
-const FENCE = /^\s*```/;
-const HEADING = /^(#{1,6})\s+(.*)$/;
-const BULLET = /^\s*[-*]\s+/;
-
-const isTableRow = (line: string | undefined): line is string => line !== undefined && line.trim().charAt(0) === '|';
-
-/** Block Markdown as a `div.markdown`. */
-export const markdown = (text: string): HTMLElement => {
-  const lines = String(text).replace(/\r\n?/g, '\n').split('\n');
-  const root = el('div', { className: 'markdown' });
-  let para: string[] = [];
-  const flush = (): void => {
-    if (!para.length) return;
-    const p = el('p');
-    para.forEach((line, i) => {
-      if (i) p.appendChild(el('br'));
-      append(p, inline(line));
-    });
-    root.appendChild(p);
-    para = [];
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    const heading = HEADING.exec(line);
-    if (!line.trim()) {
-      flush();
-      continue;
+const inlineNodes = (nodes: readonly Inline[]): Child[] =>
+  nodes.map((node): Child => {
+    switch (node.kind) {
+      case 'text':
+        return node.text;
+      case 'code':
+        return el('code', { text: node.text });
+      case 'strong':
+        return el('strong', null, inlineNodes(node.children));
+      case 'em':
+        return el('em', null, inlineNodes(node.children));
+      case 'link': {
+        const label = node.children.length ? inlineNodes(node.children) : node.href;
+        // The parser makes only http(s) links; checked again where the href is set.
+        return WEB_LINK.test(node.href)
+          ? el('a', { href: node.href, target: '_blank', rel: 'noopener noreferrer' }, label)
+          : el('span', null, label);
+      }
     }
-    if (FENCE.test(line)) {
-      flush();
-      const code: string[] = [];
-      for (i++; i < lines.length && !FENCE.test(lines[i] ?? ''); i++) code.push(lines[i] ?? '');
-      root.appendChild(el('pre', null, el('code', { text: code.join('\n') })));
-      continue;
-    }
-    if (heading) {
-      flush();
-      root.appendChild(el('h' + Math.min(6, (heading[1] ?? '').length + 2), null, inline(heading[2] ?? '')));
-      continue;
-    }
-    if (isTableRow(line) && i + 1 < lines.length && RULE.test(lines[i + 1] ?? '')) {
-      flush();
-      const head = splitRow(line);
-      const rows: string[][] = [];
-      for (i += 2; i < lines.length && isTableRow(lines[i]); i++) rows.push(splitRow(lines[i] ?? ''));
-      i--;
-      root.appendChild(
+  });
+
+/** Lines of one paragraph or list item, with line breaks between them. */
+const lineNodes = (lines: readonly (readonly Inline[])[]): Child[] =>
+  lines.map((line, i) => [i ? el('br') : null, inlineNodes(line)]);
+
+const alignClass = (align: Align | undefined): string | null => (align ? 'align-' + align : null);
+
+const blockNode = (block: Block): HTMLElement => {
+  switch (block.kind) {
+    case 'heading':
+      // Answers start at ##; the page's own headings are h2, so an answer's ## is an h4.
+      return el('h' + Math.min(6, block.level + 2), null, inlineNodes(block.content));
+    case 'paragraph':
+      return el('p', null, lineNodes(block.lines));
+    case 'code':
+      return el(
+        'pre',
+        null,
+        el('code', { className: block.info ? 'language-' + block.info.split(' ')[0] : null, text: block.text }),
+      );
+    case 'rule':
+      return el('hr');
+    case 'list':
+      return el(
+        block.ordered ? 'ol' : 'ul',
+        block.ordered && block.start !== 1 ? { start: block.start } : null,
+        block.items.map((item) => el('li', null, lineNodes(item))),
+      );
+    case 'table':
+      return el(
+        'div',
+        { className: 'table-wrap' },
         el(
-          'div',
-          { className: 'table-wrap' },
+          'table',
+          null,
           el(
-            'table',
+            'thead',
             null,
             el(
-              'thead',
+              'tr',
               null,
+              block.head.map((cell, k) => el('th', { className: alignClass(block.align[k]) }, inlineNodes(cell))),
+            ),
+          ),
+          el(
+            'tbody',
+            null,
+            block.rows.map((row) =>
               el(
                 'tr',
                 null,
-                head.map((h) => el('th', null, inline(h))),
-              ),
-            ),
-            el(
-              'tbody',
-              null,
-              rows.map((r) =>
-                el(
-                  'tr',
-                  null,
-                  head.map((_, k) => el('td', null, inline(r[k] || ''))),
-                ),
+                row.map((cell, k) => el('td', { className: alignClass(block.align[k]) }, inlineNodes(cell))),
               ),
             ),
           ),
         ),
       );
-      continue;
-    }
-    if (BULLET.test(line)) {
-      flush();
-      const ul = el('ul');
-      for (; i < lines.length && BULLET.test(lines[i] ?? ''); i++) {
-        ul.appendChild(el('li', null, inline((lines[i] ?? '').replace(BULLET, ''))));
-      }
-      i--;
-      root.appendChild(ul);
-      continue;
-    }
-    para.push(line);
   }
-  flush();
+};
+
+/** Inline Markdown (a description, an error message): code spans, bold, italics, links. */
+export const inline = (text: string): Child[] => {
+  try {
+    return inlineNodes(parseInline(text, new Meter(text.length)));
+  } catch (e) {
+    if (e instanceof WorkLimitExceeded) return [text];
+    throw e;
+  }
+};
+
+/** Block Markdown as a `div.markdown`; a text the parser gives up on is shown as it is. */
+export const markdown = (text: string): HTMLElement => {
+  const root = el('div', { className: 'markdown' });
+  try {
+    append(root, parseMarkdown(text, new Meter(text.length)).map(blockNode));
+  } catch (e) {
+    if (!(e instanceof WorkLimitExceeded)) throw e;
+    root.textContent = '';
+    root.appendChild(el('pre', { className: 'plain', text }));
+  }
   return root;
 };

@@ -246,8 +246,14 @@ export const select = (name: string): void => {
   document.title = (tool ? tool.name + ' · ' : '') + 'Tool Gateway API reference';
 };
 
+/** The width below which the tool list sits above the tool (the stylesheet's one-column layout). */
+const ONE_COLUMN = '(max-width: 800px)';
+
 export const route = (): void => {
   select(decodeURIComponent(location.hash.replace(/^#/, '')));
-  window.scrollTo(0, 0);
-  if (state.current) byId('tool-detail').focus({ preventScroll: true });
+  const main = byId('tool-detail');
+  // In one column the tool is below the sign-in and the tool list: show the tool, not the top of the page.
+  if (state.current && window.matchMedia(ONE_COLUMN).matches) main.scrollIntoView();
+  else window.scrollTo(0, 0);
+  if (state.current) main.focus({ preventScroll: true });
 };
