@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Container } from 'inversify';
-import { Connections, type Sealer } from '../application/connections/connections.js';
+import { Connections, type Sealer, type SealPurpose } from '../application/connections/connections.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
 import {
@@ -23,6 +23,8 @@ import type { Principal } from '../ports/authenticator.js';
 import { VENDOR_LABELS, type Connection, type ConnectionStore, type Vendor } from '../ports/connection-store.js';
 import { TokenStore } from '../ports/token-store.js';
 import type { VendorConnector } from '../ports/vendor-connector.js';
+import type { OneTimeMarks } from '../ports/one-time-marks.js';
+import { InMemoryOneTimeMarks } from '../adapters/outbound/memory/in-memory-one-time-marks.js';
 import type { GatewayConfig } from './config.js';
 import type { GroupModule, SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
@@ -63,6 +65,8 @@ export const connectionServices = (
   config: GatewayConfig,
   shared: SharedServices,
   onDatabaseFault?: DatabaseFaultListener,
+  /** Where used OAuth states are marked: the container's (Redis when configured); in process by default. */
+  marks: OneTimeMarks = new InMemoryOneTimeMarks(shared.clock),
 ): ConnectionServices => {
   let box: SecretBox | undefined;
   const keys = () => (box ??= keyring(config, (m) => shared.logger.warn(m)));
@@ -91,15 +95,23 @@ export const connectionServices = (
     ? new InMemoryAuditLog(shared.clock)
     : new SqlAuditLog(async () => (await database()).db);
 
+  // One key per purpose (connect ticket, OAuth state, flow cookie), derived from the encryption key, with
+  // the purpose as authenticated data too: a value sealed for one purpose never opens for another.
+  const boxes = new Map<SealPurpose, SecretBox>();
+  const purposeBox = (purpose: SealPurpose): SecretBox => {
+    let found = boxes.get(purpose);
+    if (!found) boxes.set(purpose, (found = keys().forPurpose(purpose)));
+    return found;
+  };
   const sealer: Sealer = {
-    seal: (value) => {
-      const sealed = keys().seal(value, 'oauth-state');
+    seal: (purpose, value) => {
+      const sealed = purposeBox(purpose).seal(value, purpose);
       return `${sealed.keyId}.${sealed.sealed}`;
     },
-    open: (value) => {
+    open: (purpose, value) => {
       const [keyId, ...rest] = value.split('.');
       try {
-        return keys().open({ keyId: keyId ?? '', sealed: rest.join('.') }, 'oauth-state');
+        return purposeBox(purpose).open({ keyId: keyId ?? '', sealed: rest.join('.') }, purpose);
       } catch {
         return undefined;
       }
@@ -123,6 +135,7 @@ export const connectionServices = (
     connectors,
     clock: shared.clock,
     sealer,
+    marks,
     publicBaseUrl: shared.publicBaseUrl,
     environment,
     inUse,

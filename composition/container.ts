@@ -13,6 +13,9 @@ import { RedisTokenStore } from '../adapters/outbound/redis/redis-token-store.js
 import { RedisSharedCache } from '../adapters/outbound/redis/redis-shared-cache.js';
 import { InMemorySharedCache } from '../adapters/outbound/memory/in-memory-shared-cache.js';
 import { SharedCache } from '../ports/shared-cache.js';
+import { OneTimeMarks } from '../ports/one-time-marks.js';
+import { InMemoryOneTimeMarks } from '../adapters/outbound/memory/in-memory-one-time-marks.js';
+import { RedisOneTimeMarks } from '../adapters/outbound/redis/redis-one-time-marks.js';
 import { BatchOutcomes } from '../application/records/batch-results.js';
 import { Authenticator } from '../ports/authenticator.js';
 import { Clock } from '../ports/clock.js';
@@ -104,6 +107,11 @@ export const buildContainer = (
       ),
     );
   });
+
+  // Used OAuth states, marked once for every instance (fails closed while Redis is away).
+  bindOnce(container, OneTimeMarks, () =>
+    redis ? new RedisOneTimeMarks(redis) : new InMemoryOneTimeMarks(shared.clock),
+  );
 
   for (const group of groupModules) group.bind(container, config.groups[group.name], shared);
   for (const tool of allTools) container.bind(tool.useCase as never).toSelf();

@@ -33,6 +33,7 @@ import { mountDocs } from '../adapters/inbound/docs/docs-routes.js';
 import { VERSION } from './version.js';
 import { configureResilience, shareQuotas } from '../adapters/outbound/http/resilience.js';
 import { SharedCache } from '../ports/shared-cache.js';
+import { OneTimeMarks } from '../ports/one-time-marks.js';
 import { GatewayMetrics } from '../adapters/outbound/observability/gateway-metrics.js';
 import { LoggingCallObserver } from '../adapters/outbound/observability/logging-call-observer.js';
 import { stdoutLogDestination } from '../adapters/outbound/observability/turn-batched-lines.js';
@@ -156,7 +157,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   // A lost PostgreSQL session is logged and counted, never fatal: its queries fail (503, or an audit fault)
   // and the pool opens a new connection.
   const onDatabaseFault = databaseFaultReporter(logger, metrics);
-  const services = connectionServices(config, shared, onDatabaseFault);
+  const services = connectionServices(config, shared, onDatabaseFault, container.get(OneTimeMarks));
   // PostgreSQL holds the connections (credentials) every vendor call needs: without it this instance
   // cannot serve, so /readyz reports it and answers 503 while it is down.
   const databaseProbe = config.storage.databaseUrl

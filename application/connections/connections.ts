@@ -13,12 +13,21 @@ import {
 } from '../../ports/connection-store.js';
 import type { OAuthConnector, VendorConnectors } from '../../ports/vendor-connector.js';
 import type { AuditLog } from '../../ports/audit-log.js';
+import type { OneTimeMarks } from '../../ports/one-time-marks.js';
+import {
+  flowCookieName,
+  openBrowserBinding,
+  openState,
+  openTicket,
+  sameFlow,
+  sealed,
+  type BrowserBinding,
+  type Sealer,
+  type State,
+  type Ticket,
+} from './connect-flow.js';
 
-/** Seals small JSON values for a round trip through a browser (the OAuth state): tamper-proof and private. */
-export interface Sealer {
-  seal(value: string): string;
-  open(sealed: string): string | undefined;
-}
+export type { Sealer, SealPurpose } from './connect-flow.js';
 
 export type ConnectionScope = 'tenant' | 'user';
 
@@ -39,20 +48,16 @@ export interface ConnectionListing {
 export const MANAGE_PERMISSION = 'connections:manage';
 const STATE_TTL_MS = 10 * 60 * 1000;
 const TICKET_TTL_MS = 60 * 60 * 1000;
+/** A used state's mark outlives the state by this much (instances' clocks may differ a little). */
+const MARK_MARGIN_SECONDS = 60;
 
-interface Ticket {
-  readonly t: string;
-  readonly o: string;
-  readonly v: Vendor;
-  readonly e: number;
-}
-
-interface State {
-  readonly t: string;
-  readonly o: string;
-  readonly v: Vendor;
-  readonly k: string;
-  readonly e: number;
+/** The cookie the browser that opened a connect link keeps until the callback (see connect-flow.ts). */
+export interface FlowCookie {
+  readonly name: string;
+  readonly value: string;
+  readonly maxAgeSeconds: number;
+  /** The gateway is served over https: the cookie is Secure (and named `__Host-`). */
+  readonly secure: boolean;
 }
 
 export interface ConnectionsDeps {
@@ -61,6 +66,8 @@ export interface ConnectionsDeps {
   readonly connectors: VendorConnectors;
   readonly clock: Clock;
   readonly sealer: Sealer;
+  /** Where used OAuth states are marked, once, for every instance (Redis when configured). */
+  readonly marks: OneTimeMarks;
   readonly publicBaseUrl: string;
   /** Vendors the environment connects for the default tenant, with their account label. */
   readonly environment: ReadonlyMap<Vendor, string>;
@@ -76,6 +83,12 @@ export interface ConnectionsDeps {
  * Connections of a tenant to its vendors: listing, key-based connections checked once against the
  * vendor, the OAuth authorization-code flow with PKCE, and disconnecting (revoked at the vendor where it
  * can be). Tenant-wide connections need `connections:manage`; a user may manage their own.
+ *
+ * Every OAuth flow starts with a browser opening a connect link (`/connect/{vendor}?ticket=`): the gateway
+ * sets a flow cookie there and sends the browser to the vendor with a sealed state. The callback finishes
+ * only with that state, unexpired, not used before (a mark set once in the shared store), and the cookie
+ * of the same flow (same tenant, owner and principal): a state seen elsewhere, replayed, or finished in
+ * another browser connects nothing. The PKCE verifier never leaves the sealed state.
  */
 export class Connections {
   constructor(private readonly deps: ConnectionsDeps) {}
@@ -118,25 +131,46 @@ export class Connections {
    * else the caller's own).
    */
   connectLink(principal: Principal, vendor: Vendor): string {
+    return this.#link(
+      principal.tenant,
+      isAllowed(principal, MANAGE_PERMISSION) ? '' : principal.id,
+      principal.id,
+      vendor,
+    );
+  }
+
+  #link(tenant: string, owner: string, principal: string, vendor: Vendor): string {
     const ticket: Ticket = {
-      t: principal.tenant,
-      o: isAllowed(principal, MANAGE_PERMISSION) ? '' : principal.id,
+      typ: 'ticket',
+      t: tenant,
+      o: owner,
+      p: principal,
       v: vendor,
       e: this.deps.clock.now().getTime() + TICKET_TTL_MS,
     };
-    return `${this.deps.publicBaseUrl}/connect/${vendor}?ticket=${encodeURIComponent(this.deps.sealer.seal(JSON.stringify(ticket)))}`;
+    return `${this.deps.publicBaseUrl}/connect/${vendor}?ticket=${encodeURIComponent(sealed(this.deps.sealer, ticket))}`;
   }
 
-  /** Opens a connect link: the vendor's authorization page for the ticket's tenant and owner. */
-  openLink(vendorName: string, sealed: string | undefined): Either<GatewayError, string> {
-    const opened = sealed ? this.deps.sealer.open(sealed) : undefined;
-    let ticket: Ticket | undefined;
-    try {
-      ticket = opened ? (JSON.parse(opened) as Ticket) : undefined;
-    } catch {
-      ticket = undefined;
-    }
-    if (!ticket || ticket.v !== vendorName || !isVendor(ticket.v))
+  /** The gateway is served over https (its flow cookies are Secure). */
+  get secureCookies(): boolean {
+    return this.deps.publicBaseUrl.startsWith('https://');
+  }
+
+  /** The name of the flow cookie that goes with a state (the callback reads it, and clears it). */
+  flowCookieName(state: string): string {
+    return flowCookieName(state, this.secureCookies);
+  }
+
+  /**
+   * Opens a connect link: the vendor's authorization page for the ticket's tenant and owner, and the
+   * cookie the browser keeps for the callback.
+   */
+  openLink(
+    vendorName: string,
+    sealedTicket: string | undefined,
+  ): Either<GatewayError, { readonly location: string; readonly cookie: FlowCookie }> {
+    const ticket = openTicket(this.deps.sealer, sealedTicket);
+    if (!ticket || ticket.v !== vendorName)
       return E.left(invalidInput('This connect link is not valid.', 'ticket', 'the ticket the gateway issued'));
     if (ticket.e < this.deps.clock.now().getTime())
       return E.left(
@@ -151,23 +185,30 @@ export class Connections {
           'a vendor with an OAuth app',
         ),
       );
-    return E.right(this.#authorizeAt(oauth, ticket.t, ticket.o, ticket.v));
+    return E.right(this.#authorizeAt(oauth, ticket));
   }
 
-  #authorizeAt(oauth: OAuthConnector, tenant: string, owner: string, vendor: Vendor): string {
+  #authorizeAt(oauth: OAuthConnector, ticket: Ticket): { location: string; cookie: FlowCookie } {
+    const bound = { t: ticket.t, o: ticket.o, p: ticket.p, v: ticket.v };
+    const flow = randomBytes(16).toString('base64url');
     const verifier = randomBytes(32).toString('base64url');
-    const state: State = {
-      t: tenant,
-      o: owner,
-      v: vendor,
-      k: verifier,
-      e: this.deps.clock.now().getTime() + STATE_TTL_MS,
+    const expires = this.deps.clock.now().getTime() + STATE_TTL_MS;
+    const issued: State = { typ: 'state', f: flow, k: verifier, ...bound, e: expires };
+    const state = sealed(this.deps.sealer, issued);
+    const browser: BrowserBinding = { typ: 'browser', f: flow, ...bound, e: expires };
+    return {
+      location: oauth.authorizeUrl({
+        state,
+        redirectUri: this.redirectUri,
+        codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+      }),
+      cookie: {
+        name: this.flowCookieName(state),
+        value: sealed(this.deps.sealer, browser),
+        maxAgeSeconds: STATE_TTL_MS / 1000,
+        secure: this.secureCookies,
+      },
     };
-    return oauth.authorizeUrl({
-      state: this.deps.sealer.seal(JSON.stringify(state)),
-      redirectUri: this.redirectUri,
-      codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
-    });
   }
 
   #owner(principal: Principal, scope: ConnectionScope): Either<GatewayError, string> {
@@ -268,7 +309,10 @@ export class Connections {
     return E.right(this.#listing(connection));
   }
 
-  /** Where to send a person to connect by OAuth; the state carries the tenant, owner and PKCE verifier, sealed. */
+  /**
+   * Where to send a person to connect by OAuth: a connect link for the caller's tenant and the scope's
+   * owner. The person's browser opens it, so that the flow is bound to that browser (see the class).
+   */
   authorize(principal: Principal, vendorName: string, scope: ConnectionScope): Either<GatewayError, string> {
     const vendor = this.#vendor(vendorName);
     if (E.isLeft(vendor)) return vendor;
@@ -283,21 +327,20 @@ export class Connections {
       );
     const owner = this.#owner(principal, scope);
     if (E.isLeft(owner)) return owner;
-    return E.right(this.#authorizeAt(oauth, principal.tenant, owner.right, vendor.right));
+    return E.right(this.#link(principal.tenant, owner.right, principal.id, vendor.right));
   }
 
-  /** Finishes the flow: checks the state, trades the code, stores the tokens. */
+  /**
+   * Finishes the flow: checks the state and that this browser started its flow (`flowCookie`, the value
+   * of the cookie named by flowCookieName), uses the state up, trades the code, stores the tokens. The
+   * shared store failing to mark the state rejects (the caller answers 503; nothing is connected).
+   */
   async callback(
     query: Readonly<Record<string, string>>,
+    flowCookie: string | undefined,
   ): Promise<Either<GatewayError, { vendor: Vendor; label: string; tenant: string }>> {
-    const opened = query['state'] ? this.deps.sealer.open(query['state']) : undefined;
-    let state: State | undefined;
-    try {
-      state = opened ? (JSON.parse(opened) as State) : undefined;
-    } catch {
-      state = undefined;
-    }
-    if (!state || !isVendor(state.v))
+    const state = openState(this.deps.sealer, query['state']);
+    if (!state)
       return E.left(
         invalidInput(
           'This link is not a connection in progress (unknown state).',
@@ -311,6 +354,23 @@ export class Connections {
           'This connection attempt expired (10 minutes). Start it again.',
           'state',
           'a state younger than 10 minutes',
+        ),
+      );
+    if (!sameFlow(state, openBrowserBinding(this.deps.sealer, flowCookie)))
+      return E.left(
+        invalidInput(
+          'This connection was started in another browser (or this browser no longer has its cookie): open the connect link again in this browser.',
+          'state',
+          'the state of a connection this browser started',
+        ),
+      );
+    const ttlSeconds = Math.ceil((state.e - this.deps.clock.now().getTime()) / 1000) + MARK_MARGIN_SECONDS;
+    if (!(await this.deps.marks.consume(`oauth-state:${state.f}`, ttlSeconds)))
+      return E.left(
+        invalidInput(
+          'This connection link was already used. Start the connection again.',
+          'state',
+          'a state not used before',
         ),
       );
     if (query['error'])
@@ -339,7 +399,7 @@ export class Connections {
       secret: account.right.secret,
       connectedAt: this.deps.clock.now(),
     });
-    await this.#audited('connections.connect', state.t, state.o || 'oauth-callback', state.v, state.o);
+    await this.#audited('connections.connect', state.t, state.p, state.v, state.o);
     return E.right({ vendor: state.v, label: account.right.label, tenant: state.t });
   }
 

@@ -9,6 +9,7 @@ import { BEARER } from './call-request.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { AuditLog } from '../../../ports/audit-log.js';
 import { readCapped } from './body-reader.js';
+import { getCookie } from 'hono/cookie';
 
 // The connection endpoints: a tenant's connections to its vendors (listing, key-based connections,
 // the OAuth authorize step and callback, disconnecting). Secrets never leave: listings carry none.
@@ -65,6 +66,10 @@ const page = (status: number, title: string, text: string): Response =>
       },
     },
   );
+
+/** The OAuth flow's cookie: HttpOnly, SameSite=Lax (sent on the vendor's top-level redirect back), Path=/. */
+const flowCookie = (name: string, value: string, maxAgeSeconds: number, secure: boolean): string =>
+  `${name}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 
 /** How long a caller is told to wait when the connection store cannot be reached. */
 const STORE_RETRY_SECONDS = 5;
@@ -233,31 +238,49 @@ export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): voi
     });
   });
 
-  // A connect link an agent relayed: no bearer token, the sealed ticket names the tenant; off to the vendor.
+  // A connect link an agent relayed: no bearer token, the sealed ticket names the tenant; off to the vendor,
+  // with a cookie that binds the flow to this browser (the callback finishes only where it started).
   app.get('/connect/:vendor', (c) => {
     const outcome = connections.openLink(c.req.param('vendor'), c.req.query('ticket'));
     if (E.isLeft(outcome)) {
       const e = fromGatewayError(outcome.left);
       return page(e.status, 'Cannot connect', e.message);
     }
-    return new Response(null, { status: 302, headers: { location: outcome.right, 'cache-control': 'no-store' } });
+    const { location, cookie } = outcome.right;
+    return new Response(null, {
+      status: 302,
+      headers: {
+        location,
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+        'set-cookie': flowCookie(cookie.name, cookie.value, cookie.maxAgeSeconds, cookie.secure),
+      },
+    });
   });
 
-  // The vendor sends the person back here: no bearer token, the sealed state says who connects what.
+  // The vendor sends the person back here: no bearer token, the sealed state says who connects what, and
+  // the flow cookie that it is the browser that started it. The cookie is cleared either way.
   app.get('/oauth/callback', async (c) => {
     const query = Object.fromEntries(
       Object.entries(c.req.queries()).map(([k, v]) => [k, String(v[0] ?? '').slice(0, 4096)]),
     );
-    const outcome = await connections.callback(query);
+    const cookieName = query['state'] ? connections.flowCookieName(query['state']) : undefined;
+    const cookie = cookieName ? getCookie(c, cookieName) : undefined;
+    const outcome = await connections.callback(query, cookie);
+    let answer: Response;
     if (E.isLeft(outcome)) {
       const e = fromGatewayError(outcome.left);
-      return page(e.status, 'Not connected', e.message);
+      answer = page(e.status, 'Not connected', e.message);
+    } else {
+      const { vendor, label, tenant } = outcome.right;
+      answer = page(
+        200,
+        'Connected',
+        `${label} is now connected to the workspace "${tenant}" (${vendor}). You can close this page.`,
+      );
     }
-    const { vendor, label, tenant } = outcome.right;
-    return page(
-      200,
-      'Connected',
-      `${label} is now connected to the workspace "${tenant}" (${vendor}). You can close this page.`,
-    );
+    if (cookieName && cookie !== undefined)
+      answer.headers.append('set-cookie', flowCookie(cookieName, '', 0, connections.secureCookies));
+    return answer;
   });
 };

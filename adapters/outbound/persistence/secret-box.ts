@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 /** A 32-byte key with the id recorded beside every row it encrypts. */
 export interface EncryptionKey {
@@ -34,6 +34,21 @@ export class SecretBox {
   constructor(current: EncryptionKey, older: readonly EncryptionKey[] = []) {
     this.#current = current;
     this.#byId = new Map([...older, current].map((k) => [k.id, k]));
+  }
+
+  /**
+   * A box for one purpose: each key replaced by HKDF-SHA256(key, info "tool-gateway/<purpose>"), with the
+   * same id. What it seals opens only in a box of the same purpose (and never as a stored secret).
+   */
+  forPurpose(purpose: string): SecretBox {
+    const derive = (k: EncryptionKey): EncryptionKey => ({
+      id: k.id,
+      key: Buffer.from(hkdfSync('sha256', k.key, Buffer.alloc(0), `tool-gateway/${purpose}`, 32)),
+    });
+    return new SecretBox(
+      derive(this.#current),
+      [...this.#byId.values()].filter((k) => k !== this.#current).map(derive),
+    );
   }
 
   seal(plaintext: string, context: string): Sealed {

@@ -9,6 +9,7 @@ import { PodioServer } from '../../fakes/podio-server.js';
 import { servePodioWorkspaces } from '../../fakes/podio-workspaces.js';
 import { SHAREFILE_TEST_CLIENT, startShareFileServer, type ShareFileStandIn } from '../../fakes/sharefile-server.js';
 import { NOW, request } from '../../support/gateway.js';
+import { finishInBrowser, openConnectLink, type BrowserFlow } from '../../support/connect-flow.js';
 
 // The OAuth connect flows of ShareFile and Podio against their local stand-ins: the authorize page, the
 // callback with the code (ShareFile's names the account's hosts), the exchange, the tools working on the
@@ -66,7 +67,7 @@ const gateway = (standIns = true): Gateway => {
   return g;
 };
 
-const authorizeUrl = async (g: Gateway, vendor: string): Promise<URL> => {
+const authorizeUrl = async (g: Gateway, vendor: string): Promise<BrowserFlow> => {
   const denied = await request(
     g,
     'POST',
@@ -78,17 +79,14 @@ const authorizeUrl = async (g: Gateway, vendor: string): Promise<URL> => {
   );
   expect(denied.status).toBe(409);
   expect(denied.body.error.details.vendor).toBe(vendor);
-  const opened = await g.http.request(
-    String(denied.body.error.details.connect_url).replace('https://gateway.example', ''),
-  );
-  expect(opened.status).toBe(302);
-  return new URL(opened.headers.get('location')!);
+  return openConnectLink(g, String(denied.body.error.details.connect_url));
 };
 
 describe('ShareFile OAuth connect flow', () => {
   it("connects through secure.sharefile.com, keeps the account's hosts, refreshes, and disconnects", async () => {
     const g = gateway();
-    const authorize = await authorizeUrl(g, 'sharefile');
+    const flow = await authorizeUrl(g, 'sharefile');
+    const authorize = flow.authorize;
     expect(`${authorize.origin}${authorize.pathname}`).toBe('https://secure.sharefile.com/oauth/authorize');
     expect(authorize.searchParams.get('response_type')).toBe('code');
     expect(authorize.searchParams.get('client_id')).toBe(SHAREFILE_TEST_CLIENT.clientId);
@@ -96,8 +94,10 @@ describe('ShareFile OAuth connect flow', () => {
     const state = authorize.searchParams.get('state')!;
 
     const code = sharefile.grantCode();
-    const callback = await g.http.request(
-      `/oauth/callback?code=${code}&state=${encodeURIComponent(state)}&subdomain=acme&apicp=sf-api.com&appcp=sharefile.com`,
+    const callback = await finishInBrowser(
+      g,
+      flow,
+      `code=${code}&state=${encodeURIComponent(state)}&subdomain=acme&apicp=sf-api.com&appcp=sharefile.com`,
     );
     expect(callback.status).toBe(200);
     expect(await callback.text()).toContain('ShareFile account acme is now connected');
@@ -130,9 +130,11 @@ describe('ShareFile OAuth connect flow', () => {
     // No fixed hosts: the callback's own decide where the code would go.
     const g = gateway(false);
     const ask = await request(g, 'GET', '/v1/connections/sharefile/authorize', { token: ADMIN });
-    const state = new URL(ask.body.data.authorize_url).searchParams.get('state')!;
-    const forged = await g.http.request(
-      `/oauth/callback?code=x&state=${encodeURIComponent(state)}&subdomain=acme&apicp=sf-api.com&appcp=attacker.example`,
+    const flow = await openConnectLink(g, ask.body.data.authorize_url);
+    const forged = await finishInBrowser(
+      g,
+      flow,
+      `code=x&state=${encodeURIComponent(flow.state)}&subdomain=acme&apicp=sf-api.com&appcp=attacker.example`,
     );
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain('nothing was sent there');
@@ -142,13 +144,14 @@ describe('ShareFile OAuth connect flow', () => {
 describe('Podio OAuth connect flow', () => {
   it('connects through podio.com, acts as the approving user, refreshes, and disconnects', async () => {
     const g = gateway();
-    const authorize = await authorizeUrl(g, 'podio');
+    const flow = await authorizeUrl(g, 'podio');
+    const authorize = flow.authorize;
     expect(`${authorize.origin}${authorize.pathname}`).toBe('https://podio.com/oauth/authorize');
     expect(authorize.searchParams.get('client_id')).toBe(podio.clientId);
     expect(authorize.searchParams.get('response_type')).toBe('code');
     const state = authorize.searchParams.get('state')!;
     const code = podio.grantCode(5002, authorize.searchParams.get('redirect_uri')!);
-    const callback = await g.http.request(`/oauth/callback?code=${code}&state=${encodeURIComponent(state)}`);
+    const callback = await finishInBrowser(g, flow, `code=${code}&state=${encodeURIComponent(state)}`);
     expect(callback.status).toBe(200);
     expect(await callback.text()).toContain('Podio user 5002 is now connected');
 

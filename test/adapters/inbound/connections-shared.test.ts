@@ -8,6 +8,7 @@ import { HUBSPOT_TEST_TOKEN, HubSpotServer } from '../../fakes/hubspot-server.js
 import { NOW, request } from '../../support/gateway.js';
 import { postgresForTests } from '../../support/postgres.js';
 import { redisForTests } from '../../support/redis.js';
+import { finishInBrowser, openConnectLink } from '../../support/connect-flow.js';
 
 // Two gateway instances on one PostgreSQL and one Redis: a connection made on one works on the other,
 // and when its access token expires, concurrent calls on both refresh it once (the refresh runs under
@@ -63,15 +64,19 @@ describe('connections shared by two instances', () => {
     const [a, b] = [instance(), instance()];
 
     const ask = await request(a, 'GET', '/v1/connections/hubspot/authorize', { token: ADMIN });
-    const authorize = new URL(ask.body.data.authorize_url);
+    const flow = await openConnectLink(a, ask.body.data.authorize_url);
+    const authorize = flow.authorize;
     const code = hubspot.grantCode({
       redirectUri: 'https://gateway.example/oauth/callback',
       codeChallenge: authorize.searchParams.get('code_challenge')!,
     });
     const state = authorize.searchParams.get('state')!;
-    // The callback lands on the other instance: the state is sealed with the shared key, not kept in memory.
-    const callback = await b.http.request(
-      `/oauth/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
+    // The callback lands on the other instance: the state and the flow cookie are sealed with the shared
+    // key, not kept in memory.
+    const callback = await finishInBrowser(
+      b,
+      flow,
+      `code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
     );
     expect(callback.status).toBe(200);
 

@@ -8,6 +8,7 @@ import { createGateway, type Gateway } from '../../../composition/gateway.js';
 import { BatchDataServer } from '../../fakes/batchdata-server.js';
 import { HUBSPOT_TEST_TOKEN, HubSpotServer } from '../../fakes/hubspot-server.js';
 import { NOW, request } from '../../support/gateway.js';
+import { finishInBrowser, openConnectLink } from '../../support/connect-flow.js';
 
 // Tenants connect their own vendor accounts: a key checked once against the vendor, or HubSpot's OAuth
 // flow (authorize, callback, code exchange with PKCE, refresh, revoke) against the local stand-in, which
@@ -178,10 +179,9 @@ describe('HubSpot OAuth connect flow', () => {
     expect(link).toMatch(/^https:\/\/gateway\.example\/connect\/hubspot\?ticket=/);
     expect(denied.body.error.message).toContain(`Ask the user to open ${link}`);
 
-    // The person opens the link: off to HubSpot's authorize page.
-    const opened = await g.http.request(link.replace('https://gateway.example', ''));
-    expect(opened.status).toBe(302);
-    const authorize = new URL(opened.headers.get('location')!);
+    // The person opens the link: off to HubSpot's authorize page (the browser keeps the flow's cookie).
+    const flow = await openConnectLink(g, link);
+    const authorize = flow.authorize;
     expect(`${authorize.origin}${authorize.pathname}`).toBe('https://app.hubspot.example/oauth/authorize');
     expect(authorize.searchParams.get('client_id')).toBe(hubspot.oauth.clientId);
     expect(authorize.searchParams.get('redirect_uri')).toBe('https://gateway.example/oauth/callback');
@@ -193,10 +193,12 @@ describe('HubSpot OAuth connect flow', () => {
       redirectUri: 'https://gateway.example/oauth/callback',
       codeChallenge: authorize.searchParams.get('code_challenge')!,
     });
-    const forged = await g.http.request(`/oauth/callback?code=${code}&state=${state.slice(0, -2)}xx`);
+    const forged = await finishInBrowser(g, flow, `code=${code}&state=${state.slice(0, -2)}xx`);
     expect(forged.status).toBe(400);
-    const callback = await g.http.request(
-      `/oauth/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
+    const callback = await finishInBrowser(
+      g,
+      flow,
+      `code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
     );
     expect(callback.status).toBe(200);
     expect(await callback.text()).toContain(
@@ -231,15 +233,15 @@ describe('HubSpot OAuth connect flow', () => {
     const g = gateway();
     const ask = await request(g, 'GET', '/v1/connections/hubspot/authorize', { token: ADMIN });
     expect(ask.status).toBe(200);
-    const authorize = new URL(ask.body.data.authorize_url);
+    const flow = await openConnectLink(g, ask.body.data.authorize_url);
+    const authorize = flow.authorize;
     const code = hubspot.grantCode({
       redirectUri: 'https://gateway.example/oauth/callback',
       codeChallenge: authorize.searchParams.get('code_challenge')!,
     });
     const state = authorize.searchParams.get('state')!;
     expect(
-      (await g.http.request(`/oauth/callback?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`))
-        .status,
+      (await finishInBrowser(g, flow, `code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`)).status,
     ).toBe(200);
     expect((await createContact(g, ADMIN, 'ok@acme.example')).status).toBe(200);
     hubspot.revokeRefreshToken(hubspot.issuedTokens.at(-1)!.refreshToken);
