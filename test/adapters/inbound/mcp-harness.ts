@@ -79,6 +79,9 @@ export const mcpHarness = (env: Record<string, string> = {}) => {
       };
     }
     open.push(caller);
+    // As a real client does: tools/list first, so that every call is checked against the tool's outputSchema
+    // by the SDK (a client that never listed the tools skips that check, which hid issue 27).
+    await caller.listTools();
     return caller;
   };
 
