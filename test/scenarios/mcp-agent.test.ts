@@ -19,7 +19,12 @@ const agent = async () => {
   const call = async (name: string, args: Record<string, unknown>) => {
     calls++;
     const r = await client.callTool({ name, arguments: args });
-    return { text: String(r.content?.[0]?.text ?? ''), data: r.structuredContent as any, isError: r.isError === true };
+    return {
+      text: String(r.content?.[0]?.text ?? ''),
+      data: r.structuredContent as any,
+      error: r._meta?.['tool-gateway/error'] as any,
+      isError: r.isError === true,
+    };
   };
   /** The arguments of the call an answer names after `label`, such as "Read one: web_fetch {...}". */
   const named = (text: string, tool: string): Record<string, unknown> => {
@@ -68,7 +73,7 @@ describe('agent scenarios over MCP', () => {
     expect(ask.isError).toBe(true);
     expect(ask.text).toContain('Nothing was changed');
     expect(ask.text).toContain('Scenario offers');
-    const token = ask.data.error.details.confirm_token as string;
+    const token = ask.error.details.confirm_token as string;
     const done = await a.call('files_deleteItem', { item_id: folderId, confirm_token: token });
     expect(done.isError).toBe(false);
     expect(done.text).toMatch(/recycle bin/);

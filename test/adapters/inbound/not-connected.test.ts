@@ -62,8 +62,10 @@ describe('NOT_CONNECTED', () => {
     const client = await h.connect(kind, ACME);
     const r = await client.callTool({ name: 'crm_getContact', arguments: { contact_id: '101' } });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent.error.code).toBe('NOT_CONNECTED');
-    const link = r.structuredContent.error.details.connect_url as string;
+    const error = r._meta['tool-gateway/error'];
+    expect(r.structuredContent).toBeUndefined();
+    expect(error.code).toBe('NOT_CONNECTED');
+    const link = error.details.connect_url as string;
     expect(link).toMatch(CONNECT_URL);
     expect(r.content[0].text).toContain(`Ask the user to open ${link}`);
   });
