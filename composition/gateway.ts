@@ -83,6 +83,11 @@ export interface Gateway {
   readonly container: Container;
   /** Marks the gateway as shutting down: /readyz answers 503 so load balancers stop sending traffic. */
   drain(): void;
+  /**
+   * Starts a document reader thread and loads the document libraries in it, off the event loop, so the first
+   * web_fetch or files_readFile of a document does not wait for them (the server calls it once it listens).
+   */
+  warm(): void;
   /** Closes connections (Redis); call on shutdown. */
   close(): Promise<void>;
 }
@@ -286,6 +291,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     drain: () => {
       draining = true;
     },
+    warm: () => shared.documents.warm(),
     close: async () => {
       // The URL guard keeps a pool of pinned connections: close it so that nothing holds the process open.
       const fetcher = container.isBound(UrlFetcher) ? container.get(UrlFetcher) : undefined;

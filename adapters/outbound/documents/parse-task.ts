@@ -4,6 +4,8 @@ import type { DocumentText } from '../../../ports/document-reader.js';
 // What the main thread asks of a parser worker and what it answers: plain data, copied between threads.
 
 export type ParseTask =
+  /** Loads every document library in the worker (the server asks once after it starts listening). */
+  | { readonly op: 'warm' }
   | {
       readonly op: 'page';
       readonly kind: PageKind;
@@ -33,4 +35,8 @@ export type ParseOutcome<T> =
 /** What the pool hands back once bounds are handled: the text, or why the bytes are not their type. */
 export type ParseRead<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
-export type ResultOf<T extends ParseTask> = T extends { op: 'page' } ? PageText : DocumentText;
+export type ResultOf<T extends ParseTask> = T extends { op: 'page' }
+  ? PageText
+  : T extends { op: 'warm' }
+    ? true
+    : DocumentText;

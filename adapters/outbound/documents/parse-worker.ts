@@ -1,5 +1,6 @@
 import type { ParseOutcome, ParseTask } from './parse-task.js';
 import { DocumentTooComplex } from './limits.js';
+import { loadPdfJs } from './pdf.js';
 import { isStackOverflow, readFileText, readPage } from './tasks.js';
 
 // A parser worker's entry (piscina loads this file in each worker thread). The document libraries
@@ -8,6 +9,9 @@ import { isStackOverflow, readFileText, readPage } from './tasks.js';
 export default async function parse(task: ParseTask): Promise<ParseOutcome<unknown>> {
   try {
     switch (task.op) {
+      case 'warm':
+        await loadPdfJs();
+        return { ok: true, value: true };
       case 'page':
         return { ok: true, value: await readPage(task.kind, task.bytes, task.contentType) };
       case 'file':

@@ -13,7 +13,8 @@ import type { ParseOutcome, ParseRead, ParseTask, ResultOf } from './parse-task.
 //   is sampled, and tasks are ended when it grows past their allowance (a decoder filling a buffer);
 // - in waiting: at most `queue` tasks wait for a worker; past that a call is refused at once with a
 //   retryable 503 rather than queued without end.
-// Concurrency follows the cores, at a lower scheduling priority than the event loop. Workers start on first use and leave after a minute idle, so the document
+// Concurrency follows the cores, at a lower scheduling priority than the event loop. Workers start on first use (or
+// when the server warms one after it listens), one stays, the others leave after a minute idle: the document
 // libraries cost nothing at start-up and nothing on the main thread.
 
 export interface ParserPoolOptions {
@@ -69,6 +70,11 @@ export class ParserPool {
     this.maxTaskMs = o.maxTaskMs ?? 20_000;
     this.heapMb = o.heapMb ?? 512;
     this.growthMb = o.growthMb ?? 768;
+  }
+
+  /** Reader threads started now. */
+  get readers(): number {
+    return this.#pool?.threads.length ?? 0;
   }
 
   /** Tasks running or waiting now. */
@@ -127,6 +133,17 @@ export class ParserPool {
     }
   }
 
+  /**
+   * Starts a reader and loads the document libraries in it, off the event loop, so that the first document
+   * read does not wait for them. The server calls this once it listens; embedders and tests need not.
+   */
+  warm(): void {
+    if (this.#closed) return;
+    this.#start()
+      .run({ op: 'warm' } satisfies ParseTask)
+      .catch(() => undefined);
+  }
+
   /** Ends every worker; tasks still running are refused as Unavailable. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -141,7 +158,8 @@ export class ParserPool {
     this.#pool = new Piscina({
       filename: (this.o.worker ?? fallback.url).href,
       execArgv: this.o.worker ? (import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : []) : fallback.execArgv,
-      minThreads: 0,
+      // One reader stays once started (its libraries loaded); the others leave after a minute idle.
+      minThreads: 1,
       maxThreads: this.threads,
       // Piscina's own queue is a second guard; the count above refuses first, with a clearer answer.
       maxQueue: this.queue + this.threads,

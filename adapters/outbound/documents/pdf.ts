@@ -74,14 +74,16 @@ export const pdfDecodedBytes = async (bytes: Uint8Array, cap = MAX_PDF_DECODED_B
 type PdfJs = typeof PdfJsModule;
 let pdfjs: Promise<PdfJs> | undefined;
 
+/** pdf.js, loaded once per worker on first use (or when the pool warms the worker up). */
+export const loadPdfJs = (): Promise<PdfJs> => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+
 /** The text of a PDF, page by page (at most `maxPages`). */
 export const pdfToText = async (
   bytes: Uint8Array,
   maxPages = MAX_PDF_PAGES,
 ): Promise<{ title?: string; text: string }> => {
   await pdfDecodedBytes(bytes);
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  const { getDocument } = await pdfjs;
+  const { getDocument } = await loadPdfJs();
   const doc = await getDocument({
     data: new Uint8Array(bytes),
     isEvalSupported: false,

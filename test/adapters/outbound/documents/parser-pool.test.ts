@@ -87,9 +87,18 @@ describe('ParserPool', () => {
     expect(leftOf(await p.run(task('echo')))).toMatchObject({ _tag: 'Unavailable' });
   });
 
-  it('starts no worker until the first task', () => {
-    const p = pool();
-    expect(p.busy).toBe(0);
-    expect(p.threads).toBe(1);
+  it('starts no worker until the first task or a warm-up, and keeps one reader afterwards', async () => {
+    const p = pool({ threads: 2 });
+    expect(p.readers).toBe(0);
+    p.warm();
+    expect(p.readers).toBe(1);
+    expect(await p.run(task('echo'))).toEqual(E.right({ ok: true, value: { op: 'echo' } }));
+    expect(p.readers).toBeGreaterThanOrEqual(1);
+  });
+
+  it('warms the real reader: the document libraries load in the worker', async () => {
+    const real = new ParserPool({ threads: 1 });
+    pools.push(real);
+    expect(await real.run({ op: 'warm' })).toEqual(E.right({ ok: true, value: true }));
   });
 });
