@@ -25,6 +25,8 @@ export interface GatewayConfig {
   readonly demoData: boolean;
   readonly upstreamTimeoutMs: number;
   readonly maxBodyBytes: number;
+  /** How long a request body may take to arrive (an upload: how long it may pause). */
+  readonly bodyTimeoutMs: number;
   readonly logLevel: string;
   readonly requestTimeoutMs: number;
   /** Extra delay added to every tool call (demos and shutdown tests of the in-memory mode). */
@@ -51,8 +53,12 @@ export interface GatewayConfig {
     readonly issuer?: string;
     readonly audience?: string;
     readonly tenantClaim?: string;
+    /** The longest lifetime (exp - iat) of a token accepted. */
+    readonly maxLifetimeSeconds: number;
   };
   readonly rateLimits: { readonly perMinute: number; readonly perGroup: Readonly<Record<string, number>> };
+  /** The files data plane's limits: requests a minute to one link, and to one tenant's links together. */
+  readonly fileTransfers: { readonly perLinkPerMinute: number; readonly perTenantPerMinute: number };
   readonly idempotencyTtlSeconds: number;
   /** Shared store for rate limits, idempotency records and upstream tokens; in-process stores without it. */
   readonly redisUrl?: string;
@@ -92,6 +98,11 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   ],
   ['GATEWAY_DEMO_DATA', 'true', 'Seed the in-memory backends with demo data.'],
   ['GATEWAY_MAX_BODY_BYTES', '1048576', 'Largest tool-call body accepted; larger ones get 413.'],
+  [
+    'GATEWAY_BODY_TIMEOUT_MS',
+    '10000',
+    'Longest a request body may take to arrive (an upload to the files data plane: longest it may go without a byte); past it the request gets 408 REQUEST_TIMEOUT and its connection is closed. Request headers have the same limit.',
+  ],
   ['UPSTREAM_TIMEOUT_MS', '15000', 'Time limit of one call to a vendor API.'],
   ['LOG_LEVEL', 'info', 'pino level: fatal, error, warn, info, debug, trace or silent.'],
   [
@@ -149,6 +160,11 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
     'The JWT claim that names the caller\'s tenant; a token without it acts for the tenant "default".',
   ],
   [
+    'JWT_MAX_LIFETIME_SECONDS',
+    '86400',
+    'Longest lifetime of a JWT accepted: a token whose exp is further than this from its iat (or, without iat, from now) is refused with 401.',
+  ],
+  [
     'GATEWAY_CONFIRM_DESTRUCTIVE',
     'false',
     'true: a Destructive tool call without a valid confirm_token changes nothing and answers 428 CONFIRMATION_REQUIRED with a preview of what would go and a token (single use, 5 minutes). dry_run=true previews whatever the setting.',
@@ -163,6 +179,16 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
     'RATE_LIMIT_GROUPS',
     '(none)',
     'Per-group limits as JSON, e.g. {"skiptrace": 60}; other groups use RATE_LIMIT_PER_MINUTE, except web (60, or RATE_LIMIT_PER_MINUTE when lower).',
+  ],
+  [
+    'RATE_LIMIT_FILE_LINK_PER_MINUTE',
+    '120',
+    'Requests per minute to one address of the files data plane (an upload, a download address, a share page); more get 429 with Retry-After.',
+  ],
+  [
+    'RATE_LIMIT_FILE_TENANT_PER_MINUTE',
+    '1200',
+    "Requests per minute to one tenant's files data plane, all its addresses together.",
   ],
   ['IDEMPOTENCY_TTL_SECONDS', '86400', 'How long the outcome of a write with an Idempotency-Key is replayed.'],
   [
@@ -284,6 +310,7 @@ const EnvCodec = t.type({
   GATEWAY_API_KEYS: apiKeysVar,
   GATEWAY_DEMO_DATA: enumVar(['true', 'false'], 'true'),
   GATEWAY_MAX_BODY_BYTES: intVar(1024, 1_073_741_824, 1_048_576),
+  GATEWAY_BODY_TIMEOUT_MS: intVar(100, 600_000, 10_000),
   UPSTREAM_TIMEOUT_MS: intVar(100, 600_000, 15_000),
   LOG_LEVEL: enumVar(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   GATEWAY_REQUEST_TIMEOUT_MS: intVar(100, 3_600_000, 30_000),
@@ -311,12 +338,15 @@ const EnvCodec = t.type({
           ? { ok: true, value: raw }
           : { ok: false },
   ),
+  JWT_MAX_LIFETIME_SECONDS: intVar(60, 366 * 86_400, 86_400),
   GATEWAY_CONFIRM_DESTRUCTIVE: enumVar(['true', 'false'], 'false'),
   GATEWAY_CONFIRM_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
     raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },
   ),
   RATE_LIMIT_PER_MINUTE: intVar(1, 1_000_000, 600),
   RATE_LIMIT_GROUPS: rateLimitGroupsVar,
+  RATE_LIMIT_FILE_LINK_PER_MINUTE: intVar(1, 1_000_000, 120),
+  RATE_LIMIT_FILE_TENANT_PER_MINUTE: intVar(1, 10_000_000, 1200),
   IDEMPOTENCY_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400),
   GATEWAY_TENANTS_MAX: intVar(1, 1_000_000, 200),
   UPSTREAM_RETRY_MAX_ATTEMPTS: intVar(1, 10, 3),
@@ -387,6 +417,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     demoData: v['GATEWAY_DEMO_DATA'] === 'true',
     upstreamTimeoutMs: v['UPSTREAM_TIMEOUT_MS'] as number,
     maxBodyBytes: v['GATEWAY_MAX_BODY_BYTES'] as number,
+    bodyTimeoutMs: v['GATEWAY_BODY_TIMEOUT_MS'] as number,
     logLevel: v['LOG_LEVEL'] as string,
     requestTimeoutMs: v['GATEWAY_REQUEST_TIMEOUT_MS'] as number,
     outputBudgetChars: v['GATEWAY_OUTPUT_BUDGET_CHARS'] as number,
@@ -409,6 +440,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
             issuer: v['JWT_ISSUER'] as string | undefined,
             audience: v['JWT_AUDIENCE'] as string | undefined,
             tenantClaim: v['JWT_TENANT_CLAIM'] as string,
+            maxLifetimeSeconds: v['JWT_MAX_LIFETIME_SECONDS'] as number,
           }
         : undefined,
     rateLimits: {
@@ -418,6 +450,10 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
         web: Math.min(60, v['RATE_LIMIT_PER_MINUTE'] as number),
         ...(v['RATE_LIMIT_GROUPS'] as Record<string, number>),
       },
+    },
+    fileTransfers: {
+      perLinkPerMinute: v['RATE_LIMIT_FILE_LINK_PER_MINUTE'] as number,
+      perTenantPerMinute: v['RATE_LIMIT_FILE_TENANT_PER_MINUTE'] as number,
     },
     idempotencyTtlSeconds: v['IDEMPOTENCY_TTL_SECONDS'] as number,
     redisUrl: v['REDIS_URL'] as string | undefined,

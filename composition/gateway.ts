@@ -11,6 +11,7 @@ import { createHttpApp } from '../adapters/inbound/http/http-app.js';
 import { ConfirmGate } from '../application/runtime/confirm.js';
 import { WebReader } from '../ports/web.js';
 import type { RejectedCall } from '../adapters/inbound/http/tool-calls.js';
+import type { TransferLine } from '../adapters/inbound/http/transfer-guard.js';
 import { E } from '../domain/shared/fp.js';
 import { Redis } from 'ioredis';
 import { Authenticator, DEFAULT_TENANT, principalId, TENANT_ID, type Principal } from '../ports/authenticator.js';
@@ -210,11 +211,21 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       clock: shared.clock,
     }),
   });
+  const transferFaults = storeFaultReporter(logger, metrics);
   const callDeps = {
     executor,
     authenticator: container.get(Authenticator),
     maxBodyBytes: config.maxBodyBytes,
+    bodyTimeoutMs: config.bodyTimeoutMs,
     outputBudget: config.outputBudgetChars,
+    transfers: {
+      limiter: container.get(RateLimiter),
+      perLinkPerMinute: config.fileTransfers.perLinkPerMinute,
+      perTenantPerMinute: config.fileTransfers.perTenantPerMinute,
+      log: (line: TransferLine) => logger.info(line, 'file transfer'),
+      onLimiterError: (error: unknown, requestId: string) =>
+        transferFaults({ store: 'rate-limit', operation: 'take', error, tool: 'files data plane', requestId }),
+    },
     onRejected: (event: RejectedCall) => {
       metrics.rejected.inc({ status: String(event.status) });
       logger.info(event, 'request refused');

@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'TIMEOUT'
+  /** 408: the request body was still arriving when its time was up (GATEWAY_BODY_TIMEOUT_MS); the connection is closed. */
+  | 'REQUEST_TIMEOUT'
   /** 503: a store the call needs (the idempotency records) is down; retry after details.retry_after_seconds. */
   | 'UNAVAILABLE'
   /** 422: a document (a file, a fetched page) is past a reading bound: too deep, too large unpacked, too slow. */

@@ -91,6 +91,9 @@ export const readBody = async (c: Context, limit: number): Promise<BodyResult> =
 /** The body's bytes as JSON, or the error that explains why they are not. */
 export const parseBody = (read: BodyBytes, limit: number): BodyResult => {
   if (read.kind === 'too-large') return { ok: false, error: tooLarge(limit) };
+  if (read.kind === 'aborted' && read.timedOutAfterMs !== undefined) {
+    return { ok: false, error: bodyTimedOut(read.timedOutAfterMs) };
+  }
   if (read.kind === 'aborted') {
     return {
       ok: false,
@@ -120,6 +123,15 @@ export const parseBody = (read: BodyBytes, limit: number): BodyResult => {
     };
   }
 };
+
+/** A body still arriving when its deadline passed (the answer closes the connection). */
+export const bodyTimedOut = (ms: number): ToolError =>
+  toolError(
+    408,
+    'REQUEST_TIMEOUT',
+    `The request body was still arriving after ${ms} ms, the most the gateway waits for one. Send the whole body at once.`,
+    { parameter: 'body', timeout_ms: ms },
+  );
 
 const tooLarge = (limit: number): ToolError =>
   toolError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limit}-byte limit.`, {

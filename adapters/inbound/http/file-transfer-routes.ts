@@ -30,11 +30,19 @@ export interface FileTransferRouteDeps {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-const answer = (status: number, body: unknown, extra: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify(body), {
+const answer = (status: number, body: unknown, extra: Record<string, string> = {}): Response => {
+  const text = JSON.stringify(body);
+  // The length is given so that the transfer's log line can say how many bytes went out.
+  return new Response(text, {
     status,
-    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...extra },
+    headers: {
+      'content-type': JSON_TYPE,
+      'content-length': String(Buffer.byteLength(text)),
+      'cache-control': 'no-store',
+      ...extra,
+    },
   });
+};
 
 const refusal = (r: TransferRefusal): Response =>
   answer(r.status, { success: false, error: { code: r.code, message: r.message, details: r.details ?? {} } });
@@ -46,10 +54,13 @@ const fail = (
   details?: Record<string, unknown>,
 ) => refusal({ status, code, message, ...(details ? { details } : {}) });
 
-/** The uploaded file's bytes: a raw body or the file of a multipart form, never more than `limit` of them held. */
+/**
+ * The uploaded file's bytes: a raw body or the file of a multipart form, never more than `limit` of them
+ * held. An upload may be large and slow, so its deadline is a pause: no byte for GATEWAY_BODY_TIMEOUT_MS.
+ */
 const readUpload = (c: Context, limit: number): Promise<UploadBody> => {
   const type = c.req.header('content-type');
-  return isMultipart(type) ? readMultipartFile(c, type!, limit) : readCapped(c, limit);
+  return isMultipart(type) ? readMultipartFile(c, type!, limit) : readCapped(c, limit, 'steady');
 };
 
 const tooLarge = (message: string, limit: number): Response =>
@@ -57,23 +68,32 @@ const tooLarge = (message: string, limit: number): Response =>
 
 /** An upload body that could not be read (not too large: that is answered by the caller). */
 const unreadable = (body: Exclude<UploadBody, { kind: 'ok' } | { kind: 'too-large' }>): Response =>
-  body.kind === 'invalid'
-    ? answer(400, {
+  body.kind === 'aborted' && body.timedOutAfterMs !== undefined
+    ? answer(408, {
         success: false,
         error: {
-          code: 'INVALID_PARAMETER',
-          message: body.message,
-          details: { parameter: 'body', expected: 'the file bytes, raw or as multipart/form-data with one file' },
+          code: 'REQUEST_TIMEOUT',
+          message: `The upload stopped: no byte came for ${body.timedOutAfterMs} ms. Send it again (an unfinished chunked upload resumes).`,
+          details: { parameter: 'body', timeout_ms: body.timedOutAfterMs },
         },
       })
-    : answer(400, {
-        success: false,
-        error: {
-          code: 'INVALID_PARAMETER',
-          message: 'The request body ended early. Send the upload again.',
-          details: { parameter: 'body' },
-        },
-      });
+    : body.kind === 'invalid'
+      ? answer(400, {
+          success: false,
+          error: {
+            code: 'INVALID_PARAMETER',
+            message: body.message,
+            details: { parameter: 'body', expected: 'the file bytes, raw or as multipart/form-data with one file' },
+          },
+        })
+      : answer(400, {
+          success: false,
+          error: {
+            code: 'INVALID_PARAMETER',
+            message: 'The request body ended early. Send the upload again.',
+            details: { parameter: 'body' },
+          },
+        });
 
 const zipOf = (payload: FilePayload): Promise<Buffer> =>
   new Promise((resolve, reject) => {

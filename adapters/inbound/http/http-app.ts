@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Authenticator } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import { DIALECTS, parseOutputSchemaForm, toDialect, type Dialect } from '../dialects/tool-dialects.js';
@@ -7,7 +7,7 @@ import { DEFAULT_OUTPUT_BUDGET } from '../../../application/runtime/envelope.js'
 import { parseToolsets } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
-import { readCapped } from './body-reader.js';
+import { readCapped, setBodyTimeout } from './body-reader.js';
 import { BEARER, clip, decodeSegment, header, readQuery, requestIdOf } from './call-request.js';
 import { JSON_TYPE, send, sendError } from './call-response.js';
 import {
@@ -18,6 +18,7 @@ import {
   type RejectedCall,
   type ResolveTarget,
 } from './tool-calls.js';
+import { transferGuard, type TransferGuardOptions } from './transfer-guard.js';
 
 export interface HttpAppDeps {
   readonly executor: ToolExecutor;
@@ -39,7 +40,33 @@ export interface HttpAppDeps {
    * `true` or `"ok"`; any other value (`false`, `"down"`) makes the answer 503.
    */
   readonly readiness?: () => Promise<Readonly<Record<string, boolean | string>>>;
+  /**
+   * How long a request body may take to arrive (GATEWAY_BODY_TIMEOUT_MS): a setting of the process, as
+   * every surface reads bodies through body-reader.ts.
+   */
+  readonly bodyTimeoutMs?: number;
+  /** The files data plane's rate limits and log lines (see transfer-guard.ts). */
+  readonly transfers?: TransferGuardOptions;
 }
+
+/** The id a mounted route's answer carries: the one withRequestId chose, or the caller's (or a new one). */
+const answerIdOf = (c: Context): string => (c.get('requestId') as string | undefined) ?? requestIdOf(c);
+
+/** Adds X-Request-Id to an answer without one (the caller's id when it sent a sensible one). */
+const withRequestId: MiddlewareHandler = async (c, next) => {
+  const id = requestIdOf(c);
+  c.set('requestId', id);
+  await next();
+  if (c.res.headers.has('x-request-id')) return;
+  try {
+    c.res.headers.set('x-request-id', id);
+  } catch {
+    // A response whose headers cannot change (one fetched from elsewhere): a copy that can.
+    const copy = new Response(c.res.body, c.res);
+    copy.headers.set('x-request-id', id);
+    c.res = copy;
+  }
+};
 
 /**
  * The HTTP surface: `POST /v1/tools/{group}/{tool}`, the tool-call form `POST /v1/tools/call`, and the
@@ -47,6 +74,7 @@ export interface HttpAppDeps {
  */
 export const createHttpApp = (deps: HttpAppDeps): Hono => {
   const { executor, authenticator, maxBodyBytes } = deps;
+  if (deps.bodyTimeoutMs !== undefined) setBodyTimeout(deps.bodyTimeoutMs);
   const outputBudget = deps.outputBudget ?? DEFAULT_OUTPUT_BUDGET;
   const registry = executor.registry;
   const listingBody = JSON.stringify({
@@ -75,6 +103,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
 
   const app = new Hono();
 
+  for (const path of ['/health', '/healthz', '/readyz', '/metrics']) app.use(path, withRequestId);
   const alive = (c: Context) => c.json({ status: 'ok' });
   app.get('/health', alive);
   app.get('/healthz', alive);
@@ -162,7 +191,20 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     app.post(path, (c) => handle(c, requestIdOf(c), resolve));
   }
 
-  deps.mount?.(app);
+  // The mounted routes (MCP, OpenAPI, docs, connections, the files data plane) answer with an X-Request-Id
+  // too: a middleware ahead of each of their paths adds it where the route did not. The tool-call routes
+  // above set it themselves and get no middleware, so their answers stay as fast as they were.
+  const mounted = new Hono();
+  deps.mount?.(mounted);
+  for (const path of new Set(mounted.routes.map((r) => r.path))) {
+    if (path !== '*' && path !== '/*') app.use(path, withRequestId);
+  }
+  if (deps.transfers) {
+    const guard = transferGuard(deps.transfers, answerIdOf);
+    app.use('/files/*', guard);
+    app.use('/t/:tenant/files/*', guard);
+  }
+  app.route('/', mounted);
 
   const TOOL_PATH = /^\/v1\/tools\/([^/]+)\/([^/]+)\/?$/;
 

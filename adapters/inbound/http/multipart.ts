@@ -1,11 +1,11 @@
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import type { Context } from 'hono';
-import { streamBody, type BodyBytes } from './body-reader.js';
+import { bodyTimeout, streamBody, type BodyBytes } from './body-reader.js';
 import { ByteSpool } from './byte-spool.js';
 
 // Uploads as multipart/form-data, parsed as they stream in: one file part is kept (at most `limit`
 // bytes of it), a few small fields are allowed and ignored, and anything past the limits stops the
-// reading at once.
+// reading at once, as does a form that stops coming (no byte for the body deadline).
 
 export type UploadBody = BodyBytes | { readonly kind: 'invalid'; readonly message: string };
 
@@ -66,6 +66,7 @@ export const readMultipartFile = async (c: Context, contentType: string, limit: 
   });
   if (tooLarge || end === 'too-large') return discard(parser, spool, { kind: 'too-large' });
   if (problem !== undefined) return discard(parser, spool, { kind: 'invalid', message: problem });
+  if (end === 'timeout') return discard(parser, spool, { kind: 'aborted', timedOutAfterMs: bodyTimeout() });
   if (end !== 'ok') return discard(parser, spool, { kind: 'aborted' });
   parser.end();
   await finished;

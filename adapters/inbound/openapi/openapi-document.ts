@@ -23,6 +23,11 @@ export const ERROR_STATUSES: ReadonlyArray<readonly [status: number, codes: read
     ['CONFLICT'],
     'The change conflicts with the current state, or a call with the same Idempotency-Key is still running.',
   ],
+  [
+    408,
+    ['REQUEST_TIMEOUT'],
+    'The request body was still arriving when its time was up (GATEWAY_BODY_TIMEOUT_MS); the connection is closed. Send the whole body at once.',
+  ],
   [413, ['PAYLOAD_TOO_LARGE'], 'The request body is over the size limit.'],
   [
     422,

@@ -28,7 +28,20 @@ export interface JwtOptions {
   readonly jwksCooldownMs?: number;
   /** The claim that names the caller's tenant (default `tenant`); a token without it acts for `default`. */
   readonly tenantClaim?: string;
+  /**
+   * The longest lifetime accepted (default a day): `exp - iat`, or `exp - now` for a token without `iat`
+   * (and never less than that, so that an `iat` in the future does not stretch it). A longer-lived token
+   * is refused: a leaked one would otherwise stay good for as long as its issuer wrote.
+   */
+  readonly maxLifetimeSeconds?: number;
+  /** How long a verified token is remembered at most (default 5 minutes), and never past its `exp`. */
+  readonly cacheSeconds?: number;
 }
+
+export const DEFAULT_JWT_MAX_LIFETIME_SECONDS = 86_400;
+const DEFAULT_CACHE_SECONDS = 300;
+/** Most verified tokens remembered; past it the cache starts again. */
+const MAX_CACHED = 10_000;
 
 const HMAC = ['HS256'];
 const ASYMMETRIC = ['RS256', 'ES256', 'EdDSA'];
@@ -82,10 +95,22 @@ const permissionsOf = (payload: JWTPayload): string[] => {
   return [...fromScope, ...fromList];
 };
 
+/** Why a token's lifetime is refused, or undefined when it is within `max` seconds (with `leeway` for clocks). */
+const lifetimeProblem = (payload: JWTPayload, nowSeconds: number, max: number, leeway: number): string | undefined => {
+  const exp = payload.exp ?? 0;
+  const iat = typeof payload.iat === 'number' ? payload.iat : undefined;
+  const from = iat === undefined ? nowSeconds : Math.min(iat, nowSeconds);
+  const lifetime = exp - from;
+  if (lifetime <= max + leeway) return undefined;
+  const what = iat === undefined ? 'it has no "iat" and expires' : 'it is valid for';
+  return `the token lives too long: ${what} ${Math.round(lifetime)} s, over the ${max}-second maximum this gateway accepts (JWT_MAX_LIFETIME_SECONDS). Ask the issuer for a shorter-lived token`;
+};
+
 /**
  * Verifies JWT access tokens with jose. HS256 tokens are checked only against the shared secret and
  * asymmetric ones only against the JWKS, so an HMAC token can never be checked with a public key; `none`
- * is never allowed. Verified tokens are remembered until they expire, so a busy client pays once.
+ * is never allowed, nor a token that lives longer than `maxLifetimeSeconds`. Verified tokens are
+ * remembered for a few minutes (never past their expiry), so a busy client pays once in a while.
  */
 export class JwtAuthenticator implements Authenticator {
   private readonly secret?: Uint8Array;
@@ -107,17 +132,21 @@ export class JwtAuthenticator implements Authenticator {
 
   async authenticate(token: string): Promise<Principal | AuthFailure> {
     const cached = this.verified.get(token);
-    if (cached && cached.expiresAt > Date.now()) return cached.principal;
+    if (cached) {
+      if (cached.expiresAt > Date.now()) return cached.principal;
+      this.verified.delete(token);
+    }
     let alg: string | undefined;
     try {
       alg = decodeProtectedHeader(token).alg;
     } catch {
       return { reason: 'the token is not a well-formed JWT' };
     }
+    const leeway = this.options.leewaySeconds ?? 30;
     const common = {
       issuer: this.options.issuer,
       audience: this.options.audience,
-      clockTolerance: this.options.leewaySeconds ?? 30,
+      clockTolerance: leeway,
       requiredClaims: ['exp'],
     };
     try {
@@ -131,14 +160,26 @@ export class JwtAuthenticator implements Authenticator {
       } else {
         return { reason: `the token algorithm "${alg ?? 'none'}" is not allowed` };
       }
+      const now = Date.now();
+      const tooLong = lifetimeProblem(
+        payload,
+        now / 1000,
+        this.options.maxLifetimeSeconds ?? DEFAULT_JWT_MAX_LIFETIME_SECONDS,
+        leeway,
+      );
+      if (tooLong) return { reason: tooLong };
       const claim = this.options.tenantClaim ?? 'tenant';
       const tenant = tenantOf(payload, claim);
       if (tenant === undefined) {
         return { reason: `the token's "${claim}" claim is not a tenant id (1 to 64 letters, digits, ".", "_" or "-")` };
       }
       const principal = principalOf(payload, permissionsOf(payload), tenant);
-      if (this.verified.size > 10_000) this.verified.clear();
-      this.verified.set(token, { principal, expiresAt: (payload.exp ?? 0) * 1000 });
+      if (this.verified.size >= MAX_CACHED) this.verified.clear();
+      const expiresAt = Math.min(
+        (payload.exp ?? 0) * 1000,
+        now + (this.options.cacheSeconds ?? DEFAULT_CACHE_SECONDS) * 1000,
+      );
+      this.verified.set(token, { principal, expiresAt });
       return principal;
     } catch (e) {
       return { reason: reasonOf(e) };

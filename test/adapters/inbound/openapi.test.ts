@@ -5,7 +5,7 @@ import { DEMO_TOKEN, READER_TOKEN, post, request, testGateway } from '../../supp
 
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
 const gateway = testGateway();
-const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '422', '429', '500', '502', '503', '504'];
+const ERROR_STATUSES = ['400', '401', '403', '404', '408', '409', '413', '422', '429', '500', '502', '503', '504'];
 let doc: any;
 
 beforeAll(async () => {
