@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import pg from 'pg';
+import { registerSkip, SKIP_REASONS } from './skips.js';
 
 const LOCAL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -26,10 +27,12 @@ export const postgresForTests = async (): Promise<{ url: string; stop(): Promise
   const given = process.env['DATABASE_URL'];
   if (given) return { url: given, stop: async () => {} };
   if (await answers(LOCAL)) return { url: LOCAL, stop: async () => {} };
-  if (!existsSync('/var/run/docker.sock') && !process.env['DOCKER_HOST'])
+  if (!existsSync('/var/run/docker.sock') && !process.env['DOCKER_HOST']) {
+    registerSkip(SKIP_REASONS.postgres);
     return {
       skip: 'PostgreSQL tests skipped: DATABASE_URL is not set, none answers at 127.0.0.1:5432, and no Docker engine is available for testcontainers.',
     };
+  }
   try {
     const { GenericContainer, Wait } = await import('testcontainers');
     const container = await new GenericContainer('postgres:15-alpine')
@@ -42,6 +45,7 @@ export const postgresForTests = async (): Promise<{ url: string; stop(): Promise
       stop: async () => void (await container.stop()),
     };
   } catch (e) {
+    registerSkip(SKIP_REASONS.postgres);
     return { skip: `PostgreSQL tests skipped: could not start a container (${(e as Error).message}).` };
   }
 };

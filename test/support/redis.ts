@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { registerSkip, SKIP_REASONS } from './skips.js';
 
 /**
  * A Redis for integration tests: REDIS_URL when set (CI sets it); otherwise a throwaway container
@@ -8,6 +9,7 @@ import { existsSync } from 'node:fs';
 export const redisForTests = async (): Promise<{ url: string; stop(): Promise<void> } | { skip: string }> => {
   if (process.env['REDIS_URL']) return { url: process.env['REDIS_URL'], stop: async () => {} };
   if (!existsSync('/var/run/docker.sock') && !process.env['DOCKER_HOST']) {
+    registerSkip(SKIP_REASONS.redis);
     return { skip: 'Redis tests skipped: REDIS_URL is not set and no Docker engine is available for testcontainers.' };
   }
   try {
@@ -18,6 +20,7 @@ export const redisForTests = async (): Promise<{ url: string; stop(): Promise<vo
       stop: async () => void (await container.stop()),
     };
   } catch (e) {
+    registerSkip(SKIP_REASONS.redis);
     return { skip: `Redis tests skipped: could not start a Redis container (${(e as Error).message}).` };
   }
 };
@@ -60,7 +63,10 @@ const freePort = async (): Promise<number> => {
 /** Starts `redis-server` without persistence; `{ skip }` when it is not on PATH. */
 export const ownRedisServer = async (): Promise<OwnRedis | { skip: string }> => {
   const binary = redisServerPath();
-  if (!binary) return { skip: 'Redis-loss tests skipped: redis-server is not on PATH.' };
+  if (!binary) {
+    registerSkip(SKIP_REASONS.redisServer);
+    return { skip: 'Redis-loss tests skipped: redis-server is not on PATH.' };
+  }
   const { spawn } = await import('node:child_process');
   const { connect } = await import('node:net');
   const port = await freePort();

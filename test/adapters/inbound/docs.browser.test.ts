@@ -7,6 +7,7 @@ import pino from 'pino';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../../composition/gateway.js';
+import { SKIP_REASONS, skipUnless } from '../../support/skips.js';
 
 // The reference page in a real browser: Debian's chromium driven by playwright-core (no downloaded browsers).
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -17,7 +18,7 @@ const FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
 ];
-const available = existsSync(CHROMIUM);
+const available = !skipUnless(existsSync(CHROMIUM), SKIP_REASONS.chromium);
 const SKIP_REASON = `SKIPPED: no Chromium at ${CHROMIUM}. Install Debian's chromium package (.ci/install-chromium) or set CHROMIUM_PATH.`;
 if (!available) console.warn(`[docs.browser.test] ${SKIP_REASON}`);
 

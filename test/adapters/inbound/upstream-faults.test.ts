@@ -5,6 +5,7 @@ import { createGateway, type Gateway } from '../../../composition/gateway.js';
 import { HUBSPOT_TEST_TOKEN, HubSpotServer, rateLimitBody } from '../../fakes/hubspot-server.js';
 import { TEST_DATA_DIR } from '../../support/data-dir.js';
 import { request } from '../../support/gateway.js';
+import { SKIP_REASONS, skipUnless } from '../../support/skips.js';
 
 // The vendor's bad moments, through HTTP against the HubSpot stand-in: a 429 with Retry-After and two
 // 503s are absorbed by retries within the same call; a write is never retried once it may have reached
@@ -115,7 +116,9 @@ describe('upstream faults', () => {
     const took = performance.now() - started;
     expect(fast.status).toBe(502);
     expect(fast.body.error.details).toMatchObject({ retryable: true, retry_after_seconds: 2 });
-    expect(took).toBeLessThan(50);
+    // What proves the breaker is that nothing reached HubSpot; the time only guards against waiting (for
+    // a vendor time limit or back-off), with room for a loaded machine: speed itself is measured in bench/.
+    expect(took).toBeLessThan(1000);
     expect(hubspot.requests.length).toBe(sent); // nothing reached HubSpot
 
     const metrics = await g.http.request('/metrics');
@@ -179,7 +182,7 @@ describe('vendor quotas', () => {
     }
   });
 
-  it.skipIf(!process.env['REDIS_URL'])(
+  it.skipIf(skipUnless(process.env['REDIS_URL'], SKIP_REASONS.redis))(
     "shares a connection's low daily quota between instances on one Redis",
     async () => {
       const instance = () =>
