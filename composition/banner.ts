@@ -34,6 +34,8 @@ export const bannerLines = (f: BannerFacts): string[] => {
     `  ${Object.entries(f.backends)
       .map(([g, b]) => `${g}: ${b}`)
       .join('   ')}   tools: ${f.tools}`,
+    `  MCP: ${f.base}/mcp   Reference and try-it page: ${f.base}/docs`,
+    '  Connect Claude, Cursor, VS Code or the Inspector: README.md, "Connect a client".',
   ];
   if (f.demoToken !== undefined && isDemoMode(f)) {
     lines.push(

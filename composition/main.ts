@@ -86,7 +86,7 @@ const start = () => {
     gateway = createGateway();
   } catch (error) {
     if (error instanceof ConfigurationError) {
-      process.stderr.write(`${error.message}\nSee the configuration table in README.md.\n`);
+      process.stderr.write(`${error.message}\nSee docs/configuration.md for every setting.\n`);
       process.exit(2);
     }
     throw error;
@@ -123,6 +123,20 @@ const start = () => {
     listener as RequestListener,
   );
   http1.on('clientError', clientError);
+  // A port that is taken (or not ours to use) is a one-line message naming the setting, not a stack trace.
+  http1.once('error', (error: NodeJS.ErrnoException) => {
+    const where = `${config.host}:${config.port}`;
+    const line =
+      error.code === 'EADDRINUSE'
+        ? `Port ${config.port} is already in use on ${config.host}: stop what is listening there, or set PORT to a free port (PORT=${config.port + 1} npm start).`
+        : error.code === 'EACCES'
+          ? `Not allowed to listen on ${where}: set PORT to a port above 1023 (PORT=8787 npm start).`
+          : error.code === 'EADDRNOTAVAIL'
+            ? `HOST ${config.host} is not an address of this machine: set HOST (127.0.0.1, or 0.0.0.0 for every interface).`
+            : `Cannot listen on ${where}: ${error.message}`;
+    process.stderr.write(`${line}\n`);
+    process.exit(1);
+  });
   http1.listen(config.port, config.host, () => {
     const info = http1.address() as AddressInfo;
     const base =
@@ -139,6 +153,9 @@ const start = () => {
     };
     process.stdout.write(`${bannerLines(facts).join('\n')}\n\n`);
     logger.info({ port: info.port, host: info.address }, 'listening');
+    // One document reader starts now, off the event loop, with its libraries, so that the first document
+    // a caller reads does not wait for them.
+    gateway.warm();
     if (facts.demoTokenConfigured && !isDemoMode(facts))
       logger.warn(
         'GATEWAY_DEMO_TOKEN is in force outside demo mode: it has every permission, for every caller who has it',

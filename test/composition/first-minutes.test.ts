@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { expect, it } from 'vitest';
+import { startServerProcess } from '../support/server-process.js';
+
+const entry = process.env['GATEWAY_ENTRY'];
+
+/** Runs the server entry to its end with `env`; its exit code and everything it printed. */
+const runToExit = (env: Record<string, string>) =>
+  new Promise<{ code: number | null; out: string }>((done) => {
+    const child = spawn(process.execPath, entry ? [entry] : ['--import', 'tsx', 'composition/main.ts'], {
+      cwd: resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('exit', (code) => {
+      clearTimeout(guard);
+      done({ code, out });
+    });
+  });
+
+// Issue 27, first minutes: the banner names the MCP address, the reference page and where connecting a
+// client is explained; a port that is taken is one line naming PORT, not a JSON stack trace.
+
+it('names the MCP URL and /docs in the banner, and a taken port in one line that names PORT', async () => {
+  const first = await startServerProcess({ GATEWAY_DEMO_TOKEN: 'first-minutes-token-0123' }, 30_000);
+  try {
+    const banner = first.output();
+    expect(banner).toContain(`MCP: ${first.base}/mcp`);
+    expect(banner).toContain(`${first.base}/docs`);
+    expect(banner).toContain('"Connect a client"');
+    const port = new URL(first.base).port;
+    const second = await runToExit({ PORT: port });
+    expect(second.code).toBe(1);
+    expect(second.out.trim().split('\n')).toHaveLength(1);
+    expect(second.out).toMatch(new RegExp(`Port ${port} is already in use.*set PORT`));
+    expect(second.out).not.toMatch(/\bat .+:\d+:\d+|"level"/);
+  } finally {
+    first.child.kill('SIGTERM');
+    await first.exited;
+  }
+}, 60_000);
