@@ -1,6 +1,6 @@
-// The README's "Embedding the application layer" example, run by CI in an empty project that installed the
-// `npm pack` tarball (not this checkout): it proves the package carries what the embedding needs. Prints
-// one line per check and exits 1 on any failure. CI copies it into that project and runs `node packed-embed.mjs`.
+// The "Embedding the application layer" example of docs/http.md, run by CI in an empty project that
+// installed the `npm pack` tarball (not this checkout): it proves the package carries what the embedding
+// needs. Prints one line per check and exits 1 on any failure. CI copies it there and runs it with node.
 import { createGateway, principal } from 'tool-gateway';
 
 const checks = [];
@@ -13,7 +13,7 @@ const check = (name, ok, detail) => {
 const entry = import.meta.resolve('tool-gateway');
 check('resolves to', /\/node_modules\/tool-gateway\/dist\/composition\/library\.js$/.test(entry), entry);
 
-// As the README shows it.
+// As docs/http.md shows it.
 const gateway = createGateway({ env: { CRM_BACKEND: 'memory' } }); // or { config } from loadConfig()
 const answer = await gateway.callTool(
   'crm_searchContacts',
