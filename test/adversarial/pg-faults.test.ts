@@ -337,7 +337,7 @@ describe.skipIf('skip' in found)('the gateway while its PostgreSQL sessions are 
     await until(async () => (await send('connections')).status === 200, 15_000);
     const ready = await get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({
+    expect(ready.body).toMatchObject({
       status: 'ready',
       checks: { configuration: true, accepting: true, database: 'ok' },
     });
@@ -374,7 +374,7 @@ describe('a database that is not there: /readyz and vendor-backed tools', () => 
     try {
       const r = await readyz(g);
       expect(r.status).toBe(503);
-      expect(r.body).toEqual({
+      expect(r.body).toMatchObject({
         status: 'not ready',
         checks: { configuration: true, accepting: true, database: 'down' },
       });
@@ -425,7 +425,10 @@ describe('a database that is not there: /readyz and vendor-backed tools', () => 
     try {
       const r = await readyz(g);
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ status: 'ready', checks: { configuration: true, accepting: true, database: 'ok' } });
+      expect(r.body).toMatchObject({
+        status: 'ready',
+        checks: { configuration: true, accepting: true, database: 'ok' },
+      });
     } finally {
       await g.close();
     }

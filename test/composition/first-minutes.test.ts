@@ -4,13 +4,15 @@ import { expect, it } from 'vitest';
 import { startServerProcess } from '../support/server-process.js';
 
 const entry = process.env['GATEWAY_ENTRY'];
+const { DATABASE_URL: _omitted, ...withoutDatabase } = process.env;
 
 /** Runs the server entry to its end with `env`; its exit code and everything it printed. */
 const runToExit = (env: Record<string, string>) =>
   new Promise<{ code: number | null; out: string }>((done) => {
     const child = spawn(process.execPath, entry ? [entry] : ['--import', 'tsx', 'composition/main.ts'], {
       cwd: resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      // As `npm start` runs on a fresh machine: memory mode, not the PostgreSQL the tests were given.
+      env: { ...withoutDatabase, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
