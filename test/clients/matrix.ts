@@ -440,8 +440,8 @@ const main = async () => {
     await runClient('sdk v2 legacy (initialize)', sdkV2(url, token, 'legacy'));
     await runClient('inspector-cli 1.0.3', inspector(url, token));
     await runClient(
-      'mcp-remote 0.15.1 (--header)',
-      mcpRemote(url, ['--header', `Authorization: Bearer ${token}`], configDir),
+      'mcp-remote 0.15.1 (--transport http-only --header)',
+      mcpRemote(url, ['--transport', 'http-only', '--header', `Authorization: Bearer ${token}`], configDir),
     );
     await mcpRemoteWithoutHeader(url, configDir);
     await conformance(url, token);
