@@ -119,7 +119,8 @@ export const connectionPaths = (): Record<string, unknown> => ({
   '/v1/connections/{vendor}/authorize': {
     get: {
       operationId: 'authorizeConnection',
-      summary: "The vendor's authorization URL (OAuth, with PKCE)",
+      summary:
+        "A connect link (one hour) for a person's browser: it starts the vendor's OAuth flow (PKCE where the vendor supports it)",
       tags: ['connections'],
       security: [{ bearer: [] }],
       parameters: [
@@ -129,13 +130,16 @@ export const connectionPaths = (): Record<string, unknown> => ({
           name: 'redirect',
           in: 'query',
           required: false,
-          description: 'true: answer 302 to the URL instead of JSON.',
+          description: 'true: answer 302 to the connect link instead of JSON.',
           schema: { type: 'boolean' },
         },
       ],
       responses: {
-        '200': ok({ type: 'object', properties: { authorize_url: { type: 'string' } } }, 'Where to send the person.'),
-        '302': { description: 'To the vendor (redirect=true).' },
+        '200': ok(
+          { type: 'object', properties: { authorize_url: { type: 'string' } } },
+          "Where to send the person: the gateway's connect link, which sets the flow's cookie and goes on to the vendor.",
+        ),
+        '302': { description: 'To the connect link (redirect=true).' },
         ...errors(400, 401, 403, 404),
       },
     },
@@ -143,12 +147,14 @@ export const connectionPaths = (): Record<string, unknown> => ({
   '/oauth/callback': {
     get: {
       operationId: 'oauthCallback',
-      summary: 'Where the vendor sends the person back: checks state, stores the tokens, shows what was connected',
+      summary:
+        "Where the vendor sends the person back: checks the state (once only) and the flow's cookie, stores the tokens, shows what was connected",
       tags: ['connections'],
       security: [{}],
       responses: {
         '200': { description: 'A page that says what was connected.' },
-        '400': { description: 'Unknown or expired state.' },
+        '400': { description: 'Unknown, expired or already used state, or not the browser that started the flow.' },
+        '503': { description: 'The store of used states cannot answer; nothing was connected. Retry the link.' },
       },
     },
   },
@@ -160,7 +166,9 @@ export const connectionPaths = (): Record<string, unknown> => ({
       security: [{}],
       parameters: [vendorParam, { name: 'ticket', in: 'query', required: true, schema: { type: 'string' } }],
       responses: {
-        '302': { description: "To the vendor's authorization page." },
+        '302': {
+          description: "To the vendor's authorization page, with the flow's cookie set (HttpOnly, SameSite=Lax).",
+        },
         '400': { description: 'Expired or invalid.' },
       },
     },

@@ -49,7 +49,7 @@ export const docsPage = ({ script, style, version }: PageAssets): string => `<!d
       <ul>
         <li><code>GET /v1/connections</code>: the tenant's connections, never a secret.</li>
         <li><code>POST /v1/connections/{vendor}</code> <code>{"key": "…"}</code>: a BatchData API key or HubSpot private-app token, checked once against the vendor.</li>
-        <li><code>GET /v1/connections/{vendor}/authorize</code>: the vendor's OAuth page (PKCE); <code>/oauth/callback</code> finishes.</li>
+        <li><code>GET /v1/connections/{vendor}/authorize</code>: a connect link for a person's browser, which goes on to the vendor's OAuth page; <code>/oauth/callback</code> finishes.</li>
         <li><code>DELETE /v1/connections/{vendor}</code>: revoke where the vendor can, then forget.</li>
         <li><code>?scope=user</code>: your own connection; tenant-wide ones need <code>connections:manage</code>.</li>
         <li><code>GET /v1/audit?since=&amp;tool=&amp;principal=</code>: writes, deletes and connection changes (needs <code>audit:read</code>).</li>
