@@ -139,7 +139,7 @@ const CORE_ENVIRONMENT: readonly EnvironmentRow[] = [
   [
     'DOCUMENT_READ_TIMEOUT_MS',
     '20000',
-    'Longest one document may take to read (the call\'s own time limit ends it sooner); past it the reader is terminated and the call gets 422 DOCUMENT_TOO_COMPLEX.',
+    "Longest one document may take to read (the call's own time limit ends it sooner); past it the reader is terminated and the call gets 422 DOCUMENT_TOO_COMPLEX.",
   ],
   [
     'DOCUMENT_READ_MEMORY_MB',
