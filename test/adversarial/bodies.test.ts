@@ -22,6 +22,26 @@ const peakRss = (pid: number): number => {
   return Number(m![1]) * 1024;
 };
 
+/** The resident set now, in bytes (Linux). */
+const rss = (pid: number): number => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m![1]) * 1024;
+};
+
+/**
+ * Waits until the process's resident set stops growing (less than 2 MB over half a second, at most 20 s):
+ * the server starts a document reader thread after it listens, and its start must not count as a body's.
+ */
+const settled = async (pid: number): Promise<void> => {
+  let last = rss(pid);
+  for (let waited = 0; waited < 20_000; waited += 500) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = rss(pid);
+    if (now - last < 2 * MB) return;
+    last = now;
+  }
+};
+
 /** A body of `total` bytes made as it is read (never held by the test), framed by `head` and `tail`. */
 function* generated(total: number, head = '', tail = ''): Generator<Uint8Array> {
   const block = new Uint8Array(64 * 1024).fill(0x61);
@@ -97,6 +117,7 @@ describe('oversized bodies against the running server', () => {
         body: '{"contact_id":"101"}',
       }).then((r) => r.text());
     }
+    await settled(child.pid!);
   }, 60_000);
 
   afterAll(() => {
