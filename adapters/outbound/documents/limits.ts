@@ -32,5 +32,5 @@ export class DocumentTooComplex extends Error {
   }
 }
 
-const MiB = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
-export const describeBytes = MiB;
+/** A byte count as whole MiB, for messages. */
+export const describeBytes = (n: number): string => `${Math.round(n / 1024 / 1024)} MiB`;

@@ -28,15 +28,13 @@ export interface ParserPoolOptions {
   readonly heapMb?: number;
   /** How much the process may grow per running task before the tasks are ended (default 768 MiB). */
   readonly growthMb?: number;
-  /** How often that growth is sampled while tasks run (default 50 ms). */
-  readonly sampleMs?: number;
   /** The worker's module (tests give their own); by default parse-worker beside this file. */
   readonly worker?: URL;
-  /** Reads the process's resident size (tests). */
-  readonly rss?: () => number;
 }
 
 const MiB = 1024 * 1024;
+/** How often the resident size is sampled while tasks run. */
+const SAMPLE_MS = 50;
 
 interface Running {
   readonly controller: AbortController;
@@ -177,7 +175,7 @@ export class ParserPool {
 
   /** Samples the resident size while tasks run; past the allowance the tasks in workers are ended. */
   #watch(): void {
-    const rss = this.o.rss ?? (() => process.memoryUsage.rss());
+    const rss = () => process.memoryUsage.rss();
     this.#baseline = rss();
     this.#sampler = setInterval(() => {
       const allowance = this.growthMb * MiB * Math.max(1, Math.min(this.#running.size, this.threads));
@@ -190,7 +188,7 @@ export class ParserPool {
         r.stopped = 'memory';
         r.controller.abort();
       }
-    }, this.o.sampleMs ?? 50);
+    }, SAMPLE_MS);
     this.#sampler.unref();
   }
 
