@@ -6,7 +6,6 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
 import { described, intRange, MAX_OFFSET, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, nextOffset, type UseCase } from '../runtime/define-tool.js';
-import { table } from '../runtime/markdown.js';
 import { PropertiesResult } from './crm-results.js';
 
 export const GetPropertiesParams = params(
@@ -86,9 +85,10 @@ export const getPropertiesTool = defineTool({
         opts.length > MAX_OPTIONS_SHOWN ? `, +${opts.length - MAX_OPTIONS_SHOWN} more (format=json lists all)` : '';
       return [p.name, p.label, p.type + (p.readOnly ? ', read-only' : ''), shown.join(', ') + more];
     });
-    return [
-      `## ${r.objectType === 'contacts' ? 'Contact' : 'Company'} properties (${r.total}${r.offset ? `; from number ${r.offset + 1}` : ''})`,
-      table(['name', 'label', 'type', 'options (internal value)'], rows),
-    ].join('\n\n');
+    return {
+      before: `## ${r.objectType === 'contacts' ? 'Contact' : 'Company'} properties (${r.total}${r.offset ? `; from number ${r.offset + 1}` : ''})`,
+      columns: ['name', 'label', 'type', 'options (internal value)'],
+      rows,
+    };
   },
 });

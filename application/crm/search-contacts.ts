@@ -26,7 +26,7 @@ import {
   withoutDefaults,
 } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
-import { call, table } from '../runtime/markdown.js';
+import { call } from '../runtime/markdown.js';
 import { ContactSearchResult } from './crm-results.js';
 
 const FilterCodec = object(
@@ -147,13 +147,15 @@ export const searchContactsTool = defineTool({
     ]);
     const first = offset + 1;
     const last = offset + page.results.length;
-    return [
-      `## Contacts: ${page.total} match`,
-      `Showing ${first}-${last} of ${page.total}.`,
-      table(['id', ...(withName ? ['name'] : []), ...cols], rows),
-      page.after !== undefined
-        ? `Next page: ${call('crm_searchContacts', withoutDefaults(SearchContactsParams, { ...p, after: page.after }))}`
-        : 'This is the last page.',
-    ].join('\n\n');
+    return {
+      before: `## Contacts: ${page.total} match`,
+      position: `Showing ${first}-${last} of ${page.total}.`,
+      columns: ['id', ...(withName ? ['name'] : []), ...cols],
+      rows,
+      more:
+        page.after !== undefined
+          ? `Next page: ${call('crm_searchContacts', withoutDefaults(SearchContactsParams, { ...p, after: page.after }))}`
+          : 'This is the last page.',
+    };
   },
 });

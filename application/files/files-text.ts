@@ -2,7 +2,7 @@ import type { Item } from '../../domain/files/item.js';
 import type { Share } from '../../domain/files/share.js';
 import { described, NonEmptyString, t } from '../runtime/codecs.js';
 import type { DefaultedType, DescribedType } from '../runtime/json-schema.js';
-import { fields, plural, table } from '../runtime/markdown.js';
+import { fields, joinBlocks, plural, renderPage, table, type Cell, type Presentation } from '../runtime/markdown.js';
 
 // The files group's payloads (ShareFile's shapes, with `odata.type`) and the text a model reads.
 
@@ -83,21 +83,30 @@ export const kindWord = (i: Item): string => (i.type === 'Folder' ? 'Folder' : '
 
 export const itemHeading = (i: Item): string => `## ${kindWord(i)} "${i.Name}" (id ${i.Id})`;
 
-export const itemsTable = (items: readonly Item[]): string =>
-  table(
-    ['id', 'name', 'type', 'size', 'created', ...(items.some((i) => i.IsDeleted) ? ['deleted'] : [])],
-    items.map((i) => [
-      i.Id,
-      i.Name,
-      i.type === 'Folder' ? `folder (${plural(i.FileCount, 'file')})` : 'file',
-      size(i.FileSizeBytes),
-      date(i.CreationDate),
-      ...(i.IsDeleted ? ['in recycle bin'] : []),
-    ]),
-  );
+/** The columns and rows of a table of items (a folder's contents, a share's items). */
+export const itemRows = (items: readonly Item[]): { columns: string[]; rows: Cell[][] } => ({
+  columns: ['id', 'name', 'type', 'size', 'created', ...(items.some((i) => i.IsDeleted) ? ['deleted'] : [])],
+  rows: items.map((i) => [
+    i.Id,
+    i.Name,
+    i.type === 'Folder' ? `folder (${plural(i.FileCount, 'file')})` : 'file',
+    size(i.FileSizeBytes),
+    date(i.CreationDate),
+    ...(i.IsDeleted ? ['in recycle bin'] : []),
+  ]),
+});
 
-export const itemText = (i: Item): string =>
-  [
+export const itemsTable = (items: readonly Item[]): string => {
+  const { columns, rows } = itemRows(items);
+  return table(columns, rows);
+};
+
+/**
+ * An item: its heading and fields and, for a folder read with its children, its contents as a page of rows
+ * (the output budget cuts them; files_listChildren pages through the rest).
+ */
+export const itemPresentation = (i: Item, after?: string): Presentation => {
+  const about = joinBlocks(
     itemHeading(i),
     fields([
       ['Path', i.Path],
@@ -114,14 +123,16 @@ export const itemText = (i: Item): string =>
       ['Status', i.IsDeleted ? 'in the recycle bin' : undefined],
       ['url', i.url],
     ]),
-    i.Children
-      ? i.Children.length
-        ? `### Contents (${i.Children.length})\n\n${itemsTable(i.Children)}`
-        : '### Contents\n\nThe folder is empty.'
-      : undefined,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+  );
+  if (!i.Children) return joinBlocks(about, after);
+  if (!i.Children.length) return joinBlocks(about, '### Contents\n\nThe folder is empty.', after);
+  return { before: `${about}\n\n### Contents (${i.Children.length})`, ...itemRows(i.Children), after };
+};
+
+export const itemText = (i: Item): string => {
+  const out = itemPresentation(i);
+  return typeof out === 'string' ? out : renderPage(out);
+};
 
 export const shareJson = (s: Share, itemJsonOf: (i: Item) => unknown = itemJson): Record<string, unknown> =>
   defined({

@@ -6,7 +6,7 @@ import { ItemStore } from '../../ports/item-store.js';
 import { params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { flag, ItemIdParam, itemJson, itemSummaryJson, itemText } from './files-text.js';
+import { flag, ItemIdParam, itemJson, itemPresentation, itemSummaryJson } from './files-text.js';
 import { ItemResult } from './file-results.js';
 
 export const GetItemParams = params(
@@ -58,8 +58,8 @@ export const getItemTool = defineTool({
       ? { ...itemSummaryJson(i, true), ...(i.Children ? { Children: i.Children.map((c) => itemSummaryJson(c)) } : {}) }
       : itemJson(i),
   text: (i, p) =>
-    [
-      itemText(p.summary_only ? { ...i, Description: undefined, Info: undefined } : i),
+    itemPresentation(
+      p.summary_only ? { ...i, Description: undefined, Info: undefined } : i,
       nextSteps(
         i.type === 'Folder'
           ? [
@@ -68,5 +68,5 @@ export const getItemTool = defineTool({
             ]
           : [`Download it: ${call('files_getDownloadUrl', { item_id: i.Id })}`],
       ),
-    ].join('\n'),
+    ),
 });

@@ -5,7 +5,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
-import { call, nextSteps, table } from '../runtime/markdown.js';
+import { call, joinBlocks, nextSteps } from '../runtime/markdown.js';
 import { flag, itemJson, TYPE_PREFIX } from './files-text.js';
 import { TopLevelFoldersResult } from './file-results.js';
 
@@ -48,17 +48,13 @@ export const getTopLevelFoldersTool = defineTool({
       p.summary_only ? { Id: f.Id, Name: f.Name, 'odata.type': TYPE_PREFIX + f.type } : itemJson(f),
     ),
   }),
-  text: (r) =>
-    [
-      `## Top-level folders (${r.folders.length})`,
-      r.description,
-      table(
-        ['id', 'name', 'files inside'],
-        r.folders.map((f) => [f.Id, f.Name, f.FileCount]),
-      ),
-      nextSteps([
-        `Browse one: ${call('files_listChildren', { folder_id: 'home' })}`,
-        `Search everything: ${call('files_searchItems', { query: '<words>' })}`,
-      ]),
-    ].join('\n\n'),
+  text: (r) => ({
+    before: joinBlocks(`## Top-level folders (${r.folders.length})`, r.description),
+    columns: ['id', 'name', 'files inside'],
+    rows: r.folders.map((f) => [f.Id, f.Name, f.FileCount]),
+    after: nextSteps([
+      `Browse one: ${call('files_listChildren', { folder_id: 'home' })}`,
+      `Search everything: ${call('files_searchItems', { query: '<words>' })}`,
+    ]),
+  }),
 });

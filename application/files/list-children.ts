@@ -7,7 +7,7 @@ import { ItemStore } from '../../ports/item-store.js';
 import { described, intRange, NonEmptyString, params, stringUpTo, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { flag, itemJson, itemSummaryJson, itemsTable } from './files-text.js';
+import { flag, itemJson, itemRows, itemSummaryJson } from './files-text.js';
 import { ItemListResult } from './file-results.js';
 
 export const ListChildrenParams = params(
@@ -103,15 +103,15 @@ export const listChildrenTool = defineTool({
     }
     const hasMore = r.skip + r.items.length < r.totalCount;
     const next = { ...withoutDefaults(ListChildrenParams, p), folder_id: r.folderId, skip: r.skip + r.items.length };
-    return [
-      heading,
-      `Showing ${r.skip + 1}-${r.skip + r.items.length} of ${r.totalCount}.`,
-      itemsTable(r.items),
-      hasMore ? `Next page: ${call('files_listChildren', next)}` : 'This is the last page.',
-      nextSteps([
+    return {
+      before: heading,
+      position: `Showing ${r.skip + 1}-${r.skip + r.items.length} of ${r.totalCount}.`,
+      ...itemRows(r.items),
+      more: hasMore ? `Next page: ${call('files_listChildren', next)}` : 'This is the last page.',
+      after: nextSteps([
         `Open a folder: ${call('files_listChildren', { folder_id: '<id>' })}`,
         `Download a file: ${call('files_getDownloadUrl', { item_id: '<id>' })}`,
       ]),
-    ].join('\n\n');
+    };
   },
 });

@@ -6,7 +6,7 @@ import { Clock } from '../../ports/clock.js';
 import { ShareStore } from '../../ports/share-store.js';
 import { described, intRange, oneOf, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
-import { call, nextSteps, table } from '../runtime/markdown.js';
+import { call, nextSteps } from '../runtime/markdown.js';
 import { downloadsText, expiryText, flag, shareJson, shareSummaryJson } from './files-text.js';
 import { ShareListResult } from './file-results.js';
 
@@ -77,24 +77,24 @@ export const listSharesTool = defineTool({
       ].join('\n\n');
     }
     const hasMore = r.skip + r.shares.length < r.totalCount;
-    return [
-      heading,
-      `Showing ${r.skip + 1}-${r.skip + r.shares.length} of ${r.totalCount}.`,
-      table(
-        ['id', 'type', 'title', 'downloads', 'expires', 'link'],
-        r.shares.map((s) => [
-          s.Id,
-          s.ShareType,
-          s.Title,
-          s.ShareType === 'Send' ? downloadsText(s) : '',
-          expiryText(s, r.now),
-          s.Uri,
-        ]),
-      ),
-      hasMore
+    return {
+      before: heading,
+      position: `Showing ${r.skip + 1}-${r.skip + r.shares.length} of ${r.totalCount}.`,
+      columns: ['id', 'type', 'title', 'downloads', 'expires', 'link'],
+      rows: r.shares.map((s) => [
+        s.Id,
+        s.ShareType,
+        s.Title,
+        s.ShareType === 'Send' ? downloadsText(s) : '',
+        expiryText(s, r.now),
+        s.Uri,
+      ]),
+      more: hasMore
         ? `Next page: ${call('files_listShares', { ...withoutDefaults(ListSharesParams, p), skip: r.skip + r.shares.length })}`
         : 'This is the last page.',
-      nextSteps([`Details of one: ${call('files_getShare', { share_id: r.shares[0]!.Id, include_items: true })}`]),
-    ].join('\n\n');
+      after: nextSteps([
+        `Details of one: ${call('files_getShare', { share_id: r.shares[0]!.Id, include_items: true })}`,
+      ]),
+    };
   },
 });

@@ -16,7 +16,7 @@ import {
   withoutDefaults,
 } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
-import { call, nextSteps, table } from '../runtime/markdown.js';
+import { call, joinBlocks, nextSteps } from '../runtime/markdown.js';
 import { flag, size, TYPE_PREFIX } from './files-text.js';
 import { isoDate } from './update-item.js';
 import { SearchResultsResult } from './file-results.js';
@@ -137,38 +137,33 @@ export const searchItemsTool = defineTool({
       ]
         .filter(Boolean)
         .join('\n\n');
-    return [
-      heading,
-      notes,
-      `Showing 1-${r.results.length} of ${r.totalCount}.${r.results.length < r.totalCount ? ` Raise top (now ${p.top}) to see more: ${call('files_searchItems', { ...withoutDefaults(SearchItemsParams, p), top: Math.min(500, r.totalCount) })}` : ''}`,
-      table(
-        [
-          'rank',
-          'id',
-          'name',
-          'type',
-          'size',
-          'folder',
-          'score',
-          ...(r.results.some((x) => x.MatchedIn) ? ['matched in'] : []),
-        ],
-        r.results.map((x) => [
-          x.Rank,
-          x.Id,
-          x.Name,
-          x.ItemType,
-          size(x.Size),
-          x.ParentSemanticPath ?? x.ParentName,
-          x.Score,
-          ...(x.MatchedIn ? [x.MatchedIn.join(' + ')] : []),
-        ]),
-      ),
-      nextSteps([
+    return {
+      before: joinBlocks(heading, notes),
+      position: `Showing 1-${r.results.length} of ${r.totalCount}.${r.results.length < r.totalCount ? ` Raise top (now ${p.top}) to see more: ${call('files_searchItems', { ...withoutDefaults(SearchItemsParams, p), top: Math.min(500, r.totalCount) })}` : ''}`,
+      columns: [
+        'rank',
+        'id',
+        'name',
+        'type',
+        'size',
+        'folder',
+        'score',
+        ...(r.results.some((x) => x.MatchedIn) ? ['matched in'] : []),
+      ],
+      rows: r.results.map((x) => [
+        x.Rank,
+        x.Id,
+        x.Name,
+        x.ItemType,
+        size(x.Size),
+        x.ParentSemanticPath ?? x.ParentName,
+        x.Score,
+        ...(x.MatchedIn ? [x.MatchedIn.join(' + ')] : []),
+      ]),
+      after: nextSteps([
         `Download a file: ${call('files_getDownloadUrl', { item_id: r.results[0]!.Id })}`,
         `Read its details: ${call('files_getItem', { item_id: r.results[0]!.Id })}`,
       ]),
-    ]
-      .filter(Boolean)
-      .join('\n\n');
+    };
   },
 });

@@ -172,22 +172,21 @@ export const aggregateRecordsTool = defineTool({
     const head = `## ${app.name} (app ${app.app_id}): ${result.total_items} matching record${result.total_items === 1 ? '' : 's'}${groupedBy(app, p)}${result.offset ? `; groups from number ${result.offset + 1} of ${result.group_count}` : ''}`;
     if (result.groups) {
       const cols = columnsOf(app, result.totals ?? {});
-      return [
-        head,
-        table(
-          ['group', 'key', 'count', ...cols.map((c) => c.label)],
-          [
-            ...result.groups.map((g) => [
-              g.group,
-              g.key ?? '',
-              g.count,
-              ...cols.map((c) => show(g.aggregations[c.key]?.[c.op], c.unit)),
-            ]),
-            ['**total**', '', result.total_items, ...cols.map((c) => show(result.totals?.[c.key]?.[c.op], c.unit))],
-          ],
-        ),
-        'Records with several values in the grouping field count in each of their groups; the total row counts each record once.',
-      ].join('\n\n');
+      return {
+        before: head,
+        columns: ['group', 'key', 'count', ...cols.map((c) => c.label)],
+        rows: result.groups.map((g) => [
+          g.group,
+          g.key ?? '',
+          g.count,
+          ...cols.map((c) => show(g.aggregations[c.key]?.[c.op], c.unit)),
+        ]),
+        footer: [
+          ['**total**', '', result.total_items, ...cols.map((c) => show(result.totals?.[c.key]?.[c.op], c.unit))],
+        ],
+        notes:
+          'Records with several values in the grouping field count in each of their groups; the total row counts each record once.',
+      };
     }
     if (!result.aggregations) return head;
     const cols = columnsOf(app, result.aggregations);

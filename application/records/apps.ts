@@ -5,7 +5,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
-import { call, nextSteps, table } from '../runtime/markdown.js';
+import { call, joinBlocks, nextSteps } from '../runtime/markdown.js';
 import { AppResult, AppsResult, ViewsResult } from './record-results.js';
 
 export const ListAppsParams = params(
@@ -45,14 +45,12 @@ export const listAppsTool = defineTool({
   text: (apps, p) =>
     apps.length === 0
       ? `## No apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}`
-      : [
-          `## Apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}: ${apps.length}`,
-          table(
-            ['id', 'name', 'workspace_id', 'description'],
-            apps.map((a) => [a.id, a.name, a.workspace_id, a.description]),
-          ),
-          nextSteps([`Fields of an app: ${call('records_getApp', { app_id: apps[0]!.id })}`]),
-        ].join('\n\n'),
+      : {
+          before: `## Apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}: ${apps.length}`,
+          columns: ['id', 'name', 'workspace_id', 'description'],
+          rows: apps.map((a) => [a.id, a.name, a.workspace_id, a.description]),
+          after: nextSteps([`Fields of an app: ${call('records_getApp', { app_id: apps[0]!.id })}`]),
+        },
 });
 
 export const GetAppParams = params({ app_id: described(NumericId, 'The app id (records_listApps).') }, {});
@@ -97,34 +95,28 @@ export const getAppTool = defineTool({
   useCase: GetApp,
   result: AppResult,
   json: appJson,
-  text: (a) =>
-    [
-      `## App "${a.name}" (${a.app_id}) in workspace ${a.space_id}`,
-      a.description,
-      table(
-        ['field_id', 'external_id', 'label', 'field_type', 'required', 'options / references'],
-        a.fields.map((f) => [
-          f.field_id,
-          f.external_id,
-          f.label,
-          f.field_type,
-          f.required ? 'yes' : '',
-          f.options
-            ? f.options.map((o) => `${o.id} ${o.text}${o.means_completed ? ' (done)' : ''}`).join(', ')
-            : f.referenced_app_ids
-              ? `apps ${f.referenced_app_ids.join(', ')}`
-              : f.currencies
-                ? f.currencies.join(', ')
-                : (f.description ?? ''),
-        ]),
-      ),
-      nextSteps([
-        `Records: ${call('records_listRecords', { app_id: a.app_id })}`,
-        `Saved views: ${call('records_getAppViews', { app_id: a.app_id })}`,
-      ]),
-    ]
-      .filter(Boolean)
-      .join('\n\n'),
+  text: (a) => ({
+    before: joinBlocks(`## App "${a.name}" (${a.app_id}) in workspace ${a.space_id}`, a.description),
+    columns: ['field_id', 'external_id', 'label', 'field_type', 'required', 'options / references'],
+    rows: a.fields.map((f) => [
+      f.field_id,
+      f.external_id,
+      f.label,
+      f.field_type,
+      f.required ? 'yes' : '',
+      f.options
+        ? f.options.map((o) => `${o.id} ${o.text}${o.means_completed ? ' (done)' : ''}`).join(', ')
+        : f.referenced_app_ids
+          ? `apps ${f.referenced_app_ids.join(', ')}`
+          : f.currencies
+            ? f.currencies.join(', ')
+            : (f.description ?? ''),
+    ]),
+    after: nextSteps([
+      `Records: ${call('records_listRecords', { app_id: a.app_id })}`,
+      `Saved views: ${call('records_getAppViews', { app_id: a.app_id })}`,
+    ]),
+  }),
 });
 
 export const GetAppViewsParams = params({ app_id: described(NumericId, 'The app id.') }, {});
@@ -163,17 +155,15 @@ export const getAppViewsTool = defineTool({
   text: (r) =>
     r.views.length === 0
       ? `## App ${r.app_id} has no saved views`
-      : [
-          `## Saved views of app ${r.app_id}: ${r.views.length}`,
-          table(
-            ['view_id', 'name', 'filters', 'sort'],
-            r.views.map((v) => [
-              v.view_id,
-              v.name,
-              v.filters.length,
-              v.sort_by ? `${v.sort_by}${v.sort_desc ? ' desc' : ''}` : '',
-            ]),
-          ),
-          nextSteps([`Records of a view: ${call('records_listRecords', { view_id: r.views[0]!.view_id })}`]),
-        ].join('\n\n'),
+      : {
+          before: `## Saved views of app ${r.app_id}: ${r.views.length}`,
+          columns: ['view_id', 'name', 'filters', 'sort'],
+          rows: r.views.map((v) => [
+            v.view_id,
+            v.name,
+            v.filters.length,
+            v.sort_by ? `${v.sort_by}${v.sort_desc ? ' desc' : ''}` : '',
+          ]),
+          after: nextSteps([`Records of a view: ${call('records_listRecords', { view_id: r.views[0]!.view_id })}`]),
+        },
 });

@@ -7,7 +7,7 @@ import { SharedCache } from '../../ports/shared-cache.js';
 import { described, intRange, MAX_OFFSET, params, t } from '../runtime/codecs.js';
 import { defineTool, nextOffset, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { SchemaType } from '../runtime/json-schema.js';
-import { table } from '../runtime/markdown.js';
+import type { Page } from '../runtime/markdown.js';
 import { StoredBatchResult } from './record-results.js';
 
 // A batch's per-record results can be longer than the output budget, and the writes cannot be repeated to
@@ -71,14 +71,11 @@ export const batchContinuation = {
     r.batch_id && shown < r.items.length ? { batch_id: r.batch_id, offset: shown } : undefined,
 } as const;
 
-export const batchText = (r: BatchResult, verb: string, offset = 0): string =>
-  [
-    `## ${verb} ${r.successful} of ${r.total} record${r.total === 1 ? '' : 's'}${r.failed ? ` (${r.failed} failed)` : ''}${offset ? `; results from index ${offset}` : ''}`,
-    table(
-      ['index', 'success', 'record_id', 'error'],
-      r.items.map((i) => [i.index, i.success ? 'yes' : 'no', i.record_id, i.error]),
-    ),
-  ].join('\n\n');
+export const batchText = (r: BatchResult, verb: string, offset = 0): Page => ({
+  before: `## ${verb} ${r.successful} of ${r.total} record${r.total === 1 ? '' : 's'}${r.failed ? ` (${r.failed} failed)` : ''}${offset ? `; results from index ${offset}` : ''}`,
+  columns: ['index', 'success', 'record_id', 'error'],
+  rows: r.items.map((i) => [i.index, i.success ? 'yes' : 'no', i.record_id, i.error]),
+});
 
 const BatchId = new SchemaType<string, string, unknown>(
   'BatchId',

@@ -7,7 +7,7 @@ import { RecordComments } from '../../ports/record-comments.js';
 import { described, intRange, NonEmptyString, NumericId, params, t, withoutDefaults } from '../runtime/codecs.js';
 import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
-import { call, nextSteps, table } from '../runtime/markdown.js';
+import { call, nextSteps } from '../runtime/markdown.js';
 import { flagsOf } from './common.js';
 import { CommentResult, CommentsResult, DeletedCommentResult } from './record-results.js';
 
@@ -136,22 +136,20 @@ export const listRecordCommentsTool = defineTool({
   text: (r, p) =>
     r.comments.length === 0
       ? `## Record ${r.record_id} has no comments${r.total ? ' on this page' : ''}\n\nAdd one: ${call('records_createRecordComment', { record_id: r.record_id, value: '...' })}`
-      : [
-          `## Comments on record ${r.record_id}: ${r.total}`,
-          `Showing ${r.offset + 1}-${r.offset + r.comments.length} of ${r.total}.`,
-          table(
-            ['comment_id', 'by', 'on', 'text'],
-            r.comments.map((c) => [
-              c.comment_id,
-              c.created_by.name,
-              c.created_on,
-              c.value.length > 200 ? `${c.value.slice(0, 200)}...` : c.value,
-            ]),
-          ),
-          r.cursor
+      : {
+          before: `## Comments on record ${r.record_id}: ${r.total}`,
+          position: `Showing ${r.offset + 1}-${r.offset + r.comments.length} of ${r.total}.`,
+          columns: ['comment_id', 'by', 'on', 'text'],
+          rows: r.comments.map((c) => [
+            c.comment_id,
+            c.created_by.name,
+            c.created_on,
+            c.value.length > 200 ? `${c.value.slice(0, 200)}...` : c.value,
+          ]),
+          more: r.cursor
             ? `Next page: ${call('records_listRecordComments', { ...withoutDefaults(ListRecordCommentsParams, p), cursor: r.cursor })}`
             : 'This is the last page.',
-        ].join('\n\n'),
+        },
 });
 
 export const DeleteRecordCommentParams = params(

@@ -15,7 +15,7 @@ import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { Clock } from '../../ports/clock.js';
 import { arrayUpTo, described, NonEmptyString, object, oneOf } from '../runtime/codecs.js';
 import { SchemaType } from '../runtime/json-schema.js';
-import { table } from '../runtime/markdown.js';
+import { joinBlocks, renderPage, type Cell, type Presentation } from '../runtime/markdown.js';
 import { compactRecord, fullRecord, type CompactRecord } from './record-shapes.js';
 
 export const FieldKey = new SchemaType<string | number, string | number, unknown>(
@@ -149,16 +149,26 @@ export const todayIn = (clock: Clock, timeZone: string): string => formatInZone(
 
 // --- text ---
 
-export const recordText = (app: App, r: RecordData, fields: readonly FieldDefinition[]): string => {
+/** A record: its heading and, as rows (cut by the output budget like a list's), its fields with values. */
+export const recordPresentation = (
+  app: App,
+  r: RecordData,
+  fields: readonly FieldDefinition[],
+  after?: string,
+): Presentation => {
   const rows = fields.flatMap((f) => {
     const v = valueOf(r, f);
     return v === undefined || isEmptyValue(v) ? [] : [[f.label, `${f.external_id} (${f.field_id})`, formatValue(f, v)]];
   });
-  return [
-    `## ${app.item_name} "${r.title}" (record ${r.record_id})`,
-    `**App:** ${app.name} (${app.app_id}), record #${r.app_record_id}\n**Created:** ${r.created_on} by ${r.created_by.name}\n**URL:** ${r.record_url}`,
-    rows.length ? table(['field', 'key', 'value'], rows) : 'No field has a value.',
-  ].join('\n\n');
+  const before = `## ${app.item_name} "${r.title}" (record ${r.record_id})\n\n**App:** ${app.name} (${app.app_id}), record #${r.app_record_id}\n**Created:** ${r.created_on} by ${r.created_by.name}\n**URL:** ${r.record_url}`;
+  return rows.length
+    ? { before, columns: ['field', 'key', 'value'], rows, after }
+    : joinBlocks(before, 'No field has a value.', after);
+};
+
+export const recordText = (app: App, r: RecordData, fields: readonly FieldDefinition[]): string => {
+  const out = recordPresentation(app, r, fields);
+  return typeof out === 'string' ? out : renderPage(out);
 };
 
 /** Field columns a records table shows at most; the others are named under it, never dropped silently. */
@@ -173,27 +183,27 @@ export const recordsTable = (
   records: readonly RecordData[],
   fields: readonly FieldDefinition[],
   asked = false,
-): string => {
+): { readonly columns: readonly string[]; readonly rows: readonly (readonly Cell[])[]; readonly note?: string } => {
   const withValues = fields
     .filter((f) => records.some((r) => !isEmptyValue(valueOf(r, f))))
     .filter((f) => f.field_type !== 'single_text' || f !== app.fields.find((x) => x.field_type === 'single_text'));
   const width = asked ? withValues.length : MAX_TABLE_FIELDS;
   const columns = withValues.slice(0, width);
   const omitted = withValues.slice(width);
-  const note = omitted.length
-    ? `\n\nFields not shown, to keep the table narrow: ${omitted.map((f) => `${f.label} (${f.external_id})`).join(', ')}. Name the ones you need in field_ids (named fields are all shown), or read every field with format=json or records_getRecord.`
-    : '';
-  return (
-    table(
-      ['record_id', 'title', ...columns.map((c) => c.label)],
-      records.map((r) => [
-        r.record_id,
-        r.title,
-        ...columns.map((c) => {
-          const v = valueOf(r, c);
-          return v === undefined || isEmptyValue(v) ? '' : formatValue(c, v);
-        }),
-      ]),
-    ) + note
-  );
+  return {
+    columns: ['record_id', 'title', ...columns.map((c) => c.label)],
+    rows: records.map((r) => [
+      r.record_id,
+      r.title,
+      ...columns.map((c) => {
+        const v = valueOf(r, c);
+        return v === undefined || isEmptyValue(v) ? '' : formatValue(c, v);
+      }),
+    ]),
+    ...(omitted.length
+      ? {
+          note: `Fields not shown, to keep the table narrow: ${omitted.map((f) => `${f.label} (${f.external_id})`).join(', ')}. Name the ones you need in field_ids (named fields are all shown), or read every field with format=json or records_getRecord.`,
+        }
+      : {}),
+  };
 };

@@ -16,7 +16,7 @@ import { RecordStore, type RecordPage } from '../../ports/record-store.js';
 import { RecordsSettings } from '../../ports/records-settings.js';
 import { described, NonEmptyString, NumericId, params, t, withoutDefaults } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
-import { call, nextSteps } from '../runtime/markdown.js';
+import { call, nextSteps, type Presentation } from '../runtime/markdown.js';
 import { checkSelection, FilterList, recordPayload, recordsTable, selectionParams, todayIn } from './common.js';
 import { RecordPageResult } from './record-results.js';
 
@@ -77,11 +77,18 @@ export interface QuerySpec {
   readonly field_types?: 'all' | 'basic' | 'calculation';
 }
 
+/** What runQuery reads: the records, the tenant's settings (time zone, active user) and the clock. */
+export interface QueryDeps {
+  readonly store: RecordStore;
+  readonly settings: RecordsSettings;
+  readonly clock: Clock;
+}
+
 /** Shared by filterRecords and listRecords (a view's filters). */
 export const runQuery = (
   app: App,
   spec: QuerySpec,
-  deps: { store: RecordStore; settings: RecordsSettings; clock: Clock },
+  deps: QueryDeps,
   filterPrefix = 'filters',
 ): TaskEither<GatewayError, RecordListResult> =>
   pipe(
@@ -127,17 +134,21 @@ export const runQuery = (
 
 @injectable()
 export class FilterRecords implements UseCase<FilterRecordsParams, RecordListResult> {
+  private readonly query: QueryDeps;
+
   constructor(
-    @inject(RecordStore) readonly store: RecordStore,
+    @inject(RecordStore) store: RecordStore,
     @inject(RecordApps) private readonly apps: RecordApps,
-    @inject(RecordsSettings) readonly settings: RecordsSettings,
-    @inject(Clock) readonly clock: Clock,
-  ) {}
+    @inject(RecordsSettings) settings: RecordsSettings,
+    @inject(Clock) clock: Clock,
+  ) {
+    this.query = { store, settings, clock };
+  }
 
   execute(p: FilterRecordsParams): TaskEither<GatewayError, RecordListResult> {
     return pipe(
       this.apps.getApp(p.app_id),
-      TE.chain((app) => runQuery(app, p, this)),
+      TE.chain((app) => runQuery(app, p, this.query)),
     );
   }
 }
@@ -159,27 +170,30 @@ export const recordsContinuation = (
 ): Record<string, unknown> | undefined =>
   !r.countOnly && r.offset + shown < r.total ? { ...p, cursor: encodeCursor(r.offset + shown) } : undefined;
 
-export const listText = (r: RecordListResult, tool: string, p: Record<string, unknown>): string => {
+export const listText = (r: RecordListResult, tool: string, p: Record<string, unknown>): Presentation => {
   if (r.countOnly)
     return `## ${r.app.name} (app ${r.app.app_id}): ${r.total} matching record${r.total === 1 ? '' : 's'}`;
   if (r.records.length === 0)
     return r.total === 0
       ? `## ${r.app.name} (app ${r.app.app_id}): no matching records\n\nLoosen the filters, or check field ids and option ids with ${call('records_getApp', { app_id: r.app.app_id })}.`
       : `No records on this page (${r.total} match in all). Start again without cursor.`;
-  // The whole page: the output budget (fitToBudget, with this call's budget) cuts it at a row and names the
-  // call for the rest through recordsContinuation, as it cuts the structured answer to the same rows.
-  const text = recordsTable(r.app, r.records, r.fields, p['field_ids'] !== undefined);
+  // The whole page, as rows: the output budget (fitPage, with this call's budget) keeps the rows that fit
+  // and names the call for the rest through recordsContinuation, as it cuts the structured answer to the
+  // same rows.
+  const { columns, rows, note } = recordsTable(r.app, r.records, r.fields, p['field_ids'] !== undefined);
   const last = r.offset + r.records.length;
   const next = r.cursor;
-  return [
-    `## ${r.app.name} (app ${r.app.app_id}): ${r.total} record${r.total === 1 ? '' : 's'}`,
-    `Showing ${r.offset + 1}-${last} of ${r.total}.`,
-    text,
-    next
+  return {
+    before: `## ${r.app.name} (app ${r.app.app_id}): ${r.total} record${r.total === 1 ? '' : 's'}`,
+    position: `Showing ${r.offset + 1}-${last} of ${r.total}.`,
+    columns,
+    rows,
+    notes: note,
+    more: next
       ? `Next page: ${call(tool, { ...withoutDefaults(FilterRecordsParams, p), cursor: next })}`
       : 'This is the last page.',
-    nextSteps([`One record in full: ${call('records_getRecord', { record_id: r.records[0]!.record_id })}`]),
-  ].join('\n\n');
+    after: nextSteps([`One record in full: ${call('records_getRecord', { record_id: r.records[0]!.record_id })}`]),
+  };
 };
 
 export const filterRecordsTool = defineTool({

@@ -8,7 +8,7 @@ import { RecordStore } from '../../ports/record-store.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { checkSelection, recordPayload, recordText, selectionParams } from './common.js';
+import { checkSelection, recordPayload, recordPresentation, selectionParams } from './common.js';
 import { RecordResult } from './record-results.js';
 
 export const GetRecordParams = params({ record_id: described(NumericId, 'The record id.') }, selectionParams);
@@ -58,12 +58,14 @@ export const getRecordTool = defineTool({
   result: RecordResult,
   json: ({ app, record, fields }, p) => recordPayload(app, record, fields, p.verbose),
   text: ({ app, record, fields }) =>
-    [
-      recordText(app, record, fields),
+    recordPresentation(
+      app,
+      record,
+      fields,
       nextSteps([
         `Change values: ${call('records_updateRecord', { record_id: record.record_id, fields: {} })}`,
         `History: ${call('records_getRecordRevisions', { record_id: record.record_id })}`,
         `Comments: ${call('records_listRecordComments', { record_id: record.record_id })}`,
       ]),
-    ].join('\n'),
+    ),
 });

@@ -15,6 +15,7 @@ import {
   pageParams,
   recordsContinuation,
   runQuery,
+  type QueryDeps,
   type RecordListResult,
 } from './filter-records.js';
 import { RecordPageResult } from './record-results.js';
@@ -32,12 +33,16 @@ export type ListRecordsParams = t.TypeOf<typeof ListRecordsParams>;
 
 @injectable()
 export class ListRecords implements UseCase<ListRecordsParams, RecordListResult> {
+  private readonly query: QueryDeps;
+
   constructor(
-    @inject(RecordStore) readonly store: RecordStore,
+    @inject(RecordStore) store: RecordStore,
     @inject(RecordApps) private readonly apps: RecordApps,
-    @inject(RecordsSettings) readonly settings: RecordsSettings,
-    @inject(Clock) readonly clock: Clock,
-  ) {}
+    @inject(RecordsSettings) settings: RecordsSettings,
+    @inject(Clock) clock: Clock,
+  ) {
+    this.query = { store, settings, clock };
+  }
 
   execute(p: ListRecordsParams): TaskEither<GatewayError, RecordListResult> {
     if (p.view_id !== undefined)
@@ -56,7 +61,7 @@ export class ListRecords implements UseCase<ListRecordsParams, RecordListResult>
                   sort_by: view.sort_by,
                   sort_desc: view.sort_desc,
                 },
-                this,
+                this.query,
                 `view ${view.view_id} filters`,
               ),
             ),
@@ -73,7 +78,7 @@ export class ListRecords implements UseCase<ListRecordsParams, RecordListResult>
       );
     return pipe(
       this.apps.getApp(p.app_id),
-      TE.chain((app) => runQuery(app, { ...p, filters: [] }, this)),
+      TE.chain((app) => runQuery(app, { ...p, filters: [] }, this.query)),
     );
   }
 }

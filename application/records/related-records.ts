@@ -8,7 +8,7 @@ import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { described, intRange, MAX_OFFSET, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, nextOffset, type UseCase } from '../runtime/define-tool.js';
-import { table } from '../runtime/markdown.js';
+import type { Presentation } from '../runtime/markdown.js';
 import { checkSelection, FieldKey } from './common.js';
 import { relatedRecord, type RelatedRecord } from './record-shapes.js';
 import { RelatedRecordsResult } from './record-results.js';
@@ -133,32 +133,30 @@ const relatedText = (
   r: { records: readonly RelatedRecord[]; total?: number; offset?: number },
   heading: string,
   asked = false,
-): string => {
+  after?: string,
+): Presentation => {
   // fields the caller named are all shown; otherwise the first ROW_FIELDS filled ones, and the others named
   const width = asked ? Number.MAX_SAFE_INTEGER : ROW_FIELDS;
   const hidden = [...new Set(r.records.flatMap((x) => Object.keys(x.shown).slice(width)))];
   return r.records.length === 0
     ? `${heading}: none.`
-    : [
-        `${heading}: ${r.total ?? r.records.length}${r.offset ? ` (from number ${r.offset + 1})` : ''}`,
-        table(
-          ['record_id', 'title', 'created', 'fields'],
-          r.records.map((x) => [
-            x.record.record_id,
-            x.record.title,
-            x.record.created_on.slice(0, 10),
-            Object.entries(x.shown)
-              .slice(0, width)
-              .map(([k, v]) => `${k}: ${v}`)
-              .join('; '),
-          ]),
-        ),
-        ...(hidden.length
-          ? [
-              `Not shown, to keep rows readable: ${hidden.join(', ')}. Name the fields you need in field_ids (up to ${width} per row here), or read one record in full with records_getRecord.`,
-            ]
-          : []),
-      ].join('\n\n');
+    : {
+        before: `${heading}: ${r.total ?? r.records.length}${r.offset ? ` (from number ${r.offset + 1})` : ''}`,
+        columns: ['record_id', 'title', 'created', 'fields'],
+        rows: r.records.map((x) => [
+          x.record.record_id,
+          x.record.title,
+          x.record.created_on.slice(0, 10),
+          Object.entries(x.shown)
+            .slice(0, width)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('; '),
+        ]),
+        notes: hidden.length
+          ? `Not shown, to keep rows readable: ${hidden.join(', ')}. Name the fields you need in field_ids (up to ${width} per row here), or read one record in full with records_getRecord.`
+          : undefined,
+        after,
+      };
 };
 
 export const getRelatedRecordsTool = defineTool({
@@ -251,16 +249,12 @@ export const findRelatableRecordsTool = defineTool({
   continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
   json: (r) => ({ total: r.total, records: r.records.map((x) => x.record) }),
   text: (r, p) =>
-    [
-      relatedText(
-        r,
-        `## Records field ${p.field_id} can reference, title containing "${p.text}"`,
-        p.field_ids !== undefined,
-      ),
+    relatedText(
+      r,
+      `## Records field ${p.field_id} can reference, title containing "${p.text}"`,
+      p.field_ids !== undefined,
       r.records[0]
         ? `Use one as the value of field ${p.field_id}: [${r.records[0].record.record_id}] in records_createRecord or records_updateRecord.`
-        : '',
-    ]
-      .filter(Boolean)
-      .join('\n\n'),
+        : undefined,
+    ),
 });

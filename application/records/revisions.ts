@@ -52,27 +52,23 @@ export const getRecordRevisionsTool = defineTool({
   rows: { key: 'revisions' },
   continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
   json: (r) => ({ revisions: r.revisions }),
-  text: (r) =>
-    [
-      `## Revisions of record ${r.record_id}: ${r.total}${r.offset ? ` (from number ${r.offset + 1})` : ''}`,
-      table(
-        ['revision', 'type', 'by', 'on', 'fields changed'],
-        r.revisions.map((x) => [
-          x.revision,
-          x.type,
-          `${x.created_by.name} (user ${x.created_by.user_id})`,
-          x.created_on,
-          x.changes.map((c) => c.label).join(', '),
-        ]),
-      ),
+  text: (r) => ({
+    before: `## Revisions of record ${r.record_id}: ${r.total}${r.offset ? ` (from number ${r.offset + 1})` : ''}`,
+    columns: ['revision', 'type', 'by', 'on', 'fields changed'],
+    rows: r.revisions.map((x) => [
+      x.revision,
+      x.type,
+      `${x.created_by.name} (user ${x.created_by.user_id})`,
+      x.created_on,
+      x.changes.map((c) => c.label).join(', '),
+    ]),
+    after:
       r.revisions.length > 1
         ? nextSteps([
             `Values before and after the last change: ${call('records_getRecordRevisionDelta', { record_id: r.record_id, revision_from: r.revisions.at(-2)!.revision, revision_to: r.revisions.at(-1)!.revision })}`,
           ])
-        : '',
-    ]
-      .filter(Boolean)
-      .join('\n\n'),
+        : undefined,
+  }),
 });
 
 export const GetRecordRevisionDeltaParams = params(

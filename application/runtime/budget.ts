@@ -1,24 +1,22 @@
 import type { NextCall } from './executor-types.js';
+import { joinBlocks, renderPage, tableHead, tableRow, type Page } from './markdown.js';
 
-// Output budgets: no text result exceeds a fixed number of characters. A result that would is cut at a
-// table row, says how many rows it shows and how to get the rest; a single huge value is cut with a
-// visible marker. Truncation is always visible and recoverable.
+// Output budgets: no text result exceeds a fixed number of characters. A list page (a Page: rows and the
+// markdown around them) that would is cut to the whole rows that fit, and says how many it shows and how
+// to get the rest; any other text is cut with a visible marker. Truncation is always visible and
+// recoverable, and no text is parsed to find rows.
 
-const isRow = (line: string): boolean => line.startsWith('|');
-const isRule = (line: string): boolean => /^\|(\s*:?-{3,}:?\s*\|)+\s*$/.test(line);
+/** Trailing space before a line break, or a run of blank lines: what `tidy` removes. */
+const UNTIDY = /[ \t]\n|\n\n\n/;
 
-/** Where the largest markdown table sits: its header, rule and body lines. */
-const largestTable = (lines: readonly string[]): { start: number; bodyStart: number; end: number } | undefined => {
-  let best: { start: number; bodyStart: number; end: number } | undefined;
-  for (let i = 0; i + 1 < lines.length; i++) {
-    if (!isRow(lines[i]!) || !isRule(lines[i + 1]!)) continue;
-    let end = i + 2;
-    while (end < lines.length && isRow(lines[end]!)) end++;
-    if (!best || end - i > best.end - best.start) best = { start: i, bodyStart: i + 2, end };
-    i = end - 1;
-  }
-  return best;
-};
+/** No runs of blank lines and no trailing space, whichever presenter wrote the text. */
+export const tidy = (text: string): string =>
+  UNTIDY.test(text)
+    ? text
+        .replace(/[ \t]+\n/g, '\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim()
+    : text.trim();
 
 const cutValue = (text: string, budget: number): string => {
   const marker = (n: number) => `\n\n[... cut: ${n} more characters. Ask with format=json for the full value.]`;
@@ -26,72 +24,71 @@ const cutValue = (text: string, budget: number): string => {
   return text.slice(0, keep) + marker(text.length - keep);
 };
 
-/** A text within its budget, and how many rows of its largest table it kept when it had to cut them. */
+/** A text within its budget, and how many rows of its page it kept when it had to cut them. */
 export interface Fitted {
   readonly text: string;
   readonly shownRows?: number;
 }
 
-/**
- * Fits `text` into `budget` characters. `next(shownRows)` names the call that fetches what a cut table
- * left out (rows after the first `shownRows` of this answer).
- */
-export const fitToBudget = (text: string, budget: number, next?: (shownRows: number) => string | undefined): string =>
-  fitRows(text, budget, next).text;
+/** A text that is not a list page, within `budget` characters: cut with a visible marker when longer. */
+export const fitText = (text: string, budget: number): string => {
+  const tidied = tidy(text);
+  return tidied.length <= budget ? tidied : cutValue(tidied, budget);
+};
 
 /**
- * fitToBudget, also saying how many table rows the text kept; `maxRows` keeps at most that many (so that
- * the text shows the same rows as a structured answer cut shorter).
+ * A list page within `budget` characters, and at most `maxRows` rows (so that the text shows the same
+ * rows as a structured answer cut shorter). When every row fits, the whole page; else the rows that fit,
+ * whole (and the footer), without the page's position and `more`, and a note saying how many rows it shows and
+ * naming the call for the rest: `next(shownRows)`, the call that returns the rows after the first
+ * `shownRows` of this answer. A first row that alone is too long is itself cut, visibly, so that every
+ * answer makes progress.
  */
-export const fitRows = (
-  text: string,
+export const fitPage = (
+  page: Page,
   budget: number,
   next?: (shownRows: number) => string | undefined,
   maxRows = Number.POSITIVE_INFINITY,
 ): Fitted => {
-  // the common case, on every answer: short enough, and no row limit to apply
-  if (text.length <= budget && maxRows === Number.POSITIVE_INFINITY) return { text };
-  const lines = text.split('\n');
-  const table = largestTable(lines);
-  if (text.length <= budget && (!table || table.end - table.bodyStart <= maxRows)) return { text };
-  if (table) {
-    const before = lines
-      .slice(0, table.bodyStart)
-      .filter((l) => !/^Showing \d/.test(l))
-      .filter((l, i, all) => !(l === '' && all[i - 1] === ''));
-    const rows = lines.slice(table.bodyStart, table.end);
-    const after = lines.slice(table.end).filter((l) => !/^(Next page|This is the last page|Showing )/.test(l));
-    const note = (shown: number) => {
-      const rest = next?.(shown);
-      return `\n\n[Output budget of ${budget} characters reached: showing ${shown} of ${rows.length} rows of this answer.${rest ? ` The rest: ${rest}` : ' Ask for a smaller page, narrow the request, or use format=json for all of it.'}]`;
-    };
-    // The note for a shorter table names a call (the note for the whole table may not): reserve room for
-    // the longer of the two, and a little for a longer cursor.
-    const noteRoom = Math.max(note(rows.length).length, note(1).length) + 16;
-    // When the text before the table leaves no room for a row, only the table's own header stays.
-    const head =
-      before.join('\n').length + noteRoom + 2 + rows[0]!.length < budget
-        ? before
-        : lines.slice(table.start, table.bodyStart);
-    let size = head.join('\n').length + noteRoom + 2;
-    const kept: string[] = [];
-    for (const row of rows) {
-      if (size + row.length + 1 > budget || kept.length >= maxRows) break;
-      kept.push(row);
-      size += row.length + 1;
-    }
-    // Every cut answer makes progress: at least one row, itself cut short when it alone is too long.
-    if (kept.length === 0 && rows.length > 0) {
-      const room = Math.max(12, budget - size - 2);
-      kept.push(`${rows[0]!.slice(0, room - 8)} …(cut) |`);
-    }
-    const tail = after.join('\n');
-    const noteText = note(kept.length);
-    const body = [...head, ...kept].join('\n') + noteText;
-    const assembled = tail && body.length + tail.length + 1 <= budget ? `${body}\n${tail}` : body;
-    return { text: assembled.length <= budget ? assembled : cutValue(assembled, budget), shownRows: kept.length };
+  const { rows } = page;
+  if (rows.length <= maxRows) {
+    const whole = tidy(renderPage(page));
+    if (whole.length <= budget) return { text: whole };
+    if (rows.length === 0) return { text: cutValue(whole, budget) };
   }
-  return { text: cutValue(text, budget) };
+  const note = (shown: number) => {
+    const rest = next?.(shown);
+    return `[Output budget of ${budget} characters reached: showing ${shown} of ${rows.length} rows of this answer.${rest ? ` The rest: ${rest}` : ' Ask for a smaller page, narrow the request, or use format=json for all of it.'}]`;
+  };
+  const width = page.columns.length;
+  const lines = rows.map((r) => tableRow(r, width));
+  const header = tableHead(page.columns);
+  const footer = (page.footer ?? []).map((r) => `\n${tableRow(r, width)}`).join('');
+  const before = page.before ? tidy(page.before) : '';
+  // The note for a shorter table names a call (the note for the whole table may not): reserve room for
+  // the longer of the two, and a little for a longer cursor.
+  const noteRoom = Math.max(note(rows.length).length, note(1).length) + 2 + 16;
+  // When the text before the table leaves no room for a row, only the table's own header stays.
+  const head =
+    before && before.length + 2 + header.length + 1 + lines[0]!.length + footer.length + noteRoom < budget
+      ? `${before}\n\n${header}`
+      : header;
+  let size = head.length + footer.length + noteRoom;
+  const kept: string[] = [];
+  for (const line of lines) {
+    if (size + line.length + 1 > budget || kept.length >= maxRows) break;
+    kept.push(line);
+    size += line.length + 1;
+  }
+  // Every cut answer makes progress: at least one row, itself cut short when it alone is too long.
+  if (kept.length === 0) {
+    const room = Math.max(12, budget - size - 1);
+    kept.push(`${lines[0]!.slice(0, room - 8)} …(cut) |`);
+  }
+  const body = `${head}\n${kept.join('\n')}${footer}\n\n${note(kept.length)}`;
+  const after = tidy(joinBlocks(page.notes, page.after));
+  const assembled = after && body.length + 2 + after.length <= budget ? `${body}\n\n${after}` : body;
+  return { text: assembled.length <= budget ? assembled : cutValue(assembled, budget), shownRows: kept.length };
 };
 
 /**

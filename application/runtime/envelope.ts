@@ -1,4 +1,5 @@
-import { cutRows, fitRows, rowsWithin } from './budget.js';
+import { cutRows, fitPage, fitText, rowsWithin, type Fitted } from './budget.js';
+import { presentationOf } from './define-tool.js';
 import type { ToolResult } from './executor.js';
 
 /** Characters a text result may have unless configured otherwise (GATEWAY_OUTPUT_BUDGET_CHARS). */
@@ -23,18 +24,6 @@ export interface Presented {
   readonly body: Envelope;
 }
 
-/** Trailing space before a line break, or a run of blank lines: what `tidy` removes. */
-const UNTIDY = /[ \t]\n|\n\n\n/;
-
-/** No runs of blank lines and no trailing space, whichever presenter wrote the text. */
-const tidy = (text: string): string =>
-  UNTIDY.test(text)
-    ? text
-        .replace(/[ \t]+\n/g, '\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trim()
-    : text.trim();
-
 export const errorEnvelope = (e: ToolError): Presented => ({
   status: e.status,
   body: { success: false, error: { code: e.code, message: e.message, details: e.details } },
@@ -53,9 +42,16 @@ const callText = (result: Succeeded) =>
       }
     : undefined;
 
-/** The text a model reads, within the budget; with `maxRows`, its table keeps at most that many rows. */
-export const budgetedText = (result: Succeeded, budget: number, maxRows?: number) =>
-  fitRows(tidy(result.text()), budget, callText(result), maxRows);
+/**
+ * The text a model reads, within the budget: a list page cut to the whole rows that fit (with `maxRows`, at
+ * most that many) and naming the call for the rest, any other text cut with a visible marker.
+ */
+export const budgetedText = (result: Succeeded, budget: number, maxRows?: number): Fitted => {
+  const presentation = presentationOf(result.text);
+  return typeof presentation === 'string'
+    ? { text: fitText(presentation, budget) }
+    : fitPage(presentation, budget, callText(result), maxRows);
+};
 
 /**
  * The structured payload within the budget. A list tool's payload whose JSON is longer is cut to the rows

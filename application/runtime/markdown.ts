@@ -3,14 +3,20 @@
 const escapeCell = (v: string): string =>
   v.includes('|') || v.includes('\n') ? v.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ') : v;
 
-const cell = (v: string | number | undefined | null): string =>
-  v === undefined || v === null ? '' : escapeCell(String(v));
+/** A table cell's value: empty for a missing one. */
+export type Cell = string | number | undefined | null;
+
+const cell = (v: Cell): string => (v === undefined || v === null ? '' : escapeCell(String(v)));
+
+/** One body row of a table of `width` columns, as `table` writes it (no newline). */
+export const tableRow = (cells: readonly Cell[], width: number): string => {
+  let out = '|';
+  for (let i = 0; i < width; i++) out += ` ${cell(cells[i])} |`;
+  return out;
+};
 
 /** A markdown table; empty cells for missing values. */
-export const table = (
-  headers: readonly string[],
-  rows: readonly (readonly (string | number | undefined | null)[])[],
-): string => {
+export const table = (headers: readonly string[], rows: readonly (readonly Cell[])[]): string => {
   let out = '|';
   let rule = '|';
   for (const h of headers) {
@@ -18,10 +24,7 @@ export const table = (
     rule += '---|';
   }
   out += `\n${rule}`;
-  for (const r of rows) {
-    out += '\n|';
-    for (let i = 0; i < headers.length; i++) out += ` ${cell(r[i])} |`;
-  }
+  for (const r of rows) out += `\n${tableRow(r, headers.length)}`;
   return out;
 };
 
@@ -51,3 +54,49 @@ export const plural = (n: number, one: string, many = `${one}s`): string => `${n
 
 export const joinBlocks = (...blocks: readonly (string | undefined | false)[]): string =>
   blocks.filter(Boolean).join('\n\n');
+
+/**
+ * A list answer as data: the markdown around a table, and the table's rows. The output budget
+ * (budget.ts `fitPage`) cuts the rows, whole, and never parses the text; `renderPage` writes the whole page.
+ * The parts are written in this order: before, position, the table (rows, then footer), notes, more, after.
+ */
+export interface Page {
+  /** Markdown above the table (the heading, a few fields): kept when rows are cut. */
+  readonly before?: string;
+  /**
+   * Where this page sits in the list (`Showing 1-100 of 342.`): true of the whole page only, so left out
+   * when rows are cut (the budget's note says what is shown instead).
+   */
+  readonly position?: string;
+  readonly columns: readonly string[];
+  /** The rows, one cell per column: what the budget cuts, the same rows as the structured answer's list. */
+  readonly rows: readonly (readonly Cell[])[];
+  /**
+   * Rows after `rows` that sum up the whole list (a total row): not part of the list, so not counted or
+   * cut by the budget, and kept under the rows it keeps.
+   */
+  readonly footer?: readonly (readonly Cell[])[];
+  /** Markdown right under the table, about its rows or columns (fields not shown): kept when rows are cut. */
+  readonly notes?: string;
+  /**
+   * How to go on from the whole page (`Next page: ...`, `This is the last page.`): replaced by the budget's
+   * note, which names the call for the rows it cut, when rows are cut.
+   */
+  readonly more?: string;
+  /** Markdown below the table (notes, next steps): kept when rows are cut, if it fits. */
+  readonly after?: string;
+}
+
+/** What a presenter gives: markdown, or a list page. */
+export type Presentation = string | Page;
+
+/** The page as one markdown text, every row shown. */
+export const renderPage = (page: Page): string =>
+  joinBlocks(
+    page.before,
+    page.position,
+    table(page.columns, page.footer ? [...page.rows, ...page.footer] : page.rows),
+    page.notes,
+    page.more,
+    page.after,
+  );

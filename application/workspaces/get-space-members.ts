@@ -90,18 +90,16 @@ export const getSpaceMembersTool = defineTool({
     const first = r.offset + 1;
     const last = r.offset + members.length;
     const more = total !== undefined ? last < total : members.length === r.limit;
-    return [
-      `## Members of space ${r.space_id}${filtered ? ' (filtered)' : ''}`,
-      total !== undefined ? `Showing ${first}-${last} of ${total}.` : `Showing ${first}-${last}.`,
-      memberTable(members),
-      more
+    return {
+      before: `## Members of space ${r.space_id}${filtered ? ' (filtered)' : ''}`,
+      position: total !== undefined ? `Showing ${first}-${last} of ${total}.` : `Showing ${first}-${last}.`,
+      ...memberTable(members),
+      more: more
         ? `Next page: ${call('workspaces_getSpaceMembers', { ...withoutDefaults(GetSpaceMembersParams, p), offset: last })}`
-        : '',
-      nextSteps([
+        : undefined,
+      after: nextSteps([
         'Change roles with workspaces_updateSpaceMemberships; remove members or cancel invitations with workspaces_endSpaceMemberships (both take user_id).',
       ]),
-    ]
-      .filter(Boolean)
-      .join('\n\n');
+    };
   },
 });

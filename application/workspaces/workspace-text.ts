@@ -1,22 +1,21 @@
 import type { SpaceDetails, SpaceMember } from '../../domain/workspaces/space.js';
-import { fields, table } from '../runtime/markdown.js';
+import { fields, type Cell } from '../runtime/markdown.js';
 
 const yesNo = (b: boolean | undefined): string | undefined => (b === undefined ? undefined : b ? 'yes' : 'no');
 
 /** A member table with both ids: contact fields of the records tools take the profile_id, membership tools the user_id. */
-export const memberTable = (members: readonly SpaceMember[]): string =>
-  table(
-    ['user_id', 'profile_id', 'name', 'role', 'member', 'status', 'mail'],
-    members.map((m) => [
-      m.profile.user_id,
-      m.profile.profile_id,
-      m.profile.name,
-      m.role,
-      m.employee ? 'employee' : 'external',
-      m.status === 'invited' ? 'invited (pending)' : 'active',
-      m.profile.mail.join(', '),
-    ]),
-  );
+export const memberTable = (members: readonly SpaceMember[]): { columns: string[]; rows: Cell[][] } => ({
+  columns: ['user_id', 'profile_id', 'name', 'role', 'member', 'status', 'mail'],
+  rows: members.map((m) => [
+    m.profile.user_id,
+    m.profile.profile_id,
+    m.profile.name,
+    m.role,
+    m.employee ? 'employee' : 'external',
+    m.status === 'invited' ? 'invited (pending)' : 'active',
+    m.profile.mail.join(', '),
+  ]),
+});
 
 export const spaceText = (s: SpaceDetails, verbose: boolean): string =>
   [

@@ -1,39 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fitToBudget } from '../../application/runtime/budget.js';
-import { table } from '../../application/runtime/markdown.js';
 import { toCallToolResult } from '../../adapters/inbound/mcp/mcp-tools.js';
 import { everyone, post, request, testGateway } from '../support/gateway.js';
 
-const rows = (n: number) => Array.from({ length: n }, (_, i) => [String(i + 1), `name ${i + 1}`, 'x'.repeat(40)]);
-
-describe('fitToBudget', () => {
-  it('leaves a short text alone', () => {
-    expect(fitToBudget('short', 100)).toBe('short');
-  });
-
-  it('cuts the table at a row boundary and names the call for the rest', () => {
-    const text = `## Things\n\nShowing 1-200 of 200.\n\n${table(['id', 'name', 'pad'], rows(200))}\n\nThis is the last page.`;
-    const out = fitToBudget(text, 2000, (shown) => `things_list {"skip":${shown}}`);
-    expect(out.length).toBeLessThanOrEqual(2000);
-    const kept = out.split('\n').filter((l) => /^\| \d+ \|/.test(l));
-    expect(kept.length).toBeGreaterThan(5);
-    expect(out).toContain(`showing ${kept.length} of 200 rows`);
-    expect(out).toContain(`The rest: things_list {"skip":${kept.length}}`);
-    expect(out).not.toContain('Showing 1-200 of 200.');
-    expect(kept.at(-1)).toMatch(/\|$/);
-  });
-
-  it('says how to get everything when the tool cannot page', () => {
-    const out = fitToBudget(table(['id', 'name', 'pad'], rows(100)), 1500);
-    expect(out).toContain('use format=json for all of it');
-  });
-
-  it('cuts a single huge value with a visible marker', () => {
-    const out = fitToBudget(`## One\n\n${'y'.repeat(50_000)}`, 1000);
-    expect(out.length).toBeLessThanOrEqual(1000);
-    expect(out).toMatch(/\[\.\.\. cut: \d+ more characters/);
-  });
-});
+// The budget's own rules (row data, the note, the marker) are tested in budget-rows.test.ts.
 
 describe('budgets over HTTP', () => {
   // A configured budget out of the way: max_chars sets each call's.
