@@ -28,9 +28,8 @@ import type { GatewayConfig } from './config.js';
 import { bindOnce, type SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import { throttledWarn } from './store-faults.js';
-import { inheritShared, lazyRoutes, notConnectedUseCase, scopeOf, type TenantScope } from './tenant-scopes.js';
-import { ConnectedGroup, type ConnectionServices } from './connections.js';
-import { isVendor } from '../ports/connection-store.js';
+import { inheritShared, lazyRoutes, scopeOf, type TenantScope } from './tenant-scopes.js';
+import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
 
 /** Replacements for tests and embedders: any port bound here wins over what the configuration says. */
@@ -120,8 +119,8 @@ export const buildContainer = (
   return container;
 };
 
-/** The ports an override binds, so that a tenant's container uses the same replacement. */
-const overriddenPorts = (overrides: ContainerOverrides) =>
+/** The ports an override binds, so that a tenant's (and a connection's) container uses the same replacement. */
+export const overriddenPorts = (overrides: ContainerOverrides) =>
   [
     ...(overrides.contactBook ? [[ContactBook, overrides.contactBook] as const] : []),
     ...(overrides.skipTracer ? [[SkipTracer, overrides.skipTracer] as const] : []),
@@ -132,12 +131,10 @@ const overriddenPorts = (overrides: ContainerOverrides) =>
 export const tenantPath = (tenant: string): string => `/t/${encodeURIComponent(tenant)}`;
 
 /**
- * A tenant's own container, a child of the root (whose trust ports, clock and shared web adapters it
- * inherits). Each tenant-scoped group binds fresh adapters in it: in memory mode an account of its own,
- * seeded with the demo data; a group backed by a vendor answers NOT_CONNECTED until the tenant connects
- * it (the environment's credentials belong to the default tenant alone). The child never falls back to
- * the parent for a group's ports: its use cases are bound in the child, and a group it cannot serve
- * gets the NOT_CONNECTED stand-in instead.
+ * A tenant's own container, a child of the root (whose trust ports, clock and shared adapters it
+ * inherits), for its memory-mode groups: each binds fresh adapters in it, an account of its own seeded
+ * with the demo data. A group backed by a vendor has no adapters here: its tools run on the caller's
+ * connection (`connected`, the same for every tenant).
  */
 export const buildTenantScope = (
   root: Container,
@@ -145,50 +142,19 @@ export const buildTenantScope = (
   shared: SharedServices,
   overrides: ContainerOverrides,
   tenant: string,
-  services: ConnectionServices,
+  connected: (tool: RegisteredTool) => UseCase<unknown, unknown> | undefined,
 ): TenantScope => {
   const child = new Container({ parent: root, defaultScope: 'Singleton' });
   for (const [id, value] of overriddenPorts(overrides)) child.bind(id).toConstantValue(value);
   inheritShared(child, root);
   const own: SharedServices = { ...shared, tenant, publicBaseUrl: `${shared.publicBaseUrl}${tenantPath(tenant)}` };
-  const connected = new Map<string, ConnectedGroup>();
-  const unconnectable = new Map<string, string>();
-  const served: (typeof groupModules)[number][] = [];
-  for (const group of groupModules) {
-    if (group.tenantScoped === false) continue;
-    const groupConfig = config.groups[group.name];
-    const backend = group.describe(groupConfig);
-    if (backend === 'memory') {
-      group.bind(child, groupConfig, own);
-      served.push(group);
-    } else if (group.bindConnection && group.vendor) {
-      connected.set(
-        group.name,
-        new ConnectedGroup({ tenant, group, groupConfig, shared: own, parent: child, services }),
-      );
-    } else unconnectable.set(group.name, group.vendor ?? backend);
-  }
-  const scoped = new Set(groupModules.filter((g) => g.tenantScoped !== false).map((g) => g.name));
-  for (const tool of allTools)
-    if (scoped.has(tool.group) && !connected.has(tool.group) && !unconnectable.has(tool.group))
-      child.bind(tool.useCase as never).toSelf();
-  const standIn = (tool: RegisteredTool) => {
-    const group = tool.declaration.group;
-    const viaConnection = connected.get(group);
-    if (viaConnection) return viaConnection.useCase(tool);
-    const vendor = unconnectable.get(group);
-    return vendor
-      ? notConnectedUseCase(vendor, (principal) =>
-          isVendor(vendor) ? services.connections.connectLink(principal, vendor) : `${shared.publicBaseUrl}/docs`,
-        )
-      : undefined;
-  };
+  const served = groupModules.filter((g) => g.tenantScoped !== false && g.describe(config.groups[g.name]) === 'memory');
+  for (const group of served) group.bind(child, config.groups[group.name], own);
+  const names = new Set(served.map((g) => g.name));
+  for (const tool of allTools) if (names.has(tool.group)) child.bind(tool.useCase as never).toSelf();
   const http = lazyRoutes((app) => {
     for (const group of served) group.routes?.(app, child, config.groups[group.name], own);
     return served.some((g) => g.routes);
   });
-  return scopeOf(child, http, standIn, (vendor) => {
-    for (const [name, group] of connected)
-      if (groupModules.find((g) => g.name === name)?.vendor === vendor) group.invalidate();
-  });
+  return scopeOf(child, http, connected);
 };

@@ -1,13 +1,20 @@
 import * as t from 'io-ts';
 
-// io-ts codecs for environment variables: each decodes the raw string (or its absence) into a value
-// and says, in words, what it expects. Group modules declare their variables with these.
+// io-ts codecs for environment variables: each decodes the raw string (or its absence) into a value,
+// says in words what it expects, and carries its documentation (its default as a person reads it, and
+// its meaning). The configuration table (docs/configuration.md) is generated from these codecs alone.
+
+type Parse<A> = (raw: string | undefined) => { ok: true; value: A } | { ok: false };
 
 export class EnvVar<A> extends t.Type<A, string | undefined, unknown> {
   constructor(
     name: string,
     readonly expected: string,
-    parse: (raw: string | undefined) => { ok: true; value: A } | { ok: false },
+    private readonly parse: Parse<A>,
+    /** The default as the table shows it ("(none)" when there is none). */
+    readonly fallback = '(none)',
+    /** What the variable does; every variable the gateway reads has one (a test checks it). */
+    readonly meaning = '',
   ) {
     super(
       name,
@@ -20,50 +27,81 @@ export class EnvVar<A> extends t.Type<A, string | undefined, unknown> {
       () => undefined,
     );
   }
+
+  /** This variable, documented: what it means, and its default when the table should word it otherwise. */
+  doc(meaning: string, fallback = this.fallback): EnvVar<A> {
+    return new EnvVar(this.name, this.expected, this.parse, fallback, meaning);
+  }
 }
+
+/** One row of the configuration table: name, default, meaning. */
+export type EnvironmentRow = readonly [name: string, fallback: string, meaning: string];
+
+/** The table rows of a set of variables, in their order. */
+export const environmentRows = (props: Readonly<Record<string, t.Mixed>>): EnvironmentRow[] =>
+  Object.entries(props).map(([name, codec]) =>
+    codec instanceof EnvVar ? [name, codec.fallback, codec.meaning] : [name, '(none)', ''],
+  );
 
 export const optionalString = new EnvVar<string | undefined>('string', 'a string', (raw) => ({ ok: true, value: raw }));
 
 export const intVar = (min: number, max: number, fallback: number) =>
-  new EnvVar<number>('int', `a whole number from ${min} to ${max}`, (raw) => {
-    if (raw === undefined) return { ok: true, value: fallback };
-    const n = Number(raw);
-    return /^\d+$/.test(raw) && n >= min && n <= max ? { ok: true, value: n } : { ok: false };
-  });
+  new EnvVar<number>(
+    'int',
+    `a whole number from ${min} to ${max}`,
+    (raw) => {
+      if (raw === undefined) return { ok: true, value: fallback };
+      const n = Number(raw);
+      return /^\d+$/.test(raw) && n >= min && n <= max ? { ok: true, value: n } : { ok: false };
+    },
+    String(fallback),
+  );
 
 export const enumVar = <V extends string>(values: readonly V[], fallback: V) =>
-  new EnvVar<V>('enum', `one of ${values.join(', ')}`, (raw) =>
-    raw === undefined
-      ? { ok: true, value: fallback }
-      : (values as readonly string[]).includes(raw)
-        ? { ok: true, value: raw as V }
-        : { ok: false },
+  new EnvVar<V>(
+    'enum',
+    `one of ${values.join(', ')}`,
+    (raw) => {
+      if (raw === undefined) return { ok: true, value: fallback };
+      const found = values.find((v) => v === raw);
+      return found === undefined ? { ok: false } : { ok: true, value: found };
+    },
+    fallback,
   );
 
 export const boolVar = (fallback: boolean) =>
-  new EnvVar<boolean>('bool', 'true or false', (raw) =>
-    raw === undefined
-      ? { ok: true, value: fallback }
-      : raw === 'true' || raw === 'false'
-        ? { ok: true, value: raw === 'true' }
-        : { ok: false },
+  new EnvVar<boolean>(
+    'bool',
+    'true or false',
+    (raw) =>
+      raw === undefined
+        ? { ok: true, value: fallback }
+        : raw === 'true' || raw === 'false'
+          ? { ok: true, value: raw === 'true' }
+          : { ok: false },
+    String(fallback),
   );
 
 /** An http(s) URL without trailing slashes; with a fallback the value is always there. */
 export function urlVar(fallback: string): EnvVar<string>;
 export function urlVar(): EnvVar<string | undefined>;
 export function urlVar(fallback?: string): EnvVar<string> | EnvVar<string | undefined> {
-  return new EnvVar<string | undefined>('url', 'an http(s) URL', (raw) => {
-    if (raw === undefined) return { ok: true, value: fallback };
-    try {
-      const u = new URL(raw);
-      return u.protocol === 'http:' || u.protocol === 'https:'
-        ? { ok: true, value: raw.replace(/\/+$/, '') }
-        : { ok: false };
-    } catch {
-      return { ok: false };
-    }
-  });
+  return new EnvVar<string | undefined>(
+    'url',
+    'an http(s) URL',
+    (raw) => {
+      if (raw === undefined) return { ok: true, value: fallback };
+      try {
+        const u = new URL(raw);
+        return u.protocol === 'http:' || u.protocol === 'https:'
+          ? { ok: true, value: raw.replace(/\/+$/, '') }
+          : { ok: false };
+      } catch {
+        return { ok: false };
+      }
+    },
+    fallback,
+  );
 }
 
 export const tokenVar = new EnvVar<string | undefined>('token', 'a token of at least 8 characters', (raw) =>

@@ -5,7 +5,7 @@ import type { Container } from 'inversify';
 import pino, { type Logger } from 'pino';
 import { errorEnvelope, present, type Presented, type ResponseFormat } from '../application/runtime/envelope.js';
 import { ToolExecutor } from '../application/runtime/executor.js';
-import { ToolRegistry, type ToolListing } from '../application/runtime/registry.js';
+import { ToolRegistry, type RegisteredTool, type ToolListing } from '../application/runtime/registry.js';
 import { allTools } from '../application/tools.js';
 import { createHttpApp } from '../adapters/inbound/http/http-app.js';
 import { ConfirmGate } from '../application/runtime/confirm.js';
@@ -19,9 +19,9 @@ import { IdempotencyStore } from '../ports/idempotency-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import { UrlFetcher } from '../ports/url-fetcher.js';
 import { loadConfig, type GatewayConfig } from './config.js';
-import { buildContainer, buildTenantScope, type ContainerOverrides } from './container.js';
+import { buildContainer, buildTenantScope, overriddenPorts, type ContainerOverrides } from './container.js';
 import { lazyRoutes, mountTenantRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
-import { connectionServices } from './connections.js';
+import { vendorAccess } from './vendor-access.js';
 import { mountConnectionRoutes } from '../adapters/inbound/http/connection-routes.js';
 import type { SharedServices } from './group-module.js';
 import { ParserPool } from '../adapters/outbound/documents/parser-pool.js';
@@ -163,18 +163,25 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   // A lost PostgreSQL session is logged and counted, never fatal: its queries fail (503, or an audit fault)
   // and the pool opens a new connection.
   const onDatabaseFault = databaseFaultReporter(logger, metrics);
-  const services = connectionServices(config, shared, onDatabaseFault, container.get(OneTimeMarks));
+  const services = vendorAccess({
+    config,
+    shared,
+    root: container,
+    overridden: overriddenPorts(options.overrides ?? {}),
+    marks: container.get(OneTimeMarks),
+    onDatabaseFault,
+  });
+  const connected = (tool: RegisteredTool) => services.useCase(tool);
   // PostgreSQL holds the connections (credentials) every vendor call needs: without it this instance
   // cannot serve, so /readyz reports it and answers 503 while it is down.
   const databaseProbe = config.storage.databaseUrl
     ? postgresProbe(config.storage.databaseUrl, undefined, onDatabaseFault)
     : undefined;
   const tenants = new TenantScopes(
-    scopeOf(container, rootRoutes),
-    (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant, services),
+    scopeOf(container, rootRoutes, connected),
+    (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant, connected),
     { ...config.tenantScopes, clock: shared.clock },
   );
-  services.subscribe((tenant, vendor) => tenants.existing(tenant)?.connectionChanged?.(vendor));
   const vendorOfGroup = new Map(
     groupModules.map((g) => {
       const backend = g.describe(config.groups[g.name]);
@@ -291,7 +298,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       if (!tool) return errorEnvelope(registry.unknownName(name));
       const budget = Math.min(config.outputBudgetChars, o.maxChars ?? Infinity);
       return present(
-        await executor.run(tool, args, o.principal, requestId, { idempotencyKey: o.idempotencyKey, budget }),
+        await executor.run({ tool, args, principal: o.principal, requestId, idempotencyKey: o.idempotencyKey, budget }),
         o.format ?? 'text',
         o.base64 ?? false,
         budget,

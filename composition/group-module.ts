@@ -15,6 +15,9 @@ export interface ConnectionBinding {
   readonly tokens: TokenStore;
 }
 
+/** What the environment's credentials say about the default tenant's account (see GroupModule). */
+export type EnvironmentConnection = Pick<Connection, 'kind' | 'details' | 'secret'>;
+
 /** What every group's wiring may use. */
 export interface SharedServices {
   readonly clock: Clock;
@@ -30,9 +33,6 @@ export interface SharedServices {
   readonly documents: ParserPool;
 }
 
-/** One environment variable as the README documents it: name, default, meaning. */
-export type EnvironmentRow = readonly [name: string, fallback: string, meaning: string];
-
 /** The decoded values of a group's environment variables, typed by its codecs. */
 export type EnvValues<P extends t.Props> = { readonly [K in keyof P]: t.TypeOf<P[K]> };
 
@@ -43,12 +43,15 @@ export type EnvValues<P extends t.Props> = { readonly [K in keyof P]: t.TypeOf<P
  */
 export interface GroupModule<C = unknown, P extends t.Props = t.Props> {
   readonly name: string;
-  readonly environment: readonly EnvironmentRow[];
-  /** io-ts codecs by variable name (see composition/env.ts). */
+  /** io-ts codecs by variable name, each documented (see composition/env.ts): the table is made from them. */
   readonly env: P;
   /** The group's configuration from its decoded variables; cross-variable rules push to `problems`. */
   readonly configure: (vars: EnvValues<P>, problems: string[]) => C;
-  /** Binds the group's ports. Ports bound already (test or embedder overrides) must be left alone: use bindOnce. */
+  /**
+   * Binds what does not depend on a vendor connection: in memory mode the group's ports; with a vendor
+   * backend only its connection-independent ports (a URL guard, a policy). Ports bound already (test or
+   * embedder overrides) must be left alone: use bindOnce.
+   */
   readonly bind: (container: Container, config: C, shared: SharedServices) => void;
   /** Mounts the group's own HTTP routes, before the gateway's catch-all. */
   readonly routes?: (app: Hono, container: Container, config: C, shared: SharedServices) => void;
@@ -62,8 +65,8 @@ export interface GroupModule<C = unknown, P extends t.Props = t.Props> {
   /** How a tenant connects the vendor (key check, OAuth), from the group's configuration. */
   readonly connector?: (config: C, shared: SharedServices) => VendorConnector | undefined;
   /**
-   * Binds the group's ports to the vendor with one tenant's connection (in a container of that tenant's
-   * own). A group without it answers NOT_CONNECTED to tenants other than `default`.
+   * The one place the group's vendor adapters are made: binds its ports on one connection, in a container
+   * of that connection's own. Every call of a vendor backend goes through it, the default tenant's too.
    */
   readonly bindConnection?: (
     container: Container,
@@ -71,6 +74,11 @@ export interface GroupModule<C = unknown, P extends t.Props = t.Props> {
     shared: SharedServices,
     binding: ConnectionBinding,
   ) => void;
+  /**
+   * The connection the environment's credentials make for the default tenant (HUBSPOT_ACCESS_TOKEN, a
+   * refresh token, BATCHDATA_API_TOKEN...), or none when the environment gives only the app.
+   */
+  readonly environmentConnection?: (config: C) => EnvironmentConnection | undefined;
   /** A one-word description of the backend in use, printed at start ("memory", "hubspot"). */
   readonly describe: (config: C) => string;
 }

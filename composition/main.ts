@@ -153,9 +153,8 @@ const start = () => {
     };
     process.stdout.write(`${bannerLines(facts).join('\n')}\n\n`);
     logger.info({ port: info.port, host: info.address }, 'listening');
-    // One document reader starts now, off the event loop, with its libraries, so that the first document
-    // a caller reads does not wait for them.
-    gateway.warm();
+    // No document reader starts here: the first document read starts one (its start is not counted against
+    // the document's time limit), so an idle gateway does not hold one and its libraries (bench/startup.ts).
     if (facts.demoTokenConfigured && !isDemoMode(facts))
       logger.warn(
         'GATEWAY_DEMO_TOKEN is in force outside demo mode: it has every permission, for every caller who has it',

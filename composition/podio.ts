@@ -5,63 +5,53 @@ import { optionalString, urlVar } from './env.js';
 import {
   bindOnce,
   type ConnectionBinding,
-  type EnvironmentRow,
+  type EnvironmentConnection,
   type EnvValues,
   type SharedServices,
 } from './group-module.js';
 import { podioConnector, podioRefresher } from '../adapters/outbound/podio/podio-connector.js';
-import { environmentConnectionStore } from '../adapters/outbound/http/scoped-token-store.js';
-import { tokenStoreOf } from './token-store-of.js';
 import { StoredRefreshingToken } from '../adapters/outbound/http/stored-refreshing-token.js';
 
-// The one Podio connection of the gateway. The workspaces group module declares the PODIO_* variables
-// (below); the records module reads the same decoded values with `podioConfigFrom` and binds the same
-// client with `podioClient`, so both groups share one client and one token cache.
+// Podio serves two groups. The workspaces group module declares the PODIO_* variables (below); the
+// records module reads the same decoded values with `podioConfigFrom`. Both bind their adapters on one
+// connection's client with `podioClientFor`, so both share one client and one token cache.
 
 export interface PodioConfig {
   readonly baseUrl: string;
   readonly authorizeUrl: string;
+  /** The gateway's Podio API key: every grant and every connect flow uses it. */
   readonly clientId: string;
   readonly clientSecret: string;
-  readonly grant: PodioGrant;
+  /** The operator's own sign-in (the default tenant's connection), when the environment gives one. */
+  readonly grant?: PodioGrant;
 }
 
 export const PodioClientToken = Symbol.for('PodioClient') as ServiceIdentifier<PodioClient>;
 
-export const podioEnvironment: readonly EnvironmentRow[] = [
-  ['PODIO_BASE_URL', PODIO_BASE_URL, 'Podio API base URL.'],
-  ['PODIO_CLIENT_ID', '(none)', 'Podio API key client id (required with a podio backend).'],
-  ['PODIO_CLIENT_SECRET', '(none)', 'Podio API key client secret (required with a podio backend).'],
-  [
-    'PODIO_REFRESH_TOKEN',
-    '(none)',
-    'Podio refresh token of the user the gateway acts as (from the authorisation-code flow). One of three ways to sign in.',
-  ],
-  [
-    'PODIO_APP_ID',
-    '(none)',
-    'Podio app id for app authentication (with PODIO_APP_TOKEN); reaches only that app, so not the workspaces tools.',
-  ],
-  ['PODIO_APP_TOKEN', '(none)', 'Podio app token for app authentication.'],
-  ['PODIO_USERNAME', '(none)', 'Podio user e-mail for the password grant (with PODIO_PASSWORD); for development only.'],
-  ['PODIO_PASSWORD', '(none)', 'Podio user password for the password grant; for development only.'],
-  ['PODIO_AUTHORIZE_URL', 'https://podio.com', "Where a person approves the gateway's Podio app in the connect flow."],
-];
-
 export const podioEnv = {
-  PODIO_BASE_URL: urlVar(PODIO_BASE_URL),
-  PODIO_CLIENT_ID: optionalString,
-  PODIO_CLIENT_SECRET: optionalString,
-  PODIO_REFRESH_TOKEN: optionalString,
-  PODIO_APP_ID: optionalString,
-  PODIO_APP_TOKEN: optionalString,
-  PODIO_USERNAME: optionalString,
-  PODIO_PASSWORD: optionalString,
-  PODIO_AUTHORIZE_URL: urlVar('https://podio.com'),
+  PODIO_BASE_URL: urlVar(PODIO_BASE_URL).doc('Podio API base URL.'),
+  PODIO_CLIENT_ID: optionalString.doc(
+    "The gateway's Podio API key client id (required with a podio backend): tenants connect through it, and every grant uses it.",
+  ),
+  PODIO_CLIENT_SECRET: optionalString.doc('Podio API key client secret (required with a podio backend).'),
+  PODIO_REFRESH_TOKEN: optionalString.doc(
+    "Podio refresh token of the user the default tenant acts as (from the authorisation-code flow). One of three optional ways to give the operator's own sign-in; without any, every tenant connects its own.",
+  ),
+  PODIO_APP_ID: optionalString.doc(
+    'Podio app id for app authentication (with PODIO_APP_TOKEN); reaches only that app, so not the workspaces tools.',
+  ),
+  PODIO_APP_TOKEN: optionalString.doc('Podio app token for app authentication.'),
+  PODIO_USERNAME: optionalString.doc(
+    'Podio user e-mail for the password grant (with PODIO_PASSWORD); for development only.',
+  ),
+  PODIO_PASSWORD: optionalString.doc('Podio user password for the password grant; for development only.'),
+  PODIO_AUTHORIZE_URL: urlVar('https://podio.com').doc(
+    "Where a person approves the gateway's Podio app in the connect flow.",
+  ),
 };
 
 /**
- * The Podio connection from the decoded PODIO_* variables. `because` names what needs it
+ * The Podio settings from the decoded PODIO_* variables. `because` names what needs them
  * (`WORKSPACES_BACKEND=podio`); problems are added once even when several groups ask.
  */
 export const podioConfigFrom = (vars: EnvValues<typeof podioEnv>, problems: string[], because: string): PodioConfig => {
@@ -83,20 +73,14 @@ export const podioConfigFrom = (vars: EnvValues<typeof podioEnv>, problems: stri
     (appId || appToken) && 'PODIO_APP_ID/PODIO_APP_TOKEN',
     (username || password) && 'PODIO_USERNAME/PODIO_PASSWORD',
   ].filter(Boolean);
-  if (chosen.length !== 1) {
-    problem(
-      chosen.length === 0
-        ? `Podio needs one way to sign in when ${because}: PODIO_REFRESH_TOKEN, or PODIO_APP_ID with PODIO_APP_TOKEN, or PODIO_USERNAME with PODIO_PASSWORD.`
-        : `Set only one Podio sign-in: ${chosen.join(', ')} are all set.`,
-    );
-  }
-  let grant: PodioGrant;
+  if (chosen.length > 1) problem(`Set only one Podio sign-in: ${chosen.join(', ')} are all set.`);
+  let grant: PodioGrant | undefined;
   if (refreshToken) grant = { kind: 'refresh_token', refreshToken };
   else if (appId || appToken) {
     if (!appId || !appToken) problem('PODIO_APP_ID and PODIO_APP_TOKEN go together.');
     grant = { kind: 'app', appId: appId ?? '', appToken: appToken ?? '' };
-  } else {
-    if ((username || password) && (!username || !password)) problem('PODIO_USERNAME and PODIO_PASSWORD go together.');
+  } else if (username || password) {
+    if (!username || !password) problem('PODIO_USERNAME and PODIO_PASSWORD go together.');
     grant = { kind: 'password', username: username ?? '', password: password ?? '' };
   }
   return {
@@ -104,36 +88,30 @@ export const podioConfigFrom = (vars: EnvValues<typeof podioEnv>, problems: stri
     authorizeUrl: vars.PODIO_AUTHORIZE_URL,
     clientId: clientId ?? '',
     clientSecret: clientSecret ?? '',
-    grant,
+    ...(grant ? { grant } : {}),
   };
 };
 
-/** The shared PodioClient: bound once under PodioClientToken (an override bound earlier wins). */
-export const podioClient = (container: Container, config: PodioConfig, shared: SharedServices): PodioClient => {
-  bindOnce(container, PodioClientToken, () => {
-    const grant = config.grant;
-    // A refresh token is one connection shared by every instance through the TokenStore (Redis when
-    // configured); app and password grants sign in again with their own credentials wherever needed.
-    const auth =
-      grant.kind === 'refresh_token'
-        ? new StoredRefreshingToken({
-            vendor: 'Podio',
-            store: environmentConnectionStore(tokenStoreOf(container), 'podio', config.clientId, grant.refreshToken),
-            refresh: podioRefresher(connectorOptions(config, shared)),
-            clock: shared.clock,
-            lockWaitMs: shared.upstreamTimeoutMs,
-          })
-        : new PodioOAuth({
-            baseUrl: config.baseUrl,
-            clientId: config.clientId,
-            clientSecret: config.clientSecret,
-            grant,
-            clock: shared.clock,
-            timeoutMs: shared.upstreamTimeoutMs,
-          });
-    return new PodioClient({ baseUrl: config.baseUrl, auth, timeoutMs: shared.upstreamTimeoutMs, clock: shared.clock });
-  });
-  return container.get(PodioClientToken);
+/** The default tenant's Podio connection from the environment's sign-in (app and password grants sign in again as needed). */
+export const podioEnvironmentConnection = (config: PodioConfig): EnvironmentConnection | undefined => {
+  const grant = config.grant;
+  if (!grant) return undefined;
+  // the client id names the shared token entry, as before connections came from one place
+  const details = { clientId: config.clientId };
+  if (grant.kind === 'refresh_token') return { kind: 'oauth', details, secret: { refreshToken: grant.refreshToken } };
+  const signIn: Record<string, string> =
+    grant.kind === 'app'
+      ? { appId: grant.appId, appToken: grant.appToken }
+      : { username: grant.username, password: grant.password };
+  return { kind: 'key', details, secret: { signIn } };
+};
+
+const grantOf = (signIn: Readonly<Record<string, string>> | undefined): PodioGrant | undefined => {
+  if (signIn?.['appId'] !== undefined)
+    return { kind: 'app', appId: signIn['appId'], appToken: signIn['appToken'] ?? '' };
+  if (signIn?.['username'] !== undefined)
+    return { kind: 'password', username: signIn['username'], password: signIn['password'] ?? '' };
+  return undefined;
 };
 
 const connectorOptions = (config: PodioConfig, shared: SharedServices) => ({
@@ -150,25 +128,36 @@ export const podioTenantConnector = (config: PodioConfig, shared: SharedServices
   podioConnector(connectorOptions(config, shared));
 
 /**
- * A tenant's Podio connection as the client both Podio groups use: bound under PodioClientToken before
- * the group's own binding runs, which then builds its adapters on it.
+ * The Podio client of one connection, bound once under PodioClientToken in the connection's container (an
+ * override bound earlier wins), so that both Podio groups use the same client. A refresh token (stored,
+ * or the environment's) is refreshed through the binding's token store under its lock; app and password
+ * sign-ins sign in again with their own credentials wherever needed.
  */
-export const bindPodioConnection = (
+export const podioClientFor = (
   container: Container,
   config: PodioConfig,
   shared: SharedServices,
-  binding: ConnectionBinding,
-): void => {
-  const auth = new StoredRefreshingToken({
-    vendor: 'Podio',
-    store: binding.tokens,
-    refresh: podioRefresher(connectorOptions(config, shared)),
-    clock: shared.clock,
-    lockWaitMs: shared.upstreamTimeoutMs,
+  { connection, tokens }: ConnectionBinding,
+): PodioClient => {
+  bindOnce(container, PodioClientToken, () => {
+    const grant = grantOf(connection.secret.signIn);
+    const auth = grant
+      ? new PodioOAuth({
+          baseUrl: config.baseUrl,
+          clientId: config.clientId,
+          clientSecret: config.clientSecret,
+          grant,
+          clock: shared.clock,
+          timeoutMs: shared.upstreamTimeoutMs,
+        })
+      : new StoredRefreshingToken({
+          vendor: 'Podio',
+          store: tokens,
+          refresh: podioRefresher(connectorOptions(config, shared)),
+          clock: shared.clock,
+          lockWaitMs: shared.upstreamTimeoutMs,
+        });
+    return new PodioClient({ baseUrl: config.baseUrl, auth, timeoutMs: shared.upstreamTimeoutMs, clock: shared.clock });
   });
-  container
-    .bind(PodioClientToken)
-    .toConstantValue(
-      new PodioClient({ baseUrl: config.baseUrl, auth, timeoutMs: shared.upstreamTimeoutMs, clock: shared.clock }),
-    );
+  return container.get(PodioClientToken);
 };

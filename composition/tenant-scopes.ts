@@ -1,13 +1,10 @@
 import { DocumentReader } from '../ports/document-reader.js';
 import type { Container, ServiceIdentifier } from 'inversify';
 import { UrlFetcher } from '../ports/url-fetcher.js';
-import { isVendor, VENDOR_LABELS } from '../ports/connection-store.js';
 import { Hono } from 'hono';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
-import { TE } from '../domain/shared/fp.js';
-import { notConnected } from '../domain/shared/errors.js';
-import { DEFAULT_TENANT, TENANT_ID, type Principal } from '../ports/authenticator.js';
+import { DEFAULT_TENANT, TENANT_ID } from '../ports/authenticator.js';
 import type { Clock } from '../ports/clock.js';
 
 /** One tenant's adapters: its container, the use cases resolved from it, and its data-plane routes. */
@@ -17,8 +14,6 @@ export interface TenantScope {
   readonly useCase: (tool: RegisteredTool) => UseCase<unknown, unknown>;
   /** The tenant's own HTTP routes (the memory-mode file links), made on first use. */
   readonly http: () => Hono | undefined;
-  /** The tenant's connection to `vendor` changed: drop adapters made for the old one. */
-  readonly connectionChanged?: (vendor: string) => void;
 }
 
 export interface TenantScopeLimits {
@@ -35,9 +30,9 @@ interface Held {
 }
 
 /**
- * Every tenant's adapters. The default tenant is the root container itself (what `gateway.container`
- * shows, and what the environment's vendor credentials serve); every other tenant gets a child container
- * made on its first call, with its own in-memory demo account or its own connections.
+ * Every tenant's memory-mode adapters. The default tenant's are the root container itself (what
+ * `gateway.container` shows); every other tenant gets a child container made on its first call, with its
+ * own in-memory demo account. Vendor-backed groups run on connections (composition/vendor-access.ts).
  *
  * The map is bounded (count and idle time): a hostile caller with many tenants in its tokens cannot grow
  * it without end. A dropped tenant's memory-mode data is gone; its next call starts from the demo data.
@@ -97,27 +92,16 @@ export class TenantScopes {
   }
 }
 
-/** A use case that answers NOT_CONNECTED with a link for the caller: the tenant cannot connect this group yet. */
-export const notConnectedUseCase = (
-  vendor: string,
-  connectUrl: (principal: Principal) => string,
-): UseCase<unknown, unknown> => ({
-  execute: (_params, context) =>
-    TE.left(notConnected(vendor, isVendor(vendor) ? VENDOR_LABELS[vendor] : vendor, connectUrl(context.principal))),
-});
-
 /** A scope over one container: each tool's use case resolved once, or the given stand-in for its group. */
 export const scopeOf = (
   container: Container,
   http: () => Hono | undefined,
   standIn: (tool: RegisteredTool) => UseCase<unknown, unknown> | undefined = () => undefined,
-  connectionChanged?: (vendor: string) => void,
 ): TenantScope => {
   const useCases = new Map<string, UseCase<unknown, unknown>>();
   return {
     container,
     http,
-    ...(connectionChanged ? { connectionChanged } : {}),
     useCase: (tool) => {
       let useCase = useCases.get(tool.name);
       if (!useCase) {

@@ -25,6 +25,11 @@ export interface ConnectionSecret {
   readonly expiresAt?: number;
   /** A key-based credential (BatchData API key, HubSpot private-app token). */
   readonly apiKey?: string;
+  /**
+   * Other ways a vendor signs in, given only by the environment and never stored: Podio's app
+   * authentication (`appId`, `appToken`) or its password grant (`username`, `password`).
+   */
+  readonly signIn?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -45,6 +50,11 @@ export interface Connection {
   readonly secret: ConnectionSecret;
   readonly connectedAt: Date;
   readonly refreshedAt?: Date;
+  /**
+   * `environment`: the default tenant's connection made from the environment's credentials (listed, never
+   * stored, not deletable through the API). Absent for connections in the store.
+   */
+  readonly origin?: 'environment';
 }
 
 /** A connection without its secret: what listings show. */

@@ -1,11 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { forbidden, invalidInput, notFound, type GatewayError } from '../../domain/shared/errors.js';
+import { conflict, forbidden, invalidInput, notFound, type GatewayError } from '../../domain/shared/errors.js';
 import { E, type Either } from '../../domain/shared/fp.js';
 import { isAllowed } from '../runtime/define-tool.js';
 import type { Principal } from '../../ports/authenticator.js';
 import type { Clock } from '../../ports/clock.js';
 import {
   isVendor,
+  VENDOR_LABELS,
   VENDORS,
   type ConnectionStore,
   type ConnectionSummary,
@@ -13,6 +14,7 @@ import {
 } from '../../ports/connection-store.js';
 import type { OAuthConnector, VendorConnectors } from '../../ports/vendor-connector.js';
 import type { AuditLog } from '../../ports/audit-log.js';
+import { listConnections, listingOf, type ConnectionListing, type ConnectionScope } from './connection-listing.js';
 import type { OneTimeMarks } from '../../ports/one-time-marks.js';
 import {
   flowCookieName,
@@ -29,21 +31,7 @@ import {
 
 export type { Sealer, SealPurpose } from './connect-flow.js';
 
-export type ConnectionScope = 'tenant' | 'user';
-
-/** One row of `GET /v1/connections`: never a secret. */
-export interface ConnectionListing {
-  readonly vendor: Vendor;
-  readonly scope: ConnectionScope;
-  readonly owner?: string;
-  readonly status: 'connected' | 'needs_reauthorization' | 'not_connected';
-  readonly kind?: 'oauth' | 'key' | 'environment';
-  readonly account?: string;
-  readonly connected_at?: string;
-  readonly last_refreshed_at?: string;
-  /** How to connect (or connect again): the authorize endpoint, or the key endpoint. */
-  readonly connect?: { readonly authorize_url?: string; readonly key_endpoint?: string };
-}
+export type { ConnectionListing, ConnectionScope } from './connection-listing.js';
 
 export const MANAGE_PERMISSION = 'connections:manage';
 const STATE_TTL_MS = 10 * 60 * 1000;
@@ -69,8 +57,8 @@ export interface ConnectionsDeps {
   /** Where used OAuth states are marked, once, for every instance (Redis when configured). */
   readonly marks: OneTimeMarks;
   readonly publicBaseUrl: string;
-  /** Vendors the environment connects for the default tenant, with their account label. */
-  readonly environment: ReadonlyMap<Vendor, string>;
+  /** The connection the environment's credentials make for a tenant (the default one only), if any. */
+  readonly environment: (tenant: string, vendor: Vendor) => ConnectionSummary | undefined;
   /** Vendors whose group is backed by the vendor (in memory mode a connection would change nothing). */
   readonly inUse: ReadonlySet<Vendor>;
   /** Told when a tenant's connection changes, so cached adapters are dropped. */
@@ -231,19 +219,11 @@ export class Connections {
 
   async list(principal: Principal): Promise<ConnectionListing[]> {
     const stored = await (await this.deps.store()).list(principal.tenant);
-    const visible = stored.filter((c) => c.owner === '' || c.owner === principal.id);
-    const rows: ConnectionListing[] = visible.map((c) => this.#listing(c));
-    for (const vendor of VENDORS) {
-      if (rows.some((r) => r.vendor === vendor && r.scope === 'tenant')) continue;
-      const environment = principal.tenant === 'default' ? this.deps.environment.get(vendor) : undefined;
-      if (environment) {
-        rows.push({ vendor, scope: 'tenant', status: 'connected', kind: 'environment', account: environment });
-        continue;
-      }
-      if (!this.deps.inUse.has(vendor) || rows.some((r) => r.vendor === vendor)) continue;
-      rows.push({ vendor, scope: 'tenant', status: 'not_connected', connect: this.#connect(vendor) });
-    }
-    return rows.sort((a, b) => a.vendor.localeCompare(b.vendor) || a.scope.localeCompare(b.scope));
+    return listConnections(principal, stored, {
+      environment: this.deps.environment,
+      inUse: this.deps.inUse,
+      connect: (vendor) => this.#connect(vendor),
+    });
   }
 
   #connect(vendor: Vendor): ConnectionListing['connect'] {
@@ -251,20 +231,6 @@ export class Connections {
     return {
       ...(c?.oauth ? { authorize_url: this.connectUrl(vendor) } : {}),
       ...(c?.checkKey ? { key_endpoint: `${this.deps.publicBaseUrl}/v1/connections/${vendor}` } : {}),
-    };
-  }
-
-  #listing(c: ConnectionSummary): ConnectionListing {
-    return {
-      vendor: c.vendor,
-      scope: c.owner === '' ? 'tenant' : 'user',
-      ...(c.owner ? { owner: c.owner } : {}),
-      status: c.status,
-      kind: c.kind,
-      account: c.label,
-      connected_at: c.connectedAt.toISOString(),
-      ...(c.refreshedAt ? { last_refreshed_at: c.refreshedAt.toISOString() } : {}),
-      ...(c.status === 'needs_reauthorization' ? { connect: this.#connect(c.vendor) } : {}),
     };
   }
 
@@ -306,7 +272,7 @@ export class Connections {
     };
     await store.save(connection);
     await this.#audited('connections.connect', principal.tenant, principal.id, vendor.right, owner.right);
-    return E.right(this.#listing(connection));
+    return E.right(listingOf(connection, (vendor) => this.#connect(vendor)));
   }
 
   /**
@@ -415,6 +381,12 @@ export class Connections {
     if (E.isLeft(owner)) return owner;
     const store = await this.deps.store();
     const existing = await store.find(principal.tenant, vendor.right, owner.right);
+    if (!existing && owner.right === '' && this.deps.environment(principal.tenant, vendor.right))
+      return E.left(
+        conflict(
+          `The ${VENDOR_LABELS[vendor.right]} connection of this tenant comes from the gateway's environment variables; an operator removes it by unsetting them and restarting. A connection made through the API would be used in its place.`,
+        ),
+      );
     if (!existing) return E.right({ removed: false });
     await this.deps.connectors.get(vendor.right)?.revoke?.(existing.secret);
     const removed = await store.remove(principal.tenant, vendor.right, owner.right);

@@ -3,7 +3,6 @@ import { HubSpotContactBook } from '../../adapters/outbound/hubspot/hubspot-cont
 import { OAuthRefreshingAccessToken, StaticAccessToken } from '../../adapters/outbound/hubspot/hubspot-tokens.js';
 import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { TokenStore } from '../../ports/token-store.js';
 import { EnvVar, enumVar, optionalString, urlVar } from '../env.js';
 import { bindOnce, defineGroup } from '../group-module.js';
 
@@ -14,25 +13,25 @@ export type CrmConfig =
       readonly baseUrl: string;
       readonly objectsPath: string;
       readonly portalId?: string;
-      readonly auth:
+      /** The operator's own HubSpot account (the default tenant's connection), when the environment gives one. */
+      readonly account?:
         | { readonly kind: 'private-app'; readonly accessToken: string }
-        | {
-            readonly kind: 'oauth';
-            readonly clientId: string;
-            readonly clientSecret: string;
-            readonly refreshToken: string;
-          };
-      /** The gateway's HubSpot app for connect flows (HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET). */
+        | { readonly kind: 'oauth'; readonly refreshToken: string };
+      /** The gateway's HubSpot app (HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET): refreshes and connect flows. */
       readonly app?: { readonly clientId: string; readonly clientSecret: string; readonly scopes: readonly string[] };
       readonly appUrl: string;
     };
 
-const hubspotVersionVar = new EnvVar<string>('version', 'v3 or a date version such as 2026-03', (raw) =>
-  raw === undefined
-    ? { ok: true, value: 'v3' }
-    : raw === 'v3' || /^\d{4}-\d{2}$/.test(raw)
-      ? { ok: true, value: raw }
-      : { ok: false },
+const hubspotVersionVar = new EnvVar<string>(
+  'version',
+  'v3 or a date version such as 2026-03',
+  (raw) =>
+    raw === undefined
+      ? { ok: true, value: 'v3' }
+      : raw === 'v3' || /^\d{4}-\d{2}$/.test(raw)
+        ? { ok: true, value: raw }
+        : { ok: false },
+  'v3',
 );
 
 const DEFAULT_SCOPES =
@@ -40,47 +39,34 @@ const DEFAULT_SCOPES =
 
 export const crmGroup = defineGroup({
   name: 'crm',
-  environment: [
-    ['CRM_BACKEND', 'memory', 'crm tools: memory or hubspot.'],
-    ['HUBSPOT_ACCESS_TOKEN', '(none)', 'HubSpot private-app (static) token. Or use the three OAuth variables below.'],
-    [
-      'HUBSPOT_CLIENT_ID',
-      '(none)',
-      'HubSpot OAuth app client id (with HUBSPOT_CLIENT_SECRET and HUBSPOT_REFRESH_TOKEN).',
-    ],
-    ['HUBSPOT_CLIENT_SECRET', '(none)', 'HubSpot OAuth app client secret.'],
-    ['HUBSPOT_REFRESH_TOKEN', '(none)', 'HubSpot OAuth refresh token; access tokens are refreshed before they expire.'],
-    ['HUBSPOT_BASE_URL', 'https://api.hubapi.com', 'HubSpot API base URL.'],
-    ['HUBSPOT_API_VERSION', 'v3', 'v3 (/crm/v3/objects) or a date version such as 2026-03 (/crm/objects/2026-03).'],
-    ['HUBSPOT_PORTAL_ID', '(none)', 'HubSpot account id, used to build contact web links when HubSpot returns none.'],
-    [
-      'HUBSPOT_OAUTH_SCOPES',
-      'crm.objects.contacts.read crm.objects.contacts.write crm.objects.companies.read crm.objects.companies.write',
-      'Scopes the connect flow asks for (space-separated), with the app of HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET.',
-    ],
-    ['HUBSPOT_APP_URL', 'https://app.hubspot.com', 'Where a person authorizes the app in the connect flow.'],
-  ],
   env: {
-    CRM_BACKEND: enumVar(['memory', 'hubspot'], 'memory'),
-    HUBSPOT_ACCESS_TOKEN: optionalString,
-    HUBSPOT_CLIENT_ID: optionalString,
-    HUBSPOT_CLIENT_SECRET: optionalString,
-    HUBSPOT_REFRESH_TOKEN: optionalString,
-    HUBSPOT_BASE_URL: urlVar('https://api.hubapi.com'),
-    HUBSPOT_API_VERSION: hubspotVersionVar,
-    HUBSPOT_PORTAL_ID: optionalString,
-    HUBSPOT_OAUTH_SCOPES: optionalString,
-    HUBSPOT_APP_URL: urlVar('https://app.hubspot.com'),
+    CRM_BACKEND: enumVar(['memory', 'hubspot'], 'memory').doc('crm tools: memory or hubspot.'),
+    HUBSPOT_ACCESS_TOKEN: optionalString.doc(
+      "HubSpot private-app (static) token of the operator's own account: the default tenant's connection. Or HUBSPOT_REFRESH_TOKEN with the app.",
+    ),
+    HUBSPOT_CLIENT_ID: optionalString.doc(
+      "The gateway's HubSpot app (with HUBSPOT_CLIENT_SECRET): tenants connect their own portals through it. Enough on its own for a multi-tenant deployment.",
+    ),
+    HUBSPOT_CLIENT_SECRET: optionalString.doc('HubSpot app client secret.'),
+    HUBSPOT_REFRESH_TOKEN: optionalString.doc(
+      "OAuth refresh token of the operator's own portal (needs the app): the default tenant's connection; access tokens are refreshed before they expire.",
+    ),
+    HUBSPOT_BASE_URL: urlVar('https://api.hubapi.com').doc('HubSpot API base URL.'),
+    HUBSPOT_API_VERSION: hubspotVersionVar.doc(
+      'v3 (/crm/v3/objects) or a date version such as 2026-03 (/crm/objects/2026-03).',
+    ),
+    HUBSPOT_PORTAL_ID: optionalString.doc(
+      "The operator's HubSpot account id, used to build contact web links when HubSpot returns none.",
+    ),
+    HUBSPOT_OAUTH_SCOPES: optionalString.doc(
+      'Scopes the connect flow asks for (space-separated), with the app of HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET.',
+      DEFAULT_SCOPES,
+    ),
+    HUBSPOT_APP_URL: urlVar('https://app.hubspot.com').doc('Where a person authorizes the app in the connect flow.'),
   },
   configure: (v, problems): CrmConfig => {
     if (v.CRM_BACKEND !== 'hubspot') return { kind: 'memory' };
-    const required = (name: 'HUBSPOT_CLIENT_ID' | 'HUBSPOT_CLIENT_SECRET' | 'HUBSPOT_REFRESH_TOKEN'): string => {
-      const value = v[name];
-      if (!value) problems.push(`${name} is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.`);
-      return value ?? '';
-    };
     const version = v.HUBSPOT_API_VERSION;
-    const accessToken = v.HUBSPOT_ACCESS_TOKEN;
     const app =
       v.HUBSPOT_CLIENT_ID && v.HUBSPOT_CLIENT_SECRET
         ? {
@@ -89,49 +75,33 @@ export const crmGroup = defineGroup({
             scopes: (v.HUBSPOT_OAUTH_SCOPES ?? DEFAULT_SCOPES).split(/\s+/).filter(Boolean),
           }
         : undefined;
+    if (Boolean(v.HUBSPOT_CLIENT_ID) !== Boolean(v.HUBSPOT_CLIENT_SECRET))
+      problems.push('HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET go together.');
+    if (v.HUBSPOT_ACCESS_TOKEN && v.HUBSPOT_REFRESH_TOKEN)
+      problems.push('Set only one HubSpot sign-in: HUBSPOT_ACCESS_TOKEN or HUBSPOT_REFRESH_TOKEN.');
+    if (v.HUBSPOT_REFRESH_TOKEN && !app)
+      problems.push('HUBSPOT_REFRESH_TOKEN needs the app that issued it: HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET.');
+    const account = v.HUBSPOT_ACCESS_TOKEN
+      ? ({ kind: 'private-app', accessToken: v.HUBSPOT_ACCESS_TOKEN } as const)
+      : v.HUBSPOT_REFRESH_TOKEN
+        ? ({ kind: 'oauth', refreshToken: v.HUBSPOT_REFRESH_TOKEN } as const)
+        : undefined;
     return {
       kind: 'hubspot',
       ...(app ? { app } : {}),
+      ...(account ? { account } : {}),
       appUrl: v.HUBSPOT_APP_URL,
       baseUrl: v.HUBSPOT_BASE_URL,
       objectsPath: version === 'v3' ? '/crm/v3/objects' : `/crm/objects/${version}`,
-      portalId: v.HUBSPOT_PORTAL_ID,
-      auth: accessToken
-        ? { kind: 'private-app', accessToken }
-        : {
-            kind: 'oauth',
-            clientId: required('HUBSPOT_CLIENT_ID'),
-            clientSecret: required('HUBSPOT_CLIENT_SECRET'),
-            refreshToken: required('HUBSPOT_REFRESH_TOKEN'),
-          },
+      ...(v.HUBSPOT_PORTAL_ID ? { portalId: v.HUBSPOT_PORTAL_ID } : {}),
     };
   },
-  bind: (container, config, { clock, logger, demoData, upstreamTimeoutMs }) =>
-    bindOnce(container, ContactBook, () => {
-      if (config.kind === 'memory')
-        return demoData ? InMemoryContactBook.withDemoData({ clock }) : new InMemoryContactBook({ clock });
-      const tokens =
-        config.auth.kind === 'private-app'
-          ? new StaticAccessToken(config.auth.accessToken)
-          : new OAuthRefreshingAccessToken({
-              baseUrl: config.baseUrl,
-              clientId: config.auth.clientId,
-              clientSecret: config.auth.clientSecret,
-              refreshToken: config.auth.refreshToken,
-              clock,
-              timeoutMs: upstreamTimeoutMs,
-              store: container.isBound(TokenStore) ? container.get(TokenStore) : undefined,
-              onRefreshTokenRotated: () =>
-                logger.info('HubSpot rotated the refresh token; the new one is kept in the token store.'),
-            });
-      return new HubSpotContactBook({
-        baseUrl: config.baseUrl,
-        objectsPath: config.objectsPath,
-        tokens,
-        timeoutMs: upstreamTimeoutMs,
-        portalId: config.portalId,
-      });
-    }),
+  bind: (container, config, { clock, demoData }) => {
+    if (config.kind === 'memory')
+      bindOnce(container, ContactBook, () =>
+        demoData ? InMemoryContactBook.withDemoData({ clock }) : new InMemoryContactBook({ clock }),
+      );
+  },
   vendor: 'hubspot',
   connector: (config, { clock, upstreamTimeoutMs }) =>
     config.kind === 'memory'
@@ -144,6 +114,16 @@ export const crmGroup = defineGroup({
           clock,
           ...(config.app ? { app: config.app } : {}),
         }),
+  environmentConnection: (config) => {
+    if (config.kind === 'memory' || !config.account) return undefined;
+    const details: Record<string, string> = {
+      ...(config.portalId ? { portalId: config.portalId } : {}),
+      ...(config.app ? { clientId: config.app.clientId } : {}),
+    };
+    return config.account.kind === 'private-app'
+      ? { kind: 'key', details, secret: { apiKey: config.account.accessToken } }
+      : { kind: 'oauth', details, secret: { refreshToken: config.account.refreshToken } };
+  },
   bindConnection: (container, config, { clock, upstreamTimeoutMs }, { connection, tokens }) => {
     if (config.kind === 'memory') return;
     const app = config.app;
@@ -169,7 +149,7 @@ export const crmGroup = defineGroup({
           objectsPath: config.objectsPath,
           tokens: source,
           timeoutMs: upstreamTimeoutMs,
-          portalId: connection.details['portalId'],
+          portalId: connection.details['portalId'] ?? config.portalId,
         }),
     );
   },

@@ -9,14 +9,12 @@ import { StaticShareFileToken } from '../../adapters/outbound/sharefile/sharefil
 import { ItemStore } from '../../ports/item-store.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { bindOnce, type ConnectionBinding, type SharedServices } from '../group-module.js';
+import { bindOnce, type ConnectionBinding, type EnvironmentConnection, type SharedServices } from '../group-module.js';
 import {
   shareFileConnector,
   shareFileHosts,
   shareFileRefresher,
 } from '../../adapters/outbound/sharefile/sharefile-connector.js';
-import { environmentConnectionStore } from '../../adapters/outbound/http/scoped-token-store.js';
-import { tokenStoreOf } from '../token-store-of.js';
 import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
 import { ShareFileFileContents } from '../../adapters/outbound/sharefile/sharefile-file-contents.js';
 import { READ_MAX_BYTES } from '../../application/files/read-file.js';
@@ -24,34 +22,32 @@ import { FileContents } from '../../ports/file-contents.js';
 import { StoredRefreshingToken } from '../../adapters/outbound/http/stored-refreshing-token.js';
 
 export interface ShareFileConfig {
-  readonly apiBaseUrl: string;
-  readonly oauthBaseUrl: string;
-  /** The hosts when set explicitly (SHAREFILE_API_URL, SHAREFILE_OAUTH_URL): tenants' connections use them too. */
+  /** The hosts when set explicitly (SHAREFILE_API_URL, SHAREFILE_OAUTH_URL): every connection uses them. */
   readonly apiOverride?: string;
   readonly oauthOverride?: string;
-  /** The gateway's ShareFile app for connect flows (SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET). */
+  /** The gateway's ShareFile app (SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET): refreshes and connect flows. */
   readonly app?: { readonly clientId: string; readonly clientSecret: string };
   readonly authorizeUrl: string;
   /** File contents may be downloaded from loopback and private addresses (a local stand-in; FILES_FETCH_ALLOW_PRIVATE). */
   readonly fetchAllowPrivate: boolean;
-  readonly auth:
-    | { readonly kind: 'static'; readonly accessToken: string }
-    | {
-        readonly kind: 'oauth';
-        readonly clientId: string;
-        readonly clientSecret: string;
-        readonly refreshToken: string;
-      };
+  /** The operator's own account (the default tenant's connection), when the environment gives one. */
+  readonly account?: {
+    /** Where the account lives: `subdomain`, `apicp`, `appcp` (as a tenant's connection records them). */
+    readonly hosts: Readonly<Record<string, string>>;
+    readonly credential:
+      | { readonly kind: 'static'; readonly accessToken: string }
+      | { readonly kind: 'oauth'; readonly refreshToken: string };
+  };
 }
 
 /** Binds the item, share and notifier ports on one ShareFile client. */
 const bindShareFileClient = (
   container: Container,
-  make: () => ShareFileClient,
+  client: ShareFileClient,
   o: { maxUploadBytes: number; apiBaseUrl: string; fetchAllowPrivate: boolean; timeoutMs: number },
 ): void => {
   let store: ShareFileItemStore | undefined;
-  const items = () => (store ??= new ShareFileItemStore({ client: make(), maxUploadBytes: o.maxUploadBytes }));
+  const items = () => (store ??= new ShareFileItemStore({ client, maxUploadBytes: o.maxUploadBytes }));
   bindOnce(container, ItemStore, items);
   bindOnce(
     container,
@@ -64,8 +60,8 @@ const bindShareFileClient = (
         { apiBaseUrl: o.apiBaseUrl, timeoutMs: o.timeoutMs, allowHttpUploads: o.fetchAllowPrivate },
       ),
   );
-  bindOnce(container, ShareStore, () => new ShareFileShareStore(make()));
-  bindOnce(container, ShareNotifier, () => new ShareFileShareNotifier(make()));
+  bindOnce(container, ShareStore, () => new ShareFileShareStore(client));
+  bindOnce(container, ShareNotifier, () => new ShareFileShareNotifier(client));
 };
 
 const connectorOptions = (config: ShareFileConfig, shared: SharedServices) =>
@@ -87,7 +83,21 @@ export const shareFileTenantConnector = (config: ShareFileConfig, shared: Shared
   return options ? shareFileConnector(options) : undefined;
 };
 
-/** A tenant's ShareFile connection: the account's own hosts, its tokens refreshed through the connection store. */
+/** The default tenant's ShareFile connection from the environment's account. */
+export const shareFileEnvironmentConnection = (config: ShareFileConfig): EnvironmentConnection | undefined => {
+  const account = config.account;
+  if (!account) return undefined;
+  // the client id names the shared token entry, as before connections came from one place
+  const details = { ...account.hosts, ...(config.app ? { clientId: config.app.clientId } : {}) };
+  return account.credential.kind === 'static'
+    ? { kind: 'key', details, secret: { apiKey: account.credential.accessToken } }
+    : { kind: 'oauth', details, secret: { refreshToken: account.credential.refreshToken } };
+};
+
+/**
+ * The one place ShareFile adapters are made, on one connection: the account's own hosts, a static token
+ * as given, or tokens refreshed with the gateway's app through the binding's token store.
+ */
 export const bindShareFileConnection = (
   container: Container,
   config: ShareFileConfig & { maxUploadBytes: number },
@@ -95,67 +105,30 @@ export const bindShareFileConnection = (
   { connection, tokens }: ConnectionBinding,
 ): void => {
   const options = connectorOptions(config, shared);
-  if (!options) return;
-  const hosts = shareFileHosts(options, connection.details);
+  const hosts = shareFileHosts(
+    {
+      ...(config.apiOverride ? { apiBaseUrl: config.apiOverride } : {}),
+      ...(config.oauthOverride ? { oauthBaseUrl: config.oauthOverride } : {}),
+    },
+    connection.details,
+  );
+  const refreshable = connection.kind === 'oauth' && options;
   const client = new ShareFileClient({
     apiBaseUrl: hosts.apiBaseUrl,
     timeoutMs: shared.upstreamTimeoutMs,
-    tokens: new StoredRefreshingToken({
-      vendor: 'ShareFile',
-      store: tokens,
-      refresh: shareFileRefresher(options, hosts.oauthBaseUrl),
-      clock: shared.clock,
-      lockWaitMs: shared.upstreamTimeoutMs,
-    }),
+    tokens: refreshable
+      ? new StoredRefreshingToken({
+          vendor: 'ShareFile',
+          store: tokens,
+          refresh: shareFileRefresher(options, hosts.oauthBaseUrl),
+          clock: shared.clock,
+          lockWaitMs: shared.upstreamTimeoutMs,
+        })
+      : new StaticShareFileToken(connection.secret.apiKey ?? connection.secret.accessToken ?? ''),
   });
-  bindShareFileClient(container, () => client, {
+  bindShareFileClient(container, client, {
     maxUploadBytes: config.maxUploadBytes,
     apiBaseUrl: hosts.apiBaseUrl,
-    fetchAllowPrivate: config.fetchAllowPrivate,
-    timeoutMs: shared.upstreamTimeoutMs,
-  });
-};
-
-/** ShareFile binds the item, share and notifier ports; ShareFile serves the bytes and share pages itself. */
-export const bindShareFile = (
-  container: Container,
-  config: ShareFileConfig & { maxUploadBytes: number },
-  shared: SharedServices,
-): void => {
-  let client: ShareFileClient | undefined;
-  const make = () =>
-    (client ??= new ShareFileClient({
-      apiBaseUrl: config.apiBaseUrl,
-      timeoutMs: shared.upstreamTimeoutMs,
-      tokens:
-        config.auth.kind === 'static'
-          ? new StaticShareFileToken(config.auth.accessToken)
-          : new StoredRefreshingToken({
-              vendor: 'ShareFile',
-              // shared by every instance through the TokenStore (Redis when configured)
-              store: environmentConnectionStore(
-                tokenStoreOf(container),
-                'sharefile',
-                config.auth.clientId,
-                config.auth.refreshToken,
-              ),
-              refresh: shareFileRefresher(
-                {
-                  clientId: config.auth.clientId,
-                  clientSecret: config.auth.clientSecret,
-                  authorizeBaseUrl: config.authorizeUrl,
-                  timeoutMs: shared.upstreamTimeoutMs,
-                  clock: shared.clock,
-                },
-                config.oauthBaseUrl,
-              ),
-              clock: shared.clock,
-              lockWaitMs: shared.upstreamTimeoutMs,
-            }),
-    }));
-  bindShareFileClient(container, make, {
-    maxUploadBytes: config.maxUploadBytes,
-    apiBaseUrl: config.apiBaseUrl,
     fetchAllowPrivate: config.fetchAllowPrivate,
     timeoutMs: shared.upstreamTimeoutMs,
   });

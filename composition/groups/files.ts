@@ -20,8 +20,8 @@ import { ShareStore } from '../../ports/share-store.js';
 import { boolVar, enumVar, intVar, optionalString, urlVar } from '../env.js';
 import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';
 import {
-  bindShareFile,
   bindShareFileConnection,
+  shareFileEnvironmentConnection,
   shareFileTenantConnector,
   type ShareFileConfig,
 } from './files-sharefile.js';
@@ -72,77 +72,49 @@ const bindMemory = (
 
 export const filesGroup = defineGroup({
   name: 'files',
-  environment: [
-    ['FILES_BACKEND', 'memory', 'files tools: memory (demo account served by this gateway) or sharefile.'],
-    [
-      'FILES_SIGNING_SECRET',
-      'random per process',
-      'Secret that signs the upload, download and share addresses of memory mode. Several instances behind one URL need the same value, or links from one fail on another.',
-    ],
-    [
-      'FILES_MAX_UPLOAD_BYTES',
-      '104857600',
-      'Largest file accepted by the upload addresses (memory mode) and by getUploadUrl (both modes); larger uploads are refused with nothing stored.',
-    ],
-    [
-      'SHAREFILE_SUBDOMAIN',
-      '(none)',
-      'ShareFile account subdomain (mycompany in mycompany.sharefile.com); required with FILES_BACKEND=sharefile.',
-    ],
-    ['SHAREFILE_APICP', 'sf-api.com', 'ShareFile API control plane; the API is https://{subdomain}.{apicp}/sf/v3.'],
-    [
-      'SHAREFILE_APPCP',
-      'sharefile.com',
-      'ShareFile app control plane; tokens are refreshed at https://{subdomain}.{appcp}/oauth/token.',
-    ],
-    [
-      'SHAREFILE_CLIENT_ID',
-      '(none)',
-      'ShareFile OAuth client id (with SHAREFILE_CLIENT_SECRET and SHAREFILE_REFRESH_TOKEN).',
-    ],
-    ['SHAREFILE_CLIENT_SECRET', '(none)', 'ShareFile OAuth client secret.'],
-    [
-      'SHAREFILE_REFRESH_TOKEN',
-      '(none)',
-      'ShareFile OAuth refresh token; access tokens are refreshed before they expire.',
-    ],
-    [
-      'SHAREFILE_ACCESS_TOKEN',
-      '(none)',
-      'A ShareFile access token to use as is (short-lived; for trying things out). The three OAuth variables are preferred.',
-    ],
-    [
-      'SHAREFILE_API_URL',
-      'https://{subdomain}.{apicp}/sf/v3',
-      'Override of the ShareFile API base URL (for a proxy or a stand-in).',
-    ],
-    ['SHAREFILE_OAUTH_URL', 'https://{subdomain}.{appcp}', 'Override of the ShareFile OAuth base URL.'],
-    [
-      'FILES_FETCH_ALLOW_PRIVATE',
-      'false',
-      "Let files_readFile download ShareFile's file addresses from loopback and private addresses (a local stand-in only).",
-    ],
-    [
-      'SHAREFILE_AUTHORIZE_URL',
-      'https://secure.sharefile.com',
-      "Where a person signs in to approve the gateway's ShareFile app in the connect flow (with SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET).",
-    ],
-  ],
   env: {
-    FILES_BACKEND: enumVar(['memory', 'sharefile'], 'memory'),
-    FILES_SIGNING_SECRET: optionalString,
-    FILES_MAX_UPLOAD_BYTES: intVar(1, Number.MAX_SAFE_INTEGER, 104_857_600),
-    SHAREFILE_SUBDOMAIN: optionalString,
-    SHAREFILE_APICP: optionalString,
-    SHAREFILE_APPCP: optionalString,
-    SHAREFILE_CLIENT_ID: optionalString,
-    SHAREFILE_CLIENT_SECRET: optionalString,
-    SHAREFILE_REFRESH_TOKEN: optionalString,
-    SHAREFILE_ACCESS_TOKEN: optionalString,
-    SHAREFILE_API_URL: urlVar(),
-    SHAREFILE_OAUTH_URL: urlVar(),
-    SHAREFILE_AUTHORIZE_URL: urlVar('https://secure.sharefile.com'),
-    FILES_FETCH_ALLOW_PRIVATE: boolVar(false),
+    FILES_BACKEND: enumVar(['memory', 'sharefile'], 'memory').doc(
+      'files tools: memory (demo account served by this gateway) or sharefile.',
+    ),
+    FILES_SIGNING_SECRET: optionalString.doc(
+      'Secret that signs the upload, download and share addresses of memory mode. Several instances behind one URL need the same value, or links from one fail on another.',
+      'random per process',
+    ),
+    FILES_MAX_UPLOAD_BYTES: intVar(1, Number.MAX_SAFE_INTEGER, 104_857_600).doc(
+      'Largest file accepted by the upload addresses (memory mode) and by getUploadUrl (both modes); larger uploads are refused with nothing stored.',
+    ),
+    SHAREFILE_SUBDOMAIN: optionalString.doc(
+      "The operator's ShareFile account subdomain (mycompany in mycompany.sharefile.com); required with SHAREFILE_REFRESH_TOKEN or SHAREFILE_ACCESS_TOKEN unless SHAREFILE_API_URL is set.",
+    ),
+    SHAREFILE_APICP: optionalString.doc(
+      'ShareFile API control plane; the API is https://{subdomain}.{apicp}/sf/v3.',
+      'sf-api.com',
+    ),
+    SHAREFILE_APPCP: optionalString.doc(
+      'ShareFile app control plane; tokens are refreshed at https://{subdomain}.{appcp}/oauth/token.',
+      'sharefile.com',
+    ),
+    SHAREFILE_CLIENT_ID: optionalString.doc(
+      "The gateway's ShareFile OAuth app (with SHAREFILE_CLIENT_SECRET): tenants connect their own accounts through it, and refresh tokens are refreshed with it.",
+    ),
+    SHAREFILE_CLIENT_SECRET: optionalString.doc('ShareFile OAuth client secret.'),
+    SHAREFILE_REFRESH_TOKEN: optionalString.doc(
+      "OAuth refresh token of the operator's own account (needs the app): the default tenant's connection; access tokens are refreshed before they expire.",
+    ),
+    SHAREFILE_ACCESS_TOKEN: optionalString.doc(
+      'A ShareFile access token to use as is for the default tenant (short-lived; for trying things out). The refresh token is preferred.',
+    ),
+    SHAREFILE_API_URL: urlVar().doc(
+      'Override of the ShareFile API base URL (for a proxy or a stand-in).',
+      'https://{subdomain}.{apicp}/sf/v3',
+    ),
+    SHAREFILE_OAUTH_URL: urlVar().doc('Override of the ShareFile OAuth base URL.', 'https://{subdomain}.{appcp}'),
+    SHAREFILE_AUTHORIZE_URL: urlVar('https://secure.sharefile.com').doc(
+      "Where a person signs in to approve the gateway's ShareFile app in the connect flow (with SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET).",
+    ),
+    FILES_FETCH_ALLOW_PRIVATE: boolVar(false).doc(
+      "Let files_readFile download ShareFile's file addresses from loopback and private addresses (a local stand-in only).",
+    ),
   },
   configure: (v, problems): FilesConfig => {
     const maxUploadBytes = v.FILES_MAX_UPLOAD_BYTES;
@@ -152,47 +124,55 @@ export const filesGroup = defineGroup({
         problems.push('FILES_SIGNING_SECRET must be at least 16 characters.');
       return { kind: 'memory', maxUploadBytes, ...(secret ? { signingSecret: secret } : {}) };
     }
-    const subdomain = v.SHAREFILE_SUBDOMAIN;
-    if (!subdomain) problems.push('SHAREFILE_SUBDOMAIN is required when FILES_BACKEND=sharefile.');
-    else if (!/^[a-z0-9-]+$/i.test(subdomain))
-      problems.push('SHAREFILE_SUBDOMAIN must be the bare subdomain (letters, digits, hyphens), such as mycompany.');
-    const apicp = v.SHAREFILE_APICP ?? 'sf-api.com';
-    const appcp = v.SHAREFILE_APPCP ?? 'sharefile.com';
-    const accessToken = v.SHAREFILE_ACCESS_TOKEN;
-    const required = (name: 'SHAREFILE_CLIENT_ID' | 'SHAREFILE_CLIENT_SECRET' | 'SHAREFILE_REFRESH_TOKEN'): string => {
-      const value = v[name];
-      if (!value)
-        problems.push(`${name} is required when FILES_BACKEND=sharefile and SHAREFILE_ACCESS_TOKEN is not set.`);
-      return value ?? '';
-    };
     const app =
       v.SHAREFILE_CLIENT_ID && v.SHAREFILE_CLIENT_SECRET
         ? { clientId: v.SHAREFILE_CLIENT_ID, clientSecret: v.SHAREFILE_CLIENT_SECRET }
         : undefined;
+    if (Boolean(v.SHAREFILE_CLIENT_ID) !== Boolean(v.SHAREFILE_CLIENT_SECRET))
+      problems.push('SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET go together.');
+    const accessToken = v.SHAREFILE_ACCESS_TOKEN;
+    const refreshToken = v.SHAREFILE_REFRESH_TOKEN;
+    if (accessToken && refreshToken)
+      problems.push('Set only one ShareFile sign-in: SHAREFILE_ACCESS_TOKEN or SHAREFILE_REFRESH_TOKEN.');
+    if (refreshToken && !app)
+      problems.push(
+        'SHAREFILE_REFRESH_TOKEN needs the app that issued it: SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET.',
+      );
+    if (!app && !accessToken && !refreshToken)
+      problems.push(
+        "FILES_BACKEND=sharefile needs the gateway's ShareFile app (SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET) for tenants to connect, or an account of the operator's own (SHAREFILE_REFRESH_TOKEN or SHAREFILE_ACCESS_TOKEN).",
+      );
+    const subdomain = v.SHAREFILE_SUBDOMAIN;
+    if (subdomain !== undefined && !/^[a-z0-9-]+$/i.test(subdomain))
+      problems.push('SHAREFILE_SUBDOMAIN must be the bare subdomain (letters, digits, hyphens), such as mycompany.');
+    if ((accessToken || refreshToken) && !subdomain && !v.SHAREFILE_API_URL)
+      problems.push(
+        "SHAREFILE_SUBDOMAIN is required with an account of the operator's own (the refresh or access token).",
+      );
+    const credential = accessToken
+      ? ({ kind: 'static', accessToken } as const)
+      : refreshToken
+        ? ({ kind: 'oauth', refreshToken } as const)
+        : undefined;
+    const hosts = {
+      subdomain: subdomain ?? 'unset',
+      apicp: v.SHAREFILE_APICP ?? 'sf-api.com',
+      appcp: v.SHAREFILE_APPCP ?? 'sharefile.com',
+    };
     return {
       kind: 'sharefile',
       maxUploadBytes,
       ...(app ? { app } : {}),
+      ...(credential ? { account: { hosts, credential } } : {}),
       authorizeUrl: v.SHAREFILE_AUTHORIZE_URL,
       fetchAllowPrivate: v.FILES_FETCH_ALLOW_PRIVATE,
       ...(v.SHAREFILE_API_URL ? { apiOverride: v.SHAREFILE_API_URL } : {}),
       ...(v.SHAREFILE_OAUTH_URL ? { oauthOverride: v.SHAREFILE_OAUTH_URL } : {}),
-      apiBaseUrl: v.SHAREFILE_API_URL ?? `https://${subdomain ?? 'unset'}.${apicp}/sf/v3`,
-      oauthBaseUrl: v.SHAREFILE_OAUTH_URL ?? `https://${subdomain ?? 'unset'}.${appcp}`,
-      auth: accessToken
-        ? { kind: 'static', accessToken }
-        : {
-            kind: 'oauth',
-            clientId: required('SHAREFILE_CLIENT_ID'),
-            clientSecret: required('SHAREFILE_CLIENT_SECRET'),
-            refreshToken: required('SHAREFILE_REFRESH_TOKEN'),
-          },
     };
   },
   bind: (container, config, shared) => {
     bindOnce(container, DocumentReader, () => new CachedDocumentReader(new PooledDocumentReader(shared.documents)));
     if (config.kind === 'memory') bindMemory(container, config, shared);
-    else bindShareFile(container, config, shared);
   },
   routes: (app, container, _config, shared) => {
     if (!container.isBound(UploadDesk) || !container.isBound(ShareDesk) || !container.isBound(LinkSigner)) return;
@@ -207,6 +187,7 @@ export const filesGroup = defineGroup({
   },
   vendor: 'sharefile',
   connector: (config, shared) => (config.kind === 'memory' ? undefined : shareFileTenantConnector(config, shared)),
+  environmentConnection: (config) => (config.kind === 'memory' ? undefined : shareFileEnvironmentConnection(config)),
   bindConnection: (container, config, shared, binding) => {
     if (config.kind !== 'memory') bindShareFileConnection(container, config, shared, binding);
   },

@@ -16,8 +16,14 @@ import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { boolVar, enumVar, EnvVar, intVar } from '../env.js';
 import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';
 import { inMemoryPodioAccount } from '../podio-account.js';
-import { podioClient, podioConfigFrom, podioEnv, type PodioConfig } from '../podio.js';
-import { bindPodioConnection, podioTenantConnector } from '../podio.js';
+import {
+  podioClientFor,
+  podioConfigFrom,
+  podioEnv,
+  podioEnvironmentConnection,
+  podioTenantConnector,
+  type PodioConfig,
+} from '../podio.js';
 
 export interface RecordsConfig {
   readonly backend: { readonly kind: 'memory' } | { readonly kind: 'podio'; readonly podio: PodioConfig };
@@ -25,8 +31,12 @@ export interface RecordsConfig {
   readonly fetch: { readonly maxBytes: number; readonly timeoutMs: number; readonly allowPrivate: boolean };
 }
 
-const timeZoneVar = new EnvVar<string>('timezone', 'an IANA time zone such as UTC or America/New_York', (raw) =>
-  raw === undefined ? { ok: true, value: 'UTC' } : isTimeZone(raw) ? { ok: true, value: raw } : { ok: false },
+const timeZoneVar = new EnvVar<string>(
+  'timezone',
+  'an IANA time zone such as UTC or America/New_York',
+  (raw) =>
+    raw === undefined ? { ok: true, value: 'UTC' } : isTimeZone(raw) ? { ok: true, value: raw } : { ok: false },
+  'UTC',
 );
 
 /** The in-memory records backend of the shared in-memory Podio account (demo apps when demo data is on). */
@@ -42,27 +52,20 @@ const inMemoryRecords = (container: Container, shared: SharedServices, timeZone:
 
 export const recordsGroup = defineGroup({
   name: 'records',
-  environment: [
-    ['RECORDS_BACKEND', 'memory', 'records tools: memory or podio (uses the PODIO_* variables).'],
-    [
-      'RECORDS_TIMEZONE',
-      'UTC',
-      'IANA time zone of record timestamps in memory mode and of relative date filters (-30d, +0d).',
-    ],
-    ['RECORDS_FETCH_MAX_BYTES', '26214400', 'Largest file the gateway downloads for an attachment URL.'],
-    ['RECORDS_FETCH_TIMEOUT_MS', '15000', 'Time limit of downloading an attachment URL.'],
-    [
-      'RECORDS_FETCH_ALLOW_PRIVATE',
-      'false',
-      'Allow attachment URLs on loopback, private and link-local addresses (local development only).',
-    ],
-  ],
   env: {
-    RECORDS_BACKEND: enumVar(['memory', 'podio'], 'memory'),
-    RECORDS_TIMEZONE: timeZoneVar,
-    RECORDS_FETCH_MAX_BYTES: intVar(1, 1073741824, 26214400),
-    RECORDS_FETCH_TIMEOUT_MS: intVar(100, 600000, 15000),
-    RECORDS_FETCH_ALLOW_PRIVATE: boolVar(false),
+    RECORDS_BACKEND: enumVar(['memory', 'podio'], 'memory').doc(
+      'records tools: memory or podio (uses the PODIO_* variables).',
+    ),
+    RECORDS_TIMEZONE: timeZoneVar.doc(
+      'IANA time zone of record timestamps in memory mode and of relative date filters (-30d, +0d).',
+    ),
+    RECORDS_FETCH_MAX_BYTES: intVar(1, 1073741824, 26214400).doc(
+      'Largest file the gateway downloads for an attachment URL.',
+    ),
+    RECORDS_FETCH_TIMEOUT_MS: intVar(100, 600000, 15000).doc('Time limit of downloading an attachment URL.'),
+    RECORDS_FETCH_ALLOW_PRIVATE: boolVar(false).doc(
+      'Allow attachment URLs on loopback, private and link-local addresses (local development only).',
+    ),
     // Declared (and documented) by the workspaces group; read here too.
     ...podioEnv,
   },
@@ -80,21 +83,27 @@ export const recordsGroup = defineGroup({
   }),
   bind: (container, config, shared) => {
     bindOnce(container, UrlFetcher, () => new UrlFetchGuard(config.fetch));
-    if (config.backend.kind === 'memory') {
-      // One store serves the three records ports; made on first use, so overridden ports cost nothing.
-      let store: InMemoryRecords | undefined;
-      const memory = () => (store ??= inMemoryRecords(container, shared, config.timeZone));
-      bindOnce(container, RecordApps, memory);
-      bindOnce(container, RecordStore, memory);
-      bindOnce(container, RecordComments, () => memory().commentsPort());
-      bindOnce(container, RecordsSettings, () => {
-        const account = inMemoryPodioAccount(container, shared.demoData);
-        return { timeZone: config.timeZone, activeProfileId: () => TE.right(account.actingUser().profile_id) };
-      });
-      return;
-    }
+    if (config.backend.kind !== 'memory') return;
+    // One store serves the three records ports; made on first use, so overridden ports cost nothing.
+    let store: InMemoryRecords | undefined;
+    const memory = () => (store ??= inMemoryRecords(container, shared, config.timeZone));
+    bindOnce(container, RecordApps, memory);
+    bindOnce(container, RecordStore, memory);
+    bindOnce(container, RecordComments, () => memory().commentsPort());
+    bindOnce(container, RecordsSettings, () => {
+      const account = inMemoryPodioAccount(container, shared.demoData);
+      return { timeZone: config.timeZone, activeProfileId: () => TE.right(account.actingUser().profile_id) };
+    });
+  },
+  vendor: 'podio',
+  connector: (config, shared) =>
+    config.backend.kind === 'memory' ? undefined : podioTenantConnector(config.backend.podio, shared),
+  environmentConnection: (config) =>
+    config.backend.kind === 'memory' ? undefined : podioEnvironmentConnection(config.backend.podio),
+  bindConnection: (container, config, shared, binding) => {
+    if (config.backend.kind === 'memory') return;
     const podio = config.backend.podio;
-    const client = () => podioClient(container, podio, shared);
+    const client = () => podioClientFor(container, podio, shared, binding);
     // the store reads each record's app through the same app cache as RecordApps
     let apps: PodioRecordApps | undefined;
     const podioApps = () => (apps ??= new PodioRecordApps(client()));
@@ -105,14 +114,6 @@ export const recordsGroup = defineGroup({
       timeZone: config.timeZone,
       activeProfileId: podioActiveProfile(client()),
     }));
-  },
-  vendor: 'podio',
-  connector: (config, shared) =>
-    config.backend.kind === 'memory' ? undefined : podioTenantConnector(config.backend.podio, shared),
-  bindConnection: (container, config, shared, binding) => {
-    if (config.backend.kind === 'memory') return;
-    bindPodioConnection(container, config.backend.podio, shared, binding);
-    recordsGroup.bind(container, config, shared);
   },
   describe: (config) => config.backend.kind,
 });

@@ -6,7 +6,13 @@ import { enumVar, optionalString, urlVar } from '../env.js';
 import { bindOnce, defineGroup } from '../group-module.js';
 
 export type SkipTraceConfig = (
-  { readonly kind: 'memory' } | { readonly kind: 'batchdata'; readonly baseUrl: string; readonly apiToken: string }
+  | { readonly kind: 'memory' }
+  | {
+      readonly kind: 'batchdata';
+      readonly baseUrl: string;
+      /** The operator's own BatchData key (the default tenant's connection), when the environment gives one. */
+      readonly apiToken?: string;
+    }
 ) & {
   /** Tenants whose lookups must state their purpose ('*': every tenant). */
   readonly purposeRequired: readonly string[];
@@ -14,49 +20,46 @@ export type SkipTraceConfig = (
 
 export const skiptraceGroup = defineGroup({
   name: 'skiptrace',
-  environment: [
-    ['SKIPTRACE_BACKEND', 'memory', 'skiptrace tools: memory or batchdata.'],
-    ['BATCHDATA_API_TOKEN', '(none)', 'BatchData API token (required with SKIPTRACE_BACKEND=batchdata).'],
-    ['BATCHDATA_BASE_URL', 'https://api.batchdata.com', 'BatchData API base URL.'],
-    [
-      'SKIPTRACE_PURPOSE_REQUIRED',
-      '(none)',
-      'Tenants whose skip traces must state a permissible purpose (GLBA/DPPA) in `purpose`: comma-separated tenant ids, or * for all.',
-    ],
-  ],
   env: {
-    SKIPTRACE_BACKEND: enumVar(['memory', 'batchdata'], 'memory'),
-    BATCHDATA_API_TOKEN: optionalString,
-    BATCHDATA_BASE_URL: urlVar('https://api.batchdata.com'),
-    SKIPTRACE_PURPOSE_REQUIRED: optionalString,
+    SKIPTRACE_BACKEND: enumVar(['memory', 'batchdata'], 'memory').doc('skiptrace tools: memory or batchdata.'),
+    BATCHDATA_API_TOKEN: optionalString.doc(
+      "The operator's own BatchData API token: the default tenant's connection. Without it every tenant connects its own key.",
+    ),
+    BATCHDATA_BASE_URL: urlVar('https://api.batchdata.com').doc('BatchData API base URL.'),
+    SKIPTRACE_PURPOSE_REQUIRED: optionalString.doc(
+      'Tenants whose skip traces must state a permissible purpose (GLBA/DPPA) in `purpose`: comma-separated tenant ids, or * for all.',
+    ),
   },
-  configure: (v, problems): SkipTraceConfig => {
+  configure: (v): SkipTraceConfig => {
     const purposeRequired = (v.SKIPTRACE_PURPOSE_REQUIRED ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
     if (v.SKIPTRACE_BACKEND !== 'batchdata') return { kind: 'memory', purposeRequired };
-    const apiToken = v.BATCHDATA_API_TOKEN;
-    if (!apiToken) problems.push('BATCHDATA_API_TOKEN is required when SKIPTRACE_BACKEND=batchdata.');
-    return { kind: 'batchdata', baseUrl: v.BATCHDATA_BASE_URL, apiToken: apiToken ?? '', purposeRequired };
+    return {
+      kind: 'batchdata',
+      baseUrl: v.BATCHDATA_BASE_URL,
+      ...(v.BATCHDATA_API_TOKEN ? { apiToken: v.BATCHDATA_API_TOKEN } : {}),
+      purposeRequired,
+    };
   },
-  bind: (container, config, { clock, upstreamTimeoutMs }) => {
+  bind: (container, config, { clock }) => {
     bindOnce(container, SkipTracePolicy, () => {
       const all = config.purposeRequired.includes('*');
       const tenants = new Set(config.purposeRequired);
       return { purposeRequired: (tenant: string) => all || tenants.has(tenant) };
     });
-    bindOnce(container, SkipTracer, () =>
-      config.kind === 'memory'
-        ? new InMemorySkipTracer(clock)
-        : new BatchDataSkipTracer({ baseUrl: config.baseUrl, apiToken: config.apiToken, timeoutMs: upstreamTimeoutMs }),
-    );
+    if (config.kind === 'memory') bindOnce(container, SkipTracer, () => new InMemorySkipTracer(clock));
   },
   vendor: 'batchdata',
   connector: (config, { upstreamTimeoutMs }) =>
     config.kind === 'memory'
       ? undefined
       : batchDataConnector({ baseUrl: config.baseUrl, timeoutMs: upstreamTimeoutMs }),
+  environmentConnection: (config) =>
+    config.kind === 'batchdata' && config.apiToken
+      ? { kind: 'key', details: {}, secret: { apiKey: config.apiToken } }
+      : undefined,
   bindConnection: (container, config, { upstreamTimeoutMs }, { connection }) => {
     if (config.kind === 'memory') return;
     bindOnce(

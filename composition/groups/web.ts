@@ -70,51 +70,34 @@ const hostList = new EnvVar<readonly string[]>('hosts', 'comma-separated host na
 export const webGroup = defineGroup({
   name: 'web',
   tenantScoped: false,
-  environment: [
-    ['WEB_SEARCH_BACKEND', 'memory', 'web_search: memory (a built-in demo index), searxng or brave.'],
-    [
-      'WEB_SEARCH_URL',
-      '(none)',
-      'Base URL of the SearXNG instance (required with WEB_SEARCH_BACKEND=searxng; its JSON format must be enabled).',
-    ],
-    ['BRAVE_SEARCH_API_KEY', '(none)', 'Brave Search API subscription token (required with WEB_SEARCH_BACKEND=brave).'],
-    ['BRAVE_SEARCH_URL', 'https://api.search.brave.com', 'Brave Search API base URL.'],
-    [
-      'WEB_FETCH_ALLOW_PRIVATE',
-      'false',
-      'true lets web_fetch read loopback, private and link-local addresses (tests and intranets only).',
-    ],
-    ['WEB_FETCH_MAX_BYTES', '5242880', 'Largest page or document web_fetch downloads (5 MB).'],
-    ['WEB_FETCH_TIMEOUT_MS', '15000', 'Time limit of one web_fetch download, redirects included.'],
-    [
-      'WEB_FETCH_ALLOW_HOSTS',
-      '(none)',
-      'When set, web_fetch reads only these hosts (comma-separated; example.com also allows its subdomains).',
-    ],
-    ['WEB_FETCH_DENY_HOSTS', '(none)', 'Hosts web_fetch never reads (comma-separated; checked before the allow list).'],
-    [
-      'WEB_FETCH_TENANT_HOSTS',
-      '(none)',
-      'Per-tenant host lists as JSON: {"acme": {"allow": ["acme.example"], "deny": ["ads.example"]}}; a tenant\'s deny list adds to WEB_FETCH_DENY_HOSTS, its allow list replaces WEB_FETCH_ALLOW_HOSTS.',
-    ],
-    [
-      'WEB_FETCH_RESPECT_ROBOTS',
-      'true',
-      'false ignores robots.txt (it is read once an hour per site and honoured by default).',
-    ],
-  ],
   env: {
-    WEB_SEARCH_BACKEND: enumVar(['memory', 'searxng', 'brave'], 'memory'),
-    WEB_SEARCH_URL: urlVar(),
-    BRAVE_SEARCH_API_KEY: optionalString,
-    BRAVE_SEARCH_URL: urlVar('https://api.search.brave.com'),
-    WEB_FETCH_ALLOW_PRIVATE: boolVar(false),
-    WEB_FETCH_MAX_BYTES: intVar(1024, 104_857_600, 5_242_880),
-    WEB_FETCH_TIMEOUT_MS: intVar(100, 300_000, 15_000),
-    WEB_FETCH_ALLOW_HOSTS: hostList,
-    WEB_FETCH_DENY_HOSTS: hostList,
-    WEB_FETCH_TENANT_HOSTS: tenantHostsVar,
-    WEB_FETCH_RESPECT_ROBOTS: boolVar(true),
+    WEB_SEARCH_BACKEND: enumVar(['memory', 'searxng', 'brave'], 'memory').doc(
+      'web_search: memory (a built-in demo index), searxng or brave.',
+    ),
+    WEB_SEARCH_URL: urlVar().doc(
+      'Base URL of the SearXNG instance (required with WEB_SEARCH_BACKEND=searxng; its JSON format must be enabled).',
+    ),
+    BRAVE_SEARCH_API_KEY: optionalString.doc(
+      'Brave Search API subscription token (required with WEB_SEARCH_BACKEND=brave).',
+    ),
+    BRAVE_SEARCH_URL: urlVar('https://api.search.brave.com').doc('Brave Search API base URL.'),
+    WEB_FETCH_ALLOW_PRIVATE: boolVar(false).doc(
+      'true lets web_fetch read loopback, private and link-local addresses (tests and intranets only).',
+    ),
+    WEB_FETCH_MAX_BYTES: intVar(1024, 104_857_600, 5_242_880).doc(
+      'Largest page or document web_fetch downloads (5 MB).',
+    ),
+    WEB_FETCH_TIMEOUT_MS: intVar(100, 300_000, 15_000).doc('Time limit of one web_fetch download, redirects included.'),
+    WEB_FETCH_ALLOW_HOSTS: hostList.doc(
+      'When set, web_fetch reads only these hosts (comma-separated; example.com also allows its subdomains).',
+    ),
+    WEB_FETCH_DENY_HOSTS: hostList.doc('Hosts web_fetch never reads (comma-separated; checked before the allow list).'),
+    WEB_FETCH_TENANT_HOSTS: tenantHostsVar.doc(
+      'Per-tenant host lists as JSON: {"acme": {"allow": ["acme.example"], "deny": ["ads.example"]}}; a tenant\'s deny list adds to WEB_FETCH_DENY_HOSTS, its allow list replaces WEB_FETCH_ALLOW_HOSTS.',
+    ),
+    WEB_FETCH_RESPECT_ROBOTS: boolVar(true).doc(
+      'false ignores robots.txt (it is read once an hour per site and honoured by default).',
+    ),
   },
   configure: (v, problems): WebConfig => {
     let search: WebConfig['search'] = { kind: 'memory' };

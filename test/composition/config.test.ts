@@ -30,15 +30,25 @@ describe('configuration from the environment', () => {
     expect(p.join('\n')).toContain('LOG_LEVEL');
   });
 
-  it('requires vendor credentials for vendor backends', () => {
-    expect(problems({ CRM_BACKEND: 'hubspot' })).toEqual([
-      'HUBSPOT_CLIENT_ID is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.',
-      'HUBSPOT_CLIENT_SECRET is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.',
-      'HUBSPOT_REFRESH_TOKEN is required when CRM_BACKEND=hubspot and HUBSPOT_ACCESS_TOKEN is not set.',
+  it("starts a vendor backend without an account of the operator's own, and checks what is given", () => {
+    // Multi-tenant: every tenant connects its own portal (with the app) or its own key.
+    expect(
+      problems({ CRM_BACKEND: 'hubspot', HUBSPOT_CLIENT_ID: 'app-id', HUBSPOT_CLIENT_SECRET: 'app-secret' }),
+    ).toEqual([]);
+    expect(problems({ CRM_BACKEND: 'hubspot' })).toEqual([]);
+    expect(problems({ SKIPTRACE_BACKEND: 'batchdata' })).toEqual([]);
+    expect(problems({ CRM_BACKEND: 'hubspot', HUBSPOT_REFRESH_TOKEN: 'refresh-1' })).toEqual([
+      'HUBSPOT_REFRESH_TOKEN needs the app that issued it: HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET.',
     ]);
-    expect(problems({ SKIPTRACE_BACKEND: 'batchdata' })).toEqual([
-      'BATCHDATA_API_TOKEN is required when SKIPTRACE_BACKEND=batchdata.',
+    expect(problems({ CRM_BACKEND: 'hubspot', HUBSPOT_CLIENT_ID: 'app-id' })).toEqual([
+      'HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET go together.',
     ]);
+    expect(problems({ FILES_BACKEND: 'sharefile' })).toEqual([
+      "FILES_BACKEND=sharefile needs the gateway's ShareFile app (SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET) for tenants to connect, or an account of the operator's own (SHAREFILE_REFRESH_TOKEN or SHAREFILE_ACCESS_TOKEN).",
+    ]);
+    expect(
+      problems({ FILES_BACKEND: 'sharefile', SHAREFILE_CLIENT_ID: 'sf-app', SHAREFILE_CLIENT_SECRET: 'sf-secret' }),
+    ).toEqual([]);
     const ok = loadConfig({
       CRM_BACKEND: 'hubspot',
       HUBSPOT_ACCESS_TOKEN: 'pat-na1-x',
@@ -47,7 +57,7 @@ describe('configuration from the environment', () => {
     expect(E.isRight(ok) && ok.right.groups['crm']).toMatchObject({
       kind: 'hubspot',
       objectsPath: '/crm/objects/2026-03',
-      auth: { kind: 'private-app' },
+      account: { kind: 'private-app' },
     });
   });
 
@@ -92,6 +102,11 @@ describe('configuration from the environment', () => {
   it('documents every variable it reads, in code and in docs/configuration.md as the script writes it', () => {
     const documented = ENVIRONMENT.map(([name]) => name);
     expect([...documented].sort()).toEqual([...ENV_VARIABLES].sort());
+    // Every row comes from a codec's own .doc(): a variable declared without a meaning fails here.
+    for (const [name, fallback, meaning] of ENVIRONMENT) {
+      expect(meaning.length, `${name} has no meaning`).toBeGreaterThan(10);
+      expect(fallback, name).not.toBe('');
+    }
     const written = existsSync(CONFIGURATION_DOC) ? readFileSync(CONFIGURATION_DOC, 'utf8') : '(missing)';
     // Compared whole, so that a changed default or meaning fails too, not only a missing name.
     expect(written, 'docs/configuration.md is out of date: run npx tsx scripts/docs-config.ts').toBe(

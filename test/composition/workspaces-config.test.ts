@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { loadConfig } from '../../composition/config.js';
 import { createGateway } from '../../composition/gateway.js';
-import { podioClient, podioConfigFrom, podioEnv } from '../../composition/podio.js';
+import { podioClientFor, podioConfigFrom, podioEnv } from '../../composition/podio.js';
+import { InMemoryTokenStore } from '../../adapters/outbound/memory/in-memory-token-store.js';
 import { E } from '../../domain/shared/fp.js';
 import { PodioServer } from '../fakes/podio-server.js';
 import { servePodioWorkspaces } from '../fakes/podio-workspaces.js';
@@ -24,13 +25,13 @@ describe('workspaces configuration', () => {
     expect(E.isRight(r) && r.right.groups['workspaces']).toEqual({ kind: 'memory' });
   });
 
-  it('asks for the Podio API key and exactly one way to sign in', () => {
+  it('asks for the Podio API key and at most one way to sign in (none: tenants connect their own)', () => {
     expect(problems({ WORKSPACES_BACKEND: 'podio' })).toEqual([
       'PODIO_CLIENT_ID is required when WORKSPACES_BACKEND=podio.',
       'PODIO_CLIENT_SECRET is required when WORKSPACES_BACKEND=podio.',
-      'Podio needs one way to sign in when WORKSPACES_BACKEND=podio: PODIO_REFRESH_TOKEN, or PODIO_APP_ID with PODIO_APP_TOKEN, or PODIO_USERNAME with PODIO_PASSWORD.',
     ]);
     const key = { WORKSPACES_BACKEND: 'podio', PODIO_CLIENT_ID: 'gw', PODIO_CLIENT_SECRET: 'secret-value' };
+    expect(problems(key)).toEqual([]);
     expect(
       problems({ ...key, PODIO_REFRESH_TOKEN: 'rt-1', PODIO_USERNAME: 'a@b.example', PODIO_PASSWORD: 'pw-secret' }),
     ).toEqual(['Set only one Podio sign-in: PODIO_REFRESH_TOKEN, PODIO_USERNAME/PODIO_PASSWORD are all set.']);
@@ -54,10 +55,10 @@ describe('workspaces configuration', () => {
     if (decoded._tag === 'Left') throw new Error('the PODIO_* codecs refused an empty environment');
     podioConfigFrom(decoded.right, list, 'WORKSPACES_BACKEND=podio');
     podioConfigFrom(decoded.right, list, 'WORKSPACES_BACKEND=podio');
-    expect(list).toHaveLength(3);
+    expect(list).toHaveLength(2);
   });
 
-  it('binds one shared Podio client per container', () => {
+  it("binds one shared Podio client per connection's container", () => {
     const container = new Container();
     const config = {
       baseUrl: 'http://127.0.0.1:9',
@@ -75,7 +76,21 @@ describe('workspaces configuration', () => {
       tenant: 'default',
       documents: new ParserPool(),
     };
-    expect(podioClient(container, config, shared)).toBe(podioClient(container, config, shared));
+    const binding = {
+      connection: {
+        tenant: 'default',
+        vendor: 'podio' as const,
+        owner: '',
+        kind: 'oauth' as const,
+        status: 'connected' as const,
+        label: 'Podio',
+        details: {},
+        secret: { refreshToken: 'c' },
+        connectedAt: new Date(),
+      },
+      tokens: new InMemoryTokenStore(),
+    };
+    expect(podioClientFor(container, config, shared, binding)).toBe(podioClientFor(container, config, shared, binding));
   });
 });
 

@@ -1,0 +1,215 @@
+import * as t from 'io-ts';
+import { DEFAULT_OUTPUT_BUDGET } from '../application/runtime/envelope.js';
+import { E } from '../domain/shared/fp.js';
+import { TENANT_ID } from '../ports/authenticator.js';
+import { boolVar, EnvVar, enumVar, intVar, optionalString, tokenVar, urlVar } from './env.js';
+
+// The gateway's own environment variables (each group module declares its own), documented where they
+// are decoded: docs/configuration.md is generated from these codecs.
+
+/** One configured API key: a name, its permissions, and the token or (preferably) its SHA-256 hash. */
+export interface ApiKeyConfig {
+  readonly name: string;
+  readonly permissions: readonly string[];
+  readonly token?: string;
+  readonly sha256?: string;
+  /** The tenant the key acts for (default `default`). */
+  readonly tenant?: string;
+}
+
+const ApiKeyCodec = t.intersection([
+  t.type({ name: t.string, permissions: t.array(t.string) }),
+  t.partial({ token: t.string, sha256: t.string, tenant: t.string }),
+]);
+export const apiKeysVar = new EnvVar<ApiKeyConfig[]>(
+  'apiKeys',
+  'a JSON array of {"name": string, "sha256" (64 hex digits) or "token": string, "permissions": string[], "tenant"?: a tenant id}',
+  (raw) => {
+    if (raw === undefined) return { ok: true, value: [] };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return { ok: false };
+    }
+    const decoded = t.array(ApiKeyCodec).decode(parsed);
+    if (E.isLeft(decoded)) return { ok: false };
+    const keys = decoded.right;
+    const valid = keys.every(
+      (k) =>
+        ((k.token !== undefined && k.token.length >= 8) ||
+          (k.sha256 !== undefined && /^[0-9a-fA-F]{64}$/.test(k.sha256))) &&
+        (k.tenant === undefined || TENANT_ID.test(k.tenant)),
+    );
+    return valid ? { ok: true, value: keys } : { ok: false };
+  },
+);
+
+const rateLimitGroupsVar = new EnvVar<Record<string, number>>(
+  'rateGroups',
+  'a JSON object of group name to calls per minute, e.g. {"skiptrace": 60}',
+  (raw) => {
+    if (raw === undefined) return { ok: true, value: {} };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return { ok: false };
+    }
+    const decoded = t.record(t.string, t.number).decode(parsed);
+    if (E.isLeft(decoded) || Array.isArray(parsed)) return { ok: false };
+    return Object.values(decoded.right).every((n) => Number.isInteger(n) && n > 0)
+      ? { ok: true, value: decoded.right }
+      : { ok: false };
+  },
+);
+
+const isKey = (raw: string): boolean => /^[A-Za-z0-9+/]{43}=$/.test(raw.trim());
+
+/** The core's variables, in the order the table lists them. */
+export const CORE_ENV = {
+  PORT: intVar(0, 65535, 8787).doc('TCP port of the HTTP server.'),
+  HOST: optionalString.doc('Interface to listen on; 0.0.0.0 to accept outside connections (containers).', '127.0.0.1'),
+  PUBLIC_BASE_URL: urlVar().doc(
+    'Base URL printed at start and used in links the gateway hands out.',
+    'http://HOST:PORT',
+  ),
+  GATEWAY_DEMO_TOKEN: tokenVar.doc(
+    'Bearer token with every permission. When unset and no GATEWAY_API_KEYS are configured, a random one is made and printed at start.',
+    'random, printed',
+  ),
+  GATEWAY_API_KEYS: apiKeysVar.doc(
+    'JSON array of API keys: [{"name":"ci","sha256":"<hex of SHA-256 of the token>","permissions":["crm:read","crm:write"],"tenant":"acme"}]. "token" instead of "sha256" is accepted for local use; without "tenant" the key acts for the tenant "default".',
+  ),
+  GATEWAY_DEMO_DATA: boolVar(true).doc('Seed the in-memory backends with demo data.'),
+  GATEWAY_MAX_BODY_BYTES: intVar(1024, 1_073_741_824, 1_048_576).doc(
+    'Largest tool-call body accepted; larger ones get 413.',
+  ),
+  GATEWAY_BODY_TIMEOUT_MS: intVar(100, 600_000, 10_000).doc(
+    'Longest a request body may take to arrive (an upload to the files data plane: longest it may go without a byte); past it the request gets 408 REQUEST_TIMEOUT and its connection is closed. Request headers have the same limit.',
+  ),
+  UPSTREAM_TIMEOUT_MS: intVar(100, 600_000, 15_000).doc('Time limit of one call to a vendor API.'),
+  LOG_LEVEL: enumVar(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info').doc(
+    'pino level: fatal, error, warn, info, debug, trace or silent.',
+  ),
+  GATEWAY_REQUEST_TIMEOUT_MS: intVar(100, 3_600_000, 30_000).doc(
+    'Longest a tool call may run before the caller gets 504 TIMEOUT.',
+  ),
+  DOCUMENT_READERS: intVar(0, 64, 0).doc(
+    'Worker threads that read untrusted documents (HTML, PDF, Word) for web_fetch and files_readFile; 0 means one per core.',
+  ),
+  DOCUMENT_READ_QUEUE: intVar(0, 10_000, 16).doc(
+    'Documents that may wait for a reader; past that a call gets 503 UNAVAILABLE with retry_after_seconds at once.',
+  ),
+  DOCUMENT_READ_TIMEOUT_MS: intVar(100, 600_000, 20_000).doc(
+    "Longest one document may take to read (the call's own time limit ends it sooner); past it the reader is terminated and the call gets 422 DOCUMENT_TOO_COMPLEX.",
+  ),
+  DOCUMENT_READ_MEMORY_MB: intVar(64, 16_384, 512).doc(
+    'Heap limit of each reader thread; the process may grow by 1.5 times this per document being read (buffers outside the heap included) before the read is ended with 422 DOCUMENT_TOO_COMPLEX.',
+  ),
+  GATEWAY_OUTPUT_BUDGET_CHARS: intVar(500, 10_000_000, DEFAULT_OUTPUT_BUDGET).doc(
+    'Most characters in an answer: a text result, or the JSON of a list (format=json, MCP structuredContent). Longer lists are cut at a row with the call that fetches the rest. The max_chars query parameter lowers it per call.',
+  ),
+  GATEWAY_SHUTDOWN_GRACE_MS: intVar(0, 600_000, 10_000).doc(
+    'On SIGTERM or SIGINT, how long in-flight requests may take to finish before connections are closed.',
+  ),
+  GATEWAY_SIMULATED_LATENCY_MS: intVar(0, 600_000, 0).doc(
+    'Adds this delay to every tool call: for demos and tests of the in-memory mode, never for production.',
+  ),
+  METRICS_TOKEN: tokenVar.doc(
+    'When set, GET /metrics needs it as a bearer token; otherwise /metrics is open (keep it on an internal network).',
+  ),
+  JWT_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
+    raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },
+  ).doc('Shared secret: accept HS256 JWT access tokens signed with it.'),
+  JWT_JWKS_URL: urlVar().doc(
+    'JWKS address: accept RS256, ES256 and EdDSA JWTs signed by its keys (cached, refetched for an unknown kid).',
+  ),
+  JWT_ISSUER: optionalString.doc("When set, a JWT's iss must equal it."),
+  JWT_AUDIENCE: optionalString.doc("When set, a JWT's aud must contain it."),
+  JWT_TENANT_CLAIM: new EnvVar<string>(
+    'claim',
+    'a JWT claim name (letters, digits, "_", ".", ":", "/" or "-")',
+    (raw) =>
+      raw === undefined
+        ? { ok: true, value: 'tenant' }
+        : /^[A-Za-z0-9_.:/-]{1,100}$/.test(raw)
+          ? { ok: true, value: raw }
+          : { ok: false },
+  ).doc('The JWT claim that names the caller\'s tenant; a token without it acts for the tenant "default".', 'tenant'),
+  JWT_MAX_LIFETIME_SECONDS: intVar(60, 366 * 86_400, 86_400).doc(
+    'Longest lifetime of a JWT accepted: a token whose exp is further than this from its iat (or, without iat, from now) is refused with 401.',
+  ),
+  GATEWAY_CONFIRM_DESTRUCTIVE: boolVar(false).doc(
+    'true: a Destructive tool call without a valid confirm_token changes nothing and answers 428 CONFIRMATION_REQUIRED with a preview of what would go and a token (single use, 5 minutes). dry_run=true previews whatever the setting.',
+  ),
+  GATEWAY_CONFIRM_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
+    raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },
+  ).doc(
+    'HMAC key of confirm tokens (at least 32 characters); set the same one on every instance behind a load balancer.',
+    'random per instance',
+  ),
+  RATE_LIMIT_PER_MINUTE: intVar(1, 1_000_000, 600).doc('Tool calls per minute per principal and tool group.'),
+  RATE_LIMIT_GROUPS: rateLimitGroupsVar.doc(
+    'Per-group limits as JSON, e.g. {"skiptrace": 60}; other groups use RATE_LIMIT_PER_MINUTE, except web (60, or RATE_LIMIT_PER_MINUTE when lower).',
+  ),
+  RATE_LIMIT_FILE_LINK_PER_MINUTE: intVar(1, 1_000_000, 120).doc(
+    'Requests per minute to one address of the files data plane (an upload, a download address, a share page); more get 429 with Retry-After.',
+  ),
+  RATE_LIMIT_FILE_TENANT_PER_MINUTE: intVar(1, 10_000_000, 1200).doc(
+    "Requests per minute to one tenant's files data plane, all its addresses together.",
+  ),
+  IDEMPOTENCY_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400).doc(
+    'How long the outcome of a write with an Idempotency-Key is replayed.',
+  ),
+  GATEWAY_TENANTS_MAX: intVar(1, 1_000_000, 200).doc(
+    'Most tenants (besides "default") whose adapters are kept at once; the one used longest ago is dropped first. In memory mode each costs about 400 KiB (npm run bench:tenants) and a dropped tenant starts again from the demo data.',
+  ),
+  UPSTREAM_RETRY_MAX_ATTEMPTS: intVar(1, 10, 3).doc(
+    'Attempts per vendor read (and idempotent call) on 429, 5xx and connection errors, with jittered back-off and Retry-After, within 3/4 of GATEWAY_REQUEST_TIMEOUT_MS. Writes that may have reached the vendor are never retried. 1 turns retries off.',
+  ),
+  UPSTREAM_BREAKER_FAILURES: intVar(1, 100_000, 5).doc(
+    "Consecutive 5xx or connection failures that open a vendor client's circuit breaker: calls then answer at once with UPSTREAM_ERROR (retryable, retry_after_seconds).",
+  ),
+  UPSTREAM_BREAKER_HALF_OPEN_MS: intVar(100, 3_600_000, 30_000).doc(
+    'How long an open breaker answers at once before one probe call goes through.',
+  ),
+  UPSTREAM_QUOTA_RESERVE: intVar(0, 100_000, 10).doc(
+    "Calls of a connection's Podio hourly or HubSpot daily quota left unused: at this many, calls are refused early with RATE_LIMITED and the wait (0 turns it off).",
+  ),
+  DATABASE_URL: new EnvVar<string | undefined>('database', 'a postgres:// or postgresql:// URL', (raw) =>
+    raw === undefined || /^postgres(ql)?:\/\/\S+$/.test(raw) ? { ok: true, value: raw } : { ok: false },
+  ).doc(
+    'PostgreSQL (postgres://user@host:5432/db) for connections and the audit log; migrations run at first use. Without it they live in the embedded database in GATEWAY_DATA_DIR.',
+  ),
+  GATEWAY_DATA_DIR: new EnvVar<string>('dir', 'a folder path', (raw) =>
+    raw === undefined ? { ok: true, value: './.gateway-data' } : raw.trim() ? { ok: true, value: raw } : { ok: false },
+  ).doc(
+    'Folder of the embedded database (connections, audit log) when DATABASE_URL is not set; opened on first use.',
+    './.gateway-data',
+  ),
+  GATEWAY_ENCRYPTION_KEY: new EnvVar<string | undefined>(
+    'key',
+    '32 bytes in base64 (openssl rand -base64 32)',
+    (raw) => (raw === undefined || isKey(raw) ? { ok: true, value: raw } : { ok: false }),
+  ).doc(
+    'AES-256-GCM key for connection secrets at rest: 32 bytes, base64 (openssl rand -base64 32). Required with DATABASE_URL; in embedded mode one is generated into the data dir with a warning.',
+  ),
+  GATEWAY_ENCRYPTION_KEYS: new EnvVar<string[]>('keys', 'comma-separated keys of 32 bytes in base64', (raw) => {
+    const keys = (raw ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+    return keys.every(isKey) ? { ok: true, value: keys } : { ok: false };
+  }).doc(
+    'Older keys, comma-separated base64, that still decrypt rows sealed before a rotation (rows move to the current key when next written).',
+  ),
+  GATEWAY_TENANT_IDLE_SECONDS: intVar(60, 365 * 86_400, 86_400).doc(
+    'A tenant unused this long is dropped (its memory-mode data with it).',
+  ),
+  REDIS_URL: new EnvVar<string | undefined>('redis', 'a redis:// or rediss:// URL', (raw) =>
+    raw === undefined || /^rediss?:\/\//.test(raw) ? { ok: true, value: raw } : { ok: false },
+  ).doc(
+    'Redis for rate limits, idempotency keys and upstream tokens shared by several instances, e.g. redis://127.0.0.1:6379.',
+  ),
+};

@@ -1,0 +1,182 @@
+import { Container, type ServiceIdentifier } from 'inversify';
+import { ConnectionResolver } from '../application/connections/connection-resolver.js';
+import { connectedUseCase } from '../application/connections/connected-use-case.js';
+import { Connections } from '../application/connections/connections.js';
+import type { UseCase } from '../application/runtime/define-tool.js';
+import type { RegisteredTool } from '../application/runtime/registry.js';
+import { allTools } from '../application/tools.js';
+import { environmentConnectionStore } from '../adapters/outbound/http/scoped-token-store.js';
+import { InMemoryAuditLog } from '../adapters/outbound/memory/in-memory-audit-log.js';
+import { ConnectionTokenStore } from '../adapters/outbound/persistence/connection-token-store.js';
+import { connectionStorage } from '../adapters/outbound/persistence/connection-storage.js';
+import type { DatabaseFaultListener } from '../adapters/outbound/persistence/databases.js';
+import { SqlAuditLog } from '../adapters/outbound/persistence/sql-audit-log.js';
+import type { AuditLog } from '../ports/audit-log.js';
+import { DEFAULT_TENANT } from '../ports/authenticator.js';
+import { VENDOR_LABELS, type Connection, type ConnectionStore, type Vendor } from '../ports/connection-store.js';
+import type { OneTimeMarks } from '../ports/one-time-marks.js';
+import { type TokenStore } from '../ports/token-store.js';
+import type { VendorConnector } from '../ports/vendor-connector.js';
+import type { GatewayConfig } from './config.js';
+import type { GroupModule, SharedServices } from './group-module.js';
+import { groupModules } from './groups/index.js';
+import { tokenStoreOf } from './token-store-of.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each group has its own configuration type
+type AnyGroup = GroupModule<any, any>;
+
+/** How calls reach the vendors: the connections API, the one resolver, and the audit log of changes. */
+export interface VendorAccess {
+  readonly connections: Connections;
+  readonly audit: AuditLog;
+  readonly store: () => Promise<ConnectionStore>;
+  /** The use case of a tool whose group is backed by a vendor (undefined for memory-mode groups). */
+  useCase(tool: RegisteredTool): UseCase<unknown, unknown> | undefined;
+  close(): Promise<void>;
+}
+
+export interface VendorAccessDeps {
+  readonly config: GatewayConfig;
+  readonly shared: SharedServices;
+  /** The root container: each connection's container is its child (clock, token lock, shared ports). */
+  readonly root: Container;
+  /** Ports a test or embedder replaced: every connection's container uses the replacement too. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each pair has its own service type
+  readonly overridden: readonly (readonly [ServiceIdentifier<any>, unknown])[];
+  /** Where used OAuth states are marked (Redis when configured). */
+  readonly marks: OneTimeMarks;
+  readonly onDatabaseFault?: DatabaseFaultListener;
+}
+
+const ENVIRONMENT_LABEL = (vendor: Vendor) => `${VENDOR_LABELS[vendor]} account of the environment's credentials`;
+
+/**
+ * Every credential is a connection. The environment's credentials become the default tenant's tenant-wide
+ * connections (listed, never stored, not deletable); stored connections serve every tenant, the default
+ * one included; one ConnectionResolver with one cache finds the caller's and makes its adapters, each
+ * vendor's in one place (its groups' `bindConnection`).
+ */
+export const vendorAccess = ({
+  config,
+  shared,
+  root,
+  overridden,
+  marks,
+  onDatabaseFault,
+}: VendorAccessDeps): VendorAccess => {
+  const storage = connectionStorage(config.storage, shared.logger, onDatabaseFault);
+  const backendOf = (g: AnyGroup) => g.describe(config.groups[g.name]);
+  const backed = new Map<Vendor, AnyGroup[]>();
+  for (const group of groupModules)
+    if (group.vendor && group.tenantScoped !== false && backendOf(group) !== 'memory')
+      backed.set(group.vendor, [...(backed.get(group.vendor) ?? []), group]);
+
+  // Memory mode keeps its audit log in memory, like its data; any vendor backend or DATABASE_URL keeps it
+  // in the database.
+  const audit: AuditLog =
+    !config.storage.databaseUrl && backed.size === 0
+      ? new InMemoryAuditLog(shared.clock)
+      : new SqlAuditLog(async () => (await storage.database()).db);
+
+  const started = shared.clock.now();
+  const fromEnvironment = new Map<Vendor, Connection>();
+  const connectors = new Map<Vendor, VendorConnector>();
+  for (const [vendor, groups] of backed)
+    for (const group of groups) {
+      const groupConfig = config.groups[group.name];
+      const connector = group.connector?.(groupConfig, shared);
+      if (connector && !connectors.has(vendor)) connectors.set(vendor, connector);
+      const given = group.environmentConnection?.(groupConfig);
+      if (given && !fromEnvironment.has(vendor))
+        fromEnvironment.set(vendor, {
+          ...given,
+          tenant: DEFAULT_TENANT,
+          vendor,
+          owner: '',
+          status: 'connected',
+          label: ENVIRONMENT_LABEL(vendor),
+          connectedAt: started,
+          origin: 'environment',
+        });
+    }
+  const environment = (tenant: string, vendor: Vendor) =>
+    tenant === DEFAULT_TENANT ? fromEnvironment.get(vendor) : undefined;
+
+  const lock = tokenStoreOf(root);
+  /** The tokens a connection's refreshes read and save: the store's row, or the environment's shared entry. */
+  const tokensOf = (connection: Connection, store: ConnectionStore | undefined): TokenStore =>
+    store && connection.origin !== 'environment'
+      ? new ConnectionTokenStore(
+          store,
+          lock,
+          { tenant: connection.tenant, vendor: connection.vendor, owner: connection.owner },
+          shared.clock,
+        )
+      : environmentConnectionStore(
+          lock,
+          connection.vendor,
+          connection.details['clientId'] ?? '',
+          connection.secret.refreshToken ?? '',
+        );
+
+  const build = (connection: Connection, store: ConnectionStore | undefined): Container => {
+    const container = new Container({ parent: root, defaultScope: 'Singleton' });
+    for (const [id, value] of overridden) container.bind(id).toConstantValue(value);
+    const binding = { connection, tokens: tokensOf(connection, store) };
+    const own: SharedServices = { ...shared, tenant: connection.tenant };
+    for (const group of backed.get(connection.vendor) ?? []) {
+      group.bindConnection?.(container, config.groups[group.name], own, binding);
+      // The group's use cases live here too: resolved from the root they would get the root's adapters.
+      for (const tool of allTools) if (tool.group === group.name) container.bind(tool.useCase as never).toSelf();
+    }
+    return container;
+  };
+
+  // The resolver and the connections service refer to each other (links one way, changes the other).
+  const resolver = new ConnectionResolver<Container>({
+    store: storage.store,
+    environment,
+    build,
+    connectLink: (principal, vendor) => connections.connectLink(principal, vendor),
+    clock: shared.clock,
+    onStoreError: (error) => shared.logger.error({ err: error }, 'connection store unavailable'),
+  });
+  const connections: Connections = new Connections({
+    store: storage.store,
+    connectors,
+    clock: shared.clock,
+    sealer: storage.sealer,
+    marks,
+    publicBaseUrl: shared.publicBaseUrl,
+    environment,
+    inUse: new Set(backed.keys()),
+    onChange: (tenant, vendor) => resolver.changed(tenant, vendor),
+    audit,
+  });
+
+  // Each vendor-backed tool's use case, once: the tenant and user come with each call.
+  const useCases = new Map<(typeof allTools)[number], UseCase<unknown, unknown>>();
+  const resolved = new WeakMap<Container, Map<(typeof allTools)[number], UseCase<unknown, unknown>>>();
+  for (const tool of allTools) {
+    const vendor = [...backed].find(([, groups]) => groups.some((g) => g.name === tool.group))?.[0];
+    if (!vendor) continue;
+    useCases.set(
+      tool,
+      connectedUseCase(vendor, resolver, (container) => {
+        let own = resolved.get(container);
+        if (!own) resolved.set(container, (own = new Map()));
+        let useCase = own.get(tool);
+        if (!useCase) own.set(tool, (useCase = container.get(tool.useCase as never) as UseCase<unknown, unknown>));
+        return useCase;
+      }),
+    );
+  }
+
+  return {
+    connections,
+    audit,
+    store: storage.store,
+    useCase: (tool) => useCases.get(tool.declaration),
+    close: () => storage.close(),
+  };
+};
