@@ -2,7 +2,7 @@ import type { Item } from '../../domain/files/item.js';
 import type { Share } from '../../domain/files/share.js';
 import { described, NonEmptyString, t } from '../runtime/codecs.js';
 import type { DefaultedType, DescribedType } from '../runtime/json-schema.js';
-import { fields, joinBlocks, plural, renderPage, table, type Cell, type Presentation } from '../runtime/markdown.js';
+import { fields, joinBlocks, plural, renderPage, type Cell, type Presentation } from '../runtime/markdown.js';
 
 // The files group's payloads (ShareFile's shapes, with `odata.type`) and the text a model reads.
 
@@ -96,11 +96,6 @@ export const itemRows = (items: readonly Item[]): { columns: string[]; rows: Cel
   ]),
 });
 
-export const itemsTable = (items: readonly Item[]): string => {
-  const { columns, rows } = itemRows(items);
-  return table(columns, rows);
-};
-
 /**
  * An item: its heading and fields and, for a folder read with its children, its contents as a page of rows
  * (the output budget cuts them; files_listChildren pages through the rest).
@@ -188,8 +183,16 @@ export const expiryText = (s: Share, now?: Date): string | undefined => {
   return `${date(s.ExpirationDate)}${expired ? ' (expired)' : ''}`;
 };
 
-export const shareText = (s: Share, heading = `## ${s.ShareType} share "${s.Title}" (id ${s.Id})`): string =>
-  [
+/**
+ * A share: its heading and fields and, when read with its items, the shared items as a page of rows (the
+ * output budget cuts them, with the note to ask with format=json for all of them).
+ */
+export const sharePresentation = (
+  s: Share,
+  heading = `## ${s.ShareType} share "${s.Title}" (id ${s.Id})`,
+  after?: string,
+): Presentation => {
+  const about = joinBlocks(
     heading,
     fields([
       ['Link', s.Uri],
@@ -208,18 +211,26 @@ export const shareText = (s: Share, heading = `## ${s.ShareType} share "${s.Titl
       ['Asks visitors for name and e-mail', s.RequireUserInfo ? 'yes' : undefined],
       ['Notification sent', s.HasSentMessage ? 'yes' : undefined],
     ]),
-    s.Items
-      ? s.Items.length
-        ? `### Items (${s.Items.length})\n\n${itemsTable(s.Items)}`
-        : '### Items\n\nNo shared items remain (they may have been deleted).'
-      : undefined,
-    s.Recipients
-      ? s.Recipients.length
-        ? `### Recipients\n\n${s.Recipients.map((r) => `- ${r.email}`).join('\n')}`
-        : '### Recipients\n\nNone yet.'
-      : undefined,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+  );
+  const recipients = s.Recipients
+    ? s.Recipients.length
+      ? `### Recipients\n\n${s.Recipients.map((r) => `- ${r.email}`).join('\n')}`
+      : '### Recipients\n\nNone yet.'
+    : undefined;
+  if (s.Items?.length) {
+    return {
+      before: `${about}\n\n### Items (${s.Items.length})`,
+      ...itemRows(s.Items),
+      after: joinBlocks(recipients, after),
+    };
+  }
+  const items = s.Items ? '### Items\n\nNo shared items remain (they may have been deleted).' : undefined;
+  return joinBlocks(about, items, recipients, after);
+};
+
+export const shareText = (s: Share, heading?: string): string => {
+  const out = sharePresentation(s, heading);
+  return typeof out === 'string' ? out : renderPage(out);
+};
 
 export { date as displayDate };

@@ -6,7 +6,7 @@ import { ShareStore } from '../../ports/share-store.js';
 import { described, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
-import { flag, shareJson, shareSummaryJson, shareText } from './files-text.js';
+import { flag, sharePresentation, shareJson, shareSummaryJson } from './files-text.js';
 import { ShareResult } from './file-results.js';
 
 export const ShareIdParam = described(NonEmptyString, 'The share id (files_listShares finds ids).');
@@ -43,11 +43,12 @@ export const getShareTool = defineTool({
   result: ShareResult,
   json: (s, p) => (p.summary_only ? shareSummaryJson(s, 'get') : shareJson(s)),
   text: (s) =>
-    [
-      shareText(s),
+    sharePresentation(
+      s,
+      undefined,
       nextSteps([
         `E-mail the link: ${call('files_sendShareNotification', { share_id: s.Id, recipients: ['<email>'] })}`,
         `Change it: ${call('files_updateShare', { share_id: s.Id })}`,
       ]),
-    ].join('\n'),
+    ),
 });
