@@ -12,9 +12,9 @@ import { flatParagraphs, floodPdf, inflateBombPdf, lyingDocx, nestedDivs } from 
 // clear answer (422 DOCUMENT_TOO_COMPLEX naming the bound, or the text) within the read's time limit.
 
 const MAX_STALL_MS = 200;
-// The limit counts from the call, so it also covers starting a replacement reader after the flood's was
-// ended (under tsx, on a CI machine running two test files at once, that took more than 3 s).
-const READ_LIMIT_MS = 8000;
+// The limit counts from when a reader begins the document, so starting a reader (the first one, or the one
+// that replaces the reader the flood ended) is not counted, however long it takes under tsx on a busy machine.
+const READ_LIMIT_MS = 3000;
 const MiB = 1024 * 1024;
 
 const g = testGateway(
@@ -38,6 +38,8 @@ beforeAll(async () => {
   pages.set('/nested-300000', html(nestedDivs(300_000)));
   pages.set('/flat-5000', html(flatParagraphs(5000)));
   pages.set('/flood.pdf', pdf(await floodPdf(60)));
+  // Not a PDF inside, only by its type: the reader loads pdf.js for it, then fails to parse it.
+  pages.set('/warm.pdf', pdf(Buffer.from('%PDF-1.4\n%%EOF\n')));
   pages.set('/bomb.pdf', pdf(await inflateBombPdf(1024 * MiB)));
   site = createServer((req, res) => {
     const page = pages.get(req.url ?? '');
@@ -135,6 +137,8 @@ describe('PDF extraction (finding 2)', () => {
   it('ends a page of 60 MB of text operators at the time limit, through web_fetch and files_readFile', async () => {
     const flood = pages.get('/flood.pdf')!.body;
     expect(flood.byteLength).toBeLessThan(200 * 1024);
+    // A reader's first PDF waits for pdf.js to load, which the limit does not count (nor does this bound).
+    await fetchPage('/warm.pdf')();
     const web = await watched(fetchPage('/flood.pdf'));
     expect(errorOf(web.answer)).toMatchObject({ code: 'DOCUMENT_TOO_COMPLEX', details: { limit: 'time' } });
     expect(web.tookMs).toBeLessThan(READ_LIMIT_MS + 2000);

@@ -1,10 +1,11 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { PageKind } from '../../../domain/web/page.js';
 import type { DocumentText } from '../../../ports/document-reader.js';
 
 // What the main thread asks of a parser worker and what it answers: plain data, copied between threads.
 
 export type ParseTask =
-  /** Loads every document library in the worker (the server asks once after it starts listening). */
+  /** Loads every document library in the worker (a warm-up: nothing asks for it by default). */
   | { readonly op: 'warm' }
   | {
       readonly op: 'page';
@@ -18,6 +19,14 @@ export type ParseTask =
       readonly fileName: string;
       readonly contentType?: string;
     };
+
+/**
+ * Added to every task by the pool: the worker posts one message on it when it begins the task, once the
+ * libraries the task needs are loaded; the document's time limit counts from then.
+ */
+export interface Started {
+  readonly started?: MessagePort;
+}
 
 export interface PageText {
   readonly kind: PageKind;

@@ -1,16 +1,25 @@
-import type { ParseOutcome, ParseTask } from './parse-task.js';
+import type { ParseOutcome, ParseTask, Started } from './parse-task.js';
 import { DocumentTooComplex } from './limits.js';
 import { loadPdfJs } from './pdf.js';
-import { isStackOverflow, readFileText, readPage } from './tasks.js';
+import { formatOf, isStackOverflow, readFileText, readPage } from './tasks.js';
 
 // A parser worker's entry (piscina loads this file in each worker thread). The document libraries
-// (linkedom, Readability, turndown, pdf.js, mammoth, yauzl) are loaded here and nowhere on the main thread.
+// (linkedom, Readability, turndown, pdf.js, mammoth, yauzl) are loaded here and nowhere on the main thread:
+// all but pdf.js as the worker starts, pdf.js on the first PDF (or a warm-up).
 
-export default async function parse(task: ParseTask): Promise<ParseOutcome<unknown>> {
+/** Whether the task reads a PDF, so that pdf.js must be loaded first. */
+const needsPdfJs = (task: ParseTask): boolean =>
+  task.op === 'warm' ||
+  (task.op === 'page' ? task.kind === 'pdf' : formatOf(task.fileName, task.contentType) === 'pdf');
+
+export default async function parse(task: ParseTask & Started): Promise<ParseOutcome<unknown>> {
   try {
+    // Loading a library is the gateway's own code, the same for every document: it is done before the task
+    // counts as begun, so that a reader's first document is not refused for the time its libraries took.
+    if (needsPdfJs(task)) await loadPdfJs();
+    task.started?.postMessage(true);
     switch (task.op) {
       case 'warm':
-        await loadPdfJs();
         return { ok: true, value: true };
       case 'page':
         return { ok: true, value: await readPage(task.kind, task.bytes, task.contentType) };

@@ -1,21 +1,25 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import { MessageChannel } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
 import { tooComplex, unavailable, type GatewayError } from '../../../domain/shared/errors.js';
 import { E } from '../../../domain/shared/fp.js';
-import type { ParseOutcome, ParseRead, ParseTask, ResultOf } from './parse-task.js';
+import type { ParseOutcome, ParseRead, ParseTask, ResultOf, Started } from './parse-task.js';
 
 // Every parser of untrusted bytes (HTML, PDF, Word, and whatever comes next) runs here, in worker threads
 // (piscina), never on the event loop. Each task is bounded:
-// - in time: the call's remaining time or DOCUMENT_READ_TIMEOUT_MS, whichever ends first; at the limit its
-//   worker is terminated (a worker stuck in a synchronous loop stops too) and replaced;
+// - in time: DOCUMENT_READ_TIMEOUT_MS from when a worker begins the task (the worker says so once the
+//   libraries the task needs are loaded, so starting a reader is not counted), and the call's own deadline,
+//   whichever ends first; at the limit its worker is terminated (a worker stuck in a synchronous loop stops
+//   too) and replaced;
 // - in heap: each worker runs with a V8 heap limit (resourceLimits), and dies alone when it passes it;
 // - in off-heap memory: ArrayBuffers are outside that limit, so while tasks run the process's resident size
 //   is sampled, and tasks are ended when it grows past their allowance (a decoder filling a buffer);
 // - in waiting: at most `queue` tasks wait for a worker; past that a call is refused at once with a
 //   retryable 503 rather than queued without end.
-// Concurrency follows the cores, at a lower scheduling priority than the event loop. Workers start on first use (or
-// when the server warms one after it listens), one stays, the others leave after a minute idle: the document
-// libraries cost nothing at start-up and nothing on the main thread.
+// Concurrency follows the cores, at a lower scheduling priority than the event loop. Nothing starts with the
+// gateway: piscina itself is loaded, and a worker started, on the first task; workers leave after a minute
+// idle, so the document libraries cost nothing at start-up, nothing on the main thread, and nothing once
+// documents stop coming.
 
 export interface ParserPoolOptions {
   /** Workers (default: the cores available). */
@@ -35,10 +39,12 @@ export interface ParserPoolOptions {
 const MiB = 1024 * 1024;
 /** How often the resident size is sampled while tasks run. */
 const SAMPLE_MS = 50;
+/** How long a reader with nothing to do stays (its libraries loaded) before it leaves. */
+const IDLE_MS = 60_000;
 
 interface Running {
   readonly controller: AbortController;
-  stopped?: 'time' | 'memory';
+  stopped?: 'time' | 'call_time' | 'memory';
 }
 
 /** The module each worker loads: the compiled .js when built, the .ts source (through tsx) in development. */
@@ -56,7 +62,8 @@ export class ParserPool {
   readonly maxTaskMs: number;
   readonly heapMb: number;
   readonly growthMb: number;
-  #pool: Piscina | undefined;
+  #pool: Promise<Piscina> | undefined;
+  #piscina: Piscina | undefined;
   #closed = false;
   readonly #running = new Set<Running>();
   #sampler: NodeJS.Timeout | undefined;
@@ -72,7 +79,7 @@ export class ParserPool {
 
   /** Reader threads started now. */
   get readers(): number {
-    return this.#pool?.threads.length ?? 0;
+    return this.#piscina?.threads.length ?? 0;
   }
 
   /** Tasks running or waiting now. */
@@ -87,9 +94,8 @@ export class ParserPool {
    */
   async run<T extends ParseTask>(task: T, deadline?: number): Promise<E.Either<GatewayError, ParseRead<ResultOf<T>>>> {
     if (this.#closed) return E.left(unavailable('The gateway is shutting down; retry on another instance.', 1));
-    const timeLeft = Math.min(this.maxTaskMs, deadline === undefined ? Infinity : deadline - Date.now());
-    if (timeLeft <= 0) return E.left(timedOut(0, true));
-    const pool = this.#start();
+    const callLeft = deadline === undefined ? Infinity : deadline - Date.now();
+    if (callLeft <= 0) return E.left(timedOut(0, true));
     if (this.#running.size >= this.threads + this.queue)
       return E.left(
         unavailable(
@@ -98,19 +104,32 @@ export class ParserPool {
         ),
       );
     const running: Running = { controller: new AbortController() };
+    const stop = (why: NonNullable<Running['stopped']>) => {
+      running.stopped ??= why;
+      running.controller.abort();
+    };
     if (this.#running.size === 0) this.#watch();
     this.#running.add(running);
-    const timer = setTimeout(() => {
-      running.stopped = 'time';
-      running.controller.abort();
-    }, timeLeft);
+    // The call's deadline counts from now; the document's own limit from when a worker begins the task
+    // (after waiting for a worker, starting one, and loading what the task needs), which the worker tells
+    // through this channel.
+    const callTimer = callLeft < Infinity ? setTimeout(() => stop('call_time'), callLeft) : undefined;
+    let taskTimer: NodeJS.Timeout | undefined;
+    const { port1: began, port2: started } = new MessageChannel();
+    began.once('message', () => (taskTimer = setTimeout(() => stop('time'), this.maxTaskMs)));
+    began.unref();
     try {
-      const outcome = (await pool.run(task, { signal: running.controller.signal })) as ParseOutcome<ResultOf<T>>;
+      const pool = await this.#start();
+      const outcome = (await pool.run({ ...task, started } satisfies ParseTask & Started, {
+        signal: running.controller.signal,
+        transferList: [started],
+      })) as ParseOutcome<ResultOf<T>>;
       if (outcome.ok) return E.right({ ok: true, value: outcome.value });
       if (outcome.limit === undefined) return E.right({ ok: false, message: outcome.message });
       return E.left(tooComplex(`This document is too complex to read: ${outcome.message}.`, outcome.limit));
     } catch (error) {
-      if (running.stopped === 'time') return E.left(timedOut(timeLeft, timeLeft < this.maxTaskMs));
+      if (running.stopped === 'call_time') return E.left(timedOut(callLeft, true));
+      if (running.stopped === 'time') return E.left(timedOut(this.maxTaskMs, false));
       if (running.stopped === 'memory' || (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
         return E.left(
           tooComplex(
@@ -125,7 +144,9 @@ export class ParserPool {
       if (this.#closed) return E.left(unavailable('The gateway is shutting down; retry on another instance.', 1));
       throw error;
     } finally {
-      clearTimeout(timer);
+      clearTimeout(callTimer);
+      clearTimeout(taskTimer);
+      began.close();
       this.#running.delete(running);
       if (this.#running.size === 0) this.#unwatch();
     }
@@ -133,13 +154,12 @@ export class ParserPool {
 
   /**
    * Starts a reader and loads the document libraries in it, off the event loop, so that the first document
-   * read does not wait for them. The server calls this once it listens; embedders and tests need not.
+   * read does not wait for them. Optional: the server does not (the reader's start is not counted against a
+   * document's time limit, and an idle server stays small); it leaves after a minute idle like any other.
    */
   warm(): void {
     if (this.#closed) return;
-    this.#start()
-      .run({ op: 'warm' } satisfies ParseTask)
-      .catch(() => undefined);
+    void this.run({ op: 'warm' }).catch(() => undefined);
   }
 
   /** Ends every worker; tasks still running are refused as Unavailable. */
@@ -147,21 +167,27 @@ export class ParserPool {
     this.#closed = true;
     this.#unwatch();
     for (const r of this.#running) r.controller.abort();
-    await this.#pool?.destroy();
+    const pool = await this.#pool?.catch(() => undefined);
+    await pool?.destroy();
   }
 
-  #start(): Piscina {
-    if (this.#pool) return this.#pool;
+  /** The workers' pool, made on first use (piscina loaded then); it starts workers as tasks come. */
+  #start(): Promise<Piscina> {
+    return (this.#pool ??= this.#create());
+  }
+
+  async #create(): Promise<Piscina> {
+    const { Piscina: Pool } = await import('piscina');
     const fallback = defaultWorker();
-    this.#pool = new Piscina({
+    this.#piscina = new Pool({
       filename: (this.o.worker ?? fallback.url).href,
       execArgv: this.o.worker ? (import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : []) : fallback.execArgv,
-      // One reader stays once started (its libraries loaded); the others leave after a minute idle.
-      minThreads: 1,
+      // No reader waits for work: each starts with a task and leaves after a minute without one.
+      minThreads: 0,
       maxThreads: this.threads,
       // Piscina's own queue is a second guard; the count above refuses first, with a clearer answer.
       maxQueue: this.queue + this.threads,
-      idleTimeout: 60_000,
+      idleTimeout: IDLE_MS,
       concurrentTasksPerWorker: 1,
       // Readers run at a lower priority than the event loop's thread (nice +10, per thread on Linux), so a
       // core kept busy reading still lets the loop answer at once.
@@ -170,7 +196,7 @@ export class ParserPool {
       // article read 1.3x slower than on the main thread (1.1x with 64, 1.05x with 128; bench/web-page.ts).
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
     });
-    return this.#pool;
+    return this.#piscina;
   }
 
   /** Samples the resident size while tasks run; past the allowance the tasks in workers are ended. */

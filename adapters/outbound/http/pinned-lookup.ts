@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent } from 'undici';
+import type * as Undici from 'undici';
+import type { Agent } from 'undici';
 import type { AddressVerdict } from './address-policy.js';
 
 /** Name resolution: every address a host name has (replaceable in tests). */
@@ -72,14 +73,20 @@ export const checkedLookup = (resolve: Resolve, policy: (ip: string) => AddressV
     );
   }) as unknown as LookupFunction;
 
+let undiciModule: Promise<typeof Undici> | undefined;
+/** undici, loaded on the first fetch of a caller-given URL rather than with the gateway. */
+export const loadUndici = (): Promise<typeof Undici> => (undiciModule ??= import('undici'));
+
 /** An undici Agent whose every connection goes through {@link checkedLookup}. */
-export const pinnedAgent = (o: {
+export const pinnedAgent = async (o: {
   resolve: Resolve;
   policy: (ip: string) => AddressVerdict;
   connectTimeoutMs: number;
-}): Agent =>
-  new Agent({
+}): Promise<Agent> => {
+  const { Agent } = await loadUndici();
+  return new Agent({
     connect: { lookup: checkedLookup(o.resolve, o.policy), timeout: o.connectTimeoutMs },
     keepAliveTimeout: 4_000,
     keepAliveMaxTimeout: 10_000,
   });
+};

@@ -1,15 +1,7 @@
+import { createRequire } from 'node:module';
 import type { AxiosAdapter, AxiosError, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
-import {
-  BrokenCircuitError,
-  circuitBreaker,
-  CircuitState,
-  ConsecutiveBreaker,
-  handleWhen,
-  retry,
-  type CircuitBreakerPolicy,
-  type IBackoff,
-  type IRetryBackoffContext,
-} from 'cockatiel';
+import type * as CockatielModule from 'cockatiel';
+import type { CircuitBreakerPolicy, IBackoff, IRetryBackoffContext } from 'cockatiel';
 import {
   onQuotaReading,
   publish,
@@ -23,6 +15,19 @@ import {
 import { recordUpstreamCall } from './upstream-calls.js';
 
 export { QuotaReserved, QuotaWindows, shareQuotas } from './quota.js';
+
+type Cockatiel = typeof CockatielModule;
+let cockatielModule: Cockatiel | undefined;
+/**
+ * cockatiel, loaded when the first vendor client is made rather than with the gateway (memory mode makes
+ * none). It is CommonJS for Node (no `exports`, `main` is CommonJS), so this is the module a static import
+ * would give.
+ */
+const cockatiel = (): Cockatiel => (cockatielModule ??= createRequire(import.meta.url)('cockatiel') as Cockatiel);
+
+/** Whether an error is an open breaker's refusal (none can be before a vendor client exists). */
+export const isBrokenCircuit = (error: unknown): boolean =>
+  cockatielModule !== undefined && error instanceof cockatielModule.BrokenCircuitError;
 
 // Retries and a circuit breaker around every vendor call, with cockatiel. A read (or any idempotent call)
 // is retried on 429, 5xx and connection errors with jittered exponential back-off, honouring Retry-After,
@@ -100,6 +105,7 @@ const transient = (status: number) => status === 429 || status >= 500;
 
 /** A breaker that opens on server failures and connection errors (not on 429: the vendor is up). */
 const newBreaker = (vendor: string): CircuitBreakerPolicy => {
+  const { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen } = cockatiel();
   const breaker = circuitBreaker(
     handleWhen((e) => !(e instanceof BrokenCircuitError)).orWhenResult((r) => (r as AxiosResponse).status >= 500),
     { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.breakerFailures) },
@@ -150,9 +156,10 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapt
     const record = (status: number) =>
       recordUpstreamCall({ vendor, method: (config.method ?? 'get').toUpperCase(), status, ms: 0 });
     const jittered = () => Math.round(Math.random() * settings.baseDelayMs * 2 ** (attempt - 1));
+    const { handleWhen, retry } = cockatiel();
     const policy = retry(
       handleWhen((error) => {
-        if (error instanceof BrokenCircuitError || error instanceof QuotaReserved) return false;
+        if (isBrokenCircuit(error) || error instanceof QuotaReserved) return false;
         const code = (error as AxiosError).code ?? '';
         const again = (idempotent || NEVER_SENT.has(code)) && another(jittered());
         if (again) record(0);

@@ -1,4 +1,4 @@
-import { request, type Agent } from 'undici';
+import type { Agent } from 'undici';
 import { invalidInput, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { NewFile } from '../../../ports/record-store.js';
@@ -7,6 +7,7 @@ import { classifyAddress, isIpLiteral, type AddressVerdict } from './address-pol
 import {
   AddressRefused,
   HostUnresolved,
+  loadUndici,
   pinnedAgent,
   resolveChecked,
   systemResolve,
@@ -61,17 +62,25 @@ export const fileNameOf = (u: URL): string => {
 /**
  * The gateway's one guard for fetching caller-given URLs (see {@link GuardedFetcher}). Every connection
  * goes through an undici Agent whose lookup checks each resolved address; IP-literal hosts are checked
- * before any socket is opened; redirects are followed by hand, each hop checked the same way.
+ * before any socket is opened; redirects are followed by hand, each hop checked the same way. undici and the
+ * Agent are made on the first fetch.
  */
 export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
   private readonly policy: (ip: string) => AddressVerdict;
   private readonly resolve: Resolve;
-  private readonly agent: Agent;
+  #agent: Promise<Agent> | undefined;
 
   constructor(private readonly o: UrlFetchGuardOptions) {
     this.policy = o.allowPrivate ? allowAll : (o.addressPolicy ?? classifyAddress);
     this.resolve = o.resolve ?? systemResolve;
-    this.agent = pinnedAgent({ resolve: this.resolve, policy: this.policy, connectTimeoutMs: o.timeoutMs });
+  }
+
+  private agent(): Promise<Agent> {
+    return (this.#agent ??= pinnedAgent({
+      resolve: this.resolve,
+      policy: this.policy,
+      connectTimeoutMs: this.o.timeoutMs,
+    }));
   }
 
   /** Downloads a file (2xx answers only), named after the URL's last path segment. */
@@ -144,8 +153,9 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
   }
 
   /** Closes pooled connections (shutdown, tests). */
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    const agent = await this.#agent;
+    await agent?.close();
   }
 
   private async follow(
@@ -166,9 +176,10 @@ export class UrlFetchGuard implements UrlFetcher, GuardedFetcher {
               message: `${url} redirects to ${current}, which is refused: ${checked.left.message}`,
             });
       const u = checked.right;
+      const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agent()]);
       const res = await request(u, {
         method: 'GET',
-        dispatcher: this.agent,
+        dispatcher,
         signal,
         headers: {
           ...limits.headers,

@@ -1,8 +1,16 @@
-import axios, { type AxiosError, type AxiosInstance } from 'axios';
+import { createRequire } from 'node:module';
+import type { AxiosError, AxiosInstance, AxiosStatic } from 'axios';
 import { rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { recordUpstreamCall } from './upstream-calls.js';
-import { BrokenCircuitError } from 'cockatiel';
-import { breakerRetryAfterSeconds, QuotaReserved, resilientAdapter } from './resilience.js';
+import { breakerRetryAfterSeconds, isBrokenCircuit, QuotaReserved, resilientAdapter } from './resilience.js';
+
+let axiosModule: AxiosStatic | undefined;
+/**
+ * axios, loaded when the first vendor client is made rather than with the gateway (memory mode makes none):
+ * its CommonJS build for Node, one file, which loads faster than the ESM tree. Only this module uses axios
+ * at run time; the rest of the gateway imports its types.
+ */
+const loadAxios = (): AxiosStatic => (axiosModule ??= createRequire(import.meta.url)('axios') as AxiosStatic);
 
 export interface VendorHttpOptions {
   readonly vendor: string;
@@ -16,6 +24,7 @@ export interface VendorHttpOptions {
  * statuses (every adapter maps statuses to domain errors itself).
  */
 export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
+  const axios = loadAxios();
   const http = axios.create({
     baseURL: o.baseURL,
     timeout: o.timeoutMs,
@@ -53,7 +62,7 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
 /** A request that never got an HTTP answer: a timeout or a refused or reset connection, or an open breaker. */
 export const transportFailure = (vendor: string, error: unknown): GatewayError => {
   if (error instanceof QuotaReserved) return rateLimited(error.message, error.retryAfterSeconds);
-  if (error instanceof BrokenCircuitError) {
+  if (isBrokenCircuit(error)) {
     const seconds = breakerRetryAfterSeconds();
     return upstreamFailure(
       vendor,

@@ -1,7 +1,18 @@
-import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type { Kysely, PostgresPool, PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
 import { openEmbeddedSqlite } from './embedded-sqlite.js';
-import { migrate, STATEMENT_TIMEOUT_MS, type GatewayDatabase } from './schema.js';
+import type { GatewayDatabase } from './schema.js';
+
+// The SQL stores' databases. Their drivers load on first use, not with the gateway: Kysely (with the schema
+// and its migrations) when a database is opened, `pg` when PostgreSQL is first asked something, and
+// node-sqlite3-wasm when the embedded file is first opened (embedded-sqlite.ts). A gateway that never
+// stores a connection or an audit entry never loads them.
+
+const require = createRequire(import.meta.url);
+let pgModule: typeof pg | undefined;
+/** `pg` (CommonJS), loaded on first use: the same module instance an `import pg from 'pg'` gets. */
+const loadPg = (): typeof pg => (pgModule ??= require('pg') as typeof pg);
 
 /** An open database with the schema up to date. */
 export interface OpenDatabase {
@@ -27,6 +38,7 @@ export const READINESS_TIMEOUT_MS = 1_000;
 /** The database with its schema brought up to date; closed again if that fails. */
 const migrated = async (db: Kysely<GatewayDatabase>, dialect: OpenDatabase['dialect']): Promise<OpenDatabase> => {
   try {
+    const { migrate } = await import('./schema.js');
     await migrate(db, dialect);
   } catch (error) {
     await db.destroy();
@@ -41,7 +53,7 @@ const migrated = async (db: Kysely<GatewayDatabase>, dialect: OpenDatabase['dial
  * 57P01 "terminating connection due to administrator command", a connection exception of class 08).
  */
 export const sessionLost = (error: unknown): boolean =>
-  !(error instanceof pg.DatabaseError) ||
+  !(error instanceof loadPg().DatabaseError) ||
   error.severity === 'FATAL' ||
   error.severity === 'PANIC' ||
   (error.code ?? '').startsWith('08');
@@ -106,7 +118,11 @@ export const openPostgres = async (
   poolSize = POSTGRES_POOL_SIZE,
   onFault: DatabaseFaultListener = ignoreFault,
 ): Promise<OpenDatabase> => {
-  const pool = new pg.Pool({
+  const [{ Kysely, PostgresDialect }, { STATEMENT_TIMEOUT_MS }] = await Promise.all([
+    import('kysely'),
+    import('./schema.js'),
+  ]);
+  const pool = new (loadPg().Pool)({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
@@ -129,29 +145,42 @@ export interface DatabaseProbe {
 /**
  * A readiness probe for PostgreSQL: `select 1` on a connection of its own (so a busy pool does not read as
  * a database that is down), bounded by `timeoutMs` connecting included. Concurrent checks share one query,
- * so an unauthenticated `/readyz` flood costs the database one connection and one query at a time.
+ * so an unauthenticated `/readyz` flood costs the database one connection and one query at a time. Its pool
+ * (and `pg`) is made on the first check; closed, it answers false.
  */
 export const postgresProbe = (
   url: string,
   timeoutMs = READINESS_TIMEOUT_MS,
   onFault: DatabaseFaultListener = ignoreFault,
 ): DatabaseProbe => {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 1,
-    connectionTimeoutMillis: timeoutMs,
-    query_timeout: timeoutMs,
-    statement_timeout: timeoutMs,
-    idleTimeoutMillis: 30_000,
-    allowExitOnIdle: true,
-  });
-  listen(pool, onFault);
+  let pool: pg.Pool | undefined;
+  let closed = false;
+  const poolOf = (): pg.Pool => {
+    if (pool) return pool;
+    pool = new (loadPg().Pool)({
+      connectionString: url,
+      max: 1,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+      statement_timeout: timeoutMs,
+      idleTimeoutMillis: 30_000,
+      allowExitOnIdle: true,
+    });
+    listen(pool, onFault);
+    return pool;
+  };
   let running: Promise<boolean> | undefined;
   const once = async (): Promise<boolean> => {
+    if (closed) return false;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
     try {
-      return await Promise.race([pool.query('select 1').then(() => true), late]);
+      return await Promise.race([
+        poolOf()
+          .query('select 1')
+          .then(() => true),
+        late,
+      ]);
     } catch {
       return false;
     } finally {
@@ -160,12 +189,16 @@ export const postgresProbe = (
   };
   return {
     check: () => (running ??= once().finally(() => (running = undefined))),
-    close: () => pool.end(),
+    close: async () => {
+      closed = true;
+      await pool?.end();
+    },
   };
 };
 
 /** The embedded SQLite file in `dir` (GATEWAY_DATA_DIR), opened on first use and migrated. */
 export const openEmbedded = async (dir: string): Promise<OpenDatabase> => {
+  const { Kysely, SqliteDialect } = await import('kysely');
   const db = new Kysely<GatewayDatabase>({
     dialect: new SqliteDialect({ database: async () => openEmbeddedSqlite(dir) }),
   });
