@@ -42,6 +42,15 @@ const connection = {
     account: { type: 'string' },
     connected_at: { type: 'string', format: 'date-time' },
     last_refreshed_at: { type: 'string', format: 'date-time' },
+    source: {
+      type: 'string',
+      enum: ['environment'],
+      description: "The default tenant's connection made from the environment's credentials (not deletable here).",
+    },
+    in_use: {
+      type: 'boolean',
+      description: "For the environment's connection: false while a stored tenant-wide connection is used instead.",
+    },
     connect: {
       type: 'object',
       properties: { authorize_url: { type: 'string' }, key_endpoint: { type: 'string' } },
@@ -112,7 +121,7 @@ export const connectionPaths = (): Record<string, unknown> => ({
           { type: 'object', properties: { removed: { type: 'boolean' } } },
           'Forgotten (removed: false when there was none).',
         ),
-        ...errors(401, 403, 404),
+        ...errors(401, 403, 404, 409),
       },
     },
   },
