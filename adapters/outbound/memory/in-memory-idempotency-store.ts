@@ -17,10 +17,11 @@ export interface InMemoryIdempotencyLimits {
  * its TTL; it never replays the wrong outcome.
  */
 export class InMemoryIdempotencyStore implements IdempotencyStore {
-  private readonly entries: LRUCache<string, Entry>;
+  readonly #options: LRUCache.Options<string, Entry, unknown>;
+  #entries: LRUCache<string, Entry> | undefined;
 
   constructor(clock: Clock, limits: InMemoryIdempotencyLimits = {}) {
-    this.entries = new LRUCache<string, Entry>({
+    this.#options = {
       max: limits.maxEntries ?? 100_000,
       maxSize: limits.maxBytes ?? 64 * 1024 * 1024,
       sizeCalculation: (entry, key) =>
@@ -30,12 +31,20 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
         64,
       perf: { now: () => clock.now().getTime() },
       ttlResolution: 0,
-    });
+    };
+  }
+
+  /**
+   * The records. lru-cache allocates all `max` slots when a cache is made (about 2.7 MB for 100,000), so the cache is made on
+   * first use rather than with the gateway.
+   */
+  private get entries(): LRUCache<string, Entry> {
+    return (this.#entries ??= new LRUCache<string, Entry>(this.#options));
   }
 
   /** How many records are held (for tests and metrics). */
   get size(): number {
-    return this.entries.size;
+    return this.#entries?.size ?? 0;
   }
 
   claim(key: string, fingerprint: string, runningTtlSeconds: number): Promise<IdempotencyClaim> {

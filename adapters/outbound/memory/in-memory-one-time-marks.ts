@@ -16,22 +16,26 @@ export class OneTimeMarksFull extends Error {
  * a used key usable again): when every slot holds a live mark, `consume` rejects.
  */
 export class InMemoryOneTimeMarks implements OneTimeMarks {
-  readonly #marks: LRUCache<string, true>;
+  readonly #options: LRUCache.Options<string, true, unknown>;
+  #cache: LRUCache<string, true> | undefined;
   readonly #max: number;
 
   constructor(clock: Clock, max = 10_000) {
     this.#max = max;
-    this.#marks = new LRUCache<string, true>({
-      max,
-      ttl: 3_600_000,
-      perf: { now: () => clock.now().getTime() },
-      ttlResolution: 0,
-    });
+    this.#options = { max, ttl: 3_600_000, perf: { now: () => clock.now().getTime() }, ttlResolution: 0 };
+  }
+
+  /**
+   * The marks. lru-cache allocates all `max` slots when a cache is made (about 2.7 MB for 100,000), so the cache is made on
+   * first use rather than with the gateway.
+   */
+  get #marks(): LRUCache<string, true> {
+    return (this.#cache ??= new LRUCache<string, true>(this.#options));
   }
 
   /** How many marks are held (for tests). */
   get size(): number {
-    return this.#marks.size;
+    return this.#cache?.size ?? 0;
   }
 
   consume(key: string, ttlSeconds: number): Promise<boolean> {

@@ -9,7 +9,8 @@ import type { RateDecision, RateLimiter } from '../../../ports/rate-limiter.js';
  * `maxKeys` keys are kept; pushing out the least recently used one only forgets its recent calls.
  */
 export class InMemoryRateLimiter implements RateLimiter {
-  private readonly tats: LRUCache<string, number>;
+  readonly #options: LRUCache.Options<string, number, unknown>;
+  #tats: LRUCache<string, number> | undefined;
   /** The time of the decision being made, if one is: lru-cache's clock then, so that a decision reads the clock once. */
   private deciding: number | undefined;
 
@@ -17,19 +18,27 @@ export class InMemoryRateLimiter implements RateLimiter {
     private readonly clock: Clock,
     maxKeys = 100_000,
   ) {
-    this.tats = new LRUCache<string, number>({
+    this.#options = {
       max: maxKeys,
       perf: { now: () => this.deciding ?? clock.now().getTime() },
       ttlResolution: 0,
       // The next `set` overwrites a stale key. Deleting it on `get` instead, when it is the only key,
       // makes lru-cache clear every one of its `max`-entry arrays: on every call of a busy principal.
       noDeleteOnStaleGet: true,
-    });
+    };
+  }
+
+  /**
+   * The keys' state. lru-cache allocates all `max` slots when a cache is made (about 2.7 MB for 100,000), so the cache is made on
+   * first use rather than with the gateway.
+   */
+  private get tats(): LRUCache<string, number> {
+    return (this.#tats ??= new LRUCache<string, number>(this.#options));
   }
 
   /** How many keys are held (for tests and metrics). */
   get size(): number {
-    return this.tats.size;
+    return this.#tats?.size ?? 0;
   }
 
   take(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {

@@ -6,11 +6,20 @@ import type { StoredTokens, TokenStore } from '../../../ports/token-store.js';
  * connections are kept, each for `ttlMs` after it was stored: a token pushed out is refreshed again.
  */
 export class InMemoryTokenStore implements TokenStore {
-  private readonly tokens: LRUCache<string, StoredTokens>;
+  #tokens: LRUCache<string, StoredTokens> | undefined;
   private readonly locks = new Map<string, Promise<unknown>>();
 
-  constructor(maxConnections = 10_000, ttlMs = 24 * 3600_000) {
-    this.tokens = new LRUCache<string, StoredTokens>({ max: maxConnections, ttl: ttlMs });
+  constructor(
+    private readonly maxConnections = 10_000,
+    private readonly ttlMs = 24 * 3600_000,
+  ) {}
+
+  /**
+   * The tokens. lru-cache allocates all `max` slots when a cache is made (about 2.7 MB for 100,000), so the cache is made on
+   * first use rather than with the gateway.
+   */
+  private get tokens(): LRUCache<string, StoredTokens> {
+    return (this.#tokens ??= new LRUCache<string, StoredTokens>({ max: this.maxConnections, ttl: this.ttlMs }));
   }
 
   get(connection: string): Promise<StoredTokens | undefined> {
