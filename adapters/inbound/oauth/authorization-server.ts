@@ -1,0 +1,180 @@
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { Hono, type Context } from 'hono';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Provider, { type AdapterFactory, type ClientMetadata } from 'oidc-provider';
+import type { VerifyApiKey } from '../../../application/identity/sign-in.js';
+import { accessTokenVerifier, type VerifyAccessToken } from './access-tokens.js';
+import { interactionRoutes, type AuthorizationEvent } from './interaction-routes.js';
+import { providerConfiguration, ROUTES } from './provider-config.js';
+import { signInSeal } from './sealed-sign-in.js';
+import { publicJwks, type SigningJwk } from './signing-keys.js';
+
+// The gateway's own OAuth 2.1 authorization server (issue 29), built on oidc-provider and mounted on a Hono
+// app served by @hono/node-server. The protocol endpoints are oidc-provider's (its Node request listener,
+// handed the raw request and response); the sign-in and consent pages are Hono routes.
+
+export interface AuthorizationServerOptions {
+  /** The issuer: the gateway's public base URL (PUBLIC_BASE_URL), an origin without a path. */
+  readonly issuer: string;
+  /** The protected resource tokens are for (their `aud`): the gateway's MCP URL, `{issuer}/mcp`. */
+  readonly resource: string;
+  /** Every scope a token may carry: the gateway's permissions (`crm:read`, `files:write`, ...). */
+  readonly scopes: readonly string[];
+  /** Checks the key typed into the sign-in form (`verifyApiKeyWith(authenticator)` builds one). */
+  readonly verifyApiKey: VerifyApiKey;
+  /** Is an account still allowed to refresh its tokens (default: yes)? Asked on every refresh. */
+  readonly isActive?: (account: { tenant: string; principalId: string }) => Promise<boolean>;
+  /** ES256 keys, the first signs (`derivedSigningKey` / `randomSigningKey`). */
+  readonly signingKeys: readonly SigningJwk[];
+  /** Secrets for the cookies and the consent form's seal; the first signs, the others still verify. */
+  readonly cookieKeys: readonly string[];
+  /** Storage of clients, grants, codes, refresh tokens and sessions; undefined keeps them in this process. */
+  readonly adapter?: AdapterFactory;
+  /** Access token lifetime (default 10 minutes). */
+  readonly accessTokenTtlSeconds?: number;
+  /** Refresh token lifetime, renewed by each rotation (default 30 days). */
+  readonly refreshTokenTtlSeconds?: number;
+  /** Clients registered in configuration. */
+  readonly clients?: readonly ClientMetadata[];
+  /** Dynamic client registration (RFC 7591) at /register (default on). */
+  readonly registration?: boolean;
+  /**
+   * Client ID Metadata Documents (a URL as client_id), off unless given. `fetch` replaces oidc-provider's own
+   * (which already refuses private addresses): give it the gateway's URL guard.
+   */
+  readonly clientIdMetadataDocuments?: {
+    readonly allowFetch?: (clientId: string) => boolean | Promise<boolean>;
+    readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  };
+  /** The name on the pages (default "Tool Gateway"). */
+  readonly serviceName?: string;
+  /** Mention the demo token on the sign-in page (memory mode). */
+  readonly demoHint?: boolean;
+  /** Sign-ins, consents, denials, revocations and refresh-token reuse, for the audit log. */
+  readonly onEvent?: (event: AuthorizationEvent) => void;
+  /** A failure inside the server (a store that did not answer...): for the log. */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface AuthorizationServer {
+  /** Mount at the root: `app.route('/', server.routes)`. */
+  readonly routes: Hono;
+  /** The paths `routes` answers (exact, or a prefix when ending with `/*`), for the owner's middleware order. */
+  readonly paths: readonly string[];
+  readonly issuer: string;
+  readonly resource: string;
+  /** For the protected resource metadata's `authorization_servers`. */
+  readonly metadataUrl: string;
+  /** Verifies the access tokens this server issues (for the gateway's authenticator). */
+  readonly verifyAccessToken: VerifyAccessToken;
+  /** The public keys access tokens are signed with. */
+  readonly jwks: ReturnType<typeof publicJwks>;
+  /** The oidc-provider instance (its models: Grant, RefreshToken, Client...) for the grants API to come. */
+  readonly provider: Provider;
+}
+
+/** The protocol paths oidc-provider answers, Hono patterns. */
+const PROVIDER_PATHS = [
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+  ROUTES.authorization,
+  `${ROUTES.authorization}/*`,
+  ROUTES.token,
+  ROUTES.registration,
+  ROUTES.revocation,
+  ROUTES.jwks,
+];
+
+const issuerOf = (issuer: string): URL => {
+  const url = new URL(issuer);
+  if (url.pathname !== '/' || url.search || url.hash)
+    throw new Error(`the OAuth issuer is an origin without a path (got ${issuer}); serve the gateway at its root`);
+  return url;
+};
+
+export const createAuthorizationServer = (options: AuthorizationServerOptions): AuthorizationServer => {
+  const issuerUrl = issuerOf(options.issuer);
+  const issuer = issuerUrl.origin;
+  const serviceName = options.serviceName ?? 'Tool Gateway';
+  const accessTokenTtlSeconds = options.accessTokenTtlSeconds ?? 600;
+  const onEvent = options.onEvent ?? (() => undefined);
+  const onError = options.onError ?? (() => undefined);
+  if (!options.signingKeys.length) throw new Error('the authorization server needs a signing key');
+
+  const provider = new Provider(
+    issuer,
+    providerConfiguration({
+      resource: options.resource,
+      scopes: options.scopes,
+      signingKeys: options.signingKeys,
+      cookieKeys: options.cookieKeys,
+      adapter: options.adapter,
+      accessTokenTtlSeconds,
+      refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 30 * 86_400,
+      clients: options.clients ?? [],
+      registration: options.registration ?? true,
+      clientIdMetadataDocuments: options.clientIdMetadataDocuments,
+      isActive: options.isActive ?? (() => Promise.resolve(true)),
+      serviceName,
+    }),
+  );
+  // The Host and scheme are pinned to the issuer's below, so the metadata and every URL the provider
+  // writes name the issuer, whatever Host header a request carried.
+  provider.proxy = true;
+  provider.on('server_error', (_ctx, error) => onError(error));
+  provider.on('grant.revoked', (_ctx, grantId: string) => onEvent({ type: 'grant_revoked', grantId }));
+  provider.on('grant.error', (ctx, error: Error) => {
+    const entities = ctx.oidc?.entities;
+    const refresh = entities?.RefreshToken;
+    if (refresh?.consumed && /grant request is invalid/.test(error.message))
+      onEvent({ type: 'refresh_token_reused', clientId: refresh.clientId ?? '', grantId: refresh.grantId ?? '' });
+  });
+
+  const listener = provider.callback();
+  const defaultScope = options.scopes.join(' ');
+
+  const toProvider = async (c: Context) => {
+    const env = c.env as Partial<HttpBindings> | undefined;
+    if (!env?.incoming || !env.outgoing)
+      throw new Error('the authorization server is served by @hono/node-server (it needs the Node request)');
+    const req = env.incoming as IncomingMessage;
+    req.headers['host'] = issuerUrl.host;
+    req.headers['x-forwarded-host'] = issuerUrl.host;
+    req.headers['x-forwarded-proto'] = issuerUrl.protocol.slice(0, -1);
+    // RFC 6749 3.3: a request without `scope` is for the default, every permission (narrowed at consent).
+    if (req.method === 'GET' && c.req.path === ROUTES.authorization) {
+      const url = new URL(req.url ?? '/', issuer);
+      if (!url.searchParams.get('scope')) {
+        url.searchParams.set('scope', defaultScope);
+        req.url = `${url.pathname}${url.search}`;
+      }
+    }
+    await listener(req, env.outgoing as ServerResponse);
+    return RESPONSE_ALREADY_SENT;
+  };
+
+  const routes = new Hono();
+  for (const path of PROVIDER_PATHS) routes.all(path, toProvider);
+  interactionRoutes(routes, {
+    provider,
+    resource: options.resource,
+    scopes: options.scopes,
+    verifyApiKey: options.verifyApiKey,
+    seal: signInSeal(options.cookieKeys),
+    serviceName,
+    demoHint: options.demoHint ?? false,
+    onEvent,
+  });
+
+  return {
+    routes,
+    paths: [...PROVIDER_PATHS, '/oauth/interaction/*'],
+    issuer,
+    resource: options.resource,
+    metadataUrl: `${issuer}/.well-known/oauth-authorization-server`,
+    verifyAccessToken: accessTokenVerifier({ issuer, resource: options.resource, keys: options.signingKeys }),
+    jwks: publicJwks(options.signingKeys),
+    provider,
+  };
+};

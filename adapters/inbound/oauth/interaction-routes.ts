@@ -1,0 +1,212 @@
+import type { HttpBindings } from '@hono/node-server';
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { InteractionResults } from 'oidc-provider';
+import {
+  accountIdOf,
+  grantedScopes,
+  offeredScopes,
+  type SignedIn,
+  type VerifyApiKey,
+} from '../../../application/identity/sign-in.js';
+import { consentPage, errorPage, PAGE_HEADERS, signInPage, type ClientView } from './pages.js';
+import { INTERACTION_PREFIX } from './provider-config.js';
+import type { SignInSeal } from './sealed-sign-in.js';
+
+// The sign-in and consent steps of an authorization request, as the gateway's own pages:
+//   GET  /oauth/interaction/{uid}          the sign-in form (field `api_key`)
+//   POST /oauth/interaction/{uid}/login    checks the key; answers the consent page
+//   POST /oauth/interaction/{uid}/confirm  the ticked scopes: grants their intersection with the key's
+//   POST /oauth/interaction/{uid}/abort    cancel or deny: the client gets `access_denied`
+// Every step needs oidc-provider's interaction cookie (SameSite=Lax, scoped to this path), so a form posted
+// from another site carries none and is refused.
+
+/** What the authorization server tells its owner (for the audit log); never a key or a token. */
+export type AuthorizationEvent =
+  | { readonly type: 'sign_in'; readonly tenant: string; readonly principalId: string; readonly clientId: string }
+  | { readonly type: 'sign_in_refused'; readonly clientId: string }
+  | {
+      readonly type: 'consent';
+      readonly tenant: string;
+      readonly principalId: string;
+      readonly clientId: string;
+      readonly scopes: readonly string[];
+      readonly grantId: string;
+    }
+  | { readonly type: 'consent_denied'; readonly clientId: string; readonly principalId?: string }
+  | { readonly type: 'grant_revoked'; readonly grantId: string }
+  | { readonly type: 'refresh_token_reused'; readonly clientId: string; readonly grantId: string };
+
+export interface InteractionOptions {
+  readonly provider: Provider;
+  readonly resource: string;
+  readonly scopes: readonly string[];
+  readonly verifyApiKey: VerifyApiKey;
+  readonly seal: SignInSeal;
+  readonly serviceName: string;
+  readonly demoHint: boolean;
+  readonly onEvent: (event: AuthorizationEvent) => void;
+}
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+const FORM_LIMIT = 16 * 1024;
+
+const nodeOf = (c: Context): { req: IncomingMessage; res: ServerResponse } => {
+  const env = c.env as Partial<HttpBindings> | undefined;
+  if (!env?.incoming || !env.outgoing)
+    throw new Error('the authorization server is served by @hono/node-server (it needs the Node request)');
+  return { req: env.incoming, res: env.outgoing as ServerResponse };
+};
+
+const page = (c: Context, html: string, status: 200 | 400 | 401 = 200) => c.html(html, status, PAGE_HEADERS);
+
+const expired = (c: Context) =>
+  page(
+    c,
+    errorPage(
+      'This sign-in has expired',
+      'The request is no longer open (it lasts ten minutes, and the page must be opened in the browser that started it). Start again from your app.',
+    ),
+    400,
+  );
+
+const formString = (v: unknown): string => (typeof v === 'string' ? v : '');
+const formList = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
+
+export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
+  const known = new Set(o.scopes);
+
+  /** The interaction of this browser for this uid, or undefined (no cookie, expired, another uid). */
+  const interactionOf = async (c: Context): Promise<Interaction | undefined> => {
+    const { req, res } = nodeOf(c);
+    try {
+      const details = await o.provider.interactionDetails(req, res);
+      return details.uid === c.req.param('uid') ? details : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const clientOf = async (details: Interaction): Promise<ClientView> => {
+    const clientId = String(details.params['client_id'] ?? '');
+    const client = await o.provider.Client.find(clientId);
+    const redirect = URL.parse(String(details.params['redirect_uri'] ?? ''));
+    return {
+      clientId,
+      name: client?.clientName ?? clientId,
+      redirectHost: redirect ? redirect.host || redirect.protocol : 'unknown',
+    };
+  };
+
+  const requestedOf = (details: Interaction): string[] =>
+    String(details.params['scope'] ?? '')
+      .split(' ')
+      .filter((s) => known.has(s));
+  const oidcScopesOf = (details: Interaction): string[] =>
+    String(details.params['scope'] ?? '')
+      .split(' ')
+      .filter((s) => s === 'openid' || s === 'offline_access');
+
+  const finish = async (c: Context, result: InteractionResults) => {
+    const { req, res } = nodeOf(c);
+    const returnTo = await o.provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
+    return c.redirect(returnTo, 303);
+  };
+
+  const base = `${INTERACTION_PREFIX}/:uid`;
+  const limit = bodyLimit({ maxSize: FORM_LIMIT, onError: (c) => c.text('The form is too large.', 413) });
+
+  app.get(base, async (c) => {
+    const details = await interactionOf(c);
+    if (!details) return expired(c);
+    const uid = details.uid;
+    return page(
+      c,
+      signInPage({
+        service: o.serviceName,
+        action: `${INTERACTION_PREFIX}/${uid}/login`,
+        abortAction: `${INTERACTION_PREFIX}/${uid}/abort`,
+        client: await clientOf(details),
+        demoHint: o.demoHint,
+      }),
+    );
+  });
+
+  app.post(`${base}/login`, limit, async (c) => {
+    const details = await interactionOf(c);
+    if (!details) return expired(c);
+    const uid = details.uid;
+    const client = await clientOf(details);
+    const form = await c.req.parseBody();
+    const who: SignedIn | undefined = await o.verifyApiKey(formString(form['api_key']));
+    if (!who) {
+      o.onEvent({ type: 'sign_in_refused', clientId: client.clientId });
+      return page(
+        c,
+        signInPage({
+          service: o.serviceName,
+          action: `${INTERACTION_PREFIX}/${uid}/login`,
+          abortAction: `${INTERACTION_PREFIX}/${uid}/abort`,
+          client,
+          demoHint: o.demoHint,
+          error: 'That key is not known here. Check it and try again.',
+        }),
+        401,
+      );
+    }
+    o.onEvent({ type: 'sign_in', tenant: who.tenant, principalId: who.principalId, clientId: client.clientId });
+    const { offered, withheld } = offeredScopes(requestedOf(details), who.permissions);
+    return page(
+      c,
+      consentPage({
+        service: o.serviceName,
+        action: `${INTERACTION_PREFIX}/${uid}/confirm`,
+        abortAction: `${INTERACTION_PREFIX}/${uid}/abort`,
+        client,
+        signedInAs: who.name,
+        tenant: who.tenant,
+        offered,
+        withheld,
+        signIn: o.seal.seal(uid, who),
+      }),
+    );
+  });
+
+  app.post(`${base}/confirm`, limit, async (c) => {
+    const details = await interactionOf(c);
+    if (!details) return expired(c);
+    const form = await c.req.parseBody({ all: true });
+    const who = o.seal.open(formString(form['sign_in']), details.uid);
+    if (!who) return expired(c);
+    const clientId = String(details.params['client_id'] ?? '');
+    const requested = requestedOf(details);
+    const scopes = grantedScopes(requested, formList(form['scope']), who.permissions);
+    if (!scopes.length) {
+      o.onEvent({ type: 'consent_denied', clientId, principalId: who.principalId });
+      return finish(c, { error: 'access_denied', error_description: 'no permission was granted' });
+    }
+    const accountId = accountIdOf(who);
+    // A new grant each time: what the person ticked now is what the client gets (never an older, wider grant).
+    const grant = new o.provider.Grant({ accountId, clientId });
+    grant.addResourceScope(o.resource, scopes.join(' '));
+    // Those not granted are recorded as refused, so the provider does not ask for them again.
+    const refused = requested.filter((r) => !scopes.includes(r));
+    if (refused.length) grant.rejectResourceScope(o.resource, refused.join(' '));
+    const oidc = oidcScopesOf(details);
+    if (oidc.length) grant.addOIDCScope(oidc.join(' '));
+    const grantId = await grant.save();
+    o.onEvent({ type: 'consent', tenant: who.tenant, principalId: who.principalId, clientId, scopes, grantId });
+    return finish(c, { login: { accountId }, consent: { grantId } });
+  });
+
+  app.post(`${base}/abort`, limit, async (c) => {
+    const details = await interactionOf(c);
+    if (!details) return expired(c);
+    o.onEvent({ type: 'consent_denied', clientId: String(details.params['client_id'] ?? '') });
+    return finish(c, { error: 'access_denied', error_description: 'the person declined' });
+  });
+};

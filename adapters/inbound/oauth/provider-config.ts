@@ -1,0 +1,166 @@
+import type { AdapterFactory, ClientMetadata, Configuration, KoaContextWithOIDC, ResourceServer } from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import { accountIdOf, accountOf } from '../../../application/identity/sign-in.js';
+import { ACCOUNT_CLAIM, TENANT_CLAIM } from './access-tokens.js';
+import { errorPage } from './pages.js';
+import type { SigningJwk } from './signing-keys.js';
+
+// oidc-provider's configuration for the gateway: an OAuth 2.1 authorization server for one protected
+// resource (the gateway's MCP URL), authorization code with PKCE S256 only, JWT access tokens for that
+// resource, rotating refresh tokens, revocation, dynamic registration and (optionally) Client ID Metadata
+// Documents. The sign-in and consent pages are the gateway's own (interaction-routes.ts).
+
+/** The endpoints, at the issuer's root (advertised in the metadata). */
+export const ROUTES = {
+  authorization: '/authorize',
+  token: '/token',
+  registration: '/register',
+  revocation: '/revoke',
+  jwks: '/oauth/jwks',
+  // Not enabled; given paths under /oauth so that none takes a path the gateway uses.
+  userinfo: '/oauth/userinfo',
+  introspection: '/oauth/introspect',
+  end_session: '/oauth/session/end',
+  pushed_authorization_request: '/oauth/par',
+  device_authorization: '/oauth/device/auth',
+  code_verification: '/oauth/device',
+  backchannel_authentication: '/oauth/backchannel',
+  challenge: '/oauth/challenge',
+  credential: '/oauth/credential',
+} as const;
+
+/** Where the sign-in and consent pages live: `/oauth/interaction/{uid}`. */
+export const INTERACTION_PREFIX = '/oauth/interaction';
+
+export interface ProviderSettings {
+  readonly resource: string;
+  /** Every scope a token may carry (the gateway's permissions). */
+  readonly scopes: readonly string[];
+  readonly signingKeys: readonly SigningJwk[];
+  readonly cookieKeys: readonly string[];
+  readonly adapter: AdapterFactory | undefined;
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlSeconds: number;
+  readonly clients: readonly ClientMetadata[];
+  readonly registration: boolean;
+  readonly clientIdMetadataDocuments:
+    | {
+        readonly allowFetch?: (clientId: string) => boolean | Promise<boolean>;
+        readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+      }
+    | undefined;
+  /** Is the account still allowed to use its grants (asked on every refresh)? */
+  readonly isActive: (account: { tenant: string; principalId: string }) => Promise<boolean>;
+  readonly serviceName: string;
+}
+
+const CIMD_DRAFT = 'draft-02';
+
+export const providerConfiguration = (s: ProviderSettings): Configuration => {
+  const resourceServer: ResourceServer = {
+    scope: s.scopes.join(' '),
+    audience: s.resource,
+    accessTokenTTL: s.accessTokenTtlSeconds,
+    accessTokenFormat: 'jwt',
+    jwt: { sign: { alg: 'ES256' } },
+  };
+  /** The account of an access token (a client credentials token has none; this server issues none). */
+  const accountOfToken = (token: object) =>
+    'accountId' in token && typeof token.accountId === 'string' ? accountOf(token.accountId) : undefined;
+  const cimd = s.clientIdMetadataDocuments;
+  return {
+    adapter: s.adapter,
+    clients: [...s.clients],
+    jwks: { keys: s.signingKeys.map((k) => ({ ...k })) },
+    cookies: {
+      keys: [...s.cookieKeys],
+      names: { session: 'oauth_session', interaction: 'oauth_interaction', resume: 'oauth_resume' },
+    },
+    routes: { ...ROUTES },
+    responseTypes: ['code'],
+    // OAuth 2.1: the redirect_uri is always sent and matched exactly.
+    allowOmittingSingleRegisteredRedirectUri: false,
+    pkce: { required: () => true },
+    scopes: ['openid', 'offline_access'],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      introspection: { enabled: false },
+      // A client revokes only its own tokens (another's is answered 200 and left alone, RFC 7009 2.2).
+      revocation: {
+        enabled: true,
+        allowedPolicy: (_ctx: KoaContextWithOIDC, client, token) => token.clientId === client.clientId,
+      },
+      registration: { enabled: s.registration },
+      resourceIndicators: {
+        enabled: true,
+        // A request without `resource` is for the gateway's MCP endpoint, the one resource this server serves.
+        defaultResource: () => s.resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
+          if (indicator !== s.resource)
+            throw new errors.InvalidTarget(`this server issues tokens only for ${s.resource}`);
+          return resourceServer;
+        },
+      },
+      clientIdMetadataDocument: cimd
+        ? {
+            enabled: true,
+            ack: CIMD_DRAFT,
+            allowFetch: async (_ctx: KoaContextWithOIDC, clientId: string) =>
+              cimd.allowFetch ? cimd.allowFetch(clientId) : true,
+          }
+        : { enabled: false },
+    },
+    ...(cimd?.fetch ? { fetch: cimd.fetch } : {}),
+    interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${INTERACTION_PREFIX}/${interaction.uid}` },
+    findAccount: async (_ctx: KoaContextWithOIDC, accountId: string) => {
+      const account = accountOf(accountId);
+      if (!account || !(await s.isActive(account))) return undefined;
+      return { accountId, claims: () => ({ sub: accountId }) };
+    },
+    // A refresh token for every client allowed the grant, with or without `offline_access`.
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Rotated on every use; presenting a consumed one revokes the grant (oidc-provider's reuse detection).
+    rotateRefreshToken: true,
+    // Refresh tokens outlive the browser session that signed in.
+    expiresWithSession: () => false,
+    ttl: {
+      AccessToken: s.accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      RefreshToken: s.refreshTokenTtlSeconds,
+      Grant: Math.max(s.refreshTokenTtlSeconds, 365 * 86_400),
+      Interaction: 10 * 60,
+      Session: 86_400,
+      IdToken: 600,
+    },
+    extraTokenClaims: (_ctx, token) => {
+      const account = accountOfToken(token);
+      return account ? { [TENANT_CLAIM]: account.tenant, [ACCOUNT_CLAIM]: accountIdOf(account) } : undefined;
+    },
+    formats: {
+      customizers: {
+        // `sub` is the principal id the gateway already knows (the key's), not the account id.
+        jwt: (_ctx, token, parts) => {
+          const account = accountOfToken(token);
+          if (account) parts.payload.sub = account.principalId;
+        },
+      },
+    },
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+      ctx.body = errorPage(
+        `${s.serviceName}: the request was refused`,
+        `${out.error}${out.error_description ? `: ${out.error_description}` : ''}. Start again from your app.`,
+      );
+    },
+  };
+};
