@@ -2,7 +2,9 @@
 // over REST, over /mcp as a 2026-07-28 client sends them (envelope and standard headers) and as a
 // 2025-11-25 client sends them after initialize (stateless: no session id). autocannon drives each in
 // turn over loopback; the gateway runs from the sources (tsx) so it measures the working tree, pinned to
-// one core with taskset where available.
+// one core with taskset where available. The same tools/call, in both eras, also goes to a bare official
+// SDK v2 server answering the gateway's result (bench/servers/bare-mcp-sdk.mjs, its own process on the
+// same core), for what the SDK costs by itself; bench/hot-paths.ts compares the two more carefully.
 //
 //   npm run bench:mcp
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3 npm run bench:mcp
@@ -25,6 +27,8 @@ const args = { contact_id: '101' };
 
 interface Target {
   readonly name: string;
+  /** The server it goes to: the gateway (default) or the bare SDK server. */
+  readonly server?: 'bare';
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly headers: Record<string, string>;
@@ -94,16 +98,33 @@ const targets: readonly Target[] = [
   },
 ];
 
+const pin = spawnSync('taskset', ['--version']).status === 0 ? ['taskset', '-c', '0'] : [];
 const startGateway = (): Promise<BenchServer> =>
   startServer(
     'composition/main.ts',
     { GATEWAY_DEMO_TOKEN: token, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '1000000' },
-    {
-      nodeArgs: ['--import', 'tsx'],
-      prefix: spawnSync('taskset', ['--version']).status === 0 ? ['taskset', '-c', '0'] : [],
-      timeoutMs: 60_000,
-    },
+    { nodeArgs: ['--import', 'tsx'], prefix: pin, timeoutMs: 60_000 },
   );
+
+/** The bare SDK server, answering `result` (the gateway's own CallToolResult for the same call). */
+const startBare = (result: unknown): Promise<BenchServer> =>
+  startServer('bench/servers/bare-mcp-sdk.mjs', { BENCH_RESULT: JSON.stringify(result) }, { prefix: pin });
+
+const bareTargets: readonly Target[] = targets
+  .filter((t) => t.name.startsWith('MCP') && t.name.endsWith('tools/call'))
+  .map((t) => ({ ...t, name: `bare SDK ${t.name.slice('MCP '.length)}`, server: 'bare' as const }));
+
+/** The result of a tools/call answer, JSON or one SSE event. */
+const resultOf = (text: string): unknown => {
+  const data = text.trimStart().startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5))
+        .join('\n');
+  return (JSON.parse(data) as { result: unknown }).result;
+};
 
 const load = async (base: string, t: Target) => {
   const opts = {
@@ -121,9 +142,19 @@ const load = async (base: string, t: Target) => {
 
 const main = async () => {
   const gateway = await startGateway();
+  let bare: BenchServer | undefined;
   try {
-    for (const t of targets) {
-      const res = await fetch(`${gateway.base}${t.path}`, {
+    const legacyCall = targets.find((t) => t.name === 'MCP 2025-11-25 tools/call')!;
+    const recorded = await fetch(`${gateway.base}${legacyCall.path}`, {
+      method: 'POST',
+      headers: legacyCall.headers,
+      body: legacyCall.body,
+    }).then((r) => r.text());
+    bare = await startBare(resultOf(recorded));
+    const baseOf = (t: Target) => (t.server === 'bare' ? bare!.base : gateway.base);
+    const all = [...targets, ...bareTargets];
+    for (const t of all) {
+      const res = await fetch(`${baseOf(t)}${t.path}`, {
         method: t.method,
         headers: t.headers,
         ...(t.body ? { body: t.body } : {}),
@@ -134,8 +165,8 @@ const main = async () => {
     }
     const measured = new Map<string, { rps: number[]; p99: number[] }>();
     for (let round = 0; round < rounds; round++) {
-      for (const t of targets) {
-        const r = await load(gateway.base, t);
+      for (const t of all) {
+        const r = await load(baseOf(t), t);
         const m = measured.get(t.name) ?? { rps: [], p99: [] };
         m.rps.push(r.rps);
         m.p99.push(r.p99);
@@ -149,14 +180,19 @@ const main = async () => {
       `\nMCP and REST on one gateway process, Node ${process.version}, ${connections} connections, ${seconds} s per run, median of ${rounds} rounds`,
     );
     console.log('| request | req/s | p99 ms | / REST |\n|---|---|---|---|');
-    for (const t of targets) {
+    for (const t of all) {
       const rest = rps(t.name.endsWith('list') ? 'REST list' : 'REST call');
       const m = measured.get(t.name)!;
       console.log(`| ${t.name} | ${rps(t.name).toFixed(0)} | ${median(m.p99)} | ${(rps(t.name) / rest).toFixed(2)} |`);
     }
+    for (const era of ['2026-07-28', '2025-11-25']) {
+      const ratio = rps(`MCP ${era} tools/call`) / rps(`bare SDK ${era} tools/call`);
+      console.log(`MCP ${era} tools/call, gateway / bare SDK: ${ratio.toFixed(2)}`);
+    }
     console.log('\ntarget: MCP tools/call and tools/list at 0.80 of REST or better');
   } finally {
     gateway.child.kill('SIGTERM');
+    bare?.child.kill('SIGTERM');
   }
 };
 

@@ -1,3 +1,4 @@
+import type { Principal } from '../../ports/authenticator.js';
 import type { CallObserver } from '../../ports/call-observer.js';
 import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
@@ -94,7 +95,13 @@ export interface ExecutorOptions {
   readonly clock?: Clock;
 }
 
-export interface RunOptions {
+/** One call of a tool, as every surface hands it to `ToolExecutor.run`. */
+export interface ToolCall {
+  readonly tool: RegisteredTool;
+  /** The arguments as the caller sent them (undefined for none: every parameter optional). */
+  readonly args: unknown;
+  readonly principal: Principal;
+  readonly requestId: string;
   /** Makes a Write or Destructive call safe to retry: the first outcome is replayed for this key. */
   readonly idempotencyKey?: string;
   /** The text budget of the answer, so that a use case can size what it reads (web_fetch's parts). */

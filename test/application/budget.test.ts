@@ -41,7 +41,12 @@ describe('budgets over HTTP', () => {
 
   it('gives MCP the same rows in the text and in structuredContent, each within the budget', async () => {
     const tool = g.executor.registry.get('records_listRecords')!;
-    const result = await g.executor.run(tool, { app_id: 3001, limit: 60 }, everyone, 'mcp-budget', {});
+    const result = await g.executor.run({
+      tool,
+      args: { app_id: 3001, limit: 60 },
+      principal: everyone,
+      requestId: 'mcp-budget',
+    });
     const answer = toCallToolResult(result, 3000);
     const text = (answer.content[0] as { text: string }).text;
     const structured = answer.structuredContent as any;

@@ -211,7 +211,10 @@ const readCappedFrom = async (s: BodySource, limit: number, pace: BodyPace): Pro
     return streamFrom(s, limit, () => undefined, pace).then(() => ({ kind: 'too-large' }));
   const incoming = unread(s);
   // Usually a small body came in with the headers and already sits in the stream's buffer: take it at
-  // once instead of waiting for stream events.
+  // once instead of waiting for stream events. A handler that reaches this point without having waited
+  // for anything runs inside Node's parsing of the headers, before the body that came with them has been
+  // pushed into the stream; one microtask later it is there (the parser pushes it in the same call).
+  if (incoming && declared !== undefined && declared > 0 && incoming.readableLength < declared) await Promise.resolve();
   if (
     incoming &&
     declared !== undefined &&

@@ -103,11 +103,13 @@ export const parseBody = (read: BodyBytes, limit: number): BodyResult => {
       }),
     };
   }
+  if (read.bytes.length === 0) return { ok: true, value: undefined };
   const text = read.bytes.toString('utf8');
-  if (text.trim() === '') return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
+    // A body of nothing but whitespace is no parameters, like an empty one.
+    if (text.trim() === '') return { ok: true, value: undefined };
     const why = e instanceof SyntaxError ? e.message : 'invalid JSON';
     return {
       ok: false,
@@ -137,8 +139,6 @@ const tooLarge = (limit: number): ToolError =>
   toolError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than the ${limit}-byte limit.`, {
     limit_bytes: limit,
   });
-
-export const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /** A percent-encoded path segment, decoded; undefined when its escapes are malformed. */
 export const decodeSegment = (segment: string): string | undefined => {

@@ -4,8 +4,8 @@ import { errorEnvelope } from '../../../application/runtime/envelope.js';
 import { fromGatewayError, toolError, type ToolError } from '../../../application/runtime/tool-error.js';
 import type { GatewayError } from '../../../domain/shared/errors.js';
 import { E, type Either } from '../../../domain/shared/fp.js';
-import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
-import { BEARER } from './call-request.js';
+import type { Authenticator, Principal } from '../../../ports/authenticator.js';
+import { authenticateBearer } from './bearer.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { AuditLog } from '../../../ports/audit-log.js';
 import { readCapped } from './body-reader.js';
@@ -103,22 +103,21 @@ export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): voi
   for (const path of ['/oauth/callback', '/connect/*']) app.use(path, storeDown(true));
 
   const who = async (c: Context): Promise<Principal | Response> => {
-    const match = BEARER.exec(c.req.header('authorization') ?? '');
-    if (!match)
+    const outcome = await authenticateBearer(authenticator, c.req.header('authorization'));
+    if (outcome.kind === 'missing' || outcome.kind === 'malformed')
       return json(
         401,
         errorEnvelope(toolError(401, 'UNAUTHORIZED', 'Missing bearer token. Send "Authorization: Bearer <token>".'))
           .body,
         { 'www-authenticate': 'Bearer realm="tool-gateway"' },
       );
-    const outcome = await authenticator.authenticate(match[1]!);
-    if (isAuthFailure(outcome))
+    if (outcome.kind === 'refused')
       return json(
         401,
         errorEnvelope(toolError(401, 'UNAUTHORIZED', `The bearer token was refused: ${outcome.reason}.`)).body,
         { 'www-authenticate': 'Bearer realm="tool-gateway", error="invalid_token"' },
       );
-    return outcome;
+    return outcome.principal;
   };
 
   app.get('/v1/connections', async (c) => {

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import yazl from 'yazl';
 import { E } from '../../../domain/shared/fp.js';
-import { isAuthFailure, type Authenticator } from '../../../ports/authenticator.js';
+import type { Authenticator } from '../../../ports/authenticator.js';
 import type { Clock } from '../../../ports/clock.js';
 import type {
   FilePayload,
@@ -12,6 +12,7 @@ import type {
 } from '../../../ports/file-transfers.js';
 import type { LinkSigner } from '../../../ports/link-signer.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
+import { authenticateBearer } from './bearer.js';
 import { readCapped } from './body-reader.js';
 import { isMultipart, readMultipartFile, type UploadBody } from './multipart.js';
 
@@ -159,22 +160,20 @@ export const mountFileTransferRoutes = (app: Hono, deps: FileTransferRouteDeps):
     const name = c.req.query('name')?.trim();
     const email = c.req.query('email')?.trim();
     const identity = { ...(name ? { name } : {}), ...(email ? { email } : {}) };
-    const authorization = c.req.header('authorization');
-    if (authorization === undefined) return { visitor: { signedIn: false, ...identity } };
-    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-    const outcome = m
-      ? await authenticator.authenticate(m[1]!)
-      : { reason: 'the Authorization header is not "Bearer <token>"' };
-    if (isAuthFailure(outcome)) {
+    const bearer = await authenticateBearer(authenticator, c.req.header('authorization'));
+    if (bearer.kind === 'missing') return { visitor: { signedIn: false, ...identity } };
+    if (bearer.kind !== 'principal') {
+      const reason = bearer.kind === 'refused' ? bearer.reason : 'the Authorization header is not "Bearer <token>"';
       return {
         visitor: { signedIn: false, ...identity },
         refused: {
           status: 401,
           code: 'UNAUTHORIZED',
-          message: `This share requires sign-in, and the bearer token was refused: ${outcome.reason}.`,
+          message: `This share requires sign-in, and the bearer token was refused: ${reason}.`,
         },
       };
     }
+    const outcome = bearer.principal;
     if (!isAllowed(outcome, SHARE_PERMISSION)) {
       return {
         visitor: { signedIn: false, ...identity },

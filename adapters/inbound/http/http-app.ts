@@ -8,7 +8,8 @@ import { parseToolsets } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
 import { readCapped, setBodyTimeout } from './body-reader.js';
-import { BEARER, clip, decodeSegment, header, readQuery, requestIdOf } from './call-request.js';
+import { bearerToken } from './bearer.js';
+import { clip, decodeSegment, header, readQuery, requestIdOf } from './call-request.js';
 import { JSON_TYPE, send, sendError } from './call-response.js';
 import {
   createToolCalls,
@@ -123,7 +124,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
         toolError(404, 'NOT_FOUND', 'Metrics are not enabled.', { resource: 'route', id: '/metrics' }),
       );
     if (deps.metricsToken) {
-      const given = BEARER.exec(header(c, 'authorization') ?? '')?.[1];
+      const given = bearerToken(header(c, 'authorization'));
       const a = Buffer.from(given ?? '');
       const b = Buffer.from(deps.metricsToken);
       if (a.length !== b.length || !timingSafeEqual(a, b)) {

@@ -1,10 +1,11 @@
-import { isAuthFailure, type Authenticator, type Principal } from '../../../ports/authenticator.js';
-import { errorEnvelope, present, type Presented } from '../../../application/runtime/envelope.js';
+import type { Authenticator, Principal } from '../../../ports/authenticator.js';
+import { errorEnvelope, present, type Envelope, type Presented } from '../../../application/runtime/envelope.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool, ToolRegistry } from '../../../application/runtime/registry.js';
 import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
 import type { BodyBytes } from './body-reader.js';
-import { BEARER, parseBody, type QueryOptions } from './call-request.js';
+import { authenticateBearer, type BearerOutcome } from './bearer.js';
+import { parseBody, type QueryOptions } from './call-request.js';
 import { callHeaders, JSON_TYPE } from './call-response.js';
 
 // A tool call over HTTP, independent of the router that carries it (Hono today): authenticate, read
@@ -55,13 +56,22 @@ export interface ToolCallDeps {
   readonly onRejected?: (event: RejectedCall) => void;
 }
 
+/**
+ * The envelope as JSON. The usual answer, a text result, is written around the text's own JSON (the same
+ * bytes JSON.stringify gives for the whole envelope, without walking an object for them).
+ */
+const envelopeJson = (body: Envelope): string =>
+  body.success && typeof body.data === 'string' && body.encoding === undefined
+    ? `{"success":true,"data":${JSON.stringify(body.data)}}`
+    : JSON.stringify(body);
+
 /** The envelope as a JSON answer, with the request id and any extra headers. */
 export const answerOf = (requestId: string, p: Presented, extra?: Record<string, string>): CallAnswer => ({
   status: p.status,
   headers: extra
     ? { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...extra }
     : { 'content-type': JSON_TYPE, 'x-request-id': requestId },
-  body: JSON.stringify(p.body),
+  body: envelopeJson(p.body),
 });
 
 export const errorAnswer = (requestId: string, e: ToolError, extra?: Record<string, string>): CallAnswer =>
@@ -70,25 +80,31 @@ export const errorAnswer = (requestId: string, e: ToolError, extra?: Record<stri
 export const createToolCalls = (deps: ToolCallDeps) => {
   const { executor, authenticator, maxBodyBytes, outputBudget } = deps;
 
-  const authenticate = async (authorization: string | undefined): Promise<Principal | ToolError> => {
-    const match = authorization ? BEARER.exec(authorization) : null;
-    if (!match) {
-      return toolError(
-        401,
-        'UNAUTHORIZED',
-        'Missing bearer token. Send the header "Authorization: Bearer <token>".',
-        {},
-      );
-    }
-    const outcome = await authenticator.authenticate(match[1]!);
-    return isAuthFailure(outcome)
-      ? toolError(
+  const principalOf = (outcome: BearerOutcome): Principal | ToolError => {
+    switch (outcome.kind) {
+      case 'principal':
+        return outcome.principal;
+      case 'refused':
+        return toolError(
           401,
           'UNAUTHORIZED',
           `The bearer token was refused: ${outcome.reason}. Check the token, or ask the operator for a new one.`,
           {},
-        )
-      : outcome;
+        );
+      default:
+        return toolError(
+          401,
+          'UNAUTHORIZED',
+          'Missing bearer token. Send the header "Authorization: Bearer <token>".',
+          {},
+        );
+    }
+  };
+
+  /** The caller of a request with this Authorization header, or the 401 error. */
+  const authenticate = (authorization: string | undefined): Principal | ToolError | Promise<Principal | ToolError> => {
+    const outcome = authenticateBearer(authenticator, authorization);
+    return outcome instanceof Promise ? outcome.then(principalOf) : principalOf(outcome);
   };
 
   const unauthorized = (requestId: string, e: ToolError, hadToken: boolean): CallAnswer =>
@@ -103,7 +119,9 @@ export const createToolCalls = (deps: ToolCallDeps) => {
     const rejected = (e: ToolError, who?: string) =>
       deps.onRejected?.({ requestId, path: input.path, status: e.status, code: e.code, principal: who });
     const authorization = input.header('authorization');
-    const principal = await authenticate(authorization);
+    const authenticated = authenticate(authorization);
+    // API keys and the demo token answer at once: no extra turn for them.
+    const principal = authenticated instanceof Promise ? await authenticated : authenticated;
     if ('status' in principal) {
       rejected(principal);
       return unauthorized(requestId, principal, Boolean(authorization));
@@ -125,7 +143,14 @@ export const createToolCalls = (deps: ToolCallDeps) => {
     }
     const idempotencyKey = target.idempotencyKey ?? input.header('idempotency-key');
     const budget = options.maxChars === undefined ? outputBudget : Math.min(outputBudget, options.maxChars);
-    const result = await executor.run(target.tool, target.args, principal, requestId, { idempotencyKey, budget });
+    const result = await executor.run({
+      tool: target.tool,
+      args: target.args,
+      principal,
+      requestId,
+      idempotencyKey,
+      budget,
+    });
     const presented = present(result, options.format, options.base64, budget);
     return answerOf(requestId, presented, callHeaders(result.meta, presented));
   };

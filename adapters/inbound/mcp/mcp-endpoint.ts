@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
-import { isAuthFailure, type Principal } from '../../../ports/authenticator.js';
+import type { Principal } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import { parseToolsets } from '../../../application/runtime/toolsets.js';
+import { authenticateBearer } from '../http/bearer.js';
 import { readCapped } from '../http/body-reader.js';
+import { header, requestIdOf } from '../http/call-request.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
 import { authInfoFor, createGatewayMcpHandler } from './mcp-server.js';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from './protected-resource.js';
@@ -17,8 +19,6 @@ export interface McpDeps extends SurfaceDeps {
   readonly maxBodyBytes?: number;
 }
 
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
@@ -44,6 +44,12 @@ const originAllowed = (origin: string | undefined, host: string | undefined, own
   } catch {
     return false;
   }
+};
+
+/** Whether the request has a query string (always true where the raw request target is not at hand). */
+const hasQuery = (c: Context): boolean => {
+  const target = (c.env as Partial<HttpBindings> | undefined)?.incoming?.url;
+  return target === undefined || target.includes('?');
 };
 
 /** Mounts the MCP endpoint (Streamable HTTP, stateless) at /mcp and the protected resource metadata. */
@@ -87,16 +93,16 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
   const challenge = (error?: string) =>
     `Bearer resource_metadata="${metadataUrl}", scope="${basicScopes}"${error ? `, error="${error}"` : ''}`;
 
-  const authenticate = async (c: Context): Promise<{ token: string; principal: Principal } | Response> => {
-    const authorization = c.req.header('authorization');
-    const match = authorization ? BEARER.exec(authorization) : null;
-    if (!match) {
+  const authenticate = async (
+    authorization: string | undefined,
+  ): Promise<{ token: string; principal: Principal } | Response> => {
+    const outcome = await authenticateBearer(authenticator, authorization);
+    if (outcome.kind === 'missing' || outcome.kind === 'malformed') {
       return rpcError(401, -32001, 'Missing bearer token. Send the header "Authorization: Bearer <token>".', {
         'www-authenticate': challenge(),
       });
     }
-    const outcome = await authenticator.authenticate(match[1]!);
-    if (isAuthFailure(outcome)) {
+    if (outcome.kind === 'refused') {
       return rpcError(
         401,
         -32001,
@@ -106,7 +112,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
         },
       );
     }
-    return { token: match[1]!, principal: outcome };
+    return { token: outcome.token, principal: outcome.principal };
   };
 
   /** Through the same capped reader as the REST surface: past the limit nothing more is read or kept. */
@@ -128,16 +134,16 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
   };
 
   app.all('/mcp', async (c) => {
-    const given = c.req.header('x-request-id');
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    // The id the gateway's request-id middleware chose for this request (the caller's, when sensible), so
+    // that it is made once; an app without that middleware (a test mounting /mcp alone) makes its own.
+    const requestId = ((c as Context).get('requestId') as string | undefined) ?? requestIdOf(c);
     const withId = (res: Response): Response => {
       res.headers.set('x-request-id', requestId);
       return res;
     };
-    if (!originAllowed(c.req.header('origin'), c.req.header('host'), ownOrigin)) {
-      return withId(
-        rpcError(403, -32000, `Forbidden: Origin ${c.req.header('origin')} may not use this MCP endpoint.`),
-      );
+    const origin = header(c, 'origin');
+    if (!originAllowed(origin, header(c, 'host'), ownOrigin)) {
+      return withId(rpcError(403, -32000, `Forbidden: Origin ${origin} may not use this MCP endpoint.`));
     }
     if (c.req.method !== 'POST') {
       // Stateless: no server-initiated stream to GET and no session to DELETE.
@@ -145,7 +151,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
         rpcError(405, -32000, `Method not allowed: this stateless MCP endpoint takes POST only.`, { allow: 'POST' }),
       );
     }
-    const auth = await authenticate(c);
+    const auth = await authenticate(header(c, 'authorization'));
     if (auth instanceof Response) return withId(auth);
     const body = await readBody(c);
     if (!body.ok) return withId(body.response);
@@ -173,16 +179,18 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
       );
     }
     // From here the SDK speaks MCP: era classification, envelope and header checks, dispatch, results.
-    const groups = parseToolsets(c.req.query('groups'));
+    // Under @hono/node-server the raw request target tells at once whether there is a query at all.
+    const query = hasQuery(c) ? (name: string) => c.req.query(name) : () => undefined;
+    const groups = parseToolsets(query('groups'));
     if (groups !== undefined && 'status' in groups) return withId(rpcError(400, -32602, groups.message));
-    const outputSchemas = parseOutputSchemaForm(c.req.query('output_schemas'));
+    const outputSchemas = parseOutputSchemaForm(query('output_schemas'));
     if (outputSchemas !== undefined && typeof outputSchemas !== 'string') {
       return withId(rpcError(400, -32602, outputSchemas.message));
     }
     const authInfo = authInfoFor(auth.token, {
       principal: auth.principal,
       requestId,
-      idempotencyKey: c.req.header('idempotency-key'),
+      idempotencyKey: header(c, 'idempotency-key'),
       ...(groups ? { groups } : {}),
       ...(outputSchemas ? { outputSchemas } : {}),
     });

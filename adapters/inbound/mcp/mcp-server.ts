@@ -53,11 +53,19 @@ export interface CallerContext {
 
 const CALLER = 'toolGatewayCaller';
 
+/** A principal's permissions as the SDK's scope list, made once per principal (API keys keep theirs). */
+const scopeLists = new WeakMap<Principal, string[]>();
+const scopesOf = (principal: Principal): string[] => {
+  let scopes = scopeLists.get(principal);
+  if (!scopes) scopeLists.set(principal, (scopes = [...principal.permissions]));
+  return scopes;
+};
+
 /** The SDK's pass-through `AuthInfo` for an authenticated caller (the gateway verified the token itself). */
 export const authInfoFor = (token: string, caller: CallerContext): AuthInfo => ({
   token,
   clientId: caller.principal.id,
-  scopes: [...caller.principal.permissions],
+  scopes: scopesOf(caller.principal),
   extra: { [CALLER]: caller },
 });
 

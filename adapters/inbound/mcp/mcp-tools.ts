@@ -84,7 +84,11 @@ export const callTool = async (
   }
   const metaKey = params._meta?.['idempotency_key'];
   const idempotencyKey = typeof metaKey === 'string' ? metaKey : caller.idempotencyKey;
-  const result = await executor.run(tool, params.arguments ?? {}, caller.principal, caller.requestId, {
+  const result = await executor.run({
+    tool,
+    args: params.arguments ?? {},
+    principal: caller.principal,
+    requestId: caller.requestId,
     idempotencyKey,
     budget: outputBudget,
   });

@@ -30,7 +30,7 @@ let n = 0;
 const check = async (tool: string, args: Record<string, unknown>): Promise<any> => {
   const registered = g.executor.registry.get(tool);
   expect(registered, tool).toBeDefined();
-  const result = await g.executor.run(registered!, args, everyone, `typed-${++n}`, {});
+  const result = await g.executor.run({ tool: registered!, args, principal: everyone, requestId: `typed-${++n}` });
   expect(result.ok, `${tool}: ${JSON.stringify(result.ok ? '' : result.error)}`).toBe(true);
   const json = present(result, 'json', false).body;
   expect(json.success).toBe(true);
@@ -205,7 +205,12 @@ describe('typed results', () => {
     for (const [tool, args] of lists) {
       const registered = g.executor.registry.get(tool)!;
       expect(registered.declaration.rows, `${tool} declares its rows`).toBeDefined();
-      const result = await g.executor.run(registered, args, everyone, `typed-cut-${tool}`, {});
+      const result = await g.executor.run({
+        tool: registered,
+        args,
+        principal: everyone,
+        requestId: `typed-cut-${tool}`,
+      });
       const cut = toCallToolResult(result, 1000).structuredContent as Record<string, any>;
       expect(cut['truncated'], `${tool} was cut`).toBeDefined();
       expect(cut['truncated'].next.tool).toBe(tool);
