@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import { errors, type Adapter, type AdapterFactory, type AdapterPayload } from 'oidc-provider';
+import type { OpenDatabase } from './databases.js';
+import type { GatewayDatabase, SqlDialect } from './schema.js';
+import type { SecretBox } from './secret-box.js';
+
+// The authorization server's storage (issue 29) in the gateway's database, PostgreSQL or the embedded SQLite:
+// oidc-provider's models (clients, grants, sessions, interactions, authorization codes, refresh tokens...) in
+// one table, `gateway_oauth`, with their own migrations (table `gateway_oauth_migrations`), so the schema of
+// schema.ts is untouched.
+//
+// Nothing stored can be used as presented: a row's id is the SHA-256 of the model's id (a refresh token or an
+// authorization code *is* its id), and the payload is sealed (AES-256-GCM, the row's model and hashed id as
+// authenticated data) under a key of its own purpose. Beside it, in clear, only what the grants API and the
+// clean-up need: the grant, the account and the client, and the expiry.
+
+export interface OAuthTable {
+  /** oidc-provider's model name: Grant, RefreshToken, AuthorizationCode, Session, Interaction, Client... */
+  model: string;
+  /** Hex SHA-256 of the model's id. */
+  id: string;
+  /** The sealed JSON payload and the id of the key that sealed it. */
+  payload: string;
+  key_id: string;
+  grant_id: string | null;
+  /** Hex SHA-256 of a session's uid (sessions are found by it). */
+  uid: string | null;
+  /** Hex SHA-256 of a device flow's user code (unused while the device flow is off). */
+  user_code: string | null;
+  account_id: string | null;
+  client_id: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+  updated_at: string;
+}
+
+export interface OAuthDatabase {
+  gateway_oauth: OAuthTable;
+}
+
+const migrations: Record<string, Migration> = {
+  '2026-11-27-01-oauth': {
+    up: async (db: Kysely<unknown>) => {
+      await db.schema
+        .createTable('gateway_oauth')
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('key_id', 'text', (c) => c.notNull())
+        .addColumn('grant_id', 'text')
+        .addColumn('uid', 'text')
+        .addColumn('user_code', 'text')
+        .addColumn('account_id', 'text')
+        .addColumn('client_id', 'text')
+        .addColumn('expires_at', 'text')
+        .addColumn('consumed_at', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('gateway_oauth_pk', ['model', 'id'])
+        .execute();
+      await db.schema.createIndex('gateway_oauth_grant').on('gateway_oauth').columns(['grant_id']).execute();
+      await db.schema.createIndex('gateway_oauth_uid').on('gateway_oauth').columns(['model', 'uid']).execute();
+      await db.schema
+        .createIndex('gateway_oauth_account')
+        .on('gateway_oauth')
+        .columns(['account_id', 'client_id'])
+        .execute();
+      await db.schema.createIndex('gateway_oauth_expires').on('gateway_oauth').columns(['expires_at']).execute();
+    },
+  },
+};
+
+/**
+ * Brings the authorization server's tables up to date: call it once after the database is opened (the store
+ * below does, on first use). On PostgreSQL Kysely runs it in a transaction under an advisory lock.
+ */
+export const migrateOAuth = async (db: Kysely<GatewayDatabase>, _dialect: SqlDialect): Promise<void> => {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    migrationTableName: 'gateway_oauth_migrations',
+    migrationLockTableName: 'gateway_oauth_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`OAuth storage migration ${failed ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+};
+
+const hash = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
+
+const contextOf = (model: string, id: string): string => `oauth\n${model}\n${id}`;
+
+export interface OAuthStoreOptions {
+  /** The gateway's database, opened on first use (`ConnectionStorage.database`). */
+  readonly database: () => Promise<OpenDatabase>;
+  /** Seals payloads; give it a box of its own purpose (`box.forPurpose('oauth-store')`). */
+  readonly box: SecretBox;
+  readonly now?: () => Date;
+}
+
+export interface OAuthStore {
+  /** oidc-provider's `adapter` option. */
+  readonly adapter: AdapterFactory;
+  /** Deletes rows past their expiry; returns how many. Call it now and then (every hour is plenty). */
+  purgeExpired(): Promise<number>;
+}
+
+/** oidc-provider's storage over the gateway's SQL database. */
+export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
+  const now = options.now ?? (() => new Date());
+  let ready: Promise<Kysely<OAuthDatabase>> | undefined;
+  const db = (): Promise<Kysely<OAuthDatabase>> =>
+    (ready ??= (async () => {
+      const open = await options.database();
+      await migrateOAuth(open.db, open.dialect);
+      return open.db as unknown as Kysely<OAuthDatabase>;
+    })().catch((error: unknown) => {
+      ready = undefined; // a database that was down is tried again on the next request
+      throw error;
+    }));
+
+  const live = (nowIso: string) => (row: { expires_at: string | null }) =>
+    row.expires_at === null || row.expires_at > nowIso;
+
+  const adapterFor = (model: string): Adapter => {
+    const read = async (column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> => {
+      const row = await (
+        await db()
+      )
+        .selectFrom('gateway_oauth')
+        .selectAll()
+        .where('model', '=', model)
+        .where(column, '=', hash(value))
+        .executeTakeFirst();
+      if (!row || !live(now().toISOString())(row)) return undefined;
+      const payload = JSON.parse(
+        options.box.open({ keyId: row.key_id, sealed: row.payload }, contextOf(model, row.id)),
+      ) as AdapterPayload;
+      return row.consumed_at ? { ...payload, consumed: Math.floor(Date.parse(row.consumed_at) / 1000) } : payload;
+    };
+
+    return {
+      upsert: async (id, payload, expiresIn) => {
+        const key = hash(id);
+        const sealed = options.box.seal(JSON.stringify(payload), contextOf(model, key));
+        const at = now();
+        const values = {
+          payload: sealed.sealed,
+          key_id: sealed.keyId,
+          grant_id: model === 'Grant' ? id : (payload.grantId ?? null),
+          uid: payload.uid ? hash(payload.uid) : null,
+          user_code: payload.userCode ? hash(payload.userCode) : null,
+          account_id: payload.accountId ?? null,
+          client_id: payload.clientId ?? (model === 'Client' ? (payload.client_id ?? null) : null),
+          expires_at: expiresIn ? new Date(at.getTime() + expiresIn * 1000).toISOString() : null,
+          updated_at: at.toISOString(),
+        };
+        await (
+          await db()
+        )
+          .insertInto('gateway_oauth')
+          .values({ model, id: key, consumed_at: null, ...values })
+          .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(values))
+          .execute();
+      },
+      find: (id) => read('id', id),
+      findByUid: (uid) => read('uid', uid),
+      findByUserCode: (userCode) => read('user_code', userCode),
+      consume: async (id) => {
+        // Atomic: of two requests presenting the same code or refresh token at once, one consumes it.
+        const result = await (
+          await db()
+        )
+          .updateTable('gateway_oauth')
+          .set({ consumed_at: now().toISOString() })
+          .where('model', '=', model)
+          .where('id', '=', hash(id))
+          .where('consumed_at', 'is', null)
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 0n) throw new errors.InvalidGrant('grant request is invalid');
+      },
+      destroy: async (id) => {
+        await (await db()).deleteFrom('gateway_oauth').where('model', '=', model).where('id', '=', hash(id)).execute();
+      },
+      revokeByGrantId: async (grantId) => {
+        await (
+          await db()
+        )
+          .deleteFrom('gateway_oauth')
+          .where('model', '=', model)
+          .where('grant_id', '=', grantId)
+          .execute();
+      },
+    };
+  };
+
+  return {
+    adapter: adapterFor,
+    purgeExpired: async () => {
+      const result = await (
+        await db()
+      )
+        .deleteFrom('gateway_oauth')
+        .where('expires_at', '<=', now().toISOString())
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+};
