@@ -196,8 +196,9 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
     // Those not granted are recorded as refused, so the provider does not ask for them again.
     const refused = requested.filter((r) => !scopes.includes(r));
     if (refused.length) grant.rejectResourceScope(o.resource, refused.join(' '));
-    const oidc = oidcScopesOf(details);
-    if (oidc.length) grant.addOIDCScope(oidc.join(' '));
+    // The same scopes as the provider's own scopes (see provider-config.ts), with openid/offline_access.
+    grant.addOIDCScope([...oidcScopesOf(details), ...scopes].join(' '));
+    if (refused.length) grant.rejectOIDCScope(refused.join(' '));
     const grantId = await grant.save();
     o.onEvent({ type: 'consent', tenant: who.tenant, principalId: who.principalId, clientId, scopes, grantId });
     return finish(c, { login: { accountId }, consent: { grantId } });

@@ -81,7 +81,10 @@ export const providerConfiguration = (s: ProviderSettings): Configuration => {
     // OAuth 2.1: the redirect_uri is always sent and matched exactly.
     allowOmittingSingleRegisteredRedirectUri: false,
     pkce: { required: () => true },
-    scopes: ['openid', 'offline_access'],
+    // The gateway's permissions are listed as the server's scopes too: dynamic registration accepts only
+    // these in a client's `scope` (the MCP SDK registers with the resource's scopes_supported), and the
+    // metadata advertises them. The consent grants them both ways (interaction-routes.ts).
+    scopes: ['openid', 'offline_access', ...s.scopes],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],

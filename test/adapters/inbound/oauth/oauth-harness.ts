@@ -42,8 +42,13 @@ export interface Harness {
 }
 
 export const startHarness = async (
-  more: Partial<AuthorizationServerOptions> & { adapter?: AdapterFactory } = {},
+  more: Partial<AuthorizationServerOptions> & {
+    adapter?: AdapterFactory;
+    /** Routes of the test's own, registered before the harness's `/mcp` (so they take precedence). */
+    routes?: (app: Hono, as: AuthorizationServer) => void;
+  } = {},
 ): Promise<Harness> => {
+  const { routes: extraRoutes, ...options } = more;
   const app = new Hono();
   // The server listens first (the issuer needs its port); the gateway's routes are put in place after.
   const mounted: { gateway?: Hono } = {};
@@ -63,10 +68,11 @@ export const startHarness = async (
     signingKeys: [await randomSigningKey()],
     cookieKeys: [randomBytes(32).toString('base64url')],
     onEvent: (e) => events.push(e),
-    ...more,
+    ...options,
   });
   const gateway = new Hono();
   gateway.route('/', as.routes);
+  extraRoutes?.(gateway, as);
   // The protected resource: what the gateway's authenticator will do with these tokens.
   gateway.get('/.well-known/oauth-protected-resource/mcp', (c) =>
     c.json({ resource, authorization_servers: [as.issuer], scopes_supported: SCOPES }),
