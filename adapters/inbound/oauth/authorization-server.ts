@@ -2,7 +2,8 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Provider, { type AdapterFactory, type ClientMetadata } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { AdapterFactory, ClientMetadata } from 'oidc-provider';
 import type { VerifyApiKey } from '../../../application/identity/sign-in.js';
 import { accessTokenVerifier, type VerifyAccessToken } from './access-tokens.js';
 import { interactionRoutes, type AuthorizationEvent } from './interaction-routes.js';
@@ -12,7 +13,9 @@ import { publicJwks, type SigningJwk } from './signing-keys.js';
 
 // The gateway's own OAuth 2.1 authorization server (issue 29), built on oidc-provider and mounted on a Hono
 // app served by @hono/node-server. The protocol endpoints are oidc-provider's (its Node request listener,
-// handed the raw request and response); the sign-in and consent pages are Hono routes.
+// handed the raw request and response); the sign-in and consent pages are Hono routes. oidc-provider (and
+// Koa under it, about 250 ms of imports) loads on the first request to one of these routes, not with the
+// gateway; verifyAccessToken needs only jose, so checking tokens never loads it.
 
 export interface AuthorizationServerOptions {
   /** The issuer: the gateway's public base URL (PUBLIC_BASE_URL), an origin without a path. */
@@ -71,7 +74,7 @@ export interface AuthorizationServer {
   /** The public keys access tokens are signed with. */
   readonly jwks: ReturnType<typeof publicJwks>;
   /** The oidc-provider instance (its models: Grant, RefreshToken, Client...) for the grants API to come. */
-  readonly provider: Provider;
+  readonly provider: () => Promise<Provider>;
 }
 
 /** The protocol paths oidc-provider answers, Hono patterns. */
@@ -102,42 +105,51 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
   const onError = options.onError ?? (() => undefined);
   if (!options.signingKeys.length) throw new Error('the authorization server needs a signing key');
 
-  const provider = new Provider(
-    issuer,
-    providerConfiguration({
-      resource: options.resource,
-      scopes: options.scopes,
-      signingKeys: options.signingKeys,
-      cookieKeys: options.cookieKeys,
-      adapter: options.adapter,
-      accessTokenTtlSeconds,
-      refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 30 * 86_400,
-      clients: options.clients ?? [],
-      registration: options.registration ?? true,
-      clientIdMetadataDocuments: options.clientIdMetadataDocuments,
-      isActive: options.isActive ?? (() => Promise.resolve(true)),
-      serviceName,
-    }),
-  );
-  // The Host and scheme are pinned to the issuer's below, so the metadata and every URL the provider
-  // writes name the issuer, whatever Host header a request carried.
-  provider.proxy = true;
-  provider.on('server_error', (_ctx, error) => onError(error));
-  provider.on('grant.revoked', (_ctx, grantId: string) => onEvent({ type: 'grant_revoked', grantId }));
-  provider.on('grant.error', (ctx, error: Error) => {
-    const entities = ctx.oidc?.entities;
-    const refresh = entities?.RefreshToken;
-    if (refresh?.consumed && /grant request is invalid/.test(error.message))
-      onEvent({ type: 'refresh_token_reused', clientId: refresh.clientId ?? '', grantId: refresh.grantId ?? '' });
-  });
+  const settings = {
+    resource: options.resource,
+    scopes: options.scopes,
+    signingKeys: options.signingKeys,
+    cookieKeys: options.cookieKeys,
+    adapter: options.adapter,
+    accessTokenTtlSeconds,
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 30 * 86_400,
+    clients: options.clients ?? [],
+    registration: options.registration ?? true,
+    clientIdMetadataDocuments: options.clientIdMetadataDocuments,
+    isActive: options.isActive ?? (() => Promise.resolve(true)),
+    serviceName,
+  };
 
-  const listener = provider.callback();
+  const made = async () => {
+    const { default: ProviderClass, errors } = await import('oidc-provider');
+    const provider = new ProviderClass(issuer, providerConfiguration(settings, errors));
+    // The Host and scheme are pinned to the issuer's below, so the metadata and every URL the provider
+    // writes name the issuer, whatever Host header a request carried.
+    provider.proxy = true;
+    provider.on('server_error', (_ctx, error) => onError(error));
+    provider.on('grant.revoked', (_ctx, grantId: string) => onEvent({ type: 'grant_revoked', grantId }));
+    provider.on('grant.error', (ctx, error: Error) => {
+      const refresh = ctx.oidc?.entities?.RefreshToken;
+      if (refresh?.consumed && /grant request is invalid/.test(error.message))
+        onEvent({ type: 'refresh_token_reused', clientId: refresh.clientId ?? '', grantId: refresh.grantId ?? '' });
+    });
+    return { provider, listener: provider.callback() };
+  };
+  let making: ReturnType<typeof made> | undefined;
+  const instance = () =>
+    (making ??= made().catch((error: unknown) => {
+      making = undefined;
+      throw error;
+    }));
+  const provider = async () => (await instance()).provider;
+
   const defaultScope = options.scopes.join(' ');
 
   const toProvider = async (c: Context) => {
     const env = c.env as Partial<HttpBindings> | undefined;
     if (!env?.incoming || !env.outgoing)
       throw new Error('the authorization server is served by @hono/node-server (it needs the Node request)');
+    const { listener } = await instance();
     const req = env.incoming as IncomingMessage;
     req.headers['host'] = issuerUrl.host;
     req.headers['x-forwarded-host'] = issuerUrl.host;

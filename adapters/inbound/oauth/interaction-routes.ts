@@ -40,7 +40,8 @@ export type AuthorizationEvent =
   | { readonly type: 'refresh_token_reused'; readonly clientId: string; readonly grantId: string };
 
 export interface InteractionOptions {
-  readonly provider: Provider;
+  /** The provider, made on first use. */
+  readonly provider: () => Promise<Provider>;
   readonly resource: string;
   readonly scopes: readonly string[];
   readonly verifyApiKey: VerifyApiKey;
@@ -84,7 +85,7 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
   const interactionOf = async (c: Context): Promise<Interaction | undefined> => {
     const { req, res } = nodeOf(c);
     try {
-      const details = await o.provider.interactionDetails(req, res);
+      const details = await (await o.provider()).interactionDetails(req, res);
       return details.uid === c.req.param('uid') ? details : undefined;
     } catch {
       return undefined;
@@ -93,7 +94,7 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
 
   const clientOf = async (details: Interaction): Promise<ClientView> => {
     const clientId = String(details.params['client_id'] ?? '');
-    const client = await o.provider.Client.find(clientId);
+    const client = await (await o.provider()).Client.find(clientId);
     const redirect = URL.parse(String(details.params['redirect_uri'] ?? ''));
     return {
       clientId,
@@ -113,7 +114,8 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
 
   const finish = async (c: Context, result: InteractionResults) => {
     const { req, res } = nodeOf(c);
-    const returnTo = await o.provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
+    const provider = await o.provider();
+    const returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
     return c.redirect(returnTo, 303);
   };
 
@@ -191,7 +193,7 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
     }
     const accountId = accountIdOf(who);
     // A new grant each time: what the person ticked now is what the client gets (never an older, wider grant).
-    const grant = new o.provider.Grant({ accountId, clientId });
+    const grant = new (await o.provider()).Grant({ accountId, clientId });
     grant.addResourceScope(o.resource, scopes.join(' '));
     // Those not granted are recorded as refused, so the provider does not ask for them again.
     const refused = requested.filter((r) => !scopes.includes(r));

@@ -1,5 +1,5 @@
 import type { AdapterFactory, ClientMetadata, Configuration, KoaContextWithOIDC, ResourceServer } from 'oidc-provider';
-import { errors } from 'oidc-provider';
+import type * as oidc from 'oidc-provider';
 import { accountIdOf, accountOf } from '../../../application/identity/sign-in.js';
 import { ACCOUNT_CLAIM, TENANT_CLAIM } from './access-tokens.js';
 import { errorPage } from './pages.js';
@@ -56,7 +56,10 @@ export interface ProviderSettings {
 
 const CIMD_DRAFT = 'draft-02';
 
-export const providerConfiguration = (s: ProviderSettings): Configuration => {
+/** oidc-provider's errors, from the module loaded on first use (authorization-server.ts). */
+export type ProviderErrors = typeof oidc.errors;
+
+export const providerConfiguration = (s: ProviderSettings, errors: ProviderErrors): Configuration => {
   const resourceServer: ResourceServer = {
     scope: s.scopes.join(' '),
     audience: s.resource,

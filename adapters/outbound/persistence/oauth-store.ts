@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Migrator, type Kysely, type Migration } from 'kysely';
-import { errors, type Adapter, type AdapterFactory, type AdapterPayload } from 'oidc-provider';
+import type { Kysely, Migration } from 'kysely';
+import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { OpenDatabase } from './databases.js';
 import type { GatewayDatabase, SqlDialect } from './schema.js';
 import type { SecretBox } from './secret-box.js';
@@ -75,6 +75,7 @@ const migrations: Record<string, Migration> = {
  * below does, on first use). On PostgreSQL Kysely runs it in a transaction under an advisory lock.
  */
 export const migrateOAuth = async (db: Kysely<GatewayDatabase>, _dialect: SqlDialect): Promise<void> => {
+  const { Migrator } = await import('kysely'); // loaded with the database, not with the gateway
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
@@ -179,7 +180,11 @@ export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
           .where('id', '=', hash(id))
           .where('consumed_at', 'is', null)
           .executeTakeFirst();
-        if (result.numUpdatedRows === 0n) throw new errors.InvalidGrant('grant request is invalid');
+        if (result.numUpdatedRows === 0n) {
+          // oidc-provider is loaded by now (it is the one calling); its error answers 400 invalid_grant.
+          const { errors } = await import('oidc-provider');
+          throw new errors.InvalidGrant('grant request is invalid');
+        }
       },
       destroy: async (id) => {
         await (await db()).deleteFrom('gateway_oauth').where('model', '=', model).where('id', '=', hash(id)).execute();

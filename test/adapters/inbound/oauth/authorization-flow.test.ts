@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authorize,
+  Browser,
+  location,
+  pkcePair,
   decodeJwt,
   exchange,
   register,
@@ -136,6 +139,41 @@ describe('registration, authorization with PKCE, tokens', () => {
     const t = await exchange(h, client, a);
     expect(t.body.scope.split(' ').sort()).toEqual([...SCOPES].sort());
     expect(decodeJwt(t.body.access_token).payload).toMatchObject({ sub: 'key:admin', tenant: 'default' });
+  });
+});
+
+describe('the browser session', () => {
+  const authorizeUrl = (client: { client_id: string; redirect_uris: string[] }, scope: string) =>
+    `${h.base}/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uris[0]!,
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+      resource: h.resource,
+      scope,
+    })}`;
+
+  it('a web client is not asked again for what it allowed; asking for more (step-up) brings the forms back', async () => {
+    const client = await register(h.base, { application_type: 'web', redirect_uris: ['https://app.example/callback'] });
+    const browser = new Browser();
+    await authorize(h, client, { scope: 'crm:read', browser });
+    let next = location(await browser.go(authorizeUrl(client, 'crm:read')), h.base);
+    while (next.href.startsWith(`${h.base}/authorize`)) next = location(await browser.go(next.href), h.base);
+    expect(next.origin + next.pathname).toBe('https://app.example/callback');
+    expect(next.searchParams.get('code')).toEqual(expect.any(String));
+
+    const more = location(await browser.go(authorizeUrl(client, 'crm:read files:write')), h.base);
+    expect(more.pathname).toMatch(/^\/oauth\/interaction\//);
+    expect(await (await browser.go(more.href)).text()).toContain('name="api_key"');
+  });
+
+  it('a native client (a localhost callback any app could claim) is asked every time', async () => {
+    const client = await register(h.base);
+    const browser = new Browser();
+    await authorize(h, client, { scope: 'crm:read', browser });
+    const again = location(await browser.go(authorizeUrl(client, 'crm:read')), h.base);
+    expect(again.pathname).toMatch(/^\/oauth\/interaction\//);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   offeredScopes,
   verifyApiKeyWith,
 } from '../../../../application/identity/sign-in.js';
+import { unverifiedIssuer, withOwnAccessTokens } from '../../../../application/identity/oauth-bearer.js';
 import type { Authenticator, Principal } from '../../../../ports/authenticator.js';
 
 // The rules under the sign-in and consent pages: which typed credentials sign in, which scopes are granted,
@@ -109,5 +110,30 @@ describe('derivedSigningKey', () => {
     expect(c.kid).not.toBe(a.kid);
     expect(a).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
     await expect(derivedSigningKey(Buffer.alloc(16))).rejects.toThrow(/32 bytes/);
+  });
+});
+
+describe('withOwnAccessTokens', () => {
+  const issuer = 'https://gateway.example';
+  const jwt = (payload: object) =>
+    ['{"alg":"ES256","typ":"at+jwt"}', JSON.stringify(payload), 'sig']
+      .map((p, i) => (i < 2 ? Buffer.from(p).toString('base64url') : p))
+      .join('.');
+  const own = jwt({ iss: issuer, sub: 'key:ops' });
+  const external = jwt({ iss: 'https://idp.example', sub: 'agent' });
+  const seen: string[] = [];
+  const combined = withOwnAccessTokens(
+    { authenticate: (bearer) => (seen.push(`fallback:${bearer}`), { reason: 'fallback' }) },
+    issuer,
+    (token) => (seen.push(`own:${token}`), Promise.resolve({ reason: 'own' })),
+  );
+
+  it("sends this server's tokens to its verifier only, and everything else where it went before", async () => {
+    expect(await combined.authenticate(own)).toEqual({ reason: 'own' });
+    expect(await combined.authenticate(external)).toEqual({ reason: 'fallback' });
+    expect(await combined.authenticate('an-api-key')).toEqual({ reason: 'fallback' });
+    expect(seen).toEqual([`own:${own}`, `fallback:${external}`, 'fallback:an-api-key']);
+    expect(unverifiedIssuer('a.b')).toBeUndefined();
+    expect(unverifiedIssuer('a.!!!.c')).toBeUndefined();
   });
 });
