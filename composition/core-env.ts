@@ -102,7 +102,7 @@ export const CORE_ENV = {
     'Documents that may wait for a reader; past that a call gets 503 UNAVAILABLE with retry_after_seconds at once.',
   ),
   DOCUMENT_READ_TIMEOUT_MS: intVar(100, 600_000, 20_000).doc(
-    "Longest one document may take to read (the call's own time limit ends it sooner); past it the reader is terminated and the call gets 422 DOCUMENT_TOO_COMPLEX.",
+    "Longest one document may take to read, from when a reader begins it (the call's own time limit ends it sooner); past it the reader is terminated and the call gets 422 DOCUMENT_TOO_COMPLEX.",
   ),
   DOCUMENT_READ_MEMORY_MB: intVar(64, 16_384, 512).doc(
     'Heap limit of each reader thread; the process may grow by 1.5 times this per document being read (buffers outside the heap included) before the read is ended with 422 DOCUMENT_TOO_COMPLEX.',

@@ -13,7 +13,9 @@ import { WebReader } from '../ports/web.js';
 import type { RejectedCall } from '../adapters/inbound/http/tool-calls.js';
 import type { TransferLine } from '../adapters/inbound/http/transfer-guard.js';
 import { E } from '../domain/shared/fp.js';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IORedis from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Authenticator, DEFAULT_TENANT, principalId, TENANT_ID, type Principal } from '../ports/authenticator.js';
 import { IdempotencyStore } from '../ports/idempotency-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
@@ -118,6 +120,11 @@ const resolveConfig = (options: GatewayOptions): GatewayConfig => {
   return loaded.right;
 };
 
+const newRedis = (url: string): Redis => {
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
+  return new RedisClient(url, resilientRedisOptions());
+};
+
 /** Builds the whole gateway from configuration: container, registry, executor and HTTP app. */
 export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const config = resolveConfig(options);
@@ -138,7 +145,9 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   };
   // Fail fast while Redis is away and reconnect within seconds: see redis-availability.ts for what each
   // use does meanwhile. The 'error' listener keeps connection errors from ending the process.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, resilientRedisOptions()) : undefined;
+  // ioredis is loaded only when Redis is configured (start-up: bench/startup.ts); it is CommonJS, so require
+  // gives the same module a static import would.
+  const redis = config.redisUrl ? newRedis(config.redisUrl) : undefined;
   const redisWarn = throttledWarn(logger);
   redis?.on('error', (error: Error) =>
     redisWarn('redis', { err: { message: error.message } }, 'redis connection problem'),
