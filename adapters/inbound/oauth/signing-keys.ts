@@ -1,4 +1,4 @@
-import { createECDH, generateKeyPairSync, hkdfSync } from 'node:crypto';
+import { createECDH, generateKeyPairSync, hkdfSync, randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 
 // The keys the authorization server signs its access tokens with (ES256). Either derived from a secret the
@@ -54,3 +54,21 @@ export const randomSigningKey = async (): Promise<SigningJwk> => {
 export const publicJwks = (keys: readonly SigningJwk[]): { keys: JWK[] } => ({
   keys: keys.map(({ kty, crv, x, y, kid, alg, use }) => ({ kty, crv, x, y, kid, alg, use })),
 });
+
+/**
+ * The server's keys from one secret (GATEWAY_ENCRYPTION_KEY's 32 bytes): every instance derives the same
+ * signing key and cookie key, so tokens and sign-ins in flight survive a restart and cross instances. Without
+ * a secret, keys for this process only: access tokens and open sign-ins end with it, while stored refresh
+ * tokens keep working (a client refreshes and carries on).
+ */
+export const serverKeys = async (secret?: Buffer): Promise<{ signingKeys: SigningJwk[]; cookieKeys: string[] }> => {
+  if (!secret) return { signingKeys: [await randomSigningKey()], cookieKeys: [randomBytes(32).toString('base64url')] };
+  return {
+    signingKeys: [await derivedSigningKey(secret)],
+    cookieKeys: [
+      Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'tool-gateway/oauth-cookies/1', 32)).toString(
+        'base64url',
+      ),
+    ],
+  };
+};

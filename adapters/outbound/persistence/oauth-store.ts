@@ -96,8 +96,11 @@ const contextOf = (model: string, id: string): string => `oauth\n${model}\n${id}
 export interface OAuthStoreOptions {
   /** The gateway's database, opened on first use (`ConnectionStorage.database`). */
   readonly database: () => Promise<OpenDatabase>;
-  /** Seals payloads; give it a box of its own purpose (`box.forPurpose('oauth-store')`). */
-  readonly box: SecretBox;
+  /**
+   * Seals payloads; give it a box of its own purpose (`box.forPurpose('oauth-store')`), or a function that
+   * makes it on first use (so that no key is read or generated before the store is used).
+   */
+  readonly box: SecretBox | (() => SecretBox);
   readonly now?: () => Date;
 }
 
@@ -111,6 +114,8 @@ export interface OAuthStore {
 /** oidc-provider's storage over the gateway's SQL database. */
 export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
   const now = options.now ?? (() => new Date());
+  let made: SecretBox | undefined;
+  const box = (): SecretBox => (made ??= typeof options.box === 'function' ? options.box() : options.box);
   let ready: Promise<Kysely<OAuthDatabase>> | undefined;
   const db = (): Promise<Kysely<OAuthDatabase>> =>
     (ready ??= (async () => {
@@ -137,7 +142,7 @@ export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
         .executeTakeFirst();
       if (!row || !live(now().toISOString())(row)) return undefined;
       const payload = JSON.parse(
-        options.box.open({ keyId: row.key_id, sealed: row.payload }, contextOf(model, row.id)),
+        box().open({ keyId: row.key_id, sealed: row.payload }, contextOf(model, row.id)),
       ) as AdapterPayload;
       return row.consumed_at ? { ...payload, consumed: Math.floor(Date.parse(row.consumed_at) / 1000) } : payload;
     };
@@ -145,7 +150,7 @@ export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
     return {
       upsert: async (id, payload, expiresIn) => {
         const key = hash(id);
-        const sealed = options.box.seal(JSON.stringify(payload), contextOf(model, key));
+        const sealed = box().seal(JSON.stringify(payload), contextOf(model, key));
         const at = now();
         const values = {
           payload: sealed.sealed,

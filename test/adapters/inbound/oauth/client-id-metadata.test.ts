@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardedFetch } from '../../../../adapters/inbound/oauth/guarded-fetch.js';
+import { E } from '../../../../domain/shared/fp.js';
+import type { FetchLimits, GuardedFetcher } from '../../../../ports/url-fetcher.js';
 import { authorize, exchange, location, pkcePair, startHarness, type Harness } from './oauth-harness.js';
 
 // Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document, MCP 2025-11-25 and later): a
@@ -126,6 +129,52 @@ describe('Client ID Metadata Documents', () => {
       }
     } finally {
       await own.close();
+    }
+  });
+});
+
+describe('guardedFetch (the URL guard as the fetch of Client ID Metadata Documents)', () => {
+  const doc = documents[CLIENT];
+  const asked: { url: string; limits?: FetchLimits }[] = [];
+  const guard: GuardedFetcher = {
+    get: (url, limits) => () => {
+      asked.push({ url, limits });
+      if (url.includes('10.0.0.1'))
+        return Promise.resolve(
+          E.left({ _tag: 'InvalidInput', message: 'the address is not public', parameter: 'url' }),
+        );
+      return Promise.resolve(
+        E.right({
+          status: 200,
+          url,
+          headers: { 'content-type': 'application/json', 'cache-control': 'max-age=60' },
+          body: new TextEncoder().encode(JSON.stringify(doc)),
+        }),
+      );
+    },
+  };
+
+  it('answers what the guard fetched, within a size limit', async () => {
+    const res = await guardedFetch(guard)(CLIENT, { method: 'GET', headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('max-age=60');
+    expect(await res.json()).toEqual(doc);
+    expect(asked.at(-1)).toEqual({ url: CLIENT, limits: { maxBytes: 65536, accept: 'application/json' } });
+  });
+
+  it('fails like fetch when the guard refuses, and never sends anything but GET', async () => {
+    await expect(guardedFetch(guard)('https://10.0.0.1/client.json')).rejects.toThrow(/not public/);
+    await expect(guardedFetch(guard)(CLIENT, { method: 'POST' })).rejects.toThrow(/only GET/);
+  });
+
+  it('serves an authorization server end to end', async () => {
+    const guarded = await startHarness({ clientIdMetadataDocuments: { fetch: guardedFetch(guard) } });
+    try {
+      const client = { client_id: CLIENT, redirect_uris: ['http://127.0.0.1:9/callback'] };
+      const t = await exchange(guarded, client, await authorize(guarded, client, { scope: 'crm:read' }));
+      expect(t.status).toBe(200);
+    } finally {
+      await guarded.close();
     }
   });
 });

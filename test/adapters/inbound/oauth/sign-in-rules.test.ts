@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signInSeal } from '../../../../adapters/inbound/oauth/sealed-sign-in.js';
-import { derivedSigningKey } from '../../../../adapters/inbound/oauth/signing-keys.js';
+import { derivedSigningKey, serverKeys } from '../../../../adapters/inbound/oauth/signing-keys.js';
 import {
   accountIdOf,
   accountOf,
@@ -135,5 +135,15 @@ describe('withOwnAccessTokens', () => {
     expect(seen).toEqual([`own:${own}`, `fallback:${external}`, 'fallback:an-api-key']);
     expect(unverifiedIssuer('a.b')).toBeUndefined();
     expect(unverifiedIssuer('a.!!!.c')).toBeUndefined();
+  });
+});
+
+describe('serverKeys', () => {
+  it('derives the same keys from the same secret, and random ones without', async () => {
+    const secret = Buffer.alloc(32, 3);
+    expect(await serverKeys(secret)).toEqual(await serverKeys(secret));
+    const [a, b] = await Promise.all([serverKeys(), serverKeys()]);
+    expect(a.signingKeys[0]!.kid).not.toBe(b.signingKeys[0]!.kid);
+    expect(a.cookieKeys[0]).not.toBe(b.cookieKeys[0]);
   });
 });
