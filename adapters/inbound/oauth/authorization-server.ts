@@ -54,6 +54,11 @@ export interface AuthorizationServerOptions {
   readonly serviceName?: string;
   /** Mention the demo token on the sign-in page (memory mode). */
   readonly demoHint?: boolean;
+  /**
+   * The grant ids an account gave a client before, newest first (`sqlOAuthStore(...).grants`): when one covers
+   * a new request, the person signs in but is not shown the consent page again. Unset: consent every time.
+   */
+  readonly rememberedGrants?: (accountId: string, clientId: string) => Promise<readonly string[]>;
   /** Sign-ins, consents, denials, revocations and refresh-token reuse, for the audit log. */
   readonly onEvent?: (event: AuthorizationEvent) => void;
   /** A failure inside the server (a store that did not answer...): for the log. */
@@ -177,6 +182,7 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
     serviceName,
     demoHint: options.demoHint ?? false,
     onEvent,
+    rememberedGrants: options.rememberedGrants,
   });
 
   return {

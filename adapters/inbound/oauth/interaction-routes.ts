@@ -34,6 +34,8 @@ export type AuthorizationEvent =
       readonly clientId: string;
       readonly scopes: readonly string[];
       readonly grantId: string;
+      /** An earlier consent of the same person for the same client covered the request: no page was shown. */
+      readonly remembered: boolean;
     }
   | { readonly type: 'consent_denied'; readonly clientId: string; readonly principalId?: string }
   | { readonly type: 'grant_revoked'; readonly grantId: string }
@@ -49,6 +51,8 @@ export interface InteractionOptions {
   readonly serviceName: string;
   readonly demoHint: boolean;
   readonly onEvent: (event: AuthorizationEvent) => void;
+  /** The grant ids an account gave a client before, newest first (the store's `grants`), if remembered. */
+  readonly rememberedGrants: ((accountId: string, clientId: string) => Promise<readonly string[]>) | undefined;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -112,6 +116,30 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
       .split(' ')
       .filter((s) => s === 'openid' || s === 'offline_access');
 
+  /**
+   * An earlier grant of this person to this client that covers the whole request, every scope of it still
+   * held by the key: the consent page is not shown again (the sign-in still is). Only the newest few are
+   * looked at.
+   */
+  const rememberedGrant = async (details: Interaction, who: SignedIn): Promise<string | undefined> => {
+    if (!o.rememberedGrants) return undefined;
+    const requested = requestedOf(details);
+    if (!requested.length || grantedScopes(requested, requested, who.permissions).length !== requested.length)
+      return undefined;
+    const accountId = accountIdOf(who);
+    const clientId = String(details.params['client_id'] ?? '');
+    const provider = await o.provider();
+    for (const grantId of (await o.rememberedGrants(accountId, clientId)).slice(0, 3)) {
+      const grant = await provider.Grant.find(grantId);
+      if (!grant || grant.accountId !== accountId || grant.clientId !== clientId) continue;
+      const resourceScopes = new Set(grant.getResourceScope(o.resource).split(' '));
+      const oidcScopes = new Set(grant.getOIDCScope().split(' '));
+      if (requested.every((s) => resourceScopes.has(s)) && oidcScopesOf(details).every((s) => oidcScopes.has(s)))
+        return grantId;
+    }
+    return undefined;
+  };
+
   const finish = async (c: Context, result: InteractionResults) => {
     const { req, res } = nodeOf(c);
     const provider = await o.provider();
@@ -161,6 +189,19 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
       );
     }
     o.onEvent({ type: 'sign_in', tenant: who.tenant, principalId: who.principalId, clientId: client.clientId });
+    const remembered = await rememberedGrant(details, who);
+    if (remembered) {
+      o.onEvent({
+        type: 'consent',
+        tenant: who.tenant,
+        principalId: who.principalId,
+        clientId: client.clientId,
+        scopes: requestedOf(details),
+        grantId: remembered,
+        remembered: true,
+      });
+      return finish(c, { login: { accountId: accountIdOf(who) }, consent: { grantId: remembered } });
+    }
     const { offered, withheld } = offeredScopes(requestedOf(details), who.permissions);
     return page(
       c,
@@ -202,7 +243,15 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
     grant.addOIDCScope([...oidcScopesOf(details), ...scopes].join(' '));
     if (refused.length) grant.rejectOIDCScope(refused.join(' '));
     const grantId = await grant.save();
-    o.onEvent({ type: 'consent', tenant: who.tenant, principalId: who.principalId, clientId, scopes, grantId });
+    o.onEvent({
+      type: 'consent',
+      tenant: who.tenant,
+      principalId: who.principalId,
+      clientId,
+      scopes,
+      grantId,
+      remembered: false,
+    });
     return finish(c, { login: { accountId }, consent: { grantId } });
   });
 

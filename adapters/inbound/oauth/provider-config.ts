@@ -104,7 +104,9 @@ export const providerConfiguration = (s: ProviderSettings, errors: ProviderError
         enabled: true,
         allowedPolicy: (_ctx: KoaContextWithOIDC, client, token) => token.clientId === client.clientId,
       },
-      registration: { enabled: s.registration },
+      // Open registration (RFC 7591). No registration access token: management (RFC 7592) is off, so one would
+      // only be a row kept forever.
+      registration: { enabled: s.registration, issueRegistrationAccessToken: false },
       resourceIndicators: {
         enabled: true,
         // A request without `resource` is for the gateway's MCP endpoint, the one resource this server serves.

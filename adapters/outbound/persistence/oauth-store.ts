@@ -109,6 +109,19 @@ export interface OAuthStore {
   readonly adapter: AdapterFactory;
   /** Deletes rows past their expiry; returns how many. Call it now and then (every hour is plenty). */
   purgeExpired(): Promise<number>;
+  /**
+   * The live grants of an account (`tenant|principalId`), newest first, optionally for one client: what the
+   * consent remembers and the grants API lists. Scopes are in the sealed payload (`provider.Grant.find`).
+   */
+  grants(accountId: string, clientId?: string): Promise<StoredGrant[]>;
+}
+
+export interface StoredGrant {
+  readonly grantId: string;
+  readonly accountId: string;
+  readonly clientId: string;
+  readonly updatedAt: Date;
+  readonly expiresAt: Date | undefined;
 }
 
 /** oidc-provider's storage over the gateway's SQL database. */
@@ -208,6 +221,23 @@ export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
 
   return {
     adapter: adapterFor,
+    grants: async (accountId, clientId) => {
+      let query = (await db())
+        .selectFrom('gateway_oauth')
+        .select(['grant_id', 'account_id', 'client_id', 'updated_at', 'expires_at'])
+        .where('model', '=', 'Grant')
+        .where('account_id', '=', accountId);
+      if (clientId !== undefined) query = query.where('client_id', '=', clientId);
+      const nowIso = now().toISOString();
+      const rows = await query.orderBy('updated_at', 'desc').execute();
+      return rows.filter(live(nowIso)).map((row) => ({
+        grantId: row.grant_id ?? '',
+        accountId: row.account_id ?? '',
+        clientId: row.client_id ?? '',
+        updatedAt: new Date(row.updated_at),
+        expiresAt: row.expires_at ? new Date(row.expires_at) : undefined,
+      }));
+    },
     purgeExpired: async () => {
       const result = await (
         await db()

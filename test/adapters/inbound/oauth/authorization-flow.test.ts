@@ -85,6 +85,7 @@ describe('registration, authorization with PKCE, tokens', () => {
     const client = await register(h.base);
     expect(client.client_id).toMatch(/\S{10,}/);
     expect(client).toMatchObject({ token_endpoint_auth_method: 'none', application_type: 'native' });
+    expect(client).not.toHaveProperty('registration_access_token');
   });
 
   it('signs in with a key, consents, and gets a short-lived JWT for the MCP resource', async () => {

@@ -8,7 +8,18 @@ import { openEmbedded, openPostgres, type OpenDatabase } from '../../../../adapt
 import { sqlOAuthStore, type OAuthStore } from '../../../../adapters/outbound/persistence/oauth-store.js';
 import { encryptionKey, newEncryptionKey, SecretBox } from '../../../../adapters/outbound/persistence/secret-box.js';
 import { postgresForTests } from '../../../support/postgres.js';
-import { authorize, exchange, register, startHarness, token, type Harness } from './oauth-harness.js';
+import {
+  authorize,
+  Browser,
+  exchange,
+  formAction,
+  location,
+  pkcePair,
+  register,
+  startHarness,
+  token,
+  type Harness,
+} from './oauth-harness.js';
 
 // The authorization server's storage in the gateway's database (embedded SQLite and PostgreSQL): the whole
 // flow on it, a second instance on the same database honouring the first's tokens, the atomic use of a
@@ -64,7 +75,12 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
     database = await backend.open();
     store = sqlOAuthStore({ database: () => Promise.resolve(database), box });
     keys = [await randomSigningKey()];
-    h = await startHarness({ adapter: store.adapter, signingKeys: keys, cookieKeys });
+    h = await startHarness({
+      adapter: store.adapter,
+      signingKeys: keys,
+      cookieKeys,
+      rememberedGrants: async (account, client) => (await store.grants(account, client)).map((g) => g.grantId),
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -162,6 +178,41 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
       'invalid_grant',
     ]);
     expect(answers.filter((r) => r.status === 500)).toEqual([]);
+  });
+
+  it('remembers consent per person and client: signed in again, no consent page unless more is asked', async (ctx) => {
+    if (skipped()) return ctx.skip(pgSkip);
+    const client = await register(h.base);
+    await authorize(h, client, { scope: 'crm:read files:read' });
+    expect(await store.grants('acme|key:ops', client.client_id)).toHaveLength(1);
+    expect((await store.grants('acme|key:ops'))[0]).toMatchObject({ clientId: expect.any(String) });
+
+    /** A fresh browser: open /authorize, sign in with `key`; the answer to the sign-in. */
+    const signIn = async (scope: string, key = 'ops-key-0123456789') => {
+      const browser = new Browser();
+      const { challenge } = pkcePair();
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: client.redirect_uris[0]!,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: h.resource,
+        scope,
+      });
+      const page = await browser.go(location(await browser.go(`${h.base}/authorize?${query}`), h.base).href);
+      return { browser, res: await browser.post(`${h.base}${formAction(await page.text())}`, { api_key: key }) };
+    };
+
+    const again = await signIn('crm:read');
+    expect(again.res.status).toBe(303);
+    let next = location(again.res, h.base);
+    while (next.href.startsWith(h.base)) next = location(await again.browser.go(next.href), h.base);
+    expect(next.searchParams.get('code')).toEqual(expect.any(String));
+    expect(h.events.some((e) => e.type === 'consent' && e.remembered)).toBe(true);
+
+    expect((await signIn('crm:read files:write')).res.status).toBe(200); // more than was allowed: the page
+    expect((await signIn('crm:read', 'reader-key-0123456789')).res.status).toBe(200); // another person
   });
 
   it('purges expired rows', async (ctx) => {
