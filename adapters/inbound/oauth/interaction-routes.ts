@@ -85,14 +85,19 @@ const formList = (v: unknown): string[] =>
 export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
   const known = new Set(o.scopes);
 
-  /** The interaction of this browser for this uid, or undefined (no cookie, expired, another uid). */
+  /**
+   * The interaction of this browser for this uid, or undefined (no cookie, expired, another uid). A store
+   * that fails is not an expired sign-in: that error goes on to the app's error handler.
+   */
   const interactionOf = async (c: Context): Promise<Interaction | undefined> => {
     const { req, res } = nodeOf(c);
+    const provider = await o.provider();
     try {
-      const details = await (await o.provider()).interactionDetails(req, res);
+      const details = await provider.interactionDetails(req, res);
       return details.uid === c.req.param('uid') ? details : undefined;
-    } catch {
-      return undefined;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'SessionNotFound') return undefined;
+      throw error;
     }
   };
 
