@@ -16,6 +16,8 @@
 //   BENCH_PROFILE=1 ...                             (the gateway under --cpu-prof, profiles to bench/results/)
 //   BENCH_PROFILE=all ...                           (every server, each in bench/results/<server>/)
 //   BENCH_GATEWAY_ENV='{"LOG_LEVEL":"warn"}' ...    (the gateway with other settings, to see what a feature costs)
+//   BENCH_BASELINE=/elsewhere/dist/composition/main.js ...   (another build of the gateway in the same rounds,
+//                                                  for a before/after taken under the same conditions)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -34,6 +36,7 @@ const token = 'bench-token-0123456789';
 const args = { contact_id: '101' };
 
 const gatewayEntry = process.env.GATEWAY_ENTRY ?? 'dist/composition/main.js';
+const baselineEntry = process.env.BENCH_BASELINE;
 const gatewayEnv: Record<string, string> = {
   GATEWAY_DEMO_TOKEN: token,
   LOG_LEVEL: 'info',
@@ -146,6 +149,8 @@ interface Pair {
   readonly target: number;
   readonly gateway: { readonly server: BenchServer; readonly request: Request };
   readonly bare: { readonly name: string; readonly server: BenchServer; readonly request: Request };
+  /** Another build of the gateway (BENCH_BASELINE), measured in the same rounds. */
+  readonly baseline?: BenchServer;
 }
 
 const median = (xs: readonly number[]) => {
@@ -193,6 +198,7 @@ const main = async () => {
         throw new Error(`gateway MCP ${era} answered ${a.status}: ${a.text.slice(0, 300)}`);
     }
     const result = mcpResult(legacyAnswer.text);
+    const baseline = baselineEntry ? await up(baselineEntry, gatewayEnv, profiled('baseline')) : undefined;
 
     const pairs: Pair[] = [];
     if (only === undefined || only === 'rest') {
@@ -202,6 +208,7 @@ const main = async () => {
         target: 0.75,
         gateway: { server: gateway, request: rest },
         bare: { name: 'bare Hono', server: hono, request: rest },
+        baseline,
       });
     }
     if (only === undefined || only === 'mcp') {
@@ -222,6 +229,7 @@ const main = async () => {
           target: 0.9,
           gateway: { server: gateway, request },
           bare: { name: 'bare SDK v2', server: sdk, request },
+          baseline,
         });
       }
     }
@@ -230,9 +238,10 @@ const main = async () => {
     for (const p of pairs) {
       await load(p.gateway.server, p.gateway.request, warmSeconds);
       await load(p.bare.server, p.bare.request, warmSeconds);
+      if (p.baseline) await load(p.baseline, p.gateway.request, warmSeconds);
     }
-    const measured = new Map<string, { gateway: Round[]; bare: Round[] }>(
-      pairs.map((p) => [p.name, { gateway: [], bare: [] }]),
+    const measured = new Map<string, { gateway: Round[]; bare: Round[]; baseline: Round[] }>(
+      pairs.map((p) => [p.name, { gateway: [], bare: [], baseline: [] }]),
     );
     const fmt = (r: Round) =>
       `${r.rps.toFixed(0)} answers/s, ${r.cpuMicros === undefined ? 'n/a' : `${r.cpuMicros.toFixed(1)} µs CPU (${((r.rps * r.cpuMicros) / 1e4).toFixed(0)} % of its core)`}, p99 ${r.p99} ms`;
@@ -246,6 +255,11 @@ const main = async () => {
         process.stderr.write(
           `round ${round} ${p.name}: gateway ${fmt(g)} | ${p.bare.name} ${fmt(b)} | ${(g.rps / b.rps).toFixed(2)}\n`,
         );
+        if (p.baseline) {
+          const o = await load(p.baseline, p.gateway.request, seconds);
+          m.baseline.push(o);
+          process.stderr.write(`round ${round} ${p.name}: baseline ${fmt(o)} | ${(o.rps / b.rps).toFixed(2)}\n`);
+        }
       }
     }
 
@@ -258,18 +272,21 @@ const main = async () => {
     );
     console.log('|---|---|---|---|---|---|---|---|');
     let missed = 0;
+    const rps = (rs: readonly Round[]) => median(rs.map((r) => r.rps));
+    const cpuOf = (rs: readonly Round[]) => median(rs.flatMap((r) => (r.cpuMicros === undefined ? [] : [r.cpuMicros])));
+    const cpu = (x: number) => (Number.isNaN(x) ? 'n/a' : x.toFixed(1));
     for (const p of pairs) {
       const m = measured.get(p.name)!;
-      const g = median(m.gateway.map((r) => r.rps));
-      const b = median(m.bare.map((r) => r.rps));
-      const gc = median(m.gateway.flatMap((r) => (r.cpuMicros === undefined ? [] : [r.cpuMicros])));
-      const bc = median(m.bare.flatMap((r) => (r.cpuMicros === undefined ? [] : [r.cpuMicros])));
-      const ratio = g / b;
-      if (ratio < p.target) missed++;
-      const cpu = (x: number) => (Number.isNaN(x) ? 'n/a' : x.toFixed(1));
-      console.log(
-        `| ${p.name} | ${g.toFixed(0)} | ${p.bare.name} | ${b.toFixed(0)} | **${ratio.toFixed(2)}** (${p.target}) | ${cpu(gc)} | ${cpu(bc)} | ${(bc / gc).toFixed(2)} |`,
-      );
+      const b = rps(m.bare);
+      const bc = cpuOf(m.bare);
+      const row = (name: string, rs: readonly Round[]) => {
+        const g = rps(rs);
+        const gc = cpuOf(rs);
+        return `| ${name} | ${g.toFixed(0)} | ${p.bare.name} | ${b.toFixed(0)} | **${(g / b).toFixed(2)}** (${p.target}) | ${cpu(gc)} | ${cpu(bc)} | ${(bc / gc).toFixed(2)} |`;
+      };
+      if (rps(m.gateway) / b < p.target) missed++;
+      console.log(row(p.name, m.gateway));
+      if (m.baseline.length) console.log(row(`${p.name} (baseline build)`, m.baseline));
     }
     console.log(missed ? `\n${missed} of ${pairs.length} below target` : '\nevery pair at or above its target');
     // When other work shares the machine the servers are not saturated (answers/s times CPU per answer is

@@ -88,9 +88,9 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
   const toResponse = (a: CallAnswer): Response => new Response(a.body, { status: a.status, headers: a.headers });
 
   /** A tool call carried by Hono: the steps themselves are in tool-calls.ts. */
-  const handle = async (c: Context, requestId: string, resolve: ResolveTarget): Promise<Response> =>
-    toResponse(
-      await calls.handle(
+  const handle = (c: Context, requestId: string, resolve: ResolveTarget): Promise<Response> =>
+    calls
+      .handle(
         {
           path: c.req.path,
           header: (name) => header(c, name),
@@ -99,8 +99,8 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
         },
         requestId,
         resolve,
-      ),
-    );
+      )
+      .then(toResponse);
 
   const app = new Hono();
 

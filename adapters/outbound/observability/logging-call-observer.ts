@@ -65,17 +65,26 @@ export class LoggingCallObserver implements CallObserver {
     return this.byTenant.get(tenant, group);
   }
 
-  async observe<
-    R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } },
-  >(call: ObservedCall, run: () => Promise<R>): Promise<R> {
+  observe<R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } }>(
+    call: ObservedCall,
+    run: () => Promise<R>,
+  ): Promise<R> {
     const started = performance.now();
-    let upstream = NO_UPSTREAM;
-    let result: R;
-    if (this.trackUpstream) {
+    // A promise chain rather than an async function: one promise and one turn of the microtask queue
+    // fewer on every call.
+    try {
+      if (!this.trackUpstream) return run().then((result) => this.record(call, started, result, NO_UPSTREAM));
       const collected: UpstreamCall[] = [];
-      result = await collectUpstreamCalls(collected, run);
-      upstream = collected;
-    } else result = await run();
+      return collectUpstreamCalls(collected, run).then((result) => this.record(call, started, result, collected));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  /** The metrics and the log line of a finished call. */
+  private record<
+    R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } },
+  >(call: ObservedCall, started: number, result: R, upstream: readonly UpstreamCall[]): R {
     const seconds = (performance.now() - started) / 1000;
     const status = result.ok ? 200 : (result.error?.status ?? 500);
     const label = statusLabel(status);
