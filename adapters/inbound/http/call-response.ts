@@ -14,9 +14,17 @@ export const send = (c: Context, requestId: string, p: Presented, extra?: Record
     headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId, ...extra },
   });
 
-/** Rate-limit headers on every tool answer, Retry-After on a 429 or 503, and the replay marker. */
-export const callHeaders = (meta: CallMeta | undefined, p: Presented): Record<string, string> | undefined => {
-  const headers: Record<string, string> = {};
+/**
+ * Rate-limit headers on every tool answer, Retry-After on a 429 or 503, and the replay marker: added to
+ * `into` when given (the answer's own headers, so that no second object is made and copied), else to a
+ * new object, which is returned when there is any.
+ */
+export const callHeaders = (
+  meta: CallMeta | undefined,
+  p: Presented,
+  into?: Record<string, string>,
+): Record<string, string> | undefined => {
+  const headers: Record<string, string> = into ?? {};
   const rl = meta?.rateLimit;
   if (rl) {
     headers['ratelimit-limit'] = String(rl.limit);

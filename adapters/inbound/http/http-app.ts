@@ -7,15 +7,16 @@ import { DEFAULT_OUTPUT_BUDGET } from '../../../application/runtime/envelope.js'
 import { parseToolsets } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
-import { readCapped, setBodyTimeout } from './body-reader.js';
+import { readCapped, setBodyTimeout, type BodyBytes } from './body-reader.js';
 import { bearerToken } from './bearer.js';
-import { clip, decodeSegment, header, readQuery, requestIdOf } from './call-request.js';
+import { clip, decodeSegment, header, readQuery, requestIdOf, type QueryOptions } from './call-request.js';
 import { JSON_TYPE, send, sendError } from './call-response.js';
 import {
   createToolCalls,
   internalErrorAnswer,
   toolCallRoutes,
   type CallAnswer,
+  type CallInput,
   type RejectedCall,
   type ResolveTarget,
 } from './tool-calls.js';
@@ -69,6 +70,23 @@ const withRequestId: MiddlewareHandler = async (c, next) => {
   }
 };
 
+/** A tool call's request as Hono carries it: one object per call, the path read only for a refusal's log line. */
+class HonoCallInput implements CallInput {
+  constructor(private readonly c: Context) {}
+  get path(): string {
+    return this.c.req.path;
+  }
+  header(name: string): string | undefined {
+    return header(this.c, name);
+  }
+  options(): QueryOptions {
+    return readQuery(this.c);
+  }
+  body(limit: number): Promise<BodyBytes> {
+    return readCapped(this.c, limit);
+  }
+}
+
 /**
  * The HTTP surface: `POST /v1/tools/{group}/{tool}`, the tool-call form `POST /v1/tools/call`, and the
  * tool listing. Every tool call goes through the same executor.
@@ -89,18 +107,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
 
   /** A tool call carried by Hono: the steps themselves are in tool-calls.ts. */
   const handle = (c: Context, requestId: string, resolve: ResolveTarget): Promise<Response> =>
-    calls
-      .handle(
-        {
-          path: c.req.path,
-          header: (name) => header(c, name),
-          options: () => readQuery(c),
-          body: (limit) => readCapped(c, limit),
-        },
-        requestId,
-        resolve,
-      )
-      .then(toResponse);
+    calls.handle(new HonoCallInput(c), requestId, resolve).then(toResponse);
 
   const app = new Hono();
 

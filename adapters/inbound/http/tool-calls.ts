@@ -114,31 +114,32 @@ export const createToolCalls = (deps: ToolCallDeps) => {
         : 'Bearer realm="tool-gateway"',
     });
 
+  const reject = (input: CallInput, requestId: string, e: ToolError, who?: string) =>
+    deps.onRejected?.({ requestId, path: input.path, status: e.status, code: e.code, principal: who });
+
   /** Authenticate, read options and body, run, present: the same steps for both call forms. */
   const handle = async (input: CallInput, requestId: string, resolve: ResolveTarget): Promise<CallAnswer> => {
-    const rejected = (e: ToolError, who?: string) =>
-      deps.onRejected?.({ requestId, path: input.path, status: e.status, code: e.code, principal: who });
     const authorization = input.header('authorization');
     const authenticated = authenticate(authorization);
     // API keys and the demo token answer at once: no extra turn for them.
     const principal = authenticated instanceof Promise ? await authenticated : authenticated;
     if ('status' in principal) {
-      rejected(principal);
+      reject(input, requestId, principal);
       return unauthorized(requestId, principal, Boolean(authorization));
     }
     const options = input.options();
     if ('status' in options) {
-      rejected(options, principal.name);
+      reject(input, requestId, options, principal.name);
       return errorAnswer(requestId, options);
     }
     const body = parseBody(await input.body(maxBodyBytes), maxBodyBytes);
     if (!body.ok) {
-      rejected(body.error, principal.name);
+      reject(input, requestId, body.error, principal.name);
       return errorAnswer(requestId, body.error);
     }
     const target = resolve(body.value);
     if ('status' in target) {
-      rejected(target, principal.name);
+      reject(input, requestId, target, principal.name);
       return errorAnswer(requestId, target);
     }
     const idempotencyKey = target.idempotencyKey ?? input.header('idempotency-key');
@@ -152,7 +153,9 @@ export const createToolCalls = (deps: ToolCallDeps) => {
       budget,
     });
     const presented = present(result, options.format, options.base64, budget);
-    return answerOf(requestId, presented, callHeaders(result.meta, presented));
+    const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
+    callHeaders(result.meta, presented, headers);
+    return { status: presented.status, headers, body: envelopeJson(presented.body) };
   };
 
   return { authenticate, unauthorized, handle };

@@ -41,6 +41,18 @@ const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
  */
 const quoted = (s: string): string => (PLAIN.test(s) ? `"${s}"` : JSON.stringify(s));
 
+/** Quoted tenants, principals, tools and codes: the same few strings on every line, quoted once. */
+const QUOTED_KEPT = 1024;
+const quotedNames = new Map<string, string>();
+const quotedName = (s: string): string => {
+  let q = quotedNames.get(s);
+  if (q === undefined) {
+    if (quotedNames.size >= QUOTED_KEPT) quotedNames.clear();
+    quotedNames.set(s, (q = quoted(s)));
+  }
+  return q;
+};
+
 /**
  * Writes call lines as `logger` would, straight to `sink`: only for a logger the gateway built itself
  * (no formatters, mixins, hooks or redaction of these members), whose destination `sink` is.
@@ -54,10 +66,10 @@ export const directCallLine = (logger: Logger, sink: LineSink) => {
     // The bindings are read on each line, so that a later `logger.setBindings` shows as it would in pino.
     const bindings = (internals[pino.symbols.chindingsSym] as string | undefined) ?? '';
     let line =
-      `${head[level]}${time()}${bindings},"requestId":${quoted(f.requestId)},"tenant":${quoted(f.tenant)}` +
-      `,"principal":${quoted(f.principal)},"principalId":${quoted(f.principalId)}` +
-      `,"tool":${quoted(f.tool)},"status":${f.status}`;
-    if (f.code !== undefined) line += `,"code":${quoted(f.code)}`;
+      `${head[level]}${time()}${bindings},"requestId":${quoted(f.requestId)},"tenant":${quotedName(f.tenant)}` +
+      `,"principal":${quotedName(f.principal)},"principalId":${quotedName(f.principalId)}` +
+      `,"tool":${quotedName(f.tool)},"status":${f.status}`;
+    if (f.code !== undefined) line += `,"code":${quotedName(f.code)}`;
     line += `,"durationMs":${f.durationMs},"upstreamCalls":${f.upstreamCalls}`;
     if (f.upstream !== undefined) line += `,"upstream":${JSON.stringify(f.upstream)}`;
     sink.write(line + tail);
