@@ -1,5 +1,5 @@
-import { createECDH, generateKeyPairSync, hkdfSync, randomBytes } from 'node:crypto';
-import { calculateJwkThumbprint, type JWK } from 'jose';
+import { createECDH, createHash, generateKeyPairSync, hkdfSync, randomBytes } from 'node:crypto';
+import type { JWK } from 'jose';
 
 // The keys the authorization server signs its access tokens with (ES256). Either derived from a secret the
 // deployment already has (every instance derives the same key, so a token one instance issues verifies on
@@ -11,9 +11,16 @@ export type SigningJwk = JWK & { kty: 'EC'; crv: 'P-256'; d: string; x: string; 
 /** The order of P-256's group; a private scalar is in [1, n-1]. */
 const P256_N = BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551');
 
-const withKid = async (jwk: Omit<SigningJwk, 'kid'>): Promise<SigningJwk> => ({
+/** The RFC 7638 thumbprint of an EC public key: SHA-256 over its required members in lexical order. */
+const thumbprint = (jwk: { crv: string; kty: string; x: string; y: string }): string =>
+  createHash('sha256')
+    .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }))
+    .digest('base64url');
+
+// Synchronous throughout, so that the gateway (built synchronously) has its keys at once.
+const withKid = (jwk: Omit<SigningJwk, 'kid'>): SigningJwk => ({
   ...jwk,
-  kid: await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }),
+  kid: thumbprint(jwk),
   alg: 'ES256',
   use: 'sig',
 });
@@ -22,10 +29,7 @@ const withKid = async (jwk: Omit<SigningJwk, 'kid'>): Promise<SigningJwk> => ({
  * The signing key derived from `secret` (32 bytes or more, e.g. GATEWAY_ENCRYPTION_KEY) with HKDF-SHA256 under
  * `label`. A different label gives an unrelated key, so a new label is a key rotation.
  */
-export const derivedSigningKey = async (
-  secret: Buffer,
-  label = 'tool-gateway/oauth-signing-key/1',
-): Promise<SigningJwk> => {
+export const derivedSigningKey = (secret: Buffer, label = 'tool-gateway/oauth-signing-key/1'): SigningJwk => {
   if (secret.length < 32) throw new Error('the secret an OAuth signing key is derived from has at least 32 bytes');
   // 48 bytes reduced modulo n: the bias is below 2^-128.
   const wide = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), label, 48));
@@ -44,7 +48,7 @@ export const derivedSigningKey = async (
 };
 
 /** A random signing key for this process only: tokens it signs stop verifying when the process ends. */
-export const randomSigningKey = async (): Promise<SigningJwk> => {
+export const randomSigningKey = (): SigningJwk => {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = privateKey.export({ format: 'jwk' }) as SigningJwk;
   return withKid({ kty: 'EC', crv: 'P-256', d: jwk.d, x: jwk.x, y: jwk.y });
@@ -61,10 +65,10 @@ export const publicJwks = (keys: readonly SigningJwk[]): { keys: JWK[] } => ({
  * a secret, keys for this process only: access tokens and open sign-ins end with it, while stored refresh
  * tokens keep working (a client refreshes and carries on).
  */
-export const serverKeys = async (secret?: Buffer): Promise<{ signingKeys: SigningJwk[]; cookieKeys: string[] }> => {
-  if (!secret) return { signingKeys: [await randomSigningKey()], cookieKeys: [randomBytes(32).toString('base64url')] };
+export const serverKeys = (secret?: Buffer): { signingKeys: SigningJwk[]; cookieKeys: string[] } => {
+  if (!secret) return { signingKeys: [randomSigningKey()], cookieKeys: [randomBytes(32).toString('base64url')] };
   return {
-    signingKeys: [await derivedSigningKey(secret)],
+    signingKeys: [derivedSigningKey(secret)],
     cookieKeys: [
       Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'tool-gateway/oauth-cookies/1', 32)).toString(
         'base64url',

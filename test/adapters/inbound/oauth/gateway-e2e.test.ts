@@ -77,7 +77,7 @@ beforeAll(async () => {
     resource: `${base}/mcp`,
     scopes,
     verifyApiKey: verifyApiKeyWith(keys),
-    ...(await serverKeys()),
+    ...serverKeys(),
     demoHint: true,
   });
   gateway = testGateway(

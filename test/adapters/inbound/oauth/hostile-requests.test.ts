@@ -23,7 +23,7 @@ import {
 let h: Harness;
 let key: SigningJwk;
 beforeAll(async () => {
-  key = await randomSigningKey();
+  key = randomSigningKey();
   h = await startHarness({ signingKeys: [key] });
 });
 afterAll(() => h.close());
@@ -180,7 +180,7 @@ describe('resources', () => {
 
   it('the verifier refuses a JWT that is not an access token, or one signed by another key', async () => {
     expect(await h.as.verifyAccessToken(await forge({ aud: h.resource }, 'JWT'))).toHaveProperty('reason');
-    const other = await randomSigningKey();
+    const other = randomSigningKey();
     expect(await h.as.verifyAccessToken(await forge({ aud: h.resource }, 'at+jwt', other))).toHaveProperty('reason');
   });
 

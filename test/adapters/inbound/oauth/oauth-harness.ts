@@ -65,7 +65,7 @@ export const startHarness = async (
     resource,
     scopes: SCOPES,
     verifyApiKey: (key) => Promise.resolve(KEYS[key]),
-    signingKeys: [await randomSigningKey()],
+    signingKeys: [randomSigningKey()],
     cookieKeys: [randomBytes(32).toString('base64url')],
     onEvent: (e) => events.push(e),
     ...options,

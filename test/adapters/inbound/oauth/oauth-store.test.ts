@@ -74,7 +74,7 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
     if (skipped()) return;
     database = await backend.open();
     store = sqlOAuthStore({ database: () => Promise.resolve(database), box });
-    keys = [await randomSigningKey()];
+    keys = [randomSigningKey()];
     h = await startHarness({
       adapter: store.adapter,
       signingKeys: keys,
