@@ -3,13 +3,17 @@
 // served stateless over Streamable HTTP the way the gateway serves it: Hono on @hono/node-server, a
 // 2026-07-28 request to `createMcpHandler`, a 2025-era one (by the SDK's `isLegacyRequest`) to a fresh
 // server on the stateless `WebStandardStreamableHTTPServerTransport` with JSON answers. No authentication,
-// no logging, no limits: what the SDK costs by itself.
+// no logging, no limits: what the SDK costs by itself. The tool is declared the SDK's usual way
+// (`McpServer.registerTool` with a zod input schema, which the SDK checks the arguments against); with
+// BENCH_SDK_SERVER=low-level it is the low-level `Server` with a tools/list and a tools/call handler and no
+// argument check, as the gateway wires it (the gateway checks arguments itself), the lightest reference.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import {
   createMcpHandler,
   isLegacyRequest,
   McpServer,
+  Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -17,11 +21,27 @@ import { z } from 'zod';
 const result = JSON.parse(process.env.BENCH_RESULT ?? '{"content":[{"type":"text","text":"ok"}]}');
 const inputSchema = z.object({ contact_id: z.string() });
 
-const factory = () => {
-  const server = new McpServer({ name: 'bare-mcp-sdk', version: '1.0.0' });
-  server.registerTool('crm_getContact', { description: 'One contact by id.', inputSchema }, () => result);
-  return server;
+const tool = {
+  name: 'crm_getContact',
+  description: 'One contact by id.',
+  inputSchema: { type: 'object', properties: { contact_id: { type: 'string' } }, required: ['contact_id'] },
 };
+const factory =
+  process.env.BENCH_SDK_SERVER === 'low-level'
+    ? () => {
+        const server = new Server(
+          { name: 'bare-mcp-sdk', version: '1.0.0' },
+          { capabilities: { tools: { listChanged: false } } },
+        );
+        server.setRequestHandler('tools/list', () => ({ tools: [tool] }));
+        server.setRequestHandler('tools/call', () => result);
+        return server;
+      }
+    : () => {
+        const server = new McpServer({ name: 'bare-mcp-sdk', version: '1.0.0' });
+        server.registerTool('crm_getContact', { description: tool.description, inputSchema }, () => result);
+        return server;
+      };
 const modern = createMcpHandler(factory, { legacy: 'reject' });
 
 const legacy = async (request, parsedBody) => {
