@@ -4,6 +4,7 @@ import { CORE_ENV, type ApiKeyConfig } from './core-env.js';
 import { environmentRows, SECRET_VARIABLE, type EnvironmentRow } from './env.js';
 import type { GroupModule } from './group-module.js';
 import { groupModules } from './groups/index.js';
+import type { ClientMetadata } from 'oidc-provider';
 
 export type { ApiKeyConfig } from './core-env.js';
 
@@ -69,6 +70,15 @@ export interface GatewayConfig {
   };
   /** How many tenants (besides `default`) keep their adapters at once, and for how long unused. */
   readonly tenantScopes: { readonly max: number; readonly idleSeconds: number };
+  /** The gateway's own OAuth authorization server (composition/identity.ts). */
+  readonly oauth: {
+    readonly enabled: boolean;
+    readonly accessTokenTtlSeconds: number;
+    readonly refreshTokenTtlSeconds: number;
+    readonly dynamicRegistration: boolean;
+    readonly clientIdMetadataDocuments: boolean;
+    readonly clients: readonly ClientMetadata[];
+  };
   /** Each group's own configuration, by group name (see composition/groups/). */
   readonly groups: Readonly<Record<string, unknown>>;
 }
@@ -129,6 +139,10 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
   if (v.DATABASE_URL && !v.GATEWAY_ENCRYPTION_KEY)
     rules.push(
       'GATEWAY_ENCRYPTION_KEY is required with DATABASE_URL: connection secrets are encrypted with it (openssl rand -base64 32).',
+    );
+  if (v.OAUTH_SERVER && v.PUBLIC_BASE_URL && new URL(v.PUBLIC_BASE_URL).pathname !== '/')
+    rules.push(
+      'PUBLIC_BASE_URL must be an origin without a path while OAUTH_SERVER=true (the authorization server is its issuer); serve the gateway at the root of its host, or set OAUTH_SERVER=false.',
     );
   if (rules.length) return E.left(rules);
 
@@ -191,6 +205,18 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
       oldEncryptionKeys: v.GATEWAY_ENCRYPTION_KEYS,
     },
     tenantScopes: { max: v.GATEWAY_TENANTS_MAX, idleSeconds: v.GATEWAY_TENANT_IDLE_SECONDS },
+    oauth: {
+      enabled: v.OAUTH_SERVER,
+      accessTokenTtlSeconds: v.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: v.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+      dynamicRegistration: v.OAUTH_DYNAMIC_REGISTRATION,
+      clientIdMetadataDocuments: v.OAUTH_CLIENT_ID_METADATA_DOCUMENTS,
+      // A client without a secret is public: it proves itself with PKCE alone.
+      clients: v.OAUTH_CLIENTS.map((c) => ({
+        token_endpoint_auth_method: c.client_secret ? ('client_secret_basic' as const) : ('none' as const),
+        ...c,
+      })),
+    },
     groups,
   });
 };

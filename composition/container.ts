@@ -18,6 +18,7 @@ import { InMemoryOneTimeMarks } from '../adapters/outbound/memory/in-memory-one-
 import { RedisOneTimeMarks } from '../adapters/outbound/redis/redis-one-time-marks.js';
 import { BatchOutcomes } from '../application/records/batch-results.js';
 import { Authenticator } from '../ports/authenticator.js';
+import { withOwnAccessTokens, type VerifyOwnAccessToken } from '../application/identity/oauth-bearer.js';
 import { Clock } from '../ports/clock.js';
 import { ContactBook } from '../ports/contact-book.js';
 import { IdempotencyStore } from '../ports/idempotency-store.js';
@@ -60,6 +61,8 @@ export const buildContainer = (
   shared: SharedServices,
   overrides: ContainerOverrides = {},
   redis?: Redis,
+  /** The gateway's own authorization server's tokens: `iss` names it, `verify` checks one (composition/identity.ts). */
+  ownTokens?: { readonly issuer: string; readonly verify: VerifyOwnAccessToken },
 ): Container => {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(Clock).toConstantValue(shared.clock);
@@ -68,15 +71,14 @@ export const buildContainer = (
   if (overrides.authenticator) container.bind(Authenticator).toConstantValue(overrides.authenticator);
   for (const [id, value] of overrides.ports ?? []) container.bind(id).toConstantValue(value);
 
-  bindOnce(
-    container,
-    Authenticator,
-    () =>
-      new CompositeAuthenticator(
-        new ApiKeyAuthenticator(apiKeysFor(config, demoToken)),
-        config.jwt ? new JwtAuthenticator(config.jwt) : undefined,
-      ),
-  );
+  bindOnce(container, Authenticator, () => {
+    const composite = new CompositeAuthenticator(
+      new ApiKeyAuthenticator(apiKeysFor(config, demoToken)),
+      config.jwt ? new JwtAuthenticator(config.jwt) : undefined,
+    );
+    // This server's tokens go to its verifier only (their principal is the signed-in key's own id).
+    return ownTokens ? withOwnAccessTokens(composite, ownTokens.issuer, ownTokens.verify) : composite;
+  });
   bindOnce(container, RateLimiter, () => (redis ? new RedisRateLimiter(redis) : new InMemoryRateLimiter(shared.clock)));
   bindOnce(container, IdempotencyStore, () =>
     redis ? new RedisIdempotencyStore(redis) : new InMemoryIdempotencyStore(shared.clock),

@@ -66,6 +66,35 @@ const rateLimitGroupsVar = new EnvVar<Record<string, number>>(
 
 const isKey = (raw: string): boolean => /^[A-Za-z0-9+/]{43}=$/.test(raw.trim());
 
+/** A client registered in configuration (OAUTH_CLIENTS): oidc-provider's client metadata, the usual members. */
+const OAuthClientCodec = t.intersection([
+  t.type({ client_id: t.string, redirect_uris: t.array(t.string) }),
+  t.partial({
+    client_name: t.string,
+    client_secret: t.string,
+    token_endpoint_auth_method: t.keyof({ none: null, client_secret_basic: null, client_secret_post: null }),
+    grant_types: t.array(t.string),
+    application_type: t.keyof({ web: null, native: null }),
+  }),
+]);
+export type OAuthClientConfig = t.TypeOf<typeof OAuthClientCodec>;
+
+const oauthClientsVar = new EnvVar<OAuthClientConfig[]>(
+  'oauthClients',
+  'a JSON array of {"client_id": string, "redirect_uris": string[], "client_name"?, "client_secret"?, "token_endpoint_auth_method"?}',
+  (raw) => {
+    if (raw === undefined) return { ok: true, value: [] };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return { ok: false };
+    }
+    const decoded = t.array(OAuthClientCodec).decode(parsed);
+    return E.isRight(decoded) ? { ok: true, value: decoded.right } : { ok: false };
+  },
+);
+
 /** The core's variables, in the order the table lists them. */
 export const CORE_ENV = {
   PORT: intVar(0, 65535, 8787).doc('TCP port of the HTTP server.'),
@@ -206,6 +235,22 @@ export const CORE_ENV = {
   ),
   GATEWAY_TENANT_IDLE_SECONDS: intVar(60, 365 * 86_400, 86_400).doc(
     'A tenant unused this long is dropped (its memory-mode data with it).',
+  ),
+  OAUTH_SERVER: boolVar(true).doc(
+    "Serve the gateway's own OAuth 2.1 authorization server (sign-in with an API key, consent, tokens for /mcp), so that OAuth-only clients (Claude, ChatGPT connectors) connect without a pasted token. false when JWT_ISSUER names an external one the protected resource metadata should point to. Needs PUBLIC_BASE_URL without a path.",
+  ),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: intVar(60, 86_400, 600).doc(
+    'Lifetime of an access token the authorization server issues.',
+  ),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: intVar(300, 365 * 86_400, 2_592_000).doc(
+    'Lifetime of a refresh token, renewed by each rotation (a replayed one revokes its whole family).',
+  ),
+  OAUTH_DYNAMIC_REGISTRATION: boolVar(true).doc('Open dynamic client registration (RFC 7591) at /register.'),
+  OAUTH_CLIENT_ID_METADATA_DOCUMENTS: boolVar(true).doc(
+    'Accept a URL as client_id (Client ID Metadata Documents), fetched through the URL guard (public addresses only).',
+  ),
+  OAUTH_CLIENTS: oauthClientsVar.doc(
+    'Pre-registered OAuth clients as JSON: [{"client_id":"ops-console","redirect_uris":["https://ops.example/cb"],"client_name":"Ops console"}]; without client_secret a client is public (PKCE only).',
   ),
   REDIS_URL: new EnvVar<string | undefined>('redis', 'a redis:// or rediss:// URL', (raw) =>
     raw === undefined || /^rediss?:\/\//.test(raw) ? { ok: true, value: raw } : { ok: false },

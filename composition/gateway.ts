@@ -21,9 +21,13 @@ import { IdempotencyStore } from '../ports/idempotency-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import { UrlFetcher } from '../ports/url-fetcher.js';
 import { loadConfig, type GatewayConfig } from './config.js';
-import { buildContainer, buildTenantScope, overriddenPorts, type ContainerOverrides } from './container.js';
+import { apiKeysFor, buildContainer, buildTenantScope, overriddenPorts, type ContainerOverrides } from './container.js';
 import { lazyRoutes, mountTenantRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
 import { vendorAccess } from './vendor-access.js';
+import { authorizationServerFor } from './identity.js';
+import type { AuthorizationServer } from '../adapters/inbound/oauth/authorization-server.js';
+import { ApiKeyAuthenticator } from '../adapters/outbound/auth/api-key-authenticator.js';
+import { connectionStorage } from '../adapters/outbound/persistence/connection-storage.js';
 import { mountConnectionRoutes } from '../adapters/inbound/http/connection-routes.js';
 import type { SharedServices } from './group-module.js';
 import { ParserPool } from '../adapters/outbound/documents/parser-pool.js';
@@ -165,20 +169,32 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     },
     (vendor, window, remaining) => metrics.quotaRemaining.set({ vendor, window }, remaining),
   );
-  const container = buildContainer(config, demoToken, shared, options.overrides, redis);
+  // The gateway's own authorization server (issue 29): its tokens are checked by the one authenticator.
+  const base = shared.publicBaseUrl;
+  // Made below, once the audit log exists; the authenticator asks it only when a request comes.
+  const own: { server?: AuthorizationServer } = {};
+  const ownTokens = config.oauth.enabled
+    ? {
+        issuer: new URL(base).origin,
+        verify: (token: string) =>
+          own.server ? own.server.verifyAccessToken(token) : Promise.resolve({ reason: 'invalid' }),
+      }
+    : undefined;
+  const container = buildContainer(config, demoToken, shared, options.overrides, redis, ownTokens);
   // With Redis, instances share what is left of each connection's vendor quota.
   shareQuotas(redis ? container.get(SharedCache) : undefined);
   const rootRoutes = lazyRoutes(() => false);
   // A lost PostgreSQL session is logged and counted, never fatal: its queries fail (503, or an audit fault)
   // and the pool opens a new connection.
   const onDatabaseFault = databaseFaultReporter(logger, metrics);
+  const storage = connectionStorage(config.storage, logger, onDatabaseFault);
   const services = vendorAccess({
     config,
     shared,
     root: container,
     overridden: overriddenPorts(options.overrides ?? {}),
     marks: container.get(OneTimeMarks),
-    onDatabaseFault,
+    storage,
   });
   const connected = (tool: RegisteredTool) => services.useCase(tool);
   // PostgreSQL holds the connections (credentials) every vendor call needs: without it this instance
@@ -198,6 +214,23 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     }),
   );
   const registry = new ToolRegistry(allTools);
+  const identity = authorizationServerFor({
+    config,
+    registry,
+    base,
+    keys: new ApiKeyAuthenticator(apiKeysFor(config, demoToken)),
+    storage,
+    audit: services.audit,
+    logger,
+    // Demo mode (as the banner says it): the sign-in page mentions the printed demo token.
+    demo:
+      config.demoData &&
+      groupModules.every((g) => g.describe(config.groups[g.name]) === 'memory') &&
+      config.apiKeys.length === 0 &&
+      !config.jwt,
+  });
+  const oauth = identity?.server;
+  own.server = oauth;
   const onInternalError = (error: unknown, tool: string, requestId: string) =>
     logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
   const backends = Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])]));
@@ -269,6 +302,8 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       };
     },
     mount: (app) => {
+      // The authorization server's routes first: nothing before them reads a body (oidc-provider reads it).
+      if (oauth) app.route('/', oauth.routes);
       const surface: SurfaceDeps = {
         executor,
         authenticator: container.get(Authenticator),
@@ -278,7 +313,8 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       };
       mountMcp(app, {
         ...surface,
-        authorizationServers: config.jwt?.issuer ? [config.jwt.issuer] : undefined,
+        // The gateway's own server first; an external issuer whose JWTs are accepted too, after it.
+        authorizationServers: [...(oauth ? [oauth.issuer] : []), ...(config.jwt?.issuer ? [config.jwt.issuer] : [])],
         maxBodyBytes: config.maxBodyBytes,
       });
       mountOpenApi(app, surface);
@@ -325,7 +361,8 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       await fetcher?.close?.().catch(() => undefined);
       const web = container.isBound(WebReader) ? container.get(WebReader) : undefined;
       await web?.close?.().catch(() => undefined);
-      await services.close().catch(() => undefined);
+      await identity?.close().catch(() => undefined);
+      await storage.close().catch(() => undefined);
       await shared.documents.close().catch(() => undefined);
       await databaseProbe?.close().catch(() => undefined);
       if (redis) await redis.quit().catch(() => redis.disconnect());

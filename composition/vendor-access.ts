@@ -8,8 +8,7 @@ import { allTools } from '../application/tools.js';
 import { environmentConnectionStore } from '../adapters/outbound/http/scoped-token-store.js';
 import { InMemoryAuditLog } from '../adapters/outbound/memory/in-memory-audit-log.js';
 import { ConnectionTokenStore } from '../adapters/outbound/persistence/connection-token-store.js';
-import { connectionStorage } from '../adapters/outbound/persistence/connection-storage.js';
-import type { DatabaseFaultListener } from '../adapters/outbound/persistence/databases.js';
+import type { ConnectionStorage } from '../adapters/outbound/persistence/connection-storage.js';
 import { SqlAuditLog } from '../adapters/outbound/persistence/sql-audit-log.js';
 import type { AuditLog } from '../ports/audit-log.js';
 import { DEFAULT_TENANT } from '../ports/authenticator.js';
@@ -32,7 +31,6 @@ export interface VendorAccess {
   readonly store: () => Promise<ConnectionStore>;
   /** The use case of a tool whose group is backed by a vendor (undefined for memory-mode groups). */
   useCase(tool: RegisteredTool): UseCase<unknown, unknown> | undefined;
-  close(): Promise<void>;
 }
 
 export interface VendorAccessDeps {
@@ -45,7 +43,8 @@ export interface VendorAccessDeps {
   readonly overridden: readonly (readonly [ServiceIdentifier<any>, unknown])[];
   /** Where used OAuth states are marked (Redis when configured). */
   readonly marks: OneTimeMarks;
-  readonly onDatabaseFault?: DatabaseFaultListener;
+  /** The database of connections and the audit log (opened on first use). */
+  readonly storage: ConnectionStorage;
 }
 
 const ENVIRONMENT_LABEL = (vendor: Vendor) => `${VENDOR_LABELS[vendor]} account of the environment's credentials`;
@@ -56,15 +55,7 @@ const ENVIRONMENT_LABEL = (vendor: Vendor) => `${VENDOR_LABELS[vendor]} account 
  * one included; one ConnectionResolver with one cache finds the caller's and makes its adapters, each
  * vendor's in one place (its groups' `bindConnection`).
  */
-export const vendorAccess = ({
-  config,
-  shared,
-  root,
-  overridden,
-  marks,
-  onDatabaseFault,
-}: VendorAccessDeps): VendorAccess => {
-  const storage = connectionStorage(config.storage, shared.logger, onDatabaseFault);
+export const vendorAccess = ({ config, shared, root, overridden, marks, storage }: VendorAccessDeps): VendorAccess => {
   const backendOf = (g: AnyGroup) => g.describe(config.groups[g.name]);
   const backed = new Map<Vendor, AnyGroup[]>();
   for (const group of groupModules)
@@ -177,6 +168,5 @@ export const vendorAccess = ({
     audit,
     store: storage.store,
     useCase: (tool) => useCases.get(tool.declaration),
-    close: () => storage.close(),
   };
 };

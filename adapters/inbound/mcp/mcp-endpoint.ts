@@ -58,7 +58,9 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
   const base = deps.publicBaseUrl.replace(/\/+$/, '');
   const ownOrigin = new URL(base).origin;
   const maxBodyBytes = deps.maxBodyBytes ?? 4 * 1024 * 1024;
-  const metadataUrl = `${base}${PROTECTED_RESOURCE_PATH}`;
+  // The metadata of this resource, `{base}/mcp` (RFC 9728's path-suffixed form): the resource a client then
+  // asks its token for, and the gateway's authorization server binds into the token's audience.
+  const metadataUrl = `${base}${PROTECTED_RESOURCE_PATH}/mcp`;
   // Built once: the SDK handler and, inside it, the server options, tool list and schemas.
   const handler = createGatewayMcpHandler({
     executor,
@@ -157,10 +159,11 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     if (!body.ok) return withId(body.response);
     // Step-up (MCP authorization, scope challenge): an OAuth access token whose scope lacks the tool's
     // permission gets 403 insufficient_scope naming the scope to ask for, so that the client can obtain a
-    // token with it. API keys and the demo token cannot be re-authorized: they get the tool's own error
+    // token with it (an external issuer's JWT, or the gateway's own server's token: its principal carries the
+    // client). API keys and the demo token cannot be re-authorized: they get the tool's own error
     // (isError, naming the permission) from the SDK path below.
     const needed = missingScope(executor.registry, body.value, auth.principal);
-    if (needed !== undefined && auth.principal.id.startsWith('jwt:')) {
+    if (needed !== undefined && (auth.principal.id.startsWith('jwt:') || 'clientId' in auth.principal)) {
       return withId(
         json(
           403,

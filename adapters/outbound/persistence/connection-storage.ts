@@ -27,6 +27,8 @@ export interface ConnectionStorage {
   readonly store: () => Promise<ConnectionStore>;
   /** Seals connect tickets, OAuth states and flow cookies, one key per purpose. */
   readonly sealer: Sealer;
+  /** A box of its own for `purpose` (derived from the encryption key; the key is read on first use). */
+  readonly secretBox: (purpose: string) => SecretBox;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ export const connectionStorage = (
     database,
     store,
     sealer,
+    secretBox: (purpose) => keys().forPurpose(purpose),
     close: async () => {
       if (!opening) return;
       const opened = await opening.catch(() => undefined);

@@ -55,7 +55,7 @@ describe('MCP access control', () => {
     const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {}, null);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${publicBase()}/.well-known/oauth-protected-resource", scope="files:read records:read workspaces:read crm:read web:read"`,
+      `Bearer resource_metadata="${publicBase()}/.well-known/oauth-protected-resource/mcp", scope="files:read records:read workspaces:read crm:read web:read"`,
     );
     const refused = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, {}, 'not-a-token');
     expect(refused.status).toBe(401);

@@ -37,7 +37,7 @@ describe('MCP scope challenge', () => {
     const challenge = denied.headers.get('www-authenticate') ?? '';
     expect(challenge).toContain('error="insufficient_scope"');
     expect(challenge).toContain('scope="crm:destructive"');
-    expect(challenge).toMatch(/resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource"/);
+    expect(challenge).toMatch(/resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);
     const body = (await denied.json()) as any;
     expect(body.id).toBe(42);
     expect(body.error.message).toContain('crm:destructive');

@@ -3,24 +3,15 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createAuthorizationServer,
-  type AuthorizationServer,
-} from '../../../../adapters/inbound/oauth/authorization-server.js';
-import { serverKeys } from '../../../../adapters/inbound/oauth/signing-keys.js';
-import { ApiKeyAuthenticator } from '../../../../adapters/outbound/auth/api-key-authenticator.js';
-import { CompositeAuthenticator } from '../../../../adapters/outbound/auth/composite-authenticator.js';
-import { withOwnAccessTokens } from '../../../../application/identity/oauth-bearer.js';
-import { verifyApiKeyWith } from '../../../../application/identity/sign-in.js';
 import type { Gateway } from '../../../../composition/gateway.js';
+import { Authenticator } from '../../../../ports/authenticator.js';
 import { DEMO_TOKEN, READER_TOKEN, testGateway } from '../../../support/gateway.js';
 import { Browser, formAction, hidden, location } from './oauth-harness.js';
 
-// The wiring docs/identity.md proposes, done from outside the composition: the real gateway in memory mode
-// (its /mcp, its tools, its executor), the authorization server's routes mounted in front of it, its
-// authenticator wrapped with withOwnAccessTokens, and the protected resource metadata naming this server
-// with the resource `{base}/mcp`. The official MCP SDK client connects with no token, signing in with the
-// demo token or an API key, and calls real tools with the scopes consented.
+// The gateway as createGateway composes it, in memory mode, with nothing configured for OAuth: its own
+// authorization server is on, the protected resource metadata names it with the resource `{base}/mcp`, and
+// the official MCP SDK client connects with no token, signing in with the demo token or an API key, and
+// calls real tools with the scopes consented.
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
@@ -42,6 +33,7 @@ class Provider {
   tokens = () => this.saved;
   saveTokens = (t: any) => void (this.saved = t);
   redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
+  forgetRedirect = () => void (this.authorizationUrl = undefined);
   saveCodeVerifier = (v: string) => void (this.verifier = v);
   codeVerifier = () => this.verifier;
 }
@@ -49,11 +41,12 @@ class Provider {
 let server: ServerType;
 let base = '';
 let gateway: Gateway;
-let as: AuthorizationServer;
 
 beforeAll(async () => {
-  const outer = new Hono();
+  // The address is known before the gateway is made (it is the issuer and the resource): serve first, then
+  // hand the requests to the gateway once it exists.
   const mounted: { app?: Hono } = {};
+  const outer = new Hono();
   outer.all('*', (c) => (mounted.app ? mounted.app.fetch(c.req.raw, c.env) : c.text('starting', 503)));
   server = await new Promise((resolve) => {
     const s = serve({ fetch: outer.fetch, port: 0, hostname: '127.0.0.1', autoCleanupIncoming: false }, () =>
@@ -61,43 +54,8 @@ beforeAll(async () => {
     );
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-  // What composition would do: the keys in force (the demo token among them) sign in; the authenticator
-  // takes this server's tokens beside them.
-  const keys = new ApiKeyAuthenticator([
-    { name: 'demo', token: DEMO_TOKEN, permissions: ['*'], kind: 'demo' },
-    { name: 'reader', token: READER_TOKEN, permissions: ['crm:read', 'skiptrace:read'] },
-  ]);
-  // Every permission of the gateway's groups (composition would take them from the registry).
-  const scopes = ['files', 'records', 'workspaces', 'crm', 'skiptrace', 'web'].flatMap((g) =>
-    ['read', 'write', 'destructive'].map((level) => `${g}:${level}`),
-  );
-  as = createAuthorizationServer({
-    issuer: base,
-    resource: `${base}/mcp`,
-    scopes,
-    verifyApiKey: verifyApiKeyWith(keys),
-    ...serverKeys(),
-    demoHint: true,
-  });
-  gateway = testGateway(
-    {
-      authenticator: withOwnAccessTokens(new CompositeAuthenticator(keys, undefined), as.issuer, as.verifyAccessToken),
-    },
-    { PUBLIC_BASE_URL: base },
-  );
-  const app = new Hono();
-  app.route('/', as.routes);
-  const prm = {
-    resource: `${base}/mcp`,
-    authorization_servers: [as.issuer],
-    scopes_supported: scopes,
-    bearer_methods_supported: ['header'],
-  };
-  app.get('/.well-known/oauth-protected-resource', (c) => c.json(prm));
-  app.get('/.well-known/oauth-protected-resource/mcp', (c) => c.json(prm));
-  app.all('*', (c) => gateway.http.fetch(c.req.raw, c.env));
-  mounted.app = app;
+  gateway = testGateway({}, { PUBLIC_BASE_URL: base });
+  mounted.app = gateway.http;
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -108,7 +66,7 @@ const personAllows = async (url: URL, key: string, tick?: (offered: string[]) =>
   const browser = new Browser();
   const page = await browser.go(location(await browser.go(url.href), base).href);
   const signIn = await page.text();
-  expect(signIn).toContain('demo token');
+  expect(signIn).toContain('name="api_key"');
   const consent = await browser.post(`${base}${formAction(signIn)}`, { api_key: key });
   const html = await consent.text();
   const offered = [...html.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1]!);
@@ -142,13 +100,13 @@ describe('the gateway in memory mode, reached by OAuth only', () => {
     const found = await client.callTool({ name: 'crm_searchContacts', arguments: { query: 'rosegold' } });
     expect(found.isError).toBeFalsy();
     expect(textOf(found)).toContain('Maria Alvarez');
-    // A permission left unticked is not held by the token, whatever the demo token itself may do.
-    const write = await client.callTool({
-      name: 'crm_createContact',
-      arguments: { email: 'new.person@example.com', firstname: 'New' },
-    });
-    expect(write.isError).toBe(true);
-    expect(textOf(write)).toContain('crm:write');
+    // A permission left unticked is not held by the token, whatever the demo token itself may do: the call is
+    // answered 403 insufficient_scope (step-up), and the client is sent back to this server for crm:write.
+    provider.forgetRedirect();
+    await expect(
+      client.callTool({ name: 'crm_createContact', arguments: { email: 'new.person@example.com', firstname: 'New' } }),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.authorizationUrl?.searchParams.get('scope')?.split(' ')).toContain('crm:write');
     await client.close();
   });
 
@@ -156,7 +114,8 @@ describe('the gateway in memory mode, reached by OAuth only', () => {
     const { client, provider } = await connected(READER_TOKEN);
     // Asked for every `:read`; the key holds crm:read (and skiptrace:read, not among those asked).
     expect(provider.saved.scope).toBe('crm:read');
-    expect(await as.verifyAccessToken(provider.saved.access_token)).toMatchObject({
+    const authenticator = gateway.container.get(Authenticator);
+    expect(await authenticator.authenticate(provider.saved.access_token)).toMatchObject({
       id: 'key:reader',
       tenant: 'default',
     });
