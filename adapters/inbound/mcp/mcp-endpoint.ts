@@ -8,7 +8,7 @@ import { authenticateBearer } from '../http/bearer.js';
 import { readCapped } from '../http/body-reader.js';
 import { header, requestIdOf } from '../http/call-request.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
-import { authInfoFor, createGatewayMcpHandler } from './mcp-server.js';
+import type { authInfoFor as AuthInfoFor, McpFetch } from './mcp-server.js';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from './protected-resource.js';
 import { parseOutputSchemaForm } from '../dialects/tool-dialects.js';
 
@@ -61,13 +61,25 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
   // The metadata of this resource, `{base}/mcp` (RFC 9728's path-suffixed form): the resource a client then
   // asks its token for, and the gateway's authorization server binds into the token's audience.
   const metadataUrl = `${base}${PROTECTED_RESOURCE_PATH}/mcp`;
-  // Built once: the SDK handler and, inside it, the server options, tool list and schemas.
-  const handler = createGatewayMcpHandler({
-    executor,
-    version: deps.version,
-    outputBudget: deps.outputBudget,
-    maxBodyBytes,
-  });
+  // Built once, on the first /mcp request: the SDK (and zod under it, about 22 MB and 90 ms of start-up:
+  // bench/startup.ts) loads then, not with the gateway; inside it, the server options, tool list and schemas.
+  let sdk: Promise<{ handler: McpFetch; authInfoFor: typeof AuthInfoFor }> | undefined;
+  const loadSdk = () =>
+    (sdk ??= import('./mcp-server.js').then(
+      (m) => ({
+        handler: m.createGatewayMcpHandler({
+          executor,
+          version: deps.version,
+          outputBudget: deps.outputBudget,
+          maxBodyBytes,
+        }),
+        authInfoFor: m.authInfoFor,
+      }),
+      (error: unknown) => {
+        sdk = undefined; // tried again on the next request
+        throw error;
+      },
+    ));
 
   const rootMetadata = JSON.stringify(
     protectedResourceMetadata(executor.registry, base, base, deps.authorizationServers),
@@ -190,6 +202,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     if (outputSchemas !== undefined && typeof outputSchemas !== 'string') {
       return withId(rpcError(400, -32602, outputSchemas.message));
     }
+    const { handler, authInfoFor } = await loadSdk();
     const authInfo = authInfoFor(auth.token, {
       principal: auth.principal,
       requestId,
