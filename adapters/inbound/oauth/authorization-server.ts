@@ -7,6 +7,7 @@ import type { AdapterFactory, ClientMetadata } from 'oidc-provider';
 import type { VerifyApiKey } from '../../../application/identity/sign-in.js';
 import { accessTokenVerifier, type VerifyAccessToken } from './access-tokens.js';
 import { interactionRoutes, type AuthorizationEvent } from './interaction-routes.js';
+import { FEDERATION_CALLBACK, openIdFederation, type OpenIdProviderOptions } from './oidc-federation.js';
 import { providerConfiguration, ROUTES } from './provider-config.js';
 import { signInSeal } from './sealed-sign-in.js';
 import { publicJwks, type SigningJwk } from './signing-keys.js';
@@ -63,6 +64,11 @@ export interface AuthorizationServerOptions {
   readonly onEvent?: (event: AuthorizationEvent) => void;
   /** A failure inside the server (a store that did not answer...): for the log. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Sign-in through an external OpenID Connect provider too (oidc-federation.ts): a "Sign in with {name}"
+   * button beside the API key form. Register `{issuer}/oauth/oidc/callback` as its redirect URI.
+   */
+  readonly openIdProvider?: OpenIdProviderOptions;
 }
 
 export interface AuthorizationServer {
@@ -78,8 +84,15 @@ export interface AuthorizationServer {
   readonly verifyAccessToken: VerifyAccessToken;
   /** The public keys access tokens are signed with. */
   readonly jwks: ReturnType<typeof publicJwks>;
-  /** The oidc-provider instance (its models: Grant, RefreshToken, Client...) for the grants API to come. */
+  /** The oidc-provider instance (its models: Grant, RefreshToken, Client...) for the grants API. */
   readonly provider: () => Promise<Provider>;
+  /**
+   * Revokes a grant as oidc-provider's own revocation does (`helpers/revoke.js`): every refresh token,
+   * authorization code and stored access token of the grant, then the grant itself. Access tokens are JWTs
+   * checked without the store: one already issued stays valid until it expires (`accessTokenTtlSeconds`).
+   * Emits no event: the caller (the grants API) records who revoked it.
+   */
+  readonly revokeGrant: (grantId: string) => Promise<void>;
 }
 
 /** The protocol paths oidc-provider answers, Hono patterns. */
@@ -183,16 +196,30 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
     demoHint: options.demoHint ?? false,
     onEvent,
     rememberedGrants: options.rememberedGrants,
+    ...(options.openIdProvider
+      ? {
+          federation: openIdFederation(options.openIdProvider, { issuer, cookieKeys: options.cookieKeys }),
+          issuer,
+          onError,
+        }
+      : {}),
   });
 
   return {
     routes,
-    paths: [...PROVIDER_PATHS, '/oauth/interaction/*'],
+    paths: [...PROVIDER_PATHS, '/oauth/interaction/*', ...(options.openIdProvider ? [FEDERATION_CALLBACK] : [])],
     issuer,
     resource: options.resource,
     metadataUrl: `${issuer}/.well-known/oauth-authorization-server`,
     verifyAccessToken: accessTokenVerifier({ issuer, resource: options.resource, keys: options.signingKeys }),
     jwks: publicJwks(options.signingKeys),
     provider,
+    revokeGrant: async (grantId) => {
+      const p = await provider();
+      await Promise.all(
+        [p.AccessToken, p.RefreshToken, p.AuthorizationCode].map((model) => model.revokeByGrantId(grantId)),
+      );
+      await p.Grant.adapter.destroy(grantId);
+    },
   };
 };

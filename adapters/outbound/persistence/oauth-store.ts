@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { OpenDatabase } from './databases.js';
 import type { GatewayDatabase, SqlDialect } from './schema.js';
@@ -114,6 +114,10 @@ export interface OAuthStore {
    * consent remembers and the grants API lists. Scopes are in the sealed payload (`provider.Grant.find`).
    */
   grants(accountId: string, clientId?: string): Promise<StoredGrant[]>;
+  /** The live grants of every account of a tenant (account ids `tenant|...`), newest first: the grants API. */
+  grantsOfTenant(tenant: string): Promise<StoredGrant[]>;
+  /** One live grant by its id (the clear columns only), or undefined. */
+  grant(grantId: string): Promise<StoredGrant | undefined>;
 }
 
 export interface StoredGrant {
@@ -219,24 +223,53 @@ export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
     };
   };
 
+  const grantRows = async () =>
+    (await db())
+      .selectFrom('gateway_oauth')
+      .select(['grant_id', 'account_id', 'client_id', 'updated_at', 'expires_at'])
+      .where('model', '=', 'Grant');
+  type GrantRow = {
+    grant_id: string | null;
+    account_id: string | null;
+    client_id: string | null;
+    updated_at: string;
+    expires_at: string | null;
+  };
+  const storedGrants = (rows: readonly GrantRow[]): StoredGrant[] => {
+    const nowIso = now().toISOString();
+    return rows.filter(live(nowIso)).map((row) => ({
+      grantId: row.grant_id ?? '',
+      accountId: row.account_id ?? '',
+      clientId: row.client_id ?? '',
+      updatedAt: new Date(row.updated_at),
+      expiresAt: row.expires_at ? new Date(row.expires_at) : undefined,
+    }));
+  };
+
   return {
     adapter: adapterFor,
     grants: async (accountId, clientId) => {
-      let query = (await db())
-        .selectFrom('gateway_oauth')
-        .select(['grant_id', 'account_id', 'client_id', 'updated_at', 'expires_at'])
-        .where('model', '=', 'Grant')
-        .where('account_id', '=', accountId);
+      let query = (await grantRows()).where('account_id', '=', accountId);
       if (clientId !== undefined) query = query.where('client_id', '=', clientId);
-      const nowIso = now().toISOString();
-      const rows = await query.orderBy('updated_at', 'desc').execute();
-      return rows.filter(live(nowIso)).map((row) => ({
-        grantId: row.grant_id ?? '',
-        accountId: row.account_id ?? '',
-        clientId: row.client_id ?? '',
-        updatedAt: new Date(row.updated_at),
-        expiresAt: row.expires_at ? new Date(row.expires_at) : undefined,
-      }));
+      return storedGrants(await query.orderBy('updated_at', 'desc').execute());
+    },
+    grantsOfTenant: async (tenant) => {
+      // `tenant|` as a LIKE prefix, its `_` (a tenant id may hold one), `%` and `\` escaped; the same prefix is
+      // checked again on each row, so that nothing but this tenant's accounts can come back whatever the
+      // database's LIKE does.
+      const prefix = `${tenant}|`;
+      const pattern = `${prefix.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      const rows = await (
+        await grantRows()
+      )
+        .where(sql<boolean>`account_id like ${pattern} escape '\\'`)
+        .orderBy('updated_at', 'desc')
+        .execute();
+      return storedGrants(rows.filter((row) => row.account_id?.startsWith(prefix)));
+    },
+    grant: async (grantId) => {
+      const row = await (await grantRows()).where('id', '=', hash(grantId)).executeTakeFirst();
+      return row ? storedGrants([row])[0] : undefined;
     },
     purgeExpired: async () => {
       const result = await (
