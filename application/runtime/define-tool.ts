@@ -4,7 +4,7 @@ import type { TaskEither } from '../../domain/shared/fp.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { Principal } from '../../ports/authenticator.js';
 import { withoutDefaults } from './codecs.js';
-import { renderPage, type Page, type Presentation } from './markdown.js';
+import { renderPage, type Presentation } from './markdown.js';
 
 export const GROUPS = ['files', 'records', 'workspaces', 'crm', 'skiptrace', 'web'] as const;
 export type Group = (typeof GROUPS)[number];
@@ -49,9 +49,11 @@ export interface ToolDeclaration<P = any, R = any> {
   readonly params: t.Type<P, unknown, unknown>;
   readonly useCase: ServiceIdentifier<UseCase<P, R>>;
   /**
-   * The text a model reads by default, as markdown (a list presenter's Page rendered whole: see ToolSpec's
-   * `text` and `presentationOf`).
+   * What a model reads by default: a list presenter's Page (the text around a table and its rows, which the
+   * output budget cuts at whole rows) or markdown.
    */
+  readonly present: (result: R, params: P) => Presentation;
+  /** The same as markdown (a Page rendered whole). */
   readonly text: (result: R, params: P) => string;
   /** The structured payload for `format=json`, when it differs from the use case's result. */
   readonly json?: (result: R, params: P) => unknown;
@@ -87,55 +89,25 @@ export interface ToolDeclaration<P = any, R = any> {
  * (markdown.ts: the text around a table and the table's rows) instead of markdown, so that the output
  * budget cuts whole rows and never parses text.
  */
-export interface ToolSpec<P, R> extends Omit<ToolDeclaration<P, R>, 'text'> {
+export interface ToolSpec<P, R> extends Omit<ToolDeclaration<P, R>, 'text' | 'present'> {
   readonly text: (result: R, params: P) => Presentation;
 }
 
-/**
- * Who is listening for the Page behind the text being written (`presentationOf`), if anyone. The executor
- * gives a result's text as a string (`ToolResult.text()`, also kept for idempotent replays); the output
- * budget, which needs the rows, asks for the presentation through this synchronous hand-off instead.
- */
-let pageListener: ((page: Page) => void) | undefined;
-
-/**
- * What a result's `text()` is drawn from: a list presenter's Page, or the markdown of any other (or of
- * a replayed answer, or the JSON fallback when a presenter failed). Synchronous: the presenter runs
- * inside this call, so no other call's page can be seen.
- */
-export const presentationOf = (text: () => string): Presentation => {
-  let page: Page | undefined;
-  const outer = pageListener;
-  pageListener = (p) => {
-    page = p;
-  };
-  try {
-    const markdown = text();
-    return page ?? markdown;
-  } finally {
-    pageListener = outer;
-  }
-};
-
-/** The declaration's text: a Page rendered whole, or handed to `presentationOf` when it listens. */
-const markdownOf =
-  <P, R>(present: (result: R, params: P) => Presentation) =>
-  (result: R, params: P): string => {
-    const out = present(result, params);
-    if (typeof out === 'string') return out;
-    const listener = pageListener;
-    if (!listener) return renderPage(out);
-    // the listener's caller renders (or cuts) the page itself
-    listener(out);
-    return '';
-  };
+/** A presentation as markdown: a Page rendered whole, or the text itself. */
+export const markdownOf = (presentation: Presentation): string =>
+  typeof presentation === 'string' ? presentation : renderPage(presentation);
 
 /**
  * Declares a tool; everything else (routes, listing, schemas) is derived from this object. A continuation
  * leaves out the members that only repeat a declared default.
  */
 export const defineTool = <P, R>(spec: ToolSpec<P, R>): ToolDeclaration<P, R> => {
-  const declaration: ToolDeclaration<P, R> = { ...spec, text: markdownOf(spec.text) };
+  const present = spec.text;
+  const declaration: ToolDeclaration<P, R> = {
+    ...spec,
+    present,
+    text: (result, params) => markdownOf(present(result, params)),
+  };
   const { continuation, params } = declaration;
   // another tool's arguments are not this tool's to trim
   if (!continuation || declaration.continuesWith || !hasDefaults(params)) return declaration;

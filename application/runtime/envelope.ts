@@ -1,5 +1,4 @@
 import { cutRows, fitPage, fitText, rowsWithin, type Fitted } from './budget.js';
-import { presentationOf } from './define-tool.js';
 import type { ToolResult } from './executor.js';
 
 /** Characters a text result may have unless configured otherwise (GATEWAY_OUTPUT_BUDGET_CHARS). */
@@ -47,7 +46,7 @@ const callText = (result: Succeeded) =>
  * most that many) and naming the call for the rest, any other text cut with a visible marker.
  */
 export const budgetedText = (result: Succeeded, budget: number, maxRows?: number): Fitted => {
-  const presentation = presentationOf(result.text);
+  const presentation = result.presentation ? result.presentation() : result.text();
   return typeof presentation === 'string'
     ? { text: fitText(presentation, budget) }
     : fitPage(presentation, budget, callText(result), maxRows);

@@ -4,6 +4,7 @@ import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
 import type { CallContext, UseCase } from './define-tool.js';
 import type { RegisteredTool } from './registry.js';
+import type { Presentation } from './markdown.js';
 import type { ToolError } from './tool-error.js';
 
 // The executor's types: what a call returns, and the policies and hooks it runs with.
@@ -25,7 +26,13 @@ export type ToolResult =
       readonly ok: true;
       readonly tool: RegisteredTool;
       readonly payload: unknown;
+      /** The answer's text as markdown (drawn once, on first use). */
       readonly text: () => string;
+      /**
+       * What the text is drawn from, when the presenter gave a Page: the output budget cuts its rows (a
+       * replayed or dry-run answer has only its text).
+       */
+      readonly presentation?: () => Presentation;
       /** The call that fetches the rows after the first `shownRows` (for output budgets). */
       readonly next?: (shownRows: number) => NextCall | undefined;
       readonly meta?: CallMeta;

@@ -1,7 +1,8 @@
 import type { Principal } from '../../ports/authenticator.js';
 import type { IdempotencyClaim } from '../../ports/idempotency-store.js';
 import type { RateDecision } from '../../ports/rate-limiter.js';
-import { isAllowed, type CallContext } from './define-tool.js';
+import { isAllowed, markdownOf, type CallContext } from './define-tool.js';
+import type { Presentation } from './markdown.js';
 import type {
   AuditPolicy,
   CallMeta,
@@ -392,19 +393,25 @@ export class ToolExecutor {
         const outcome = await this.resolve(tool, principal.tenant).execute(params, context)();
         if (outcome._tag === 'Left') return fail(fromGatewayError(outcome.left), meta);
         const result = outcome.right;
+        let drawn: Presentation | undefined;
+        const presentation = (): Presentation => {
+          if (drawn === undefined) {
+            try {
+              drawn = declaration.present(result, params);
+            } catch (error) {
+              // A presenter bug must not cost the caller the result: fall back to the JSON payload.
+              this.internalError(error, tool.name, requestId);
+              drawn = JSON.stringify(result, null, 1);
+            }
+          }
+          return drawn;
+        };
         return {
           ok: true,
           tool,
           payload: declaration.json ? declaration.json(result, params) : result,
-          text: () => {
-            try {
-              return declaration.text(result, params);
-            } catch (error) {
-              // A presenter bug must not cost the caller the result: fall back to the JSON payload.
-              this.internalError(error, tool.name, requestId);
-              return JSON.stringify(result, null, 1);
-            }
-          },
+          presentation,
+          text: () => markdownOf(presentation()),
           next: declaration.continuation
             ? (shown: number) => {
                 const args = declaration.continuation!(params, result, shown);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fitPage, fitText } from '../../application/runtime/budget.js';
-import { defineTool, presentationOf } from '../../application/runtime/define-tool.js';
+import { defineTool } from '../../application/runtime/define-tool.js';
 import { budgetedPair } from '../../application/runtime/envelope.js';
 import type { ToolResult } from '../../application/runtime/executor-types.js';
 import { renderPage, tableRow, type Page } from '../../application/runtime/markdown.js';
@@ -174,6 +174,7 @@ const resultOf = (result: Things, p: ThingsArgs = { offset: 0 }): Extract<ToolRe
   tool: registered,
   payload: result,
   text: () => thingsTool.text(result, p),
+  presentation: () => thingsTool.present(result, p),
   next: (shown) => {
     const args = thingsTool.continuation!(p, result, shown);
     return args ? { tool: registered.name, arguments: args } : undefined;
@@ -213,17 +214,16 @@ describe('text and structured answer of one call (budgetedPair)', () => {
   });
 });
 
-describe('presentationOf', () => {
-  it('hands over the Page a list presenter drew, and the markdown of any other text', () => {
+describe("a list tool's presentation", () => {
+  it('is the Page its presenter drew (rows as data), and its text that page rendered whole', () => {
     const result = resultOf(things(2));
-    const presentation = presentationOf(result.text);
+    const presentation = result.presentation!();
     expect(typeof presentation).toBe('object');
     expect((presentation as Page).rows).toEqual([
       [1000, things(2).things[0]!.name],
       [1001, things(2).things[1]!.name],
     ]);
-    expect(presentationOf(() => 'plain')).toBe('plain');
-    // outside presentationOf, the declaration's text is the page rendered whole (idempotent replays keep it)
+    // idempotent replays keep the text: the page rendered whole
     expect(result.text()).toBe(renderPage(presentation as Page));
   });
 });
