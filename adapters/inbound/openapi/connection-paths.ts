@@ -67,6 +67,29 @@ const ok = (data: object, description: string) => ({
   },
 });
 
+const grant = {
+  type: 'object',
+  properties: {
+    grant_id: { type: 'string' },
+    client_id: {
+      type: 'string',
+      description: 'A registered client id, or the URL of its Client ID Metadata Document.',
+    },
+    client_name: { type: 'string' },
+    redirect_hosts: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "The hosts of the client's redirect URIs (where its authorization codes go).",
+    },
+    principal: { type: 'string', description: 'Who consented (`key:ops`).' },
+    scopes: { type: 'array', items: { type: 'string' }, description: 'The permissions granted.' },
+    granted_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
+  required: ['grant_id', 'client_id', 'redirect_hosts', 'principal', 'scopes', 'updated_at'],
+};
+
 export const CONNECTION_TAG = {
   name: 'connections',
   description:
@@ -208,6 +231,60 @@ export const connectionPaths = (): Record<string, unknown> => ({
           'Entries.',
         ),
         ...errors(400, 401, 403),
+      },
+    },
+  },
+  '/v1/grants': {
+    get: {
+      operationId: 'listGrants',
+      summary: "The OAuth clients the caller authorised at the gateway's own authorization server",
+      description:
+        'Each grant: the client, its name and redirect hosts, the scopes granted, when, and until when. Never a token. `scope=tenant` lists every grant of the tenant (needs connections:manage).',
+      tags: ['connections'],
+      security: [{ bearer: [] }],
+      parameters: [
+        {
+          name: 'scope',
+          in: 'query',
+          required: false,
+          description: '`user` (default: your own grants) or `tenant` (needs connections:manage).',
+          schema: { type: 'string', enum: ['user', 'tenant'], default: 'user' },
+        },
+      ],
+      responses: {
+        '200': ok(
+          {
+            type: 'object',
+            properties: {
+              tenant: { type: 'string' },
+              scope: { type: 'string', enum: ['user', 'tenant'] },
+              grants: { type: 'array', items: grant },
+            },
+          },
+          'Grants, newest first.',
+        ),
+        ...errors(400, 401, 403, 503),
+      },
+    },
+  },
+  '/v1/grants/{grant_id}': {
+    delete: {
+      operationId: 'revokeGrant',
+      summary: 'Revoke a grant: its refresh tokens stop working at once, its access tokens within their lifetime',
+      description:
+        "Your own grant, or any of your tenant's with connections:manage. Another tenant's grant is not found. Recorded in the audit log (oauth.grant_revoked).",
+      tags: ['connections'],
+      security: [{ bearer: [] }],
+      parameters: [{ name: 'grant_id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': ok(
+          {
+            type: 'object',
+            properties: { revoked: { const: true }, grant_id: { type: 'string' }, client_id: { type: 'string' } },
+          },
+          'Revoked.',
+        ),
+        ...errors(401, 403, 404, 503),
       },
     },
   },
