@@ -24,8 +24,11 @@ export const DEFAULT_TENANT = 'default';
 /** A tenant id: 1 to 64 letters, digits, `.`, `_` or `-`, starting with a letter or digit (never a `:`). */
 export const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** The credential kinds a principal can come from; each is its own namespace of ids. */
-export type CredentialKind = 'key' | 'demo' | 'jwt' | 'embedded';
+/**
+ * The credential kinds a principal can come from; each is its own namespace of ids. `oidc` is a person signed in
+ * at the gateway's authorization server through an external OpenID provider (`oidc:<issuer>:<sub>`).
+ */
+export type CredentialKind = 'key' | 'demo' | 'jwt' | 'embedded' | 'oidc';
 
 /**
  * A principal id: the credential kind, then each part percent-encoded, joined by `:`

@@ -7,6 +7,7 @@ import type { AdapterFactory, ClientMetadata } from 'oidc-provider';
 import type { VerifyApiKey } from '../../../application/identity/sign-in.js';
 import { accessTokenVerifier, type VerifyAccessToken } from './access-tokens.js';
 import { interactionRoutes, type AuthorizationEvent } from './interaction-routes.js';
+import { FEDERATION_CALLBACK, openIdFederation, type OpenIdProviderOptions } from './oidc-federation.js';
 import { providerConfiguration, ROUTES } from './provider-config.js';
 import { signInSeal } from './sealed-sign-in.js';
 import { publicJwks, type SigningJwk } from './signing-keys.js';
@@ -63,6 +64,11 @@ export interface AuthorizationServerOptions {
   readonly onEvent?: (event: AuthorizationEvent) => void;
   /** A failure inside the server (a store that did not answer...): for the log. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Sign-in through an external OpenID Connect provider too (oidc-federation.ts): a "Sign in with {name}"
+   * button beside the API key form. Register `{issuer}/oauth/oidc/callback` as its redirect URI.
+   */
+  readonly openIdProvider?: OpenIdProviderOptions;
 }
 
 export interface AuthorizationServer {
@@ -190,11 +196,18 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
     demoHint: options.demoHint ?? false,
     onEvent,
     rememberedGrants: options.rememberedGrants,
+    ...(options.openIdProvider
+      ? {
+          federation: openIdFederation(options.openIdProvider, { issuer, cookieKeys: options.cookieKeys }),
+          issuer,
+          onError,
+        }
+      : {}),
   });
 
   return {
     routes,
-    paths: [...PROVIDER_PATHS, '/oauth/interaction/*'],
+    paths: [...PROVIDER_PATHS, '/oauth/interaction/*', ...(options.openIdProvider ? [FEDERATION_CALLBACK] : [])],
     issuer,
     resource: options.resource,
     metadataUrl: `${issuer}/.well-known/oauth-authorization-server`,

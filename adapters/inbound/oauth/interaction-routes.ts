@@ -1,6 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
@@ -11,6 +12,7 @@ import {
   type SignedIn,
   type VerifyApiKey,
 } from '../../../application/identity/sign-in.js';
+import { FEDERATION_CALLBACK, FEDERATION_COOKIE_PREFIX, type Federation } from './oidc-federation.js';
 import { consentPage, errorPage, PAGE_HEADERS, signInPage, type ClientView } from './pages.js';
 import { INTERACTION_PREFIX } from './provider-config.js';
 import type { SignInSeal } from './sealed-sign-in.js';
@@ -20,13 +22,23 @@ import type { SignInSeal } from './sealed-sign-in.js';
 //   POST /oauth/interaction/{uid}/login    checks the key; answers the consent page
 //   POST /oauth/interaction/{uid}/confirm  the ticked scopes: grants their intersection with the key's
 //   POST /oauth/interaction/{uid}/abort    cancel or deny: the client gets `access_denied`
+// With an OpenID provider configured (oidc-federation.ts), a second way to sign in:
+//   POST /oauth/interaction/{uid}/oidc         sets the sealed state cookie, redirects to the provider
+//   GET  /oauth/oidc/callback                  the provider's redirect (the registered redirect URI): finds
+//                                              the interaction by the cookie whose state matches, goes on to
+//   GET  /oauth/interaction/{uid}/oidc/return  validates the answer, maps the claims; answers the consent page
 // Every step needs oidc-provider's interaction cookie (SameSite=Lax, scoped to this path), so a form posted
 // from another site carries none and is refused.
 
 /** What the authorization server tells its owner (for the audit log); never a key or a token. */
 export type AuthorizationEvent =
   | { readonly type: 'sign_in'; readonly tenant: string; readonly principalId: string; readonly clientId: string }
-  | { readonly type: 'sign_in_refused'; readonly clientId: string }
+  | {
+      readonly type: 'sign_in_refused';
+      readonly clientId: string;
+      /** Why an OpenID provider's sign-in was refused (absent for a wrong API key). */
+      readonly reason?: string;
+    }
   | {
       readonly type: 'consent';
       readonly tenant: string;
@@ -53,6 +65,12 @@ export interface InteractionOptions {
   readonly onEvent: (event: AuthorizationEvent) => void;
   /** The grant ids an account gave a client before, newest first (the store's `grants`), if remembered. */
   readonly rememberedGrants: ((accountId: string, clientId: string) => Promise<readonly string[]>) | undefined;
+  /** Sign-in through an external OpenID provider, when one is configured. */
+  readonly federation?: Federation | undefined;
+  /** The issuer (the gateway's base URL): the provider's callback is `{issuer}/oauth/oidc/callback`. */
+  readonly issuer?: string;
+  /** A failure while talking to the OpenID provider (discovery, token endpoint), for the log. */
+  readonly onError?: (error: unknown) => void;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -66,7 +84,7 @@ const nodeOf = (c: Context): { req: IncomingMessage; res: ServerResponse } => {
   return { req: env.incoming, res: env.outgoing as ServerResponse };
 };
 
-const page = (c: Context, html: string, status: 200 | 400 | 401 = 200) => c.html(html, status, PAGE_HEADERS);
+const page = (c: Context, html: string, status: 200 | 400 | 401 | 502 = 200) => c.html(html, status, PAGE_HEADERS);
 
 const expired = (c: Context) =>
   page(
@@ -155,44 +173,20 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
   const base = `${INTERACTION_PREFIX}/:uid`;
   const limit = bodyLimit({ maxSize: FORM_LIMIT, onError: (c) => c.text('The form is too large.', 413) });
 
-  app.get(base, async (c) => {
-    const details = await interactionOf(c);
-    if (!details) return expired(c);
-    const uid = details.uid;
-    return page(
-      c,
-      signInPage({
-        service: o.serviceName,
-        action: `${INTERACTION_PREFIX}/${uid}/login`,
-        abortAction: `${INTERACTION_PREFIX}/${uid}/abort`,
-        client: await clientOf(details),
-        demoHint: o.demoHint,
-      }),
-    );
-  });
+  const signInView = (uid: string, client: ClientView, error?: string) =>
+    signInPage({
+      service: o.serviceName,
+      action: `${INTERACTION_PREFIX}/${uid}/login`,
+      abortAction: `${INTERACTION_PREFIX}/${uid}/abort`,
+      client,
+      demoHint: o.demoHint,
+      ...(o.federation ? { federation: { name: o.federation.name, action: `${INTERACTION_PREFIX}/${uid}/oidc` } } : {}),
+      ...(error ? { error } : {}),
+    });
 
-  app.post(`${base}/login`, limit, async (c) => {
-    const details = await interactionOf(c);
-    if (!details) return expired(c);
+  /** A person is signed in (by key or by OpenID provider): a remembered consent, or the consent page. */
+  const signedIn = async (c: Context, details: Interaction, client: ClientView, who: SignedIn) => {
     const uid = details.uid;
-    const client = await clientOf(details);
-    const form = await c.req.parseBody();
-    const who: SignedIn | undefined = await o.verifyApiKey(formString(form['api_key']));
-    if (!who) {
-      o.onEvent({ type: 'sign_in_refused', clientId: client.clientId });
-      return page(
-        c,
-        signInPage({
-          service: o.serviceName,
-          action: `${INTERACTION_PREFIX}/${uid}/login`,
-          abortAction: `${INTERACTION_PREFIX}/${uid}/abort`,
-          client,
-          demoHint: o.demoHint,
-          error: 'That key is not known here. Check it and try again.',
-        }),
-        401,
-      );
-    }
     o.onEvent({ type: 'sign_in', tenant: who.tenant, principalId: who.principalId, clientId: client.clientId });
     const remembered = await rememberedGrant(details, who);
     if (remembered) {
@@ -222,7 +216,96 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
         signIn: o.seal.seal(uid, who),
       }),
     );
+  };
+
+  app.get(base, async (c) => {
+    const details = await interactionOf(c);
+    if (!details) return expired(c);
+    return page(c, signInView(details.uid, await clientOf(details)));
   });
+
+  app.post(`${base}/login`, limit, async (c) => {
+    const details = await interactionOf(c);
+    if (!details) return expired(c);
+    const client = await clientOf(details);
+    const form = await c.req.parseBody();
+    const who: SignedIn | undefined = await o.verifyApiKey(formString(form['api_key']));
+    if (!who) {
+      o.onEvent({ type: 'sign_in_refused', clientId: client.clientId });
+      return page(c, signInView(details.uid, client, 'That key is not known here. Check it and try again.'), 401);
+    }
+    return signedIn(c, details, client, who);
+  });
+
+  const federation = o.federation;
+  if (federation) {
+    const secure = (o.issuer ?? '').startsWith('https:');
+    const cookieName = (uid: string) => `${FEDERATION_COOKIE_PREFIX}${uid}`;
+    const cookieOptions = { path: '/oauth', httpOnly: true, sameSite: 'Lax', secure } as const;
+    const refused = (c: Context, uid: string | undefined, why: string, status: 400 | 502 = 400) =>
+      page(
+        c,
+        errorPage(
+          `Sign-in with ${federation.name} failed`,
+          `${why[0]!.toUpperCase()}${why.slice(1)}. Nothing was granted.`,
+          uid ? { href: `${INTERACTION_PREFIX}/${uid}`, label: 'Back to the sign-in' } : undefined,
+        ),
+        status,
+      );
+
+    // The button: a new state, nonce and PKCE verifier, sealed in this interaction's cookie; off to the provider.
+    app.post(`${base}/oidc`, limit, async (c) => {
+      const details = await interactionOf(c);
+      if (!details) return expired(c);
+      let started: Awaited<ReturnType<Federation['start']>>;
+      try {
+        started = await federation.start(details.uid);
+      } catch (error) {
+        o.onError?.(error);
+        return refused(c, details.uid, `${federation.name} could not be reached`, 502);
+      }
+      setCookie(c, cookieName(details.uid), started.sealed, { ...cookieOptions, maxAge: 600 });
+      return c.redirect(started.url, 303);
+    });
+
+    // The registered redirect URI. The interaction's own cookie is scoped to its path, so this only finds which
+    // interaction the answer is for (the pending cookie whose state the answer carries) and goes on there.
+    app.get(FEDERATION_CALLBACK, (c) => {
+      const url = new URL(c.req.url);
+      const state = url.searchParams.get('state') ?? '';
+      for (const [name, value] of Object.entries(getCookie(c))) {
+        if (!name.startsWith(FEDERATION_COOKIE_PREFIX)) continue;
+        const pending = federation.open(value);
+        if (pending && state && pending.state === state && cookieName(pending.uid) === name)
+          return c.redirect(`${INTERACTION_PREFIX}/${encodeURIComponent(pending.uid)}/oidc/return${url.search}`, 303);
+      }
+      return refused(c, undefined, 'this answer belongs to no sign-in open in this browser (expired, used, or forged)');
+    });
+
+    app.get(`${base}/oidc/return`, async (c) => {
+      const details = await interactionOf(c);
+      if (!details) return expired(c);
+      const uid = details.uid;
+      const client = await clientOf(details);
+      const sealed = getCookie(c, cookieName(uid));
+      deleteCookie(c, cookieName(uid), cookieOptions);
+      const pending = sealed ? federation.open(sealed) : undefined;
+      if (!pending || pending.uid !== uid) {
+        o.onEvent({ type: 'sign_in_refused', clientId: client.clientId, reason: 'no pending sign-in' });
+        return refused(c, uid, 'this sign-in has expired or was already used');
+      }
+      // The answer as the provider sent it to the registered redirect URI (openid-client takes the
+      // redirect_uri of the token request from it).
+      const callback = new URL(`${federation.redirectUri}${new URL(c.req.url).search}`);
+      const result = await federation.finish(pending, callback);
+      if ('refused' in result) {
+        if (result.cause !== undefined) o.onError?.(result.cause);
+        o.onEvent({ type: 'sign_in_refused', clientId: client.clientId, reason: result.refused });
+        return refused(c, uid, result.refused);
+      }
+      return signedIn(c, details, client, result.who);
+    });
+  }
 
   app.post(`${base}/confirm`, limit, async (c) => {
     const details = await interactionOf(c);

@@ -43,6 +43,8 @@ export interface SignInPage {
   readonly client: ClientView;
   readonly error?: string;
   readonly demoHint?: boolean;
+  /** An external OpenID provider: a "Sign in with {name}" button posting to `action`. */
+  readonly federation?: { readonly name: string; readonly action: string };
 }
 
 export const signInPage = (p: SignInPage): string =>
@@ -55,6 +57,10 @@ export const signInPage = (p: SignInPage): string =>
       `<label for="api_key">Your API key${p.demoHint ? ' (or the demo token the gateway printed at start)' : ''}</label>` +
       `<input type="password" id="api_key" name="api_key" autocomplete="off" required autofocus>` +
       `<button type="submit">Continue</button></form>` +
+      (p.federation
+        ? `<form method="post" action="${escapeHtml(p.federation.action)}">` +
+          `<button type="submit">Sign in with ${escapeHtml(p.federation.name)}</button></form>`
+        : '') +
       `<form method="post" action="${escapeHtml(p.abortAction)}"><button type="submit">Cancel</button></form>` +
       `<p class="muted">The key is checked once and never given to ${escapeHtml(p.client.name)}.</p>`,
   );
@@ -100,5 +106,9 @@ export const consentPage = (p: ConsentPage): string =>
       `<form method="post" action="${escapeHtml(p.abortAction)}"><button type="submit">Deny</button></form>`,
   );
 
-export const errorPage = (title: string, message: string): string =>
-  layout(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`);
+export const errorPage = (title: string, message: string, back?: { href: string; label: string }): string =>
+  layout(
+    title,
+    `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>` +
+      (back ? `<p><a href="${escapeHtml(back.href)}">${escapeHtml(back.label)}</a></p>` : ''),
+  );
