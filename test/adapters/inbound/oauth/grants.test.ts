@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,13 +6,14 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountGrantRoutes } from '../../../../adapters/inbound/http/grant-routes.js';
 import { oauthGrantRegistry } from '../../../../adapters/inbound/oauth/grants-registry.js';
-import { openEmbedded, type OpenDatabase } from '../../../../adapters/outbound/persistence/databases.js';
+import { openEmbedded, openPostgres, type OpenDatabase } from '../../../../adapters/outbound/persistence/databases.js';
 import { sqlOAuthStore, type OAuthStore } from '../../../../adapters/outbound/persistence/oauth-store.js';
 import { encryptionKey, newEncryptionKey, SecretBox } from '../../../../adapters/outbound/persistence/secret-box.js';
 import { GrantsService, type GrantRegistry } from '../../../../application/identity/grants.js';
 import type { SignedIn } from '../../../../application/identity/sign-in.js';
 import type { AuditEntry } from '../../../../ports/audit-log.js';
 import type { Authenticator, Principal } from '../../../../ports/authenticator.js';
+import { postgresForTests } from '../../../support/postgres.js';
 import { authorize, exchange, KEYS, register, startHarness, token, type Harness } from './oauth-harness.js';
 
 // The grants API (GET /v1/grants, DELETE /v1/grants/{id}) over a real authorization server and its store on
@@ -281,30 +283,6 @@ describe('DELETE /v1/grants/{grant_id}', () => {
 });
 
 describe('the store and the service on their own', () => {
-  it("lists a tenant's grants by its exact prefix: `_` in a tenant id is not a wildcard", async () => {
-    const grants = store.adapter('Grant');
-    const at = { iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 };
-    await grants.upsert(
-      'g-under',
-      { accountId: 'a_b|key:x', clientId: 'c1', kind: 'Grant', jti: 'g-under', ...at },
-      3600,
-    );
-    await grants.upsert(
-      'g-other',
-      { accountId: 'axb|key:y', clientId: 'c2', kind: 'Grant', jti: 'g-other', ...at },
-      3600,
-    );
-    await grants.upsert(
-      'g-longer',
-      { accountId: 'a_bc|key:z', clientId: 'c3', kind: 'Grant', jti: 'g-longer', ...at },
-      3600,
-    );
-    expect((await store.grantsOfTenant('a_b')).map((g) => g.grantId)).toEqual(['g-under']);
-    expect((await store.grantsOfTenant('axb')).map((g) => g.grantId)).toEqual(['g-other']);
-    expect(await store.grant('g-longer')).toMatchObject({ accountId: 'a_bc|key:z', clientId: 'c3' });
-    expect(await store.grant('g-none')).toBeUndefined();
-  });
-
   it('answers 503 UNAVAILABLE with Retry-After when the store fails, and tells onStoreError', async () => {
     const down: GrantRegistry = {
       ofAccount: () => Promise.reject(new Error('database down')),
@@ -329,5 +307,57 @@ describe('the store and the service on their own', () => {
       expect(await res.json()).toMatchObject({ success: false, error: { code: 'UNAVAILABLE' } });
     }
     expect(errors.map((e) => e.message)).toEqual(['database down', 'database down']);
+  });
+});
+
+describe.each([
+  { name: 'embedded SQLite', postgres: false },
+  { name: 'PostgreSQL', postgres: true },
+])('the store lists a tenant by its exact prefix on $name', ({ postgres }) => {
+  let db: OpenDatabase | undefined;
+  let own: OAuthStore;
+  let skip: string | undefined;
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    if (postgres) {
+      const found = await postgresForTests();
+      if ('skip' in found) {
+        skip = found.skip;
+        return;
+      }
+      stop = found.stop;
+      db = await openPostgres(found.url, 2);
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'gateway-grants-'));
+      dirs.push(dir);
+      db = await openEmbedded(dir);
+    }
+    const opened = db;
+    own = sqlOAuthStore({
+      database: () => Promise.resolve(opened),
+      box: new SecretBox(encryptionKey(newEncryptionKey())).forPurpose('oauth-store'),
+    });
+  });
+  afterAll(async () => {
+    await db?.db.destroy();
+    await stop?.();
+  });
+
+  it('`_` in a tenant id is not a wildcard, and a longer tenant id is another tenant', async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    // Tenants of this run only (the PostgreSQL database is shared with other runs).
+    const run = randomBytes(4).toString('hex');
+    const [under, other, longer] = [`t${run}_b`, `t${run}xb`, `t${run}_bc`];
+    const grants = own.adapter('Grant');
+    const now = Math.floor(Date.now() / 1000);
+    const put = (id: string, accountId: string, clientId: string) =>
+      grants.upsert(id, { accountId, clientId, kind: 'Grant', jti: id, iat: now, exp: now + 3600 }, 3600);
+    await put(`${run}-under`, `${under}|key:x`, 'c1');
+    await put(`${run}-other`, `${other}|key:y`, 'c2');
+    await put(`${run}-longer`, `${longer}|key:z`, 'c3');
+    expect((await own.grantsOfTenant(under)).map((g) => g.grantId)).toEqual([`${run}-under`]);
+    expect((await own.grantsOfTenant(other)).map((g) => g.grantId)).toEqual([`${run}-other`]);
+    expect(await own.grant(`${run}-longer`)).toMatchObject({ accountId: `${longer}|key:z`, clientId: 'c3' });
+    expect(await own.grant(`${run}-none`)).toBeUndefined();
   });
 });
