@@ -15,6 +15,11 @@ export interface ClaimMapping {
   readonly permissionsClaim?: string;
   /** The permissions when that claim is absent (or none is configured); default none. */
   readonly defaultPermissions?: readonly string[];
+  /**
+   * The claim's values are group or role names (Entra ID group ids, Okta groups, Keycloak roles), each given
+   * the permissions listed here; values not listed give none. Unset: the values are permissions themselves.
+   */
+  readonly permissionsByGroup?: Readonly<Record<string, readonly string[]>>;
 }
 
 export const DEFAULT_TENANT_CLAIM = 'tenant';
@@ -40,10 +45,17 @@ export const claimAt = (claims: Readonly<Record<string, unknown>>, name: string)
   return at;
 };
 
-const permissionsOf = (value: unknown): string[] | undefined => {
+const permissionsOf = (
+  value: unknown,
+  byGroup: Readonly<Record<string, readonly string[]>> | undefined,
+): string[] | undefined => {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/\s+/) : undefined;
   if (!list) return undefined;
-  return [...new Set(list.filter((p): p is string => typeof p === 'string' && PERMISSION.test(p)))];
+  const values = list.filter((v): v is string => typeof v === 'string');
+  const permissions = byGroup
+    ? values.flatMap((group) => (Object.hasOwn(byGroup, group) ? (byGroup[group] ?? []) : []))
+    : values;
+  return [...new Set(permissions.filter((p) => PERMISSION.test(p)))];
 };
 
 const nameOf = (claims: Readonly<Record<string, unknown>>, sub: string): string => {
@@ -76,7 +88,7 @@ export const signedInFromIdToken = (
           : `the account's "${tenantClaim}" claim is not a valid workspace id`,
     };
   const permissionsClaim = mapping.permissionsClaim ?? DEFAULT_PERMISSIONS_CLAIM;
-  const fromClaim = permissionsOf(claimAt(claims, permissionsClaim));
+  const fromClaim = permissionsOf(claimAt(claims, permissionsClaim), mapping.permissionsByGroup);
   const permissions = fromClaim ?? [...(mapping.defaultPermissions ?? [])];
   return { tenant, principalId: principalId('oidc', issuer, sub), name: nameOf(claims, sub), permissions };
 };

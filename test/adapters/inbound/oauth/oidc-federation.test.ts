@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthorizationServer } from '../../../../adapters/inbound/oauth/authorization-server.js';
+import { randomSigningKey } from '../../../../adapters/inbound/oauth/signing-keys.js';
 import { signedInFromIdToken } from '../../../../application/identity/oidc-sign-in.js';
 import { principalId } from '../../../../ports/authenticator.js';
 import {
@@ -209,6 +211,59 @@ describe('sign-in through an OpenID provider', () => {
     expect([...html.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1])).toEqual(['crm:read', 'crm:write']);
   });
 
+  it('a provider that cannot be reached: a 502 page back to the sign-in, the failure logged', async () => {
+    const errors: unknown[] = [];
+    const down = await startHarness({
+      openIdProvider: { issuer: 'http://127.0.0.1:9', clientId: 'x', name: 'Down SSO' },
+      onError: (e) => errors.push(e),
+    });
+    try {
+      const c = await register(down.base);
+      const jar = new Jar();
+      const { challenge } = pkcePair();
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: c.client_id,
+        redirect_uri: c.redirect_uris[0]!,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: down.resource,
+      });
+      const interaction = location(await jar.go(`${down.base}/authorize?${query}`), down.base);
+      const html = await (await jar.go(interaction.href)).text();
+      const res = await jar.post(`${down.base}${formAction(html, 1)}`, {});
+      expect(res.status).toBe(502);
+      expect(await res.text()).toContain('Down SSO could not be reached');
+      expect(errors).toHaveLength(1);
+      expect([...jar.cookies.keys()].some((k) => k.startsWith('oauth_oidc_'))).toBe(false);
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('refuses a provider issuer that is plain http off the loopback', () => {
+    const options = {
+      issuer: 'http://127.0.0.1:1',
+      resource: 'http://127.0.0.1:1/mcp',
+      scopes: ['crm:read'],
+      verifyApiKey: () => Promise.resolve(undefined),
+      signingKeys: [randomSigningKey()],
+      cookieKeys: ['k'.repeat(32)],
+    };
+    expect(() =>
+      createAuthorizationServer({
+        ...options,
+        openIdProvider: { issuer: 'http://sso.example.com', clientId: 'x', name: 'X' },
+      }),
+    ).toThrow(/https/);
+    expect(() =>
+      createAuthorizationServer({
+        ...options,
+        openIdProvider: { issuer: 'https://sso.example.com', clientId: 'x', name: 'X' },
+      }),
+    ).not.toThrow();
+  });
+
   it('the person cancels at the provider: an error page that leads back to the sign-in, where a key still works', async () => {
     const s = await startAtGateway();
     const back = await signInAtProvider(s.jar, s.authorizationUrl, provider.issuer, { abort: true });
@@ -358,6 +413,18 @@ describe('claim mapping (signedInFromIdToken)', () => {
       tenant: 'initech',
       permissions: [],
     });
+  });
+  it('group names mapped to permissions (unknown groups give none)', () => {
+    const mapping = {
+      permissionsClaim: 'groups',
+      permissionsByGroup: { 'sales-team': ['crm:read', 'crm:write'], admins: ['*'], constructor: ['*'] },
+    };
+    expect(
+      signedInFromIdToken(iss, { sub: 's', tenant: 'acme', groups: ['sales-team', 'other'] }, mapping),
+    ).toMatchObject({ permissions: ['crm:read', 'crm:write'] });
+    expect(
+      signedInFromIdToken(iss, { sub: 's', tenant: 'acme', groups: ['toString', 'hasOwnProperty'] }, mapping),
+    ).toMatchObject({ permissions: [] });
   });
   it('refuses a missing subject and tenants that are not tenant ids', () => {
     expect(signedInFromIdToken(iss, { tenant: 'acme' }, {})).toHaveProperty('reason');
