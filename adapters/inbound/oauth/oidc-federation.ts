@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import type * as OpenIdClient from 'openid-client';
 import { signedInFromIdToken, type ClaimMapping } from '../../../application/identity/oidc-sign-in.js';
 import type { SignedIn } from '../../../application/identity/sign-in.js';
+import { TENANT_ID } from '../../../ports/authenticator.js';
 
 // Signing in at the gateway's authorization server through an external OpenID Connect provider (Okta, Entra
 // ID, Google, Keycloak...), with openid-client: an authorization code flow with PKCE, state and nonce, from the
@@ -82,6 +83,8 @@ export const openIdFederation = (
   if (issuerUrl.protocol !== 'https:' && !(issuerUrl.protocol === 'http:' && isLoopback(issuerUrl)))
     throw new Error(`the OpenID provider's issuer must be an https URL (got ${options.issuer})`);
   if (!options.clientId) throw new Error('the OpenID provider needs a client id');
+  if (options.tenant !== undefined && !TENANT_ID.test(options.tenant))
+    throw new Error(`the OpenID provider's fixed tenant is not a tenant id (got ${JSON.stringify(options.tenant)})`);
   const redirectUri = `${gateway.issuer}${FEDERATION_CALLBACK}`;
   const scope = [
     ...new Set(['openid', ...(options.scope ?? 'openid profile email').split(/\s+/).filter(Boolean)]),

@@ -241,7 +241,7 @@ describe('sign-in through an OpenID provider', () => {
     }
   });
 
-  it('refuses a provider issuer that is plain http off the loopback', () => {
+  it('refuses a provider issuer that is plain http off the loopback, and a fixed tenant that is no tenant id', () => {
     const options = {
       issuer: 'http://127.0.0.1:1',
       resource: 'http://127.0.0.1:1/mcp',
@@ -256,6 +256,12 @@ describe('sign-in through an OpenID provider', () => {
         openIdProvider: { issuer: 'http://sso.example.com', clientId: 'x', name: 'X' },
       }),
     ).toThrow(/https/);
+    expect(() =>
+      createAuthorizationServer({
+        ...options,
+        openIdProvider: { issuer: 'https://sso.example.com', clientId: 'x', name: 'X', tenant: 'acme corp' },
+      }),
+    ).toThrow(/not a tenant id/);
     expect(() =>
       createAuthorizationServer({
         ...options,
