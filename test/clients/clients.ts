@@ -3,12 +3,14 @@
 
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { line, STEP_TIMEOUT_MS, withTimeout } from './report.js';
+import { STEP_TIMEOUT_MS, withTimeout } from './report.js';
 import { outcomeOf, type Session } from './sequence.js';
 
 const requireHere = createRequire(import.meta.url);
@@ -94,13 +96,19 @@ export const inspector = (url: string, token: string) => async (): Promise<Sessi
  * passes the messages through, so the validation of results is this v1 client's, as it is the host's.
  */
 export const mcpRemote =
-  (url: string, extraArgs: readonly string[], configDir: string, stderrSink?: (s: string) => void) =>
+  (
+    url: string,
+    extraArgs: readonly string[],
+    configDir: string,
+    stderrSink?: (s: string) => void,
+    env: Readonly<Record<string, string>> = {},
+  ) =>
   async (): Promise<Session> => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [MCP_REMOTE, url, ...extraArgs],
       // Its OAuth state (client registrations, tokens) goes here rather than to ~/.mcp-auth.
-      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir },
+      env: { ...(process.env as Record<string, string>), MCP_REMOTE_CONFIG_DIR: configDir, ...env },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (d: Buffer) => stderrSink?.(d.toString()));
@@ -118,20 +126,44 @@ export const mcpRemote =
     };
   };
 
-/** Fact, not check: what mcp-remote does when it is given no header (the gateway has no OAuth server yet). */
-export const mcpRemoteWithoutHeader = async (url: string, configDir: string) => {
-  const client = 'mcp-remote (no header)';
+/**
+ * mcp-remote given no header, as most users run it: it finds the gateway's authorization server from the
+ * 401, registers, and opens a browser at the authorization URL. The "browser" here is oauth-browser.ts (a
+ * person signing in with `key` and consenting), started through $BROWSER and an `xdg-open` first on PATH,
+ * which is how the `open` package mcp-remote uses finds a browser on Linux.
+ */
+export const mcpRemoteSignedIn = (url: string, key: string, parentDir: string) => {
+  // its own config dir: no state of the header run is shared
+  const configDir = join(parentDir, 'oauth');
+  const bin = join(configDir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  const browser = join(bin, 'xdg-open');
+  const log = join(configDir, 'browser.log');
+  const script = fileURLToPath(new URL('./oauth-browser.ts', import.meta.url));
+  writeFileSync(browser, `#!/bin/sh\nexec "${process.execPath}" --import tsx "${script}" "$1" >>"${log}" 2>&1\n`, {
+    mode: 0o755,
+  });
   let stderr = '';
-  const t = Date.now();
-  try {
-    const session = await mcpRemote(url, [], configDir, (s) => (stderr += s))();
-    line('INFO', client, 'connect', 'connected without a token (unexpected)', Date.now() - t);
-    await session.close().catch(() => undefined);
-  } catch (e) {
-    const said = stderr
-      .split('\n')
-      .filter((l) => /Discovered|Dynamic Client Registration|Fatal error|Connection error|Received error/.test(l))
-      .map((l) => l.replace(/^(\[\d+\]\s*)+/, '').replace(/(\(HTTP \d+\)):.*/, '$1'));
-    line('INFO', client, 'connect', `fails: ${(e as Error).message} | ${said.join(' | ')}`, Date.now() - t, 600);
-  }
+  const open = mcpRemote(url, ['--transport', 'http-only'], configDir, (s) => (stderr += s), {
+    BROWSER: browser,
+    PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}`,
+    MATRIX_SIGN_IN_KEY: key,
+  });
+  return async (): Promise<Session> => {
+    try {
+      return await open();
+    } catch (e) {
+      const said = stderr
+        .split('\n')
+        .filter((l) =>
+          /Discovered|Registration|Fatal error|Connection error|Received error|oauth-browser|Authorization/.test(l),
+        )
+        .slice(-6)
+        .join(' | ');
+      const browsed = existsSync(log)
+        ? readFileSync(log, 'utf8').trim().split('\n').slice(-3).join(' | ')
+        : 'not opened';
+      throw new Error(`${(e as Error).message}${said ? ` | ${said}` : ''} | browser: ${browsed}`, { cause: e });
+    }
+  };
 };

@@ -13,14 +13,15 @@
 // both negotiation modes) over Streamable HTTP; the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli,
 // one process per step, as a person runs it); mcp-remote (the stdio-to-remote proxy Claude Desktop users
 // run), driven over stdio by the v1 SDK's StdioClientTransport; and the official conformance suite's server
-// scenarios (its CLI needs Node 22 or later: skipped, with a line saying so, on Node 20). Two lines are
-// facts rather than checks: the 401 an unauthenticated MCP request gets, and what mcp-remote does without
-// a header (the gateway has no OAuth authorization server yet).
+// scenarios (its CLI needs Node 22 or later: skipped, with a line saying so, on Node 20). mcp-remote runs
+// twice: with a bearer header, and with none, signing in through the gateway's own authorization server in
+// a scripted browser (oauth-browser.ts). One line is a fact rather than a check: the 401 an unauthenticated
+// MCP request gets.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspector, mcpRemote, mcpRemoteWithoutHeader, sdkV1, sdkV2 } from './clients.js';
+import { inspector, mcpRemote, mcpRemoteSignedIn, sdkV1, sdkV2 } from './clients.js';
 import { failureCount } from './report.js';
 import { runClient } from './sequence.js';
 import { conformance, unauthenticated } from './server-checks.js';
@@ -42,7 +43,7 @@ const main = async () => {
       'mcp-remote 0.15.1 (--transport http-only --header)',
       mcpRemote(url, ['--transport', 'http-only', '--header', `Authorization: Bearer ${token}`], configDir),
     );
-    await mcpRemoteWithoutHeader(url, configDir);
+    await runClient('mcp-remote 0.15.1 (no header: OAuth sign-in)', mcpRemoteSignedIn(url, token, configDir));
     await conformance(url, token);
   } finally {
     server?.kill('SIGTERM');
