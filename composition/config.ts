@@ -5,6 +5,7 @@ import { environmentRows, SECRET_VARIABLE, type EnvironmentRow } from './env.js'
 import type { GroupModule } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import type { ClientMetadata } from 'oidc-provider';
+import type { OpenIdProviderOptions } from '../adapters/inbound/oauth/oidc-federation.js';
 
 export type { ApiKeyConfig } from './core-env.js';
 
@@ -78,6 +79,8 @@ export interface GatewayConfig {
     readonly dynamicRegistration: boolean;
     readonly clientIdMetadataDocuments: boolean;
     readonly clients: readonly ClientMetadata[];
+    /** Sign-in through an external OpenID Connect provider (OIDC_*), when configured. */
+    readonly openIdProvider?: OpenIdProviderOptions;
   };
   /** Each group's own configuration, by group name (see composition/groups/). */
   readonly groups: Readonly<Record<string, unknown>>;
@@ -144,6 +147,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     rules.push(
       'PUBLIC_BASE_URL must be an origin without a path while OAUTH_SERVER=true (the authorization server is its issuer); serve the gateway at the root of its host, or set OAUTH_SERVER=false.',
     );
+  if (v.OIDC_ISSUER && !v.OIDC_CLIENT_ID) rules.push('OIDC_CLIENT_ID is required with OIDC_ISSUER.');
   if (rules.length) return E.left(rules);
 
   return E.right({
@@ -216,6 +220,22 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
         token_endpoint_auth_method: c.client_secret ? ('client_secret_basic' as const) : ('none' as const),
         ...c,
       })),
+      ...(v.OIDC_ISSUER
+        ? {
+            openIdProvider: {
+              issuer: v.OIDC_ISSUER,
+              clientId: v.OIDC_CLIENT_ID ?? '',
+              ...(v.OIDC_CLIENT_SECRET ? { clientSecret: v.OIDC_CLIENT_SECRET } : {}),
+              name: v.OIDC_NAME ?? new URL(v.OIDC_ISSUER).host,
+              ...(v.OIDC_SCOPES ? { scope: v.OIDC_SCOPES } : {}),
+              ...(v.OIDC_TENANT_CLAIM ? { tenantClaim: v.OIDC_TENANT_CLAIM } : {}),
+              ...(v.OIDC_TENANT ? { tenant: v.OIDC_TENANT } : {}),
+              ...(v.OIDC_PERMISSIONS_CLAIM ? { permissionsClaim: v.OIDC_PERMISSIONS_CLAIM } : {}),
+              ...(Object.keys(v.OIDC_PERMISSIONS_MAP).length ? { permissionsByGroup: v.OIDC_PERMISSIONS_MAP } : {}),
+              defaultPermissions: v.OIDC_DEFAULT_PERMISSIONS,
+            },
+          }
+        : {}),
     },
     groups,
   });

@@ -95,6 +95,30 @@ const oauthClientsVar = new EnvVar<OAuthClientConfig[]>(
   },
 );
 
+const permissionsMapVar = new EnvVar<Record<string, string[]>>(
+  'permissionsMap',
+  'a JSON object of group or role name to a list of permissions, e.g. {"sales": ["crm:read", "crm:write"]}',
+  (raw) => {
+    if (raw === undefined) return { ok: true, value: {} };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return { ok: false };
+    }
+    const decoded = t.record(t.string, t.array(t.string)).decode(parsed);
+    return E.isRight(decoded) && !Array.isArray(parsed) ? { ok: true, value: decoded.right } : { ok: false };
+  },
+);
+
+const commaList = new EnvVar<string[]>('list', 'a comma-separated list', (raw) => ({
+  ok: true,
+  value: (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+}));
+
 /** The core's variables, in the order the table lists them. */
 export const CORE_ENV = {
   PORT: intVar(0, 65535, 8787).doc('TCP port of the HTTP server.'),
@@ -252,6 +276,23 @@ export const CORE_ENV = {
   OAUTH_CLIENTS: oauthClientsVar.doc(
     'Pre-registered OAuth clients as JSON: [{"client_id":"ops-console","redirect_uris":["https://ops.example/cb"],"client_name":"Ops console"}]; without client_secret a client is public (PKCE only).',
   ),
+  OIDC_ISSUER: urlVar().doc(
+    'An OpenID Connect provider (Okta, Entra ID, Google, Keycloak) people may sign in with on the authorization server\'s page ("Sign in with OIDC_NAME"), beside the API key form: its issuer URL. Register {PUBLIC_BASE_URL}/oauth/oidc/callback as the redirect URI there.',
+  ),
+  OIDC_CLIENT_ID: optionalString.doc("The gateway's client id at the OpenID provider (required with OIDC_ISSUER)."),
+  OIDC_CLIENT_SECRET: optionalString.doc('Its client secret; without one the client is public (PKCE only).'),
+  OIDC_NAME: optionalString.doc('The name on the button, "Sign in with {name}".', "the issuer's host"),
+  OIDC_SCOPES: optionalString.doc('The scopes asked of the provider.', 'openid profile email'),
+  OIDC_TENANT_CLAIM: optionalString.doc("The ID token claim naming the person's gateway tenant.", 'tenant'),
+  OIDC_TENANT: optionalString.doc('One fixed tenant for everyone the provider signs in (instead of the claim).'),
+  OIDC_PERMISSIONS_CLAIM: optionalString.doc(
+    "The ID token claim listing the person's gateway permissions, or (with OIDC_PERMISSIONS_MAP) groups or roles.",
+    'gateway_permissions',
+  ),
+  OIDC_PERMISSIONS_MAP: permissionsMapVar.doc(
+    'Group or role names to permissions, as JSON: {"sales": ["crm:read", "crm:write"]}; values not listed give none.',
+  ),
+  OIDC_DEFAULT_PERMISSIONS: commaList.doc('Permissions when the claim is absent (comma-separated).'),
   REDIS_URL: new EnvVar<string | undefined>('redis', 'a redis:// or rediss:// URL', (raw) =>
     raw === undefined || /^rediss?:\/\//.test(raw) ? { ok: true, value: raw } : { ok: false },
   ).doc(

@@ -25,6 +25,9 @@ import { apiKeysFor, buildContainer, buildTenantScope, overriddenPorts, type Con
 import { lazyRoutes, mountTenantRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
 import { vendorAccess } from './vendor-access.js';
 import { authorizationServerFor } from './identity.js';
+import { mountGrantRoutes } from '../adapters/inbound/http/grant-routes.js';
+import { oauthGrantRegistry } from '../adapters/inbound/oauth/grants-registry.js';
+import { GrantsService } from '../application/identity/grants.js';
 import type { AuthorizationServer } from '../adapters/inbound/oauth/authorization-server.js';
 import { ApiKeyAuthenticator } from '../adapters/outbound/auth/api-key-authenticator.js';
 import { connectionStorage } from '../adapters/outbound/persistence/connection-storage.js';
@@ -327,6 +330,18 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         audit: services.audit,
         onStoreError: (error) => logger.error({ err: error }, 'connection store unavailable'),
       });
+      // The grants API (issue 29): the OAuth clients a person authorised, and revoking one.
+      if (identity)
+        mountGrantRoutes(app, {
+          authenticator: container.get(Authenticator),
+          grants: new GrantsService({
+            registry: oauthGrantRegistry({ index: identity.store, server: identity.server }),
+            audit: services.audit,
+            onAuditError: (error) =>
+              logger.error({ err: error }, 'audit log unavailable: a grant revocation was not recorded'),
+          }),
+          onStoreError: (error) => logger.error({ err: error }, 'OAuth store unavailable'),
+        });
     },
   });
 

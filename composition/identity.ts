@@ -7,7 +7,7 @@ import { guardedFetch } from '../adapters/inbound/oauth/guarded-fetch.js';
 import type { AuthorizationEvent } from '../adapters/inbound/oauth/interaction-routes.js';
 import { serverKeys } from '../adapters/inbound/oauth/signing-keys.js';
 import type { ConnectionStorage } from '../adapters/outbound/persistence/connection-storage.js';
-import { sqlOAuthStore } from '../adapters/outbound/persistence/oauth-store.js';
+import { sqlOAuthStore, type OAuthStore } from '../adapters/outbound/persistence/oauth-store.js';
 import type { AuditEntry, AuditLog } from '../ports/audit-log.js';
 import { DEFAULT_TENANT, type Authenticator } from '../ports/authenticator.js';
 import { UrlFetchGuard } from '../adapters/outbound/http/url-fetch-guard.js';
@@ -61,7 +61,7 @@ const auditEntryOf = (event: AuthorizationEvent, at: Date): AuditEntry => {
  */
 export const authorizationServerFor = (
   deps: IdentityDeps,
-): { readonly server: AuthorizationServer; close(): Promise<void> } | undefined => {
+): { readonly server: AuthorizationServer; readonly store: OAuthStore; close(): Promise<void> } | undefined => {
   const settings = deps.config.oauth;
   if (!settings.enabled) return undefined;
   // Client ID Metadata Documents come through the one URL guard (public addresses only, pinned, bounded),
@@ -101,6 +101,7 @@ export const authorizationServerFor = (
       ? { clientIdMetadataDocuments: { fetch: (input, init) => guardedFetch(documents())(input, init) } }
       : {}),
     demoHint: deps.demo,
+    ...(settings.openIdProvider ? { openIdProvider: settings.openIdProvider } : {}),
     rememberedGrants: async (account, client) => (await store.grants(account, client)).map((g) => g.grantId),
     onEvent: (event) => {
       deps.audit.record(auditEntryOf(event, new Date())).catch((error: unknown) => {
@@ -109,5 +110,5 @@ export const authorizationServerFor = (
     },
     onError: (error) => logger.error({ err: error }, 'authorization server error'),
   });
-  return { server, close: async () => guard?.close?.() };
+  return { server, store, close: async () => guard?.close?.() };
 };

@@ -115,3 +115,36 @@ describe('configuration from the environment', () => {
     for (const name of ENV_VARIABLES) expect(written, name).toContain(`| \`${name}\` |`);
   });
 });
+
+describe('the authorization server settings', () => {
+  it('are on by default with a public base URL at the root, and refuse one with a path', () => {
+    const on = loadConfig({});
+    expect(E.isRight(on) && on.right.oauth).toMatchObject({ enabled: true, accessTokenTtlSeconds: 600 });
+    expect(problems({ PUBLIC_BASE_URL: 'https://example.com/gateway' })).toEqual([
+      expect.stringContaining('PUBLIC_BASE_URL must be an origin without a path while OAUTH_SERVER=true'),
+    ]);
+    expect(problems({ PUBLIC_BASE_URL: 'https://example.com/gateway', OAUTH_SERVER: 'false' })).toEqual([]);
+  });
+
+  it('take an OpenID provider for sign-in, with its client id and claim mapping', () => {
+    expect(problems({ OIDC_ISSUER: 'https://login.example.com' })).toEqual([
+      'OIDC_CLIENT_ID is required with OIDC_ISSUER.',
+    ]);
+    const set = loadConfig({
+      OIDC_ISSUER: 'https://login.example.com',
+      OIDC_CLIENT_ID: 'gateway',
+      OIDC_PERMISSIONS_MAP: '{"sales": ["crm:read"]}',
+      OIDC_DEFAULT_PERMISSIONS: 'files:read, records:read',
+    });
+    expect(E.isRight(set) && set.right.oauth.openIdProvider).toEqual({
+      issuer: 'https://login.example.com',
+      clientId: 'gateway',
+      name: 'login.example.com',
+      permissionsByGroup: { sales: ['crm:read'] },
+      defaultPermissions: ['files:read', 'records:read'],
+    });
+    expect(problems({ OIDC_PERMISSIONS_MAP: '["crm:read"]' })).toEqual([
+      expect.stringContaining('OIDC_PERMISSIONS_MAP must be a JSON object'),
+    ]);
+  });
+});
