@@ -134,4 +134,24 @@ describe('the gateway in memory mode, reached by OAuth only', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { success: boolean }).success).toBe(true);
   });
+
+  it('lists the client among the grants of the person who signed in, and a revoked grant refreshes no more', async () => {
+    const { provider } = await connected(READER_TOKEN);
+    const bearer = { authorization: `Bearer ${provider.saved.access_token}` };
+    const listed = (await (await fetch(`${base}/v1/grants`, { headers: bearer })).json()) as any;
+    const grant = listed.data.grants.find((g: any) => g.client_id === provider.client.client_id);
+    expect(grant).toMatchObject({ principal: 'key:reader', client_name: 'E2E agent' });
+    const revoked = await fetch(`${base}/v1/grants/${grant.grant_id}`, { method: 'DELETE', headers: bearer });
+    expect(revoked.status).toBe(200);
+    const refresh = await fetch(`${base}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: provider.saved.refresh_token,
+        client_id: provider.client.client_id,
+      }),
+    });
+    expect(((await refresh.json()) as { error?: string }).error).toBe('invalid_grant');
+  });
 });
