@@ -63,7 +63,17 @@ const main = async (authorizationUrl: string, key: string): Promise<void> => {
   // the client's own callback (a loopback server of its own) takes the code; a browser tries every address
   // of localhost, Node's fetch the first one
   if (next.hostname === 'localhost') next.hostname = '127.0.0.1';
-  await fetch(next.href);
+  // The client may open the browser before its callback server listens (mcp-remote does): as a person
+  // would reload, try again for a while.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fetch(next.href);
+      return;
+    } catch (error) {
+      if (attempt >= 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 };
 
 const [url] = process.argv.slice(2);
@@ -82,7 +92,8 @@ try {
 main(url, key).then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`oauth-browser: ${error instanceof Error ? error.message : String(error)}\n`);
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    process.stderr.write(`oauth-browser: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
     process.exit(1);
   },
 );
