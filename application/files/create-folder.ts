@@ -4,6 +4,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { described, NonEmptyString, params, t } from '../runtime/codecs.js';
+import { WRITE_MAX_BYTES } from './write-file.js';
 import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { OVERWRITE_NEEDS, overwriteRefusal } from './overwrite.js';
 import { call, nextSteps } from '../runtime/markdown.js';
@@ -52,7 +53,8 @@ export const createFolderTool = defineTool({
     [
       itemText(i).replace(/^## /, '## Created '),
       nextSteps([
-        `Upload a file into it: ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`,
+        `Write a file into it: ${call('files_writeFile', { folder_id: i.Id, file_name: '<name>', content: '<text>' })}`,
+        `Upload a larger file (over ${WRITE_MAX_BYTES / 1024 / 1024} MiB): ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`,
         `Share it: ${call('files_createShare', { share_type: 'Send', items: [i.Id] })}`,
       ]),
     ].join('\n'),

@@ -4,6 +4,7 @@ import type { GatewayError } from '../../domain/shared/errors.js';
 import type { TaskEither } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { params, t } from '../runtime/codecs.js';
+import { WRITE_MAX_BYTES } from './write-file.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, ItemIdParam, itemJson, itemPresentation, itemSummaryJson } from './files-text.js';
@@ -64,7 +65,8 @@ export const getItemTool = defineTool({
         i.type === 'Folder'
           ? [
               `List the contents page by page: ${call('files_listChildren', { folder_id: i.Id })}`,
-              `Upload into it: ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`,
+              `Write a file into it: ${call('files_writeFile', { folder_id: i.Id, file_name: '<name>', content: '<text>' })}`,
+              `Upload a larger file (over ${WRITE_MAX_BYTES / 1024 / 1024} MiB): ${call('files_getUploadUrl', { folder_id: i.Id, file_name: '<name>' })}`,
             ]
           : [`Download it: ${call('files_getDownloadUrl', { item_id: i.Id })}`],
       ),

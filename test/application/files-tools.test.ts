@@ -211,3 +211,19 @@ describe('files in memory mode', () => {
     expect(box.messages[0]!.body).toContain('See attached');
   });
 });
+
+describe("a folder's next steps", () => {
+  it('name files_writeFile first, and a call to it from the hint writes into the new folder', async () => {
+    const gateway = testGateway();
+    const text = (await post(gateway, '/v1/tools/files/createFolder', { parent_id: 'home', name: 'Notes' })).body
+      .data as string;
+    const hint = /files_writeFile (\{[^\n]+\})/.exec(text);
+    expect(hint, text).not.toBeNull();
+    expect(text.indexOf('files_writeFile')).toBeLessThan(text.indexOf('files_getUploadUrl'));
+    const args = { ...(JSON.parse(hint![1]!) as Record<string, string>), file_name: 'a.txt', content: 'hello' };
+    const written = await post(gateway, '/v1/tools/files/writeFile?format=json', args);
+    expect(written.status).toBe(200);
+    const folder = (await post(gateway, '/v1/tools/files/getItem', { item_id: args['folder_id'] })).body.data as string;
+    expect(folder).toContain('files_writeFile');
+  });
+});
