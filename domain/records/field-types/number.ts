@@ -76,8 +76,16 @@ const numeric = (numberOf: (v: FieldValue) => number, format: (v: FieldValue) =>
 });
 
 const plainNumber = (v: FieldValue): number => v as number;
-const formatNumber = (v: FieldValue): string =>
-  typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 4 }) : String(v);
+/**
+ * A number as a model reads it: thousands separators from 10,000 up, none below, so that a year (1956), a
+ * street number or a short id reads as written rather than as "1,956".
+ */
+export const formatNumber = (v: FieldValue): string =>
+  typeof v !== 'number'
+    ? String(v)
+    : Math.abs(v) < 10_000
+      ? String(Number(v.toFixed(4)))
+      : v.toLocaleString('en-US', { maximumFractionDigits: 4 });
 const formatMoney = (v: FieldValue): string => {
   const m = v as MoneyValue;
   const n = Number(m.value);
