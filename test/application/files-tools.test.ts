@@ -220,7 +220,8 @@ describe("a folder's next steps", () => {
     const hint = /files_writeFile (\{[^\n]+\})/.exec(text);
     expect(hint, text).not.toBeNull();
     expect(text.indexOf('files_writeFile')).toBeLessThan(text.indexOf('files_getUploadUrl'));
-    const args = { ...(JSON.parse(hint![1]!) as Record<string, string>), file_name: 'a.txt', content: 'hello' };
+    const given = JSON.parse(hint![1]!) as Record<string, string>;
+    const args: Record<string, string> = { ...given, file_name: 'a.txt', content: 'hello' };
     const written = await post(gateway, '/v1/tools/files/writeFile?format=json', args);
     expect(written.status).toBe(200);
     const folder = (await post(gateway, '/v1/tools/files/getItem', { item_id: args['folder_id'] })).body.data as string;
