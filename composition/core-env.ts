@@ -1,8 +1,7 @@
 import * as t from 'io-ts';
 import { DEFAULT_OUTPUT_BUDGET } from '../application/runtime/envelope.js';
-import { E } from '../domain/shared/fp.js';
 import { TENANT_ID } from '../ports/authenticator.js';
-import { boolVar, EnvVar, enumVar, intVar, optionalString, tokenVar, urlVar } from './env.js';
+import { boolVar, EnvVar, enumVar, intVar, jsonVar, optionalString, tokenVar, urlVar } from './env.js';
 
 // The gateway's own environment variables (each group module declares its own), documented where they
 // are decoded: docs/configuration.md is generated from these codecs.
@@ -21,47 +20,26 @@ const ApiKeyCodec = t.intersection([
   t.type({ name: t.string, permissions: t.array(t.string) }),
   t.partial({ token: t.string, sha256: t.string, tenant: t.string }),
 ]);
-export const apiKeysVar = new EnvVar<ApiKeyConfig[]>(
+export const apiKeysVar = jsonVar<ApiKeyConfig[]>(
   'apiKeys',
   'a JSON array of {"name": string, "sha256" (64 hex digits) or "token": string, "permissions": string[], "tenant"?: a tenant id}',
-  (raw) => {
-    if (raw === undefined) return { ok: true, value: [] };
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return { ok: false };
-    }
-    const decoded = t.array(ApiKeyCodec).decode(parsed);
-    if (E.isLeft(decoded)) return { ok: false };
-    const keys = decoded.right;
-    const valid = keys.every(
+  t.array(ApiKeyCodec),
+  [],
+  (keys) =>
+    keys.every(
       (k) =>
         ((k.token !== undefined && k.token.length >= 8) ||
           (k.sha256 !== undefined && /^[0-9a-fA-F]{64}$/.test(k.sha256))) &&
         (k.tenant === undefined || TENANT_ID.test(k.tenant)),
-    );
-    return valid ? { ok: true, value: keys } : { ok: false };
-  },
+    ),
 );
 
-const rateLimitGroupsVar = new EnvVar<Record<string, number>>(
+const rateLimitGroupsVar = jsonVar(
   'rateGroups',
   'a JSON object of group name to calls per minute, e.g. {"skiptrace": 60}',
-  (raw) => {
-    if (raw === undefined) return { ok: true, value: {} };
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return { ok: false };
-    }
-    const decoded = t.record(t.string, t.number).decode(parsed);
-    if (E.isLeft(decoded) || Array.isArray(parsed)) return { ok: false };
-    return Object.values(decoded.right).every((n) => Number.isInteger(n) && n > 0)
-      ? { ok: true, value: decoded.right }
-      : { ok: false };
-  },
+  t.record(t.string, t.number),
+  {},
+  (groups) => !Array.isArray(groups) && Object.values(groups).every((n) => Number.isInteger(n) && n > 0),
 );
 
 const isKey = (raw: string): boolean => /^[A-Za-z0-9+/]{43}=$/.test(raw.trim());
@@ -79,36 +57,19 @@ const OAuthClientCodec = t.intersection([
 ]);
 export type OAuthClientConfig = t.TypeOf<typeof OAuthClientCodec>;
 
-const oauthClientsVar = new EnvVar<OAuthClientConfig[]>(
+const oauthClientsVar = jsonVar(
   'oauthClients',
   'a JSON array of {"client_id": string, "redirect_uris": string[], "client_name"?, "client_secret"?, "token_endpoint_auth_method"?}',
-  (raw) => {
-    if (raw === undefined) return { ok: true, value: [] };
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return { ok: false };
-    }
-    const decoded = t.array(OAuthClientCodec).decode(parsed);
-    return E.isRight(decoded) ? { ok: true, value: decoded.right } : { ok: false };
-  },
+  t.array(OAuthClientCodec),
+  [],
 );
 
-const permissionsMapVar = new EnvVar<Record<string, string[]>>(
+const permissionsMapVar = jsonVar(
   'permissionsMap',
   'a JSON object of group or role name to a list of permissions, e.g. {"sales": ["crm:read", "crm:write"]}',
-  (raw) => {
-    if (raw === undefined) return { ok: true, value: {} };
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return { ok: false };
-    }
-    const decoded = t.record(t.string, t.array(t.string)).decode(parsed);
-    return E.isRight(decoded) && !Array.isArray(parsed) ? { ok: true, value: decoded.right } : { ok: false };
-  },
+  t.record(t.string, t.array(t.string)),
+  {},
+  (map) => !Array.isArray(map),
 );
 
 const commaList = new EnvVar<string[]>('list', 'a comma-separated list', (raw) => ({

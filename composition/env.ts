@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { E } from '../domain/shared/fp.js';
 
 // io-ts codecs for environment variables: each decodes the raw string (or its absence) into a value,
 // says in words what it expects, and carries its documentation (its default as a person reads it, and
@@ -110,3 +111,26 @@ export const tokenVar = new EnvVar<string | undefined>('token', 'a token of at l
 
 /** Variable names whose values are never echoed in an error. */
 export const SECRET_VARIABLE = /TOKEN|SECRET|KEY|PASSWORD|DATABASE_URL/;
+
+/**
+ * A variable holding JSON: decoded by `codec` and accepted by `check`; `empty` when the variable is unset.
+ * A value that is not JSON, or not of the codec's shape, is refused with `expected`.
+ */
+export const jsonVar = <A>(
+  name: string,
+  expected: string,
+  codec: t.Decoder<unknown, A>,
+  empty: A,
+  check: (value: A) => boolean = () => true,
+): EnvVar<A> =>
+  new EnvVar<A>(name, expected, (raw) => {
+    if (raw === undefined) return { ok: true, value: empty };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return { ok: false };
+    }
+    const decoded = codec.decode(parsed);
+    return E.isRight(decoded) && check(decoded.right) ? { ok: true, value: decoded.right } : { ok: false };
+  });
