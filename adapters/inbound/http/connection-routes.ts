@@ -1,11 +1,9 @@
 import type { Context, Hono, Next } from 'hono';
 import type { Connections, ConnectionScope } from '../../../application/connections/connections.js';
-import { errorEnvelope } from '../../../application/runtime/envelope.js';
 import { fromGatewayError, toolError, type ToolError } from '../../../application/runtime/tool-error.js';
-import type { GatewayError } from '../../../domain/shared/errors.js';
-import { E, type Either } from '../../../domain/shared/fp.js';
+import { E } from '../../../domain/shared/fp.js';
 import type { Authenticator, Principal } from '../../../ports/authenticator.js';
-import { authenticateBearer } from './bearer.js';
+import { failure, fromEither, json, principalOr401 } from './api-answers.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { AuditLog } from '../../../ports/audit-log.js';
 import { readCapped } from './body-reader.js';
@@ -24,22 +22,6 @@ export interface ConnectionRouteDeps {
 
 const AUDIT_PERMISSION = 'audit:read';
 const AUDIT_PAGE = 100;
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-const json = (status: number, body: unknown, extra: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...extra },
-  });
-
-const failure = (e: ToolError): Response => {
-  const presented = errorEnvelope(e);
-  return json(presented.status, presented.body);
-};
-
-const fromEither = <A>(outcome: Either<GatewayError, A>, ok: (a: A) => Response): Response =>
-  E.isLeft(outcome) ? failure(fromGatewayError(outcome.left)) : ok(outcome.right);
 
 const scopeOf = (c: Context): ConnectionScope | ToolError => {
   const scope = c.req.query('scope') ?? 'tenant';
@@ -102,23 +84,8 @@ export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): voi
   for (const path of ['/v1/connections', '/v1/connections/*', '/v1/audit']) app.use(path, storeDown(false));
   for (const path of ['/oauth/callback', '/connect/*']) app.use(path, storeDown(true));
 
-  const who = async (c: Context): Promise<Principal | Response> => {
-    const outcome = await authenticateBearer(authenticator, c.req.header('authorization'));
-    if (outcome.kind === 'missing' || outcome.kind === 'malformed')
-      return json(
-        401,
-        errorEnvelope(toolError(401, 'UNAUTHORIZED', 'Missing bearer token. Send "Authorization: Bearer <token>".'))
-          .body,
-        { 'www-authenticate': 'Bearer realm="tool-gateway"' },
-      );
-    if (outcome.kind === 'refused')
-      return json(
-        401,
-        errorEnvelope(toolError(401, 'UNAUTHORIZED', `The bearer token was refused: ${outcome.reason}.`)).body,
-        { 'www-authenticate': 'Bearer realm="tool-gateway", error="invalid_token"' },
-      );
-    return outcome.principal;
-  };
+  const who = (c: Context): Promise<Principal | Response> =>
+    principalOr401(authenticator, c.req.header('authorization'));
 
   app.get('/v1/connections', async (c) => {
     const principal = await who(c);

@@ -1,11 +1,9 @@
 import type { Context, Hono, Next } from 'hono';
 import { grantsScopeOf, type GrantsService, type GrantSummary } from '../../../application/identity/grants.js';
-import { errorEnvelope } from '../../../application/runtime/envelope.js';
-import { fromGatewayError, toolError, type ToolError } from '../../../application/runtime/tool-error.js';
-import type { GatewayError } from '../../../domain/shared/errors.js';
-import { E, type Either } from '../../../domain/shared/fp.js';
+import { fromGatewayError, toolError } from '../../../application/runtime/tool-error.js';
+import { E } from '../../../domain/shared/fp.js';
 import type { Authenticator, Principal } from '../../../ports/authenticator.js';
-import { authenticateBearer } from './bearer.js';
+import { failure, fromEither, json, principalOr401 } from './api-answers.js';
 
 // The grants endpoints (issue 29): the OAuth clients a person authorised at the gateway's own authorization
 // server, and revoking one.
@@ -20,22 +18,6 @@ export interface GrantRouteDeps {
   /** Told when the OAuth store failed under a request (answered 503). */
   readonly onStoreError?: (error: Error) => void;
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-const json = (status: number, body: unknown, extra: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...extra },
-  });
-
-const failure = (e: ToolError): Response => {
-  const presented = errorEnvelope(e);
-  return json(presented.status, presented.body);
-};
-
-const fromEither = <A>(outcome: Either<GatewayError, A>, ok: (a: A) => Response): Response =>
-  E.isLeft(outcome) ? failure(fromGatewayError(outcome.left)) : ok(outcome.right);
 
 /** How long a caller is told to wait when the OAuth store cannot be reached. */
 const STORE_RETRY_SECONDS = 5;
@@ -76,23 +58,8 @@ export const mountGrantRoutes = (app: Hono, deps: GrantRouteDeps): void => {
   };
   app.use('/v1/grants/*', storeDown); // Hono's `/*` matches `/v1/grants` itself too: once per request
 
-  const who = async (c: Context): Promise<Principal | Response> => {
-    const outcome = await authenticateBearer(authenticator, c.req.header('authorization'));
-    if (outcome.kind === 'missing' || outcome.kind === 'malformed')
-      return json(
-        401,
-        errorEnvelope(toolError(401, 'UNAUTHORIZED', 'Missing bearer token. Send "Authorization: Bearer <token>".'))
-          .body,
-        { 'www-authenticate': 'Bearer realm="tool-gateway"' },
-      );
-    if (outcome.kind === 'refused')
-      return json(
-        401,
-        errorEnvelope(toolError(401, 'UNAUTHORIZED', `The bearer token was refused: ${outcome.reason}.`)).body,
-        { 'www-authenticate': 'Bearer realm="tool-gateway", error="invalid_token"' },
-      );
-    return outcome.principal;
-  };
+  const who = (c: Context): Promise<Principal | Response> =>
+    principalOr401(authenticator, c.req.header('authorization'));
 
   app.get('/v1/grants', async (c) => {
     const principal = await who(c);
