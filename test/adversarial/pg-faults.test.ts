@@ -130,7 +130,11 @@ describe.skipIf('skip' in found)('the gateway while its PostgreSQL sessions are 
     expect((await get('/health')).status).toBe(200);
     expect(server.output()).toContain('database connection lost');
 
-    // After the faults, without a restart: both paths work, and the audit log is written again.
+    // After the faults, without a restart: both paths work, and the audit log is written again. The last
+    // round's terminations reach idle pooled sessions as a FATAL notice a moment later; until it arrives such
+    // a session looks alive, and one query on it answers 503 (well-formed, as above). "Afterwards" is after
+    // those notices: half a second, far more than a loopback round trip.
+    await new Promise((r) => setTimeout(r, 500));
     expect((await send('connections')).status).toBe(200);
     const requestId = randomUUID();
     expect((await send('write', requestId)).status).toBe(200);
