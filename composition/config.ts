@@ -3,6 +3,7 @@ import { E, type Either } from '../domain/shared/fp.js';
 import { CORE_ENV, type ApiKeyConfig } from './core-env.js';
 import { environmentRows, SECRET_VARIABLE, type EnvironmentRow } from './env.js';
 import type { GroupModule } from './group-module.js';
+import { configuredTenantSettings, type TenantSettingsSource } from '../ports/tenant-settings.js';
 import { groupModules } from './groups/index.js';
 import type { ClientMetadata } from 'oidc-provider';
 import type { OpenIdProviderOptions } from '../adapters/inbound/oauth/oidc-federation.js';
@@ -40,6 +41,8 @@ export interface GatewayConfig {
   readonly confirmDestructive: boolean;
   /** The HMAC key of confirm tokens; without it each instance makes its own (tokens then verify only there). */
   readonly confirmSecret?: string;
+  /** Each tenant's human-approval and tool-search settings (TENANT_SETTINGS over HUMAN_APPROVAL, TOOL_SEARCH_ABOVE). */
+  readonly tenantSettings: TenantSettingsSource;
   readonly jwt?: {
     readonly secret?: string;
     readonly jwksUrl?: string;
@@ -171,6 +174,10 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     },
     confirmDestructive: v.GATEWAY_CONFIRM_DESTRUCTIVE,
     confirmSecret: v.GATEWAY_CONFIRM_SECRET,
+    tenantSettings: configuredTenantSettings(
+      { humanApproval: v.HUMAN_APPROVAL, toolSearchAbove: v.TOOL_SEARCH_ABOVE },
+      v.TENANT_SETTINGS,
+    ),
     shutdownGraceMs: v.GATEWAY_SHUTDOWN_GRACE_MS,
     simulatedLatencyMs: v.GATEWAY_SIMULATED_LATENCY_MS,
     metricsToken: v.METRICS_TOKEN,

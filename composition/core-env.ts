@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { DEFAULT_OUTPUT_BUDGET } from '../application/runtime/envelope.js';
 import { TENANT_ID } from '../ports/authenticator.js';
+import { HUMAN_APPROVAL_MODES, type TenantSettingsOverride } from '../ports/tenant-settings.js';
 import { boolVar, EnvVar, enumVar, intVar, jsonVar, optionalString, tokenVar, urlVar } from './env.js';
 
 // The gateway's own environment variables (each group module declares its own), documented where they
@@ -40,6 +41,23 @@ const rateLimitGroupsVar = jsonVar(
   t.record(t.string, t.number),
   {},
   (groups) => !Array.isArray(groups) && Object.values(groups).every((n) => Number.isInteger(n) && n > 0),
+);
+
+const humanApprovalCodec = t.keyof({ off: null, when_possible: null, required: null });
+
+const tenantSettingsVar = jsonVar<Record<string, TenantSettingsOverride>>(
+  'tenantSettings',
+  'a JSON object of tenant id to {"human_approval"?: "off" | "when_possible" | "required", "tool_search_above"?: a whole number}',
+  t.record(t.string, t.exact(t.partial({ human_approval: humanApprovalCodec, tool_search_above: t.number }))),
+  {},
+  (settings) =>
+    !Array.isArray(settings) &&
+    Object.keys(settings).length <= 10_000 &&
+    Object.entries(settings).every(
+      ([tenant, o]) =>
+        TENANT_ID.test(tenant) &&
+        (o.tool_search_above === undefined || (Number.isInteger(o.tool_search_above) && o.tool_search_above >= 0)),
+    ),
 );
 
 const isKey = (raw: string): boolean => /^[A-Za-z0-9+/]{43}=$/.test(raw.trim());
@@ -156,6 +174,15 @@ export const CORE_ENV = {
   ),
   GATEWAY_CONFIRM_DESTRUCTIVE: boolVar(false).doc(
     'true: a Destructive tool call without a valid confirm_token changes nothing and answers 428 CONFIRMATION_REQUIRED with a preview of what would go and a token (single use, 5 minutes). dry_run=true previews whatever the setting.',
+  ),
+  HUMAN_APPROVAL: enumVar(HUMAN_APPROVAL_MODES, 'when_possible').doc(
+    'Who approves a Destructive call or a skip trace. when_possible: a person, through the MCP client (2026-07-28 input_required, or elicitation for a 2025-11-25 client that declares it), when the client can ask one; otherwise the confirm-token flow of GATEWAY_CONFIRM_DESTRUCTIVE, marked as confirmed by the model. required: a person must approve, and a client that cannot ask one is refused. off: nobody is asked. TENANT_SETTINGS overrides it per tenant.',
+  ),
+  TOOL_SEARCH_ABOVE: intVar(0, 100_000, 0).doc(
+    'tools/list gives the tool-search meta tools instead of the catalogue when the caller would see more tools than this; 0: only when the client asks (/mcp?discovery=search). TENANT_SETTINGS overrides it per tenant.',
+  ),
+  TENANT_SETTINGS: tenantSettingsVar.doc(
+    'Per-tenant settings as JSON, e.g. {"acme": {"human_approval": "required", "tool_search_above": 20}}; a tenant not named uses HUMAN_APPROVAL and TOOL_SEARCH_ABOVE.',
   ),
   GATEWAY_CONFIRM_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
     raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },

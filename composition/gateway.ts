@@ -256,6 +256,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       record: (entry) => services.audit.record(entry),
       vendorOf: (group) => vendorOfGroup.get(group),
     },
+    tenantSettings: config.tenantSettings,
     confirm: new ConfirmGate({
       required: config.confirmDestructive,
       secret: config.confirmSecret ? new TextEncoder().encode(config.confirmSecret) : ConfirmGate.randomSecret(),
@@ -319,6 +320,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         // The gateway's own server first; an external issuer whose JWTs are accepted too, after it.
         authorizationServers: [...(oauth ? [oauth.issuer] : []), ...(config.jwt?.issuer ? [config.jwt.issuer] : [])],
         maxBodyBytes: config.maxBodyBytes,
+        tenantSettings: config.tenantSettings,
       });
       mountOpenApi(app, surface);
       mountDocs(app, surface);

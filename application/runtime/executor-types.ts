@@ -1,4 +1,5 @@
 import type { Principal } from '../../ports/authenticator.js';
+import type { TenantSettingsSource } from '../../ports/tenant-settings.js';
 import type { CallObserver } from '../../ports/call-observer.js';
 import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
@@ -95,6 +96,8 @@ export interface ExecutorOptions {
   readonly observer?: CallObserver;
   /** Delay added to every tool run (demos and tests of the in-memory mode). */
   readonly simulatedLatencyMs?: number;
+  /** Each tenant's human-approval setting (who approves a Destructive call or a skip trace). */
+  readonly tenantSettings?: TenantSettingsSource;
   /** Dry runs and confirm tokens of Destructive tools (ConfirmGate in confirm.ts). */
   readonly confirm?: DestructiveGate;
   /** The audit log: one row per Write or Destructive call (dry runs change nothing and are left out). */

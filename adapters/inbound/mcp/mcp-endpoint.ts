@@ -1,6 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import type { Principal } from '../../../ports/authenticator.js';
+import type { TenantSettingsSource } from '../../../ports/tenant-settings.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import { parseToolsets } from '../../../application/runtime/toolsets.js';
@@ -17,6 +18,8 @@ export interface McpDeps extends SurfaceDeps {
   readonly authorizationServers?: readonly string[];
   /** Largest JSON-RPC body accepted (default 4 MiB). */
   readonly maxBodyBytes?: number;
+  /** Each tenant's human-approval and tool-search settings (defaults: approval when possible, no automatic search). */
+  readonly tenantSettings?: TenantSettingsSource;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -72,6 +75,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
           version: deps.version,
           outputBudget: deps.outputBudget,
           maxBodyBytes,
+          tenantSettings: deps.tenantSettings,
         }),
         authInfoFor: m.authInfoFor,
       }),

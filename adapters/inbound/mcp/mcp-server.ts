@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../../ports/authenticator.js';
+import type { TenantSettingsSource } from '../../../ports/tenant-settings.js';
 import type { Group } from '../../../application/runtime/define-tool.js';
 import { visibleTools } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
@@ -87,6 +88,8 @@ export interface McpServerParts {
   readonly version: string;
   readonly outputBudget?: number;
   readonly maxBodyBytes: number;
+  /** Each tenant's human-approval and tool-search settings. */
+  readonly tenantSettings?: TenantSettingsSource;
 }
 
 /** The catalogue's version: a hash of the listed tools and the build, stable across instances of one build. */
