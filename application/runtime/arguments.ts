@@ -1,4 +1,5 @@
 import type * as t from 'io-ts';
+import { withArticle } from '../../domain/shared/articles.js';
 import { checkArgumentShape, preview, shownKey } from './argument-limits.js';
 import { describeExpected, toJsonSchema, type JsonSchema } from './json-schema.js';
 import { invalidParameter, type ToolError } from './tool-error.js';
@@ -104,7 +105,7 @@ export const explainDecodeErrors = (errors: t.Errors): ToolError => {
   const message =
     first.value === undefined
       ? `Missing required parameter "${parameter}" (${expected}).`
-      : `Parameter "${parameter}" must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}; got ${preview(first.value)}.`;
+      : `Parameter "${parameter}" must be ${withArticle(expected)}; got ${preview(first.value)}.`;
   return invalidParameter(message, parameter, expected);
 };
 

@@ -1,4 +1,5 @@
 // Files (attachments, images) and checklists: filtered only by presence (empty, not_empty).
+import { withArticle } from '../../shared/articles.js';
 import { E } from '../../shared/fp.js';
 import { isValidDate, isValidDateTime, type ChecklistItem, type FieldValue, type FileValue } from '../values.js';
 import { PRESENCE_MATCHES } from '../filter-model.js';
@@ -9,7 +10,7 @@ export const validateChecklist: Validate = (_field, raw, name) => {
   const shape = 'array of {title, completed}; optional description, due, assignee, id';
   const items: ChecklistInput[] = [];
   for (const item of asList(raw)) {
-    if (!isObject(item)) return problem(`${name} takes an ${shape}.`, shape);
+    if (!isObject(item)) return problem(`${name} takes ${withArticle(shape)}.`, shape);
     if ('text' in item || 'checked' in item)
       return problem(`${name}: checklist items have the members title and completed, not text and checked.`, shape);
     const extra = Object.keys(item).filter(
@@ -61,7 +62,7 @@ export const validateAttachment: Validate = (_field, raw, name) => {
     else if (typeof item === 'string' && /^https?:\/\//i.test(item.trim())) files.push({ url: item.trim() });
     else
       return problem(
-        `${name} takes an ${shape} (URLs are uploaded automatically; records_uploadFiles gives file ids).`,
+        `${name} takes ${withArticle(shape)} (URLs are uploaded automatically; records_uploadFiles gives file ids).`,
         shape,
       );
   }

@@ -1,4 +1,5 @@
 // Text-like field types: text, location, email, phone and links. Filters match lower-cased strings.
+import { withArticle } from '../../shared/articles.js';
 import { isEmailAddress } from '../../shared/email.js';
 import { E } from '../../shared/fp.js';
 import { TEXT_MATCHES, type FieldFilter } from '../filter-model.js';
@@ -27,7 +28,7 @@ export const validateEmailOrPhone: Validate = (field, raw, name) => {
   const shape = `array of {type, ${member}}; type is ${types.join(', ')}`;
   const items: { type: string; value: string }[] = [];
   for (const item of asList(raw)) {
-    if (!isObject(item)) return problem(`${name} takes an ${shape}.`, shape);
+    if (!isObject(item)) return problem(`${name} takes ${withArticle(shape)}.`, shape);
     const extra = Object.keys(item).filter((k) => k !== 'type' && k !== member);
     if (extra.length)
       return problem(`${name}: items have the members type and ${member}, not ${extra.join(', ')}.`, shape);
@@ -49,7 +50,7 @@ export const validateLink: Validate = (_field, raw, name) => {
   const shape = 'array of {url, title}';
   const items: { url: string; title: string }[] = [];
   for (const item of asList(raw)) {
-    if (!isObject(item)) return problem(`${name} takes an ${shape}.`, shape);
+    if (!isObject(item)) return problem(`${name} takes ${withArticle(shape)}.`, shape);
     const url = item['url'];
     const title = item['title'] ?? '';
     if (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url.trim()))
