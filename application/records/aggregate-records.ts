@@ -7,6 +7,8 @@ import {
   type AggregationResults,
 } from '../../domain/records/aggregate.js';
 import { findField, type App } from '../../domain/records/app.js';
+import { isIdField } from '../../domain/records/field.js';
+import { formatNumber } from '../../domain/records/field-types/number.js';
 import { resolveFilters } from '../../domain/records/filters.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
@@ -120,15 +122,21 @@ export class AggregateRecords implements UseCase<AggregateRecordsParams, Aggrega
   }
 }
 
-const show = (v: number | string | null | undefined, unit = '') =>
+/** How a column's figures read: an amount of money with separators, an id as stored, other numbers as number fields. */
+type Figure = 'money' | 'id' | 'number';
+
+const show = (v: number | string | null | undefined, c: { readonly unit: string; readonly figure: Figure }) =>
   v === null || v === undefined
     ? '-'
     : typeof v === 'number'
-      ? `${v.toLocaleString('en-US', { maximumFractionDigits: 4 })}${unit}`
+      ? `${c.figure === 'money' ? v.toLocaleString('en-US', { maximumFractionDigits: 4 }) : c.figure === 'id' ? String(v) : formatNumber(v)}${c.unit}`
       : v;
 
 /** One column per aggregation; a sum, average, minimum or maximum of money names its currency. */
-const columnsOf = (app: App, aggs: AggregationResults): { key: string; op: string; label: string; unit: string }[] =>
+const columnsOf = (
+  app: App,
+  aggs: AggregationResults,
+): { key: string; op: string; label: string; unit: string; figure: Figure }[] =>
   Object.entries(aggs).flatMap(([key, ops]) =>
     Object.keys(ops).map((op) => {
       const m = /^date_diff_(\d+)_(\d+)$/.exec(key);
@@ -140,7 +148,16 @@ const columnsOf = (app: App, aggs: AggregationResults): { key: string; op: strin
       const money = field?.field_type === 'money' && op !== 'count' ? (field.currencies ?? []) : [];
       const unit = money.length === 1 ? ` ${money[0]}` : '';
       const mixed = money.length > 1 ? `, amounts in ${money.join(' or ')} added as they are` : '';
-      return { key, op, label: `${op} ${name} (${key}${mixed})`, unit };
+      // a count is a number of records; a minimum or maximum of an id field (unique_id, "Lead ID") is an id
+      const figure: Figure =
+        op === 'count'
+          ? 'number'
+          : field?.field_type === 'money'
+            ? 'money'
+            : field && isIdField(field)
+              ? 'id'
+              : 'number';
+      return { key, op, label: `${op} ${name} (${key}${mixed})`, unit, figure };
     }),
   );
 
@@ -179,11 +196,9 @@ export const aggregateRecordsTool = defineTool({
           g.group,
           g.key ?? '',
           g.count,
-          ...cols.map((c) => show(g.aggregations[c.key]?.[c.op], c.unit)),
+          ...cols.map((c) => show(g.aggregations[c.key]?.[c.op], c)),
         ]),
-        footer: [
-          ['**total**', '', result.total_items, ...cols.map((c) => show(result.totals?.[c.key]?.[c.op], c.unit))],
-        ],
+        footer: [['**total**', '', result.total_items, ...cols.map((c) => show(result.totals?.[c.key]?.[c.op], c))]],
         notes:
           'Records with several values in the grouping field count in each of their groups; the total row counts each record once.',
       };
@@ -194,7 +209,7 @@ export const aggregateRecordsTool = defineTool({
       head,
       table(
         ['aggregation', 'value'],
-        cols.map((c) => [c.label, show(result.aggregations![c.key]?.[c.op], c.unit)]),
+        cols.map((c) => [c.label, show(result.aggregations![c.key]?.[c.op], c)]),
       ),
     ].join('\n\n');
   },

@@ -1,4 +1,5 @@
 import { inject, injectable } from 'inversify';
+import { isIdField } from '../../domain/records/field.js';
 import { formatByType } from '../../domain/records/field-types/table.js';
 import type { FieldDelta, Revision } from '../../domain/records/revision.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
@@ -102,7 +103,8 @@ export class GetRecordRevisionDelta implements UseCase<GetRecordRevisionDeltaPar
   }
 }
 
-const show = (d: FieldDelta, v: FieldDelta['from']): string => (v === null ? '(empty)' : formatByType(d.type, v));
+const show = (d: FieldDelta, v: FieldDelta['from']): string =>
+  v === null ? '(empty)' : formatByType(d.type, v, isIdField(d));
 
 export const getRecordRevisionDeltaTool = defineTool({
   group: 'records',

@@ -73,3 +73,25 @@ export interface FieldDefinition {
   /** Money fields: accepted currency codes. */
   readonly currencies?: readonly string[];
 }
+
+/** Words that make a field's name an identifier: "Record ID", "app_item_id", "Revision". */
+const ID_WORDS = new Set(['id', 'ids', 'uid', 'uuid', 'revision']);
+
+/**
+ * A field whose numbers are identifiers, not amounts: a unique_id, or a field named as an id (its label or
+ * external_id has the word id, such as "Lead ID" or "app_item_id", or revision). Text answers write its
+ * numbers as stored (12345, never "12,345").
+ */
+export const isIdField = (field: {
+  readonly field_type?: FieldType;
+  readonly external_id: string;
+  readonly label: string;
+}): boolean =>
+  field.field_type === 'unique_id' ||
+  [field.external_id, field.label].some((name) =>
+    name
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .some((word) => ID_WORDS.has(word)),
+  );

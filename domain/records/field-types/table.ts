@@ -2,7 +2,7 @@
 // (validation, filter values and predicates, sort key, text format, aggregations). Adding a field type means
 // adding it to FIELD_TYPES (field.ts) and here; the Record types make the compiler ask for every entry,
 // and the Podio adapter's tables (podio-record-values.ts) are keyed the same way.
-import type { FieldDefinition, FieldType, ValueType } from '../field.js';
+import { isIdField, type FieldDefinition, type FieldType, type ValueType } from '../field.js';
 import type { FieldValue } from '../values.js';
 import { APP, CATEGORY, CONTACT, STATUS, validateCategory, validateReference } from './choice.js';
 import { DATE, validateRangeDate, validateSingleDate } from './date.js';
@@ -92,7 +92,13 @@ export const isSystemField = (ft: FieldType): boolean => FIELD_TYPE_SPECS[ft].va
 
 export const isDateField = (ft: FieldType): boolean => valueTypeOf(ft) === 'date';
 
-/** A value as text (text results, related records, revision deltas). */
+/**
+ * A value of a type as text. A number that is an identifier (`id`: isIdField) is written as stored, never
+ * with thousands separators.
+ */
+export const formatByType = (type: ValueType, value: FieldValue, id = false): string =>
+  id && typeof value === 'number' ? String(value) : VALUE_TYPE_SPECS[type].format(value);
+
+/** A field's value as text (text results, related records): an id field's numbers without separators. */
 export const formatValue = (field: FieldDefinition, value: FieldValue): string =>
-  valueSpecOf(field.field_type).format(value);
-export const formatByType = (type: ValueType, value: FieldValue): string => VALUE_TYPE_SPECS[type].format(value);
+  formatByType(valueTypeOf(field.field_type), value, isIdField(field));
