@@ -58,6 +58,8 @@ export interface GatewayConfig {
   readonly idempotencyTtlSeconds: number;
   /** Shared store for rate limits, idempotency records and upstream tokens; in-process stores without it. */
   readonly redisUrl?: string;
+  /** Put before every Redis key the gateway writes (REDIS_KEY_PREFIX; empty by default). */
+  readonly redisKeyPrefix?: string;
   /** Where connections and the audit log live: PostgreSQL, or the embedded file in `dataDir`. */
   readonly storage: {
     readonly databaseUrl?: string;
@@ -203,6 +205,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     },
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,
     redisUrl: v.REDIS_URL,
+    redisKeyPrefix: v.REDIS_KEY_PREFIX,
     upstream: {
       maxAttempts: v.UPSTREAM_RETRY_MAX_ATTEMPTS,
       breakerFailures: v.UPSTREAM_BREAKER_FAILURES,

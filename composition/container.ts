@@ -79,15 +79,20 @@ export const buildContainer = (
     // This server's tokens go to its verifier only (their principal is the signed-in key's own id).
     return ownTokens ? withOwnAccessTokens(composite, ownTokens.issuer, ownTokens.verify) : composite;
   });
-  bindOnce(container, RateLimiter, () => (redis ? new RedisRateLimiter(redis) : new InMemoryRateLimiter(shared.clock)));
+  // Every Redis key starts with REDIS_KEY_PREFIX (empty by default: the names of earlier versions).
+  const keys = config.redisKeyPrefix ?? '';
+  bindOnce(container, RateLimiter, () =>
+    redis ? new RedisRateLimiter(redis, `${keys}tg:rl:`) : new InMemoryRateLimiter(shared.clock),
+  );
   bindOnce(container, IdempotencyStore, () =>
-    redis ? new RedisIdempotencyStore(redis) : new InMemoryIdempotencyStore(shared.clock),
+    redis ? new RedisIdempotencyStore(redis, `${keys}tg:idem:`) : new InMemoryIdempotencyStore(shared.clock),
   );
   bindOnce(container, TokenStore, () => {
     if (!redis) return new InMemoryTokenStore();
     const warn = throttledWarn(shared.logger);
     return new RedisTokenStore(redis, {
       local: new InMemoryTokenStore(),
+      prefix: `${keys}tg:tok:`,
       onFallback: (error) =>
         warn(
           'token-store',
@@ -100,18 +105,21 @@ export const buildContainer = (
   bindOnce(container, SharedCache, () => {
     if (!redis) return new InMemorySharedCache();
     const warn = throttledWarn(shared.logger);
-    return new RedisSharedCache(redis, (error) =>
-      warn(
-        'shared-cache',
-        { err: { message: error instanceof Error ? error.message : String(error) } },
-        'shared cache unavailable: answering without it',
-      ),
+    return new RedisSharedCache(
+      redis,
+      (error) =>
+        warn(
+          'shared-cache',
+          { err: { message: error instanceof Error ? error.message : String(error) } },
+          'shared cache unavailable: answering without it',
+        ),
+      `${keys}cache:`,
     );
   });
 
   // Used OAuth states, marked once for every instance (fails closed while Redis is away).
   bindOnce(container, OneTimeMarks, () =>
-    redis ? new RedisOneTimeMarks(redis) : new InMemoryOneTimeMarks(shared.clock),
+    redis ? new RedisOneTimeMarks(redis, `${keys}tg:once:`) : new InMemoryOneTimeMarks(shared.clock),
   );
 
   for (const group of groupModules) group.bind(container, config.groups[group.name], shared);

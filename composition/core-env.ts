@@ -286,4 +286,14 @@ export const CORE_ENV = {
   ).doc(
     'Redis for rate limits, idempotency keys and upstream tokens shared by several instances, e.g. redis://127.0.0.1:6379.',
   ),
+  REDIS_KEY_PREFIX: new EnvVar<string>('prefix', 'up to 64 letters, digits and _ . : - { }', (raw) =>
+    raw === undefined
+      ? { ok: true, value: '' }
+      : /^[A-Za-z0-9_.:{}-]{1,64}$/.test(raw)
+        ? { ok: true, value: raw }
+        : { ok: false },
+  ).doc(
+    "Put before every key the gateway writes to Redis (e.g. prod:), so that several gateways, or staging and production, share one Redis without seeing each other's rate limits, idempotency records, tokens, marks or caches. Empty: the keys keep the names of earlier versions (tg:rl:, tg:idem:, tg:tok:, tg:once:, cache:); setting or changing it on a running fleet starts those afresh (docs/operations.md).",
+    '(empty)',
+  ),
 };
