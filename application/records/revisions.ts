@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { isIdField } from '../../domain/records/field.js';
 import { formatByType } from '../../domain/records/field-types/table.js';
-import type { FieldDelta, Revision } from '../../domain/records/revision.js';
+import { lastChangeRange, type FieldDelta, type Revision } from '../../domain/records/revision.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordStore } from '../../ports/record-store.js';
@@ -40,6 +40,16 @@ export class GetRecordRevisions implements UseCase<GetRecordRevisionsParams, Rec
   }
 }
 
+/** The delta call for the last change of field values, when the revisions shown hold one (never an empty delta). */
+const changeHint = (r: RecordRevisions): string | undefined => {
+  const range = lastChangeRange(r.revisions);
+  return range
+    ? nextSteps([
+        `Values before and after the last change: ${call('records_getRecordRevisionDelta', { record_id: r.record_id, ...range })}`,
+      ])
+    : undefined;
+};
+
 export const getRecordRevisionsTool = defineTool({
   group: 'records',
   name: 'getRecordRevisions',
@@ -63,12 +73,7 @@ export const getRecordRevisionsTool = defineTool({
       x.created_on,
       x.changes.map((c) => c.label).join(', '),
     ]),
-    after:
-      r.revisions.length > 1
-        ? nextSteps([
-            `Values before and after the last change: ${call('records_getRecordRevisionDelta', { record_id: r.record_id, revision_from: r.revisions.at(-2)!.revision, revision_to: r.revisions.at(-1)!.revision })}`,
-          ])
-        : undefined,
+    after: changeHint(r),
   }),
 });
 

@@ -24,6 +24,23 @@ export interface Revision {
   readonly changes: readonly { readonly field_id: number; readonly label: string }[];
 }
 
+/**
+ * The revisions to compare to see the latest change of field values: the last update and the revision
+ * before it. Creation has nothing before it, and delete and restore change no field, so a delta over them
+ * is empty; undefined when the revisions hold no update. `revisions` are in order (a page of them may start
+ * past 0: the one before its first is then its number minus one).
+ */
+export const lastChangeRange = (
+  revisions: readonly Pick<Revision, 'revision' | 'type'>[],
+): { readonly revision_from: number; readonly revision_to: number } | undefined => {
+  for (let i = revisions.length - 1; i >= 0; i--) {
+    const r = revisions[i]!;
+    if (r.type === 'update' && r.revision > 0)
+      return { revision_from: i > 0 ? revisions[i - 1]!.revision : r.revision - 1, revision_to: r.revision };
+  }
+  return undefined;
+};
+
 export interface FieldDelta {
   readonly field_id: number;
   readonly external_id: string;

@@ -9,7 +9,14 @@ import {
   type FieldType,
 } from '../../../domain/records/app.js';
 import type { RecordData, UserRef } from '../../../domain/records/record.js';
-import type { Comment, FieldDelta, PersonRef, Revision, WriteFlags } from '../../../domain/records/revision.js';
+import type {
+  Comment,
+  FieldDelta,
+  PersonRef,
+  Revision,
+  RevisionType,
+  WriteFlags,
+} from '../../../domain/records/revision.js';
 import type { FieldValue } from '../../../domain/records/values.js';
 import type { PodioQuery } from './podio-client.js';
 import { arr, num, obj, podioTime, str, type Json } from './podio-record-json.js';
@@ -257,9 +264,16 @@ export const toAppSummary = (a: Json): AppSummary => {
   };
 };
 
+const REVISION_TYPES: readonly RevisionType[] = ['creation', 'update', 'delete', 'restore'];
+/** The revision's `type` as Podio gives it; by its number when Podio gives none we know (0 is the creation). */
+const revisionType = (r: Json): RevisionType => {
+  const given = str(r['type']);
+  return REVISION_TYPES.find((x) => x === given) ?? (num(r['revision']) === 0 ? 'creation' : 'update');
+};
+
 export const toRevision = (r: Json, recordId: number): Revision => ({
   revision: num(r['revision']) ?? 0,
-  type: num(r['revision']) === 0 ? ('creation' as const) : ('update' as const),
+  type: revisionType(r),
   created_by: person(r['created_by']),
   created_on: podioTime(r['created_on']),
   record_id: recordId,
