@@ -83,6 +83,8 @@ export interface ShareListing {
 export interface ShareDesk {
   open(shareId: string, visitor: ShareVisitor): TaskEither<TransferRefusal, ShareListing>;
   download(shareId: string, itemId: string, visitor: ShareVisitor): TaskEither<TransferRefusal, FilePayload>;
+  /** The whole share in one download (its direct download address): one file as itself, more as a zip. */
+  downloadAll(shareId: string, visitor: ShareVisitor): TaskEither<TransferRefusal, FilePayload>;
   upload(
     shareId: string,
     fileName: string,

@@ -2,6 +2,7 @@ import type { ServiceIdentifier } from 'inversify';
 import type { GatewayError } from '../domain/shared/errors.js';
 import type { TaskEither } from '../domain/shared/fp.js';
 import type { NewShare, Share, ShareChanges, SharePage, ShareType } from '../domain/files/share.js';
+import type { DownloadSpecification } from '../domain/files/transfer.js';
 
 export interface ShareListQuery {
   readonly shareType?: ShareType;
@@ -21,6 +22,12 @@ export interface ShareStore {
   list(query: ShareListQuery): TaskEither<GatewayError, SharePage>;
   create(share: NewShare): TaskEither<GatewayError, Share>;
   update(id: string, changes: ShareChanges): TaskEither<GatewayError, Share>;
+  /**
+   * The direct download address of a Send share's contents, without its landing page: the file itself when
+   * the share holds one file, else a zip of all of them. The download counts against MaxDownloads when the
+   * address is used.
+   */
+  downloadLink(id: string): TaskEither<GatewayError, DownloadSpecification>;
   /** Revokes the share at once: its Uri and upload link stop working. */
   delete(id: string): TaskEither<GatewayError, void>;
 }

@@ -10,6 +10,7 @@ import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { flag, shareJson, shareText } from './files-text.js';
 import { ShareResult } from './file-results.js';
+import { withDirectDownload } from './share-download.js';
 
 export const CreateShareParams = params(
   {
@@ -111,6 +112,7 @@ export class CreateShare implements UseCase<CreateShareParams, CreateShareResult
         notifyOnUpload: p.notify_on_upload,
         recipients,
       }),
+      TE.chain(withDirectDownload(this.shares, this.clock.now())),
       TE.chain((share): TaskEither<GatewayError, CreateShareResult> =>
         recipients.length
           ? pipe(
@@ -136,7 +138,7 @@ export const createShareTool = defineTool({
   name: 'createShare',
   title: 'Create share',
   description:
-    'Creates a share link (Uri) that sends items or requests uploads, and e-mails it to recipients if given.',
+    'Creates a share link (Uri) that sends items or requests uploads, and e-mails it to recipients if given; a Send share also gets a direct download link.',
   annotations: { kind: 'Write', idempotent: false },
   params: CreateShareParams,
   useCase: CreateShare,

@@ -116,6 +116,10 @@ export const ShareResult = openObject(
     IsViewOnly: t.boolean,
     Items: t.array(ItemResult),
     notified_recipients: t.array(t.string),
+    // A Send share's direct download address (no landing page), or why it has none.
+    download_url: t.string,
+    download_url_expires_at: t.string,
+    download_unavailable: t.string,
   },
 );
 

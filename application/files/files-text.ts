@@ -1,5 +1,5 @@
 import type { Item } from '../../domain/files/item.js';
-import type { Share } from '../../domain/files/share.js';
+import type { DirectDownloadRefusal, Share } from '../../domain/files/share.js';
 import { described, NonEmptyString, t } from '../runtime/codecs.js';
 import type { DefaultedType, DescribedType } from '../runtime/json-schema.js';
 import { fields, joinBlocks, plural, renderPage, type Cell, type Presentation } from '../runtime/markdown.js';
@@ -129,6 +129,42 @@ export const itemText = (i: Item): string => {
   return typeof out === 'string' ? out : renderPage(out);
 };
 
+const NO_DIRECT_DOWNLOAD: Record<DirectDownloadRefusal, string> = {
+  expired: 'the share has expired',
+  'view-only': 'the share is view-only',
+  'download-limit': 'all of its downloads are used',
+  'wrong-type': 'a Request share collects uploads',
+  'sign-in': 'recipients must sign in on the landing page',
+  'visitor-details': 'recipients give their name and e-mail on the landing page first',
+};
+
+/** Why a Send share's answer carries no direct download address, in words; undefined when it carries one. */
+const noDirectDownload = (s: Share): string | undefined => {
+  const d = s.DirectDownload;
+  if (!d || d.kind === 'link') return undefined;
+  return d.kind === 'none'
+    ? `none: ${NO_DIRECT_DOWNLOAD[d.reason]}`
+    : `not available just now (${d.message}); the landing page still works`;
+};
+
+/** A Send share's direct download in the payload: `download_url`, or `download_unavailable` saying why not. */
+const directDownloadJson = (s: Share): Record<string, string> => {
+  const d = s.DirectDownload;
+  if (d?.kind === 'link')
+    return { download_url: d.url, ...(d.expiresAt ? { download_url_expires_at: d.expiresAt } : {}) };
+  const why = noDirectDownload(s);
+  return why ? { download_unavailable: why } : {};
+};
+
+/** The direct download line of a share's text: the address and what it gives, or why there is none. */
+const directDownloadText = (s: Share): string | undefined => {
+  const d = s.DirectDownload;
+  if (d?.kind !== 'link') return noDirectDownload(s);
+  const what = d.fileName === 'Files.zip' ? 'all the files as one zip' : d.fileName ? `"${d.fileName}" itself` : '';
+  const until = d.expiresAt ? `, works until ${date(d.expiresAt)}` : '';
+  return `${d.url}${what || until ? ` (${what}${what ? until : until.slice(2)})` : ''}`;
+};
+
 export const shareJson = (s: Share, itemJsonOf: (i: Item) => unknown = itemJson): Record<string, unknown> =>
   defined({
     'odata.type': `${TYPE_PREFIX}Share`,
@@ -149,6 +185,7 @@ export const shareJson = (s: Share, itemJsonOf: (i: Item) => unknown = itemJson)
     MaxDownloads: s.MaxDownloads,
     TotalDownloads: s.TotalDownloads,
     Uri: s.Uri,
+    ...directDownloadJson(s),
     ShareAccessRight: {
       'odata.type': `${TYPE_PREFIX}ShareAccessRight`,
       DisplayText: s.IsViewOnly ? 'View Only' : 'Full Control',
@@ -168,6 +205,7 @@ export const shareSummaryJson = (s: Share, extra: 'get' | 'list'): Record<string
     ShareType: s.ShareType,
     Title: s.Title,
     Uri: s.Uri,
+    ...directDownloadJson(s),
     ExpirationDate: s.ExpirationDate,
     TotalDownloads: s.TotalDownloads,
     ...(extra === 'get' ? { MaxDownloads: s.MaxDownloads } : { CreationDate: s.CreationDate }),
@@ -195,7 +233,8 @@ export const sharePresentation = (
   const about = joinBlocks(
     heading,
     fields([
-      ['Link', s.Uri],
+      ['Direct download', directDownloadText(s)],
+      [s.ShareType === 'Send' ? 'Landing page' : 'Upload page', s.Uri],
       [
         'Type',
         s.ShareType === 'Send'

@@ -1,7 +1,8 @@
 import { inject, injectable } from 'inversify';
 import type { Share } from '../../domain/files/share.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
-import { TE, type TaskEither } from '../../domain/shared/fp.js';
+import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { Clock } from '../../ports/clock.js';
 import { ShareStore } from '../../ports/share-store.js';
 import { described, intRange, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
@@ -9,6 +10,7 @@ import { flag, shareJson, shareText } from './files-text.js';
 import { ShareIdParam } from './get-share.js';
 import { isoDate } from './update-item.js';
 import { ShareResult } from './file-results.js';
+import { withDirectDownload } from './share-download.js';
 
 export const UpdateShareParams = params(
   { share_id: ShareIdParam },
@@ -25,7 +27,10 @@ export type UpdateShareParams = t.TypeOf<typeof UpdateShareParams>;
 
 @injectable()
 export class UpdateShare implements UseCase<UpdateShareParams, Share> {
-  constructor(@inject(ShareStore) private readonly shares: ShareStore) {}
+  constructor(
+    @inject(ShareStore) private readonly shares: ShareStore,
+    @inject(Clock) private readonly clock: Clock,
+  ) {}
   execute(p: UpdateShareParams): TaskEither<GatewayError, Share> {
     const { share_id, ...changes } = p;
     if (!Object.values(changes).some((v) => v !== undefined)) {
@@ -39,7 +44,7 @@ export class UpdateShare implements UseCase<UpdateShareParams, Share> {
     }
     const bad = p.expiration_date !== undefined ? isoDate(p.expiration_date, 'expiration_date') : undefined;
     if (bad) return TE.left(bad);
-    return this.shares.update(share_id.trim(), {
+    const updated = this.shares.update(share_id.trim(), {
       ...(p.title !== undefined ? { title: p.title.trim() } : {}),
       ...(p.expiration_date !== undefined
         ? { expirationDate: new Date(Date.parse(p.expiration_date.trim())).toISOString() }
@@ -49,6 +54,7 @@ export class UpdateShare implements UseCase<UpdateShareParams, Share> {
       ...(p.require_user_info !== undefined ? { requireUserInfo: p.require_user_info } : {}),
       ...(p.is_view_only !== undefined ? { isViewOnly: p.is_view_only } : {}),
     });
+    return pipe(updated, TE.chain(withDirectDownload(this.shares, this.clock.now())));
   }
 }
 

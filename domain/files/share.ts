@@ -34,7 +34,18 @@ export interface Share {
   readonly Recipients?: readonly ShareRecipient[];
   readonly NotifyOnDownload?: boolean;
   readonly NotifyOnUpload?: boolean;
+  /** A Send share's direct download (the file, or a zip of several), when asked for: see ShareDirectDownload. */
+  readonly DirectDownload?: ShareDirectDownload;
 }
+
+/**
+ * What a Send share's answer says about downloading without the landing page: the direct address, or why
+ * there is none (the share's own rules, or the file service not giving one just now).
+ */
+export type ShareDirectDownload =
+  | { readonly kind: 'link'; readonly url: string; readonly expiresAt?: string; readonly fileName?: string }
+  | { readonly kind: 'none'; readonly reason: DirectDownloadRefusal }
+  | { readonly kind: 'failed'; readonly message: string };
 
 export interface NewShare {
   readonly shareType: ShareType;
@@ -84,6 +95,16 @@ export const downloadRefusal = (share: Share, now: Date): ShareRefusal | undefin
   if (downloadsLeft(share) <= 0) return 'download-limit';
   return undefined;
 };
+
+export type DirectDownloadRefusal = ShareRefusal | 'sign-in' | 'visitor-details';
+
+/**
+ * Why a Send share gets no direct download address, if it does not: the rules of a download, and the shares
+ * whose landing page asks the visitor to sign in or to say who they are (a direct address would skip that).
+ */
+export const directDownloadRefusal = (share: Share, now: Date): DirectDownloadRefusal | undefined =>
+  downloadRefusal(share, now) ??
+  (share.RequireLogin ? 'sign-in' : share.RequireUserInfo ? 'visitor-details' : undefined);
 
 /** The address check of share recipients (linear time; see domain/shared/email.ts). */
 export const EMAIL = { test: isEmailAddress } as const;

@@ -110,7 +110,8 @@ export const startShareFileServer = async (options: {
     signer,
     ...(options.maxUploadBytes ? { maxUploadBytes: options.maxUploadBytes } : {}),
   });
-  const shares = new InMemoryShareStore({ clock: options.clock, items, baseUrl: `${url}/share` });
+  // Share pages (and a share's download address) on the stand-in's storage host, as its data plane serves them.
+  const shares = new InMemoryShareStore({ clock: options.clock, items, baseUrl: url });
   const api = `${url}/sf/v3`;
 
   const state: ShareFileStandIn = {
@@ -154,7 +155,7 @@ export const startShareFileServer = async (options: {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const u = new URL(req.url ?? '/', url);
-    if (u.pathname.startsWith('/files/transfer/')) {
+    if (u.pathname.startsWith('/files/transfer/') || u.pathname.startsWith('/files/shares/')) {
       requests.push({
         method: req.method ?? 'GET',
         path: u.pathname,

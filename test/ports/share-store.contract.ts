@@ -87,6 +87,15 @@ export const shareStoreContract = (
       expect(u).toMatchObject({ Id: s.Id, Title: 'Renamed share', MaxDownloads: -1, RequireLogin: false });
     });
 
+    it("gives a Send share's direct download address, distinct from its landing page", async () => {
+      const s = await ok(h.shares.create(send([h.seedFile('direct.txt')], h.clock)));
+      const d = await ok(h.shares.downloadLink(s.Id));
+      expect(d.DownloadUrl).toMatch(/^https?:\/\//);
+      expect(d.DownloadUrl).not.toBe(s.Uri);
+      const missing = await h.shares.downloadLink('no-such-share')();
+      expect(E.isLeft(missing) && missing.left._tag).toBe('NotFound');
+    });
+
     it('deletes a share: afterwards it is NotFound', async () => {
       const s = await ok(h.shares.create(send([h.seedFile('to-revoke.txt')], h.clock)));
       await ok(h.shares.delete(s.Id));

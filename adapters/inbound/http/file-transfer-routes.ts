@@ -353,6 +353,13 @@ export const mountFileTransferRoutes = (app: Hono, deps: FileTransferRouteDeps):
     });
   });
 
+  // The share's direct download address (files_getShare's download_url): the whole share at once.
+  app.get('/files/shares/:share/download', async (c) => {
+    const who = await visitor(c);
+    const r = await shares.downloadAll(c.req.param('share'), who.visitor)();
+    return E.isLeft(r) ? shareRefusal(r.left, who.refused) : sendFile(r.right);
+  });
+
   app.get('/files/shares/:share/items/:item', async (c) => {
     const who = await visitor(c);
     const r = await shares.download(c.req.param('share'), c.req.param('item'), who.visitor)();

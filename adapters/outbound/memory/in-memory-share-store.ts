@@ -9,6 +9,7 @@ import {
   type ShareChanges,
   type SharePage,
 } from '../../../domain/files/share.js';
+import type { DownloadSpecification } from '../../../domain/files/transfer.js';
 import { invalidInput, notFound, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
@@ -185,6 +186,21 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
     return TE.right(this.withDetails(s, { includeItems: false, includeRecipients: false }));
   }
 
+  /** The share page's /download address: the whole share at once (downloadAll), under the share's own rules. */
+  downloadLink(id: string): TaskEither<GatewayError, DownloadSpecification> {
+    const s = this.find(id);
+    if (!s) return TE.left(this.missing(id));
+    if (s.share.ShareType !== 'Send')
+      return TE.left(
+        invalidInput('A Request share collects uploads; it has nothing to download.', 'share_id', 'a Send share id'),
+      );
+    const only = s.share.ItemIds.length === 1 ? this.items.currentItem(s.share.ItemIds[0]!) : undefined;
+    return TE.right({
+      DownloadUrl: `${s.share.Uri}/download`,
+      FileName: only?.type === 'File' ? only.Name : 'Files.zip',
+    });
+  }
+
   delete(id: string): TaskEither<GatewayError, void> {
     return this.shares.delete(id) ? TE.right(undefined) : TE.left(this.missing(id));
   }
@@ -227,33 +243,34 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
     return TE.right({ share: s.right.share, files });
   }
 
+  /** Why a download through the share is refused, as the share page answers it. */
+  private downloadRefused(share: Share): TransferRefusal | undefined {
+    switch (downloadRefusal(share, this.clock.now())) {
+      case 'wrong-type':
+        return refuse(400, 'INVALID_PARAMETER', 'This is a Request share: it accepts uploads, not downloads.');
+      case 'view-only':
+        return refuse(403, 'FORBIDDEN', 'This share is view-only: its files can be listed but not downloaded.');
+      case 'download-limit':
+        return refuse(
+          403,
+          'FORBIDDEN',
+          `This share allowed ${share.MaxDownloads} downloads and they have all been used. Ask the sender for a new link.`,
+        );
+      case 'expired':
+        return refuse(410, 'GONE', 'This share has expired.');
+      case undefined:
+        return undefined;
+    }
+  }
+
   download(shareId: string, itemId: string, visitor: ShareVisitor): TaskEither<TransferRefusal, FilePayload> {
     const s = this.usable(shareId, visitor);
     if (E.isLeft(s)) return TE.left(s.left);
     const share = s.right.share;
-    const refusal = downloadRefusal(share, this.clock.now());
-    if (refusal !== 'wrong-type' && !share.ItemIds.some((id) => this.items.isWithin(itemId, id)))
+    if (share.ShareType === 'Send' && !share.ItemIds.some((id) => this.items.isWithin(itemId, id)))
       return TE.left(refuse(404, 'NOT_FOUND', 'That file is not part of this share.'));
-    switch (refusal) {
-      case 'wrong-type':
-        return TE.left(refuse(400, 'INVALID_PARAMETER', 'This is a Request share: it accepts uploads, not downloads.'));
-      case 'view-only':
-        return TE.left(
-          refuse(403, 'FORBIDDEN', 'This share is view-only: its files can be listed but not downloaded.'),
-        );
-      case 'download-limit':
-        return TE.left(
-          refuse(
-            403,
-            'FORBIDDEN',
-            `This share allowed ${share.MaxDownloads} downloads and they have all been used. Ask the sender for a new link.`,
-          ),
-        );
-      case 'expired':
-        return TE.left(refuse(410, 'GONE', 'This share has expired.'));
-      case undefined:
-        break;
-    }
+    const refused = this.downloadRefused(share);
+    if (refused) return TE.left(refused);
     const file = this.items.currentBytes(itemId);
     if (!file) return TE.left(refuse(404, 'NOT_FOUND', 'That file no longer exists.'));
     s.right.share = { ...share, TotalDownloads: share.TotalDownloads + 1 };
@@ -264,6 +281,35 @@ export class InMemoryShareStore implements ShareStore, ShareDesk {
       ...(file.node.MD5 ? { md5: file.node.MD5 } : {}),
       entries: [{ name: file.node.Name, bytes: file.bytes, date: new Date(file.node.CreationDate) }],
     });
+  }
+
+  /**
+   * The whole share in one download, as ShareFile's Shares(id)/Download gives it: a share of one file is that
+   * file, anything else a zip named Files.zip. One download is counted.
+   */
+  downloadAll(shareId: string, visitor: ShareVisitor): TaskEither<TransferRefusal, FilePayload> {
+    const s = this.usable(shareId, visitor);
+    if (E.isLeft(s)) return TE.left(s.left);
+    const share = s.right.share;
+    const refused = this.downloadRefused(share);
+    if (refused) return TE.left(refused);
+    const files = share.ItemIds.flatMap((id) => this.items.filesWithin(id)).flatMap((f) => {
+      const b = this.items.currentBytes(f.item.Id);
+      return b ? [{ path: f.path, ...b }] : [];
+    });
+    const [first] = files;
+    if (!first) return TE.left(refuse(404, 'NOT_FOUND', 'No shared files remain (they may have been deleted).'));
+    s.right.share = { ...share, TotalDownloads: share.TotalDownloads + 1 };
+    const entries = files.map((f) => ({ name: f.path, bytes: f.bytes, date: new Date(f.node.CreationDate) }));
+    if (files.length === 1 && share.ItemIds.length === 1 && share.ItemIds[0] === first.node.Id)
+      return TE.right({
+        fileName: first.node.Name,
+        contentType: contentTypeOf(first.node.Name),
+        zip: false,
+        ...(first.node.MD5 ? { md5: first.node.MD5 } : {}),
+        entries,
+      });
+    return TE.right({ fileName: 'Files.zip', contentType: 'application/zip', zip: true, entries });
   }
 
   upload(

@@ -15,7 +15,6 @@ import type { AxiosResponse } from 'axios';
 import {
   decodeShareFile,
   SfAsyncOperation,
-  SfDownloadSpecification,
   SfFeed,
   SfItem,
   SfSearchResults,
@@ -23,8 +22,8 @@ import {
 } from './sharefile-codecs.js';
 import { itemPath, SHAREFILE, type ShareFileClient, type SfRequest } from './sharefile-client.js';
 import {
+  downloadAnswer,
   itemTypeOf,
-  toDownloadSpecification,
   toItem,
   toSearchRequest,
   toSearchResults,
@@ -294,15 +293,7 @@ export class ShareFileItemStore implements ItemStore {
         subject: ['item', id],
         acceptRedirect: true,
       },
-      (res) => {
-        const location = res.headers['location'];
-        if (res.status >= 300 && res.status < 400 && typeof location === 'string' && /^https?:\/\//i.test(location))
-          return E.right(toDownloadSpecification({ DownloadUrl: location }));
-        return pipe(
-          decodeShareFile(SfDownloadSpecification, res.data, 'the download request'),
-          E.map(toDownloadSpecification),
-        );
-      },
+      (res) => downloadAnswer(res, 'the download request'),
     );
   }
 

@@ -7,13 +7,17 @@ import type {
   UploadRequest,
   UploadSpecification,
 } from '../../../domain/files/transfer.js';
-import type {
+import type { AxiosResponse } from 'axios';
+import type { GatewayError } from '../../../domain/shared/errors.js';
+import { E, type Either } from '../../../domain/shared/fp.js';
+import {
+  decodeShareFile,
   SfDownloadSpecification,
-  SfItem,
-  SfSearchResult,
-  SfSearchResults,
-  SfShare,
-  SfUploadSpecification,
+  type SfItem,
+  type SfSearchResult,
+  type SfSearchResults,
+  type SfShare,
+  type SfUploadSpecification,
 } from './sharefile-codecs.js';
 
 // ShareFile's items, shares, search results and transfer specifications as the domain's, and the
@@ -133,6 +137,17 @@ export const toDownloadSpecification = (d: SfDownloadSpecification): DownloadSpe
   DownloadUrl: d.DownloadUrl,
   ...(d.DownloadToken ? { DownloadToken: d.DownloadToken } : {}),
 });
+
+/**
+ * The answer of a `Download` action asked with redirect=false: a DownloadSpecification, or, from a provider
+ * that redirects anyway, a 302 whose Location is the address.
+ */
+export const downloadAnswer = (res: AxiosResponse, what: string): Either<GatewayError, DownloadSpecification> => {
+  const location: unknown = res.headers['location'];
+  if (res.status >= 300 && res.status < 400 && typeof location === 'string' && /^https?:\/\//i.test(location))
+    return E.right(toDownloadSpecification({ DownloadUrl: location }));
+  return E.map(toDownloadSpecification)(decodeShareFile(SfDownloadSpecification, res.data, what));
+};
 
 export const toUploadRequest = (r: UploadRequest, method: UploadMethod) => ({
   Method: method,

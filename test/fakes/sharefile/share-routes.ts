@@ -2,7 +2,8 @@ import { bool, type Exchange, type Json, type SfRoute } from './exchange.js';
 import { sfShare } from './sharefile-shapes.js';
 
 // ShareFile's share operations on the stand-in: read (with $expand=Items,Recipients), list (filtered by
-// ShareType), create a Send or Request share, update, delete and resend.
+// ShareType), create a Send or Request share, update, delete, resend, and the share's Download action
+// (ShareFile-NET SharesEntity.Download: 302 to the address, or with redirect=false a DownloadSpecification).
 
 const SHARE = /^\/Shares\(([^)]+)\)$/;
 
@@ -23,6 +24,19 @@ export const SHARE_ROUTES: readonly SfRoute[] = [
         (s) => reply.send(x.res, 200, sfShare(api, s, expand)),
       );
     },
+  },
+  {
+    method: 'GET',
+    path: /^\/Shares\(([^)]+)\)\/Download$/,
+    handle: ({ shares, reply, flags }, { res, q, match }) =>
+      reply.run(res, shares.downloadLink(match[1]!), (d) =>
+        q.get('redirect') !== 'false' || flags.redirectDownloads
+          ? reply.send(res, 302, undefined, { location: d.DownloadUrl })
+          : reply.send(res, 200, {
+              'odata.type': 'ShareFile.Api.Models.DownloadSpecification',
+              DownloadUrl: d.DownloadUrl,
+            }),
+      ),
   },
   {
     method: 'GET',
