@@ -43,8 +43,10 @@ export class CreateContact implements UseCase<CreateContactParams, CreateContact
         ),
       );
     }
+    // With id_only nothing beyond the id is shown, so no property is asked back: the create answer carries
+    // the id, and the contact is not read again (one vendor call; issue 31).
     return pipe(
-      this.contacts.create(p.values, DEFAULT_CONTACT_PROPERTIES),
+      this.contacts.create(p.values, p.id_only ? [] : DEFAULT_CONTACT_PROPERTIES),
       TE.map(({ contact, company }) => ({ contact, company, idOnly: p.id_only })),
     );
   }

@@ -65,15 +65,23 @@ export const hubspotConnector = (o: HubSpotConnectorOptions): VendorConnector =>
     ...(app
       ? {
           oauth: {
+            // Scopes "separated by URL-encoded spaces (%20)" (developers.hubspot.com, OAuth quickstart guide;
+            // the official Node client builds the URL with querystring.stringify, which writes %20 too), so
+            // not URLSearchParams, which writes "+". PKCE is kept: HubSpot's token endpoint takes
+            // `code_verifier` (HubSpot-public-api-spec-collection, Auth/Oauth 2026-03 oauth.json) and HubSpot's
+            // MCP-server guide asks OAuth clients for PKCE; see docs/decisions.md.
             authorizeUrl: ({ state, redirectUri, codeChallenge }) => {
-              const url = new URL('/oauth/authorize', o.appBaseUrl);
-              url.searchParams.set('client_id', app.clientId);
-              url.searchParams.set('redirect_uri', redirectUri);
-              url.searchParams.set('scope', app.scopes.join(' '));
-              url.searchParams.set('state', state);
-              url.searchParams.set('code_challenge', codeChallenge);
-              url.searchParams.set('code_challenge_method', 'S256');
-              return url.toString();
+              const query = [
+                ['client_id', app.clientId],
+                ['redirect_uri', redirectUri],
+                ['scope', app.scopes.join(' ')],
+                ['state', state],
+                ['code_challenge', codeChallenge],
+                ['code_challenge_method', 'S256'],
+              ]
+                .map(([k, v]) => `${k}=${encodeURIComponent(v!)}`)
+                .join('&');
+              return `${new URL('/oauth/authorize', o.appBaseUrl).toString()}?${query}`;
             },
             exchange: async ({ code, redirectUri, codeVerifier }) => {
               const form = new URLSearchParams({
