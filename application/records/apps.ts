@@ -5,7 +5,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { described, NumericId, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
-import { call, joinBlocks, nextSteps } from '../runtime/markdown.js';
+import { call, joinBlocks, nextSteps, plural } from '../runtime/markdown.js';
 import { AppResult, AppsResult, ViewsResult } from './record-results.js';
 
 export const ListAppsParams = params(
@@ -16,40 +16,64 @@ export const ListAppsParams = params(
 );
 export type ListAppsParams = t.TypeOf<typeof ListAppsParams>;
 
+/** The apps, and how many records each holds (those the backend counted). */
+export interface AppsListing {
+  readonly apps: readonly AppSummary[];
+  readonly counts: ReadonlyMap<number, number>;
+}
+
 @injectable()
-export class ListApps implements UseCase<ListAppsParams, readonly AppSummary[]> {
+export class ListApps implements UseCase<ListAppsParams, AppsListing> {
   constructor(@inject(RecordApps) private readonly apps: RecordApps) {}
-  execute(p: ListAppsParams): TaskEither<GatewayError, readonly AppSummary[]> {
-    return this.apps.listApps(p.workspace_id);
+  execute(p: ListAppsParams): TaskEither<GatewayError, AppsListing> {
+    return pipe(
+      this.apps.listApps(p.workspace_id),
+      TE.chain((apps) =>
+        pipe(
+          this.apps.recordCounts(apps.map((a) => a.id)),
+          TE.map((counts) => ({ apps, counts })),
+        ),
+      ),
+    );
   }
 }
+
+/** Under the table when some apps have no count: how to count one. */
+const uncountedNote = (r: AppsListing): string | undefined => {
+  const missing = r.apps.filter((a) => !r.counts.has(a.id));
+  if (missing.length === 0) return undefined;
+  return `No record count for ${plural(missing.length, 'app')}: a listing counts a limited number of apps, one call each, and leaves out a count that failed. Count one with ${call('records_listRecords', { app_id: missing[0]!.id, count_only: true })}.`;
+};
 
 export const listAppsTool = defineTool({
   group: 'records',
   name: 'listApps',
   title: 'List apps',
-  description: 'The apps (record databases) of a workspace, or of all: id, name, description.',
+  description:
+    'The apps (record databases) of a workspace, or of all: id, name, description and how many records each holds.',
   annotations: { kind: 'Read', idempotent: true },
   params: ListAppsParams,
   useCase: ListApps,
   result: AppsResult,
-  json: (apps) => ({
+  json: ({ apps, counts }) => ({
     apps: apps.map((a) => ({
-      app_id: a.id,
+      id: a.id,
       name: a.name,
       description: a.description,
       workspace_id: a.workspace_id,
       item_name: a.item_name,
+      ...(counts.has(a.id) ? { record_count: counts.get(a.id)! } : {}),
     })),
   }),
-  text: (apps, p) =>
-    apps.length === 0
+  text: (r, p) =>
+    r.apps.length === 0
       ? `## No apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}`
       : {
-          before: `## Apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}: ${apps.length}`,
-          columns: ['id', 'name', 'workspace_id', 'description'],
-          rows: apps.map((a) => [a.id, a.name, a.workspace_id, a.description]),
-          after: nextSteps([`Fields of an app: ${call('records_getApp', { app_id: apps[0]!.id })}`]),
+          before: `## Apps${p.workspace_id ? ` in workspace ${p.workspace_id}` : ''}: ${r.apps.length}`,
+          columns: ['id', 'name', 'records', 'workspace_id', 'description'],
+          rows: r.apps.map((a) => [a.id, a.name, r.counts.get(a.id), a.workspace_id, a.description]),
+          notes: uncountedNote(r),
+          after: nextSteps([`Fields of an app: ${call('records_getApp', { app_id: r.apps[0]!.id })}`]),
         },
 });
 

@@ -48,10 +48,30 @@ export const RecordPageResult = resultObject(
   { cursor: nullable(t.string), records: t.array(RecordResult), count_only: t.literal(true), truncated: Truncated },
 );
 
-/** getRelatedRecords and findRelatableRecords. */
+/**
+ * The spec's compact related-record shape: `created_by` one string (name and user id), `fields` an object
+ * mapping each field's label to its formatted value. `record_url` only in getRelatedRecords.
+ */
+const relatedMembers = {
+  record_id: t.number,
+  app_record_id: t.number,
+  title: t.string,
+  created_by: t.string,
+  created_on: t.string,
+  fields: t.record(t.string, t.string),
+};
+
+/** getRelatedRecords. */
 export const RelatedRecordsResult = resultObject(
   'RelatedRecords',
-  { total: t.number, records: t.array(RecordResult) },
+  { total: t.number, records: t.array(resultObject('RelatedRecord', { ...relatedMembers, record_url: t.string })) },
+  { truncated: Truncated },
+);
+
+/** findRelatableRecords: the related-record shape without record_url. */
+export const RelatableRecordsResult = resultObject(
+  'RelatableRecords',
+  { total: t.number, records: t.array(resultObject('RelatableRecord', relatedMembers)) },
   { truncated: Truncated },
 );
 
@@ -110,15 +130,20 @@ export const AppResult = resultObject('App', {
   fields: t.array(FieldDefinition),
 });
 
+/** listApps: each app's `id` (the spec's name), and how many records it holds when they were counted. */
 export const AppsResult = resultObject('Apps', {
   apps: t.array(
-    resultObject('AppSummary', {
-      app_id: t.number,
-      name: t.string,
-      description: t.string,
-      workspace_id: t.number,
-      item_name: t.string,
-    }),
+    resultObject(
+      'AppSummary',
+      {
+        id: t.number,
+        name: t.string,
+        description: t.string,
+        workspace_id: t.number,
+        item_name: t.string,
+      },
+      { record_count: t.number },
+    ),
   ),
 });
 

@@ -141,19 +141,44 @@ export const fullRecord = (
 });
 
 /**
- * A record found by getRelatedRecords or findRelatableRecords: the compact record (their structured result,
- * the same shape as every other records tool) and its filled fields formatted for people (their text).
+ * A record found by getRelatedRecords or findRelatableRecords: the compact record and its filled fields
+ * formatted for people (by label), from which their text and the spec's related-record shape are drawn.
  */
 export interface RelatedRecord {
   readonly record: CompactRecord;
   readonly shown: Readonly<Record<string, string>>;
 }
 
+/** The spec's related-record shape (getRelatedRecords; findRelatableRecords leaves out record_url). */
+export interface RelatedRecordJson {
+  readonly record_id: number;
+  readonly app_record_id: number;
+  readonly title: string;
+  readonly record_url?: string;
+  /** Name and user id in one string: "Maria Gonzalez (user 5001)". */
+  readonly created_by: string;
+  readonly created_on: string;
+  /** Label to formatted value, as the text shows them. */
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+export const relatedRecordJson = ({ record, shown }: RelatedRecord, withUrl: boolean): RelatedRecordJson => ({
+  record_id: record.record_id,
+  app_record_id: record.app_record_id,
+  title: record.title,
+  ...(withUrl ? { record_url: record.record_url } : {}),
+  created_by: `${record.created_by.name} (user ${record.created_by.user_id})`,
+  created_on: record.created_on,
+  fields: shown,
+});
+
 export const relatedRecord = (app: App, record: RecordData, fields: readonly FieldDefinition[]): RelatedRecord => {
   const shown: Record<string, string> = {};
   for (const f of fields) {
     const v = valueOf(record, f);
-    if (v !== undefined && !isEmptyValue(v)) shown[f.label] = formatValue(f, v);
+    // two fields with one label stay two: the second is keyed with its external_id too
+    if (v !== undefined && !isEmptyValue(v))
+      shown[f.label in shown ? `${f.label} (${f.external_id})` : f.label] = formatValue(f, v);
   }
   return { record: compactRecord(app, record, fields), shown };
 };

@@ -10,8 +10,8 @@ import { described, intRange, MAX_OFFSET, NonEmptyString, NumericId, oneOf, para
 import { defineTool, nextOffset, type UseCase } from '../runtime/define-tool.js';
 import type { Presentation } from '../runtime/markdown.js';
 import { checkSelection, FieldKey } from './common.js';
-import { relatedRecord, type RelatedRecord } from './record-shapes.js';
-import { RelatedRecordsResult } from './record-results.js';
+import { relatedRecord, relatedRecordJson, type RelatedRecord } from './record-shapes.js';
+import { RelatableRecordsResult, RelatedRecordsResult } from './record-results.js';
 
 export const GetRelatedRecordsParams = params(
   {
@@ -171,7 +171,7 @@ export const getRelatedRecordsTool = defineTool({
   result: RelatedRecordsResult,
   rows: { key: 'records' },
   continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
-  json: (r) => ({ total: r.total, records: r.records.map((x) => x.record) }),
+  json: (r) => ({ total: r.total, records: r.records.map((x) => relatedRecordJson(x, true)) }),
   text: (r, p) => relatedText(r, `## Related ${r.app.name} (app ${r.app.app_id})`, p.field_ids !== undefined),
 });
 
@@ -243,11 +243,11 @@ export const findRelatableRecordsTool = defineTool({
   annotations: { kind: 'Read', idempotent: true },
   params: FindRelatableRecordsParams,
   useCase: FindRelatableRecords,
-  result: RelatedRecordsResult,
+  result: RelatableRecordsResult,
   // the same best matches each time (one search), paged within by offset
   rows: { key: 'records' },
   continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
-  json: (r) => ({ total: r.total, records: r.records.map((x) => x.record) }),
+  json: (r) => ({ total: r.total, records: r.records.map((x) => relatedRecordJson(x, false)) }),
   text: (r, p) =>
     relatedText(
       r,

@@ -15,7 +15,7 @@ import { PodioServer } from '../fakes/podio-server.js';
 import { servePodioItems } from '../fakes/podio-items.js';
 import { everyone, NOW, testGateway } from '../support/gateway.js';
 
-export const podioSetup = async () => {
+export const podioSetup = async (options: { readonly countedApps?: number } = {}) => {
   const clock = new FixedClock(NOW);
   const server = await PodioServer.start({ clock });
   const { store: standIn } = servePodioItems(server, clock);
@@ -25,7 +25,7 @@ export const podioSetup = async () => {
     timeoutMs: 3_000,
     clock,
   });
-  const apps = new PodioRecordApps(client);
+  const apps = new PodioRecordApps(client, options);
   const g = testGateway(
     {
       clock,
@@ -50,5 +50,5 @@ export const podioSetup = async () => {
     await g.close();
     await server.close();
   };
-  return { g, server, standIn, call, close };
+  return { g, server, standIn, apps, call, close };
 };

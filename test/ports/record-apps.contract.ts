@@ -63,6 +63,18 @@ export const recordAppsContract = (name: string, start: () => Promise<RecordsHar
       expect(deals.fields.find((f) => f.external_id === 'team')?.field_type).toBe('multi_user');
     });
 
+    it('counts the records of apps, as a count_only query does, and leaves out an unknown app', async () => {
+      const counts = await ok(h.apps.recordCounts([PROPERTIES_APP, LEADS_APP, 987654]));
+      expect([...counts.keys()]).toEqual([PROPERTIES_APP, LEADS_APP]);
+      for (const id of [PROPERTIES_APP, LEADS_APP]) {
+        const app = await ok(h.apps.getApp(id));
+        const page = await ok(
+          h.store.query(app, { filters: [], sortDesc: false, offset: 0, limit: 1, countOnly: true }),
+        );
+        expect(counts.get(id)).toBe(page.total);
+      }
+    });
+
     it('answers NotFound for an unknown app', async () => {
       expect(await err(h.apps.getApp(987654))).toMatchObject({ _tag: 'NotFound' });
     });

@@ -96,6 +96,13 @@ export class InMemoryRecords implements RecordApps, RecordStore {
     return this.catalog.listApps(workspaceId);
   }
 
+  /** Counted directly: every app's active records. */
+  recordCounts(appIds: readonly number[]): TaskEither<GatewayError, ReadonlyMap<number, number>> {
+    const counts = new Map<number, number>();
+    for (const id of appIds) if (this.catalog.apps.has(id)) counts.set(id, this.state.tables.get(id)?.count([]) ?? 0);
+    return TE.right(counts);
+  }
+
   getApp(appId: number): TaskEither<GatewayError, App> {
     return this.catalog.getApp(appId);
   }

@@ -1,12 +1,16 @@
 import type { App, AppSummary, AppView } from '../../../domain/records/app.js';
 import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
-import { pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
+import { E, pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { RecordApps } from '../../../ports/record-apps.js';
 import type { PodioClient } from './podio-client.js';
 import * as t from 'io-ts';
 import { LRUCache } from 'lru-cache';
-import { PodioApp, PodioAppEntry, PodioView } from './podio-record-codecs.js';
+import { PodioApp, PodioAppEntry, PodioItemCount, PodioView } from './podio-record-codecs.js';
 import { toApp, toAppSummary, toView } from './podio-record-mapping.js';
+
+/** Apps whose records one listing counts at most, and counts asked of Podio at once. */
+export const PODIO_COUNTED_APPS = 25;
+const COUNTS_AT_ONCE = 5;
 
 /**
  * Podio's apps and views (`/app/`, `/view/app/{id}/`). An app definition, once read, is kept (at most
@@ -15,12 +19,41 @@ import { toApp, toAppSummary, toView } from './podio-record-mapping.js';
  */
 export class PodioRecordApps implements RecordApps {
   private readonly appCache: LRUCache<number, App>;
+  private readonly countedApps: number;
 
   constructor(
     private readonly podio: PodioClient,
-    cache: { readonly maxApps?: number; readonly ttlSeconds?: number } = {},
+    cache: { readonly maxApps?: number; readonly ttlSeconds?: number; readonly countedApps?: number } = {},
   ) {
     this.appCache = new LRUCache({ max: cache.maxApps ?? 500, ttl: (cache.ttlSeconds ?? 600) * 1000 || 1 });
+    this.countedApps = cache.countedApps ?? PODIO_COUNTED_APPS;
+  }
+
+  /**
+   * Podio's documented item count, `GET /item/app/{app_id}/count` (`{count}`), once per app: Podio has no
+   * call that counts several apps, and its app object carries no count. At most `countedApps` apps (25),
+   * five at a time; an app whose count fails is left out, and a rate limit stops the counting (the
+   * listing itself is answered either way).
+   */
+  recordCounts(appIds: readonly number[]): TaskEither<GatewayError, ReadonlyMap<number, number>> {
+    return async () => {
+      const counts = new Map<number, number>();
+      const ids = appIds.slice(0, this.countedApps);
+      for (let start = 0; start < ids.length; start += COUNTS_AT_ONCE) {
+        const answers = await Promise.all(
+          ids.slice(start, start + COUNTS_AT_ONCE).map(async (id) => {
+            const r = await this.podio.task('GET', `/item/app/${id}/count`, {
+              codec: PodioItemCount,
+              resource: { kind: 'app', id },
+            })();
+            if (r._tag === 'Right') counts.set(id, r.right.count);
+            return r;
+          }),
+        );
+        if (answers.some((r) => r._tag === 'Left' && r.left._tag === 'RateLimited')) break;
+      }
+      return E.right(counts);
+    };
   }
 
   forget(appId: number): void {

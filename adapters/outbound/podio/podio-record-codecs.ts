@@ -74,6 +74,9 @@ export const PodioComment = withMembers({ comment_id: t.number }, 'PodioComment'
 /** An item read only for its number of comments. */
 export const PodioCommentCount = t.partial({ comment_count: t.number }, 'PodioCommentCount');
 
+/** `GET /item/app/{app_id}/count` (developers.podio.com/doc/items/get-item-count-34819997). */
+export const PodioItemCount = withMembers({ count: t.number }, 'PodioItemCount');
+
 /** `POST /embed/` (developers.podio.com/doc/embeds/add-an-embed-726483). */
 export const PodioEmbed = withMembers({ embed_id: t.number }, 'PodioEmbed');
 

@@ -58,7 +58,7 @@ describe('typed results', () => {
   it('the payload of every tool validates against its outputSchema, as format=json and as structuredContent', async () => {
     // records
     const { apps } = await check('records_listApps', {});
-    const leads = apps.find((a: { name: string }) => a.name === 'Leads').app_id;
+    const leads = apps.find((a: { name: string }) => a.name === 'Leads').id;
     const app = await check('records_getApp', { app_id: leads });
     await check('records_getAppViews', { app_id: leads });
     const page = await check('records_listRecords', { app_id: leads, limit: 3 });

@@ -4,7 +4,7 @@ import type { ItemsContext } from './items-context.js';
 
 // Podio's user profile, app and view endpoints on the stand-in.
 
-export const serveAppRoutes = ({ account, store, appOf, route }: ItemsContext): void => {
+export const serveAppRoutes = ({ account, store, appOf, route, bad, checkQuery }: ItemsContext): void => {
   const run = answerWith;
 
   // The acting user as the official clients read it (podio-php PodioUserStatus: GET /user/status).
@@ -40,6 +40,15 @@ export const serveAppRoutes = ({ account, store, appOf, route }: ItemsContext): 
   route('GET', '/app/space/:space_id/', async (req) =>
     run(req, store.listApps(Number(req.params['space_id'])), (apps) => ({ status: 200, body: apps.map(appSummary) })),
   );
+  // Podio's documented item count (developers.podio.com/doc/items/get-item-count-34819997): `{count}`, the
+  // app's items; a saved view or filters may narrow it (not used by the gateway, so refused here).
+  route('GET', '/item/app/:app_id/count', async (req) => {
+    const problem = checkQuery(req, []);
+    if (problem) return bad(req, problem);
+    const appId = Number(req.params['app_id']);
+    if (!(await appOf(appId))) return { status: 404, body: podioError('not_found', 'Object not found', req) };
+    return run(req, store.recordCounts([appId]), (counts) => ({ status: 200, body: { count: counts.get(appId)! } }));
+  });
   route('GET', '/app/:app_id', async (req) =>
     run(req, store.getApp(Number(req.params['app_id'])), (app) => ({ status: 200, body: podioApp(app) })),
   );
