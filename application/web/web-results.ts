@@ -19,9 +19,27 @@ export const PageResult = resultObject('Page', {
   text: t.string,
 });
 
-export const SearchResult = resultObject('WebSearch', {
-  count: t.number,
-  results: t.array(
-    resultObject('WebHit', { title: t.string, url: t.string, snippet: t.string }, { published: t.string }),
-  ),
-});
+export const SearchResult = resultObject(
+  'WebSearch',
+  {
+    count: t.number,
+    /** Results that contain at least one word of the query; they come first. */
+    relevant_count: t.number,
+    /** True when the search returned results but none contains a word of the query. */
+    nothing_relevant: t.boolean,
+    results: t.array(
+      resultObject(
+        'WebHit',
+        {
+          title: t.string,
+          url: t.string,
+          snippet: t.string,
+          relevance: t.keyof({ strong: null, partial: null, weak: null }),
+          matched_words: t.array(t.string),
+        },
+        { published: t.string },
+      ),
+    ),
+  },
+  { advice: t.string },
+);
