@@ -80,7 +80,7 @@ export const listSharesTool = defineTool({
     return {
       before: heading,
       position: `Showing ${r.skip + 1}-${r.skip + r.shares.length} of ${r.totalCount}.`,
-      columns: ['id', 'type', 'title', 'downloads', 'expires', 'link'],
+      columns: ['id', 'type', 'title', 'downloads', 'expires', 'landing page'],
       rows: r.shares.map((s) => [
         s.Id,
         s.ShareType,
@@ -93,7 +93,7 @@ export const listSharesTool = defineTool({
         ? `Next page: ${call('files_listShares', { ...withoutDefaults(ListSharesParams, p), skip: r.skip + r.shares.length })}`
         : 'This is the last page.',
       after: nextSteps([
-        `Details of one: ${call('files_getShare', { share_id: r.shares[0]!.Id, include_items: true })}`,
+        `Details of one, with a Send share's direct download link: ${call('files_getShare', { share_id: r.shares[0]!.Id, include_items: true })}`,
       ]),
     };
   },

@@ -75,6 +75,11 @@ describe('a Send share gives a direct download link (memory mode)', () => {
 
     const summary = (await call('getShare', { share_id: shareId, summary_only: true })).body.data;
     expect(summary.download_url).toBe(direct);
+
+    // the list names the landing page as such, and where the direct link is
+    const listed = (await call('listShares', {}, false)).body.data as string;
+    expect(listed).toMatch(/\| landing page \|/);
+    expect(listed).toContain("with a Send share's direct download link: files_getShare");
   });
 
   it('a share of several files gives them as one zip (Files.zip)', async () => {
