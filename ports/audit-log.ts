@@ -17,6 +17,11 @@ export interface AuditEntry {
   readonly requestId: string;
   /** A skip trace's permissible purpose (GLBA/DPPA). */
   readonly purpose?: string;
+  /**
+   * Who let a tool call run: `person` (approved through the MCP client), `model` (a confirm token the
+   * model sent), or `nobody` (no approval was asked). Absent on connection changes and rows from before.
+   */
+  readonly approver?: 'person' | 'model' | 'nobody';
 }
 
 export interface StoredAuditEntry extends AuditEntry {

@@ -1,4 +1,5 @@
 import type { UseCase } from '../runtime/define-tool.js';
+import { hasPreview, type Previewable } from '../runtime/confirm.js';
 import { E } from '../../domain/shared/fp.js';
 import type { Vendor } from '../../ports/connection-store.js';
 import type { ConnectionResolver } from './connection-resolver.js';
@@ -12,7 +13,15 @@ export const connectedUseCase = <A>(
   vendor: Vendor,
   resolver: ConnectionResolver<A>,
   useCaseOf: (adapters: A) => UseCase<unknown, unknown>,
-): UseCase<unknown, unknown> => ({
+): UseCase<unknown, unknown> & Previewable<unknown> => ({
+  // A dry run's or an approval's preview, on the caller's connection (a tool without one gets its arguments).
+  preview: (params, context) => async () => {
+    const resolved = await resolver.resolve(context.principal, vendor);
+    if (E.isLeft(resolved)) return resolved;
+    const useCase = useCaseOf(resolved.right.adapters);
+    if (hasPreview(useCase)) return useCase.preview(params, context)();
+    return E.right({ summary: `run this call with ${JSON.stringify(params)}`, facts: {} });
+  },
   execute: (params, context) => async () => {
     const resolved = await resolver.resolve(context.principal, vendor);
     if (E.isLeft(resolved)) return resolved;

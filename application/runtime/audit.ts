@@ -1,7 +1,7 @@
 import type { Principal } from '../../ports/authenticator.js';
 import type { AuditEntry } from '../../ports/audit-log.js';
 import type { RegisteredTool } from './registry.js';
-import type { ToolResult } from './executor-types.js';
+import type { Approver, ToolResult } from './executor-types.js';
 
 const ID_KEY = /(^|_)ids?$|^Id$/;
 const MAX_TARGETS = 50;
@@ -19,7 +19,7 @@ const idsIn = (value: unknown, into: Set<string>): void => {
   }
 };
 
-/** The audit row of one call: the ids it named and made, its outcome, and a skip trace's purpose. */
+/** The audit row of one call: the ids it named and made, its outcome, a skip trace's purpose, and who approved it. */
 export const auditEntryOf = (
   tool: RegisteredTool,
   args: unknown,
@@ -28,6 +28,7 @@ export const auditEntryOf = (
   result: ToolResult,
   at: Date,
   vendor: string | undefined,
+  approver: Approver = 'nobody',
 ): AuditEntry => {
   const targets = new Set<string>();
   idsIn(args, targets);
@@ -44,5 +45,6 @@ export const auditEntryOf = (
     ...(result.ok ? {} : { code: result.error.code }),
     requestId,
     ...(typeof purpose === 'string' ? { purpose: purpose.slice(0, 200) } : {}),
+    approver,
   };
 };

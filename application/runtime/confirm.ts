@@ -5,7 +5,7 @@ import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { TaskEither } from '../../domain/shared/fp.js';
 import type { CallContext } from './define-tool.js';
-import type { CallMeta, Controls, DestructiveGate, ToolResult } from './executor-types.js';
+import type { ApprovalNote, CallMeta, Controls, DestructiveGate, ToolResult } from './executor-types.js';
 import { fingerprintOf } from './idempotency.js';
 import type { RegisteredTool } from './registry.js';
 import { fromGatewayError, toolError, type ToolError } from './tool-error.js';
@@ -15,6 +15,13 @@ import { fromGatewayError, toolError, type ToolError } from './tool-error.js';
 // changes nothing: it answers 428 with a preview of exactly what would go and a token, HMAC-signed over
 // the tenant, the principal, the tool and the decoded arguments, valid 5 minutes and usable once. The
 // same call with the token runs.
+//
+// The same tokens, under another label, are the `requestState` of a person's approval (approval.ts): a
+// token is either a confirm token (the model's own confirmation) or an approval token (a person's), and
+// one never passes as the other.
+
+/** What a token stands for: the model's confirm_token, or the state of a person's approval. */
+export type TokenUse = 'confirm' | 'approve';
 
 /** What a destructive call would remove, in words and as facts (ids, names, counts, sizes). */
 export interface Preview {
@@ -75,16 +82,57 @@ export class ConfirmGate implements DestructiveGate {
     return randomBytes(32);
   }
 
-  private signature(principal: Principal, tool: string, fingerprint: string, expires: number, nonce: string): Buffer {
+  /** How long a token is valid, in seconds. */
+  get ttlSeconds(): number {
+    return this.ttl;
+  }
+
+  private signature(
+    use: TokenUse,
+    principal: Principal,
+    tool: string,
+    fingerprint: string,
+    expires: number,
+    nonce: string,
+  ): Buffer {
+    const label = use === 'confirm' ? 'confirm/v1' : 'approve/v1';
     return createHmac('sha256', this.policy.secret)
-      .update(['confirm/v1', principal.tenant, principal.id, tool, fingerprint, String(expires), nonce].join('\n'))
+      .update([label, principal.tenant, principal.id, tool, fingerprint, String(expires), nonce].join('\n'))
       .digest();
   }
 
-  private issue(principal: Principal, tool: string, fingerprint: string): string {
+  private issue(principal: Principal, tool: string, fingerprint: string, use: TokenUse = 'confirm'): string {
     const expires = Math.floor(this.policy.clock.now().getTime() / 1000) + this.ttl;
     const nonce = b64(randomBytes(12));
-    return `${expires}.${nonce}.${b64(this.signature(principal, tool, fingerprint, expires, nonce))}`;
+    return `${expires}.${nonce}.${b64(this.signature(use, principal, tool, fingerprint, expires, nonce))}`;
+  }
+
+  /** A token for a person's approval of exactly this call (tenant, principal, tool, decoded arguments). */
+  issueApproval(principal: Principal, tool: RegisteredTool, params: unknown): string {
+    return this.issue(principal, tool.name, fingerprintOf(tool.name, params), 'approve');
+  }
+
+  /** Checks an approval token against this call and uses it up; the error to answer, or undefined. */
+  redeemApproval(
+    token: string,
+    principal: Principal,
+    tool: RegisteredTool,
+    params: unknown,
+  ): Promise<ToolError | undefined> {
+    return this.redeem(token, principal, tool, fingerprintOf(tool.name, params), 'approve');
+  }
+
+  /** What the call would do, from the use case's preview (or its arguments), or the error the call would give. */
+  async preview(
+    tool: RegisteredTool,
+    params: unknown,
+    useCase: object,
+    context: CallContext,
+  ): Promise<Preview | ToolError> {
+    if (!hasPreview(useCase)) return { summary: `run ${tool.name} with ${JSON.stringify(params)}`, facts: {} };
+    const outcome = await useCase.preview(params, context)();
+    // The target does not exist (or cannot be read): the same error the call itself would give.
+    return outcome._tag === 'Left' ? fromGatewayError(outcome.left) : outcome.right;
   }
 
   /**
@@ -98,13 +146,16 @@ export class ConfirmGate implements DestructiveGate {
     useCase: object,
     context: CallContext,
     meta: CallMeta | undefined,
+    note?: ApprovalNote,
   ): Promise<ToolResult | undefined> {
     const { principal } = context;
     const fingerprint = fingerprintOf(tool.name, params);
-    if (controls.dryRun) return this.previewAnswer(tool, params, useCase, context, fingerprint, meta, false);
+    if (controls.dryRun) return this.previewAnswer(tool, params, useCase, context, fingerprint, meta, false, note);
     if (controls.confirmToken !== undefined) {
-      const refused = await this.redeem(controls.confirmToken, principal, tool, fingerprint);
-      return refused && { ok: false, error: refused, meta };
+      const refused = await this.redeem(controls.confirmToken, principal, tool, fingerprint, 'confirm');
+      if (refused) return { ok: false, error: refused, meta };
+      if (note) note.by = 'model';
+      return undefined;
     }
     if (!this.policy.required) return undefined;
     return this.previewAnswer(tool, params, useCase, context, fingerprint, meta, true);
@@ -118,16 +169,10 @@ export class ConfirmGate implements DestructiveGate {
     fingerprint: string,
     meta: CallMeta | undefined,
     asRefusal: boolean,
+    note?: ApprovalNote,
   ): Promise<ToolResult> {
-    let preview: Preview;
-    if (hasPreview(useCase)) {
-      const outcome = await useCase.preview(params, context)();
-      // The target does not exist (or cannot be read): the same error the call itself would give.
-      if (outcome._tag === 'Left') return { ok: false, error: fromGatewayError(outcome.left), meta };
-      preview = outcome.right;
-    } else {
-      preview = { summary: `run ${tool.name} with ${JSON.stringify(params)}`, facts: {} };
-    }
+    const preview = await this.preview(tool, params, useCase, context);
+    if ('status' in preview) return { ok: false, error: preview, meta };
     const token = this.issue(context.principal, tool.name, fingerprint);
     const again = `call ${tool.name} again with the same arguments and "confirm_token": "${token}" (valid ${Math.round(this.ttl / 60)} minutes, once)`;
     if (asRefusal) {
@@ -137,7 +182,7 @@ export class ConfirmGate implements DestructiveGate {
         error: toolError(
           428,
           'CONFIRMATION_REQUIRED',
-          `Nothing was changed: this gateway asks for confirmation before a destructive call. This call would ${preview.summary}. If that is intended, ${again}.`,
+          `Nothing was changed: this gateway asks for confirmation before a destructive call, and this client cannot ask a person, so the confirmation is yours (the model's), not a person's. This call would ${preview.summary}. If that is intended, ${again}.`,
           { preview: preview.facts, would: preview.summary, confirm_token: token, expires_in_seconds: this.ttl },
         ),
       };
@@ -153,9 +198,11 @@ export class ConfirmGate implements DestructiveGate {
           '',
           `This call would ${preview.summary}.`,
           '',
-          this.policy.required
-            ? `To go ahead, ${again}.`
-            : `To go ahead, call ${tool.name} again without dry_run (or with "confirm_token": "${token}").`,
+          note?.person
+            ? `To go ahead, call ${tool.name} again without dry_run: your client will ask a person to approve it.`
+            : this.policy.required
+              ? `To go ahead, ${again}.`
+              : `To go ahead, call ${tool.name} again without dry_run (or with "confirm_token": "${token}").`,
         ].join('\n'),
       meta,
     };
@@ -167,17 +214,33 @@ export class ConfirmGate implements DestructiveGate {
     principal: Principal,
     tool: RegisteredTool,
     fingerprint: string,
+    use: TokenUse,
   ): Promise<ToolError | undefined> {
     const bad = (why: string) =>
-      toolError(400, 'INVALID_PARAMETER', `The confirm_token ${why}. Nothing was changed. ${NEW_TOKEN(tool.name)}`, {
-        parameter: 'confirm_token',
-        expected: `a token from a dry run of exactly this ${tool.name} call`,
-      });
+      use === 'confirm'
+        ? toolError(
+            400,
+            'INVALID_PARAMETER',
+            `The confirm_token ${why}. Nothing was changed. ${NEW_TOKEN(tool.name)}`,
+            {
+              parameter: 'confirm_token',
+              expected: `a token from a dry run of exactly this ${tool.name} call`,
+            },
+          )
+        : toolError(
+            400,
+            'INVALID_APPROVAL',
+            `The approval (requestState) ${why}. Nothing was changed. Call ${tool.name} again without requestState: a person will be asked again.`,
+            {
+              parameter: 'requestState',
+              expected: `the state of a person's approval of exactly this ${tool.name} call`,
+            },
+          );
     const parts = token.split('.');
     if (parts.length !== 3 || !/^\d{1,12}$/.test(parts[0]!)) return bad('is not one this gateway issued');
     const [expiresText, nonce, mac] = parts as [string, string, string];
     const expires = Number(expiresText);
-    const expected = this.signature(principal, tool.name, fingerprint, expires, nonce);
+    const expected = this.signature(use, principal, tool.name, fingerprint, expires, nonce);
     // Compared as text: the only encoding accepted is the one issued (base64url decoding would skip stray
     // characters and ignore a last character's spare bits, so that other strings would pass as the token).
     const given = Buffer.from(mac, 'latin1');

@@ -105,6 +105,25 @@ export interface ExecutorOptions {
   readonly clock?: Clock;
 }
 
+/** Who let a gated call (a Destructive tool, a skip trace) run: a person, the model (a confirm token), or nobody. */
+export type Approver = 'person' | 'model' | 'nobody';
+
+/** Filled in as a call goes through the approval gate (approval.ts): who approved it, for the audit log. */
+export interface ApprovalNote {
+  by: Approver;
+  /** The client can ask a person (dry runs then say that a person will be asked). */
+  readonly person: boolean;
+}
+
+/**
+ * A surface that can ask a person to approve a call (an MCP client that answers elicitation). On the first
+ * round a gated call answers APPROVAL_REQUIRED with a preview and a token; the surface asks the person and
+ * calls again with the token and the person's answer.
+ */
+export interface PersonChannel {
+  readonly answer?: { readonly token: string; readonly approved: boolean };
+}
+
 /** One call of a tool, as every surface hands it to `ToolExecutor.run`. */
 export interface ToolCall {
   readonly tool: RegisteredTool;
@@ -116,6 +135,8 @@ export interface ToolCall {
   readonly idempotencyKey?: string;
   /** The text budget of the answer, so that a use case can size what it reads (web_fetch's parts). */
   readonly budget?: number;
+  /** Set when the client can ask a person to approve (MCP with elicitation); REST and other clients cannot. */
+  readonly person?: PersonChannel;
 }
 
 /** The gateway's own parameters of a Destructive call. */
@@ -124,7 +145,16 @@ export interface Controls {
   readonly confirmToken?: string;
 }
 
-/** Decides, before a Destructive call runs, whether to answer instead (a dry run, a confirmation request). */
+/** What a gated call would do, in words and as facts (ids, names, counts): see Preview in confirm.ts. */
+export interface CallPreview {
+  readonly summary: string;
+  readonly facts: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Decides, before a Destructive call runs, whether to answer instead (a dry run, a confirmation request),
+ * and makes and checks the tokens of a person's approval (ConfirmGate in confirm.ts).
+ */
 export interface DestructiveGate {
   check(
     tool: RegisteredTool,
@@ -133,5 +163,20 @@ export interface DestructiveGate {
     useCase: object,
     context: CallContext,
     meta: CallMeta | undefined,
+    note?: ApprovalNote,
   ): Promise<ToolResult | undefined>;
+  readonly ttlSeconds: number;
+  preview(
+    tool: RegisteredTool,
+    params: unknown,
+    useCase: object,
+    context: CallContext,
+  ): Promise<CallPreview | ToolError>;
+  issueApproval(principal: Principal, tool: RegisteredTool, params: unknown): string;
+  redeemApproval(
+    token: string,
+    principal: Principal,
+    tool: RegisteredTool,
+    params: unknown,
+  ): Promise<ToolError | undefined>;
 }

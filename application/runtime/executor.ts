@@ -4,6 +4,7 @@ import type { RateDecision } from '../../ports/rate-limiter.js';
 import { isAllowed, markdownOf, type CallContext } from './define-tool.js';
 import type { Presentation } from './markdown.js';
 import type {
+  ApprovalNote,
   AuditPolicy,
   CallMeta,
   Controls,
@@ -15,6 +16,7 @@ import type {
   UseCaseResolver,
 } from './executor-types.js';
 import { takeControls } from './confirm.js';
+import { approveCall, APPROVAL_REQUIRED, gatedBy } from './approval.js';
 import { Deadlines } from './deadlines.js';
 import { auditEntryOf } from './audit.js';
 import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
@@ -56,14 +58,18 @@ export class ToolExecutor {
 
   run(call: ToolCall): Promise<ToolResult> {
     const audit = this.options.audit;
+    // Who approved a gated call: set by the approval gate (approval.ts), recorded in the audit log.
+    const note: ApprovalNote = { by: 'nobody', person: call.person !== undefined };
     if (audit && call.tool.declaration.annotations.kind !== 'Read' && !isDryRun(call.args))
-      return this.runAudited(call, audit);
-    return this.runWatched(call);
+      return this.runAudited(call, audit, note);
+    return this.runWatched(call, note);
   }
 
-  private async runAudited(call: ToolCall, audit: AuditPolicy): Promise<ToolResult> {
+  private async runAudited(call: ToolCall, audit: AuditPolicy, note: ApprovalNote): Promise<ToolResult> {
     const { tool, args, principal, requestId } = call;
-    const result = await this.runWatched(call);
+    const result = await this.runWatched(call, note);
+    // Asking a person changes nothing, like a dry run: only the call that follows is recorded.
+    if (!result.ok && result.error.code === APPROVAL_REQUIRED) return result;
     const at = this.options.clock?.now() ?? new Date();
     try {
       await audit.record(
@@ -75,6 +81,7 @@ export class ToolExecutor {
           result,
           at,
           audit.vendorOf(tool.declaration.group, principal.tenant),
+          note.by,
         ),
       );
     } catch (error) {
@@ -84,9 +91,9 @@ export class ToolExecutor {
     return result;
   }
 
-  private runWatched(call: ToolCall): Promise<ToolResult> {
+  private runWatched(call: ToolCall, note: ApprovalNote): Promise<ToolResult> {
     const observer = this.options.observer;
-    if (!observer) return this.runObserved(call);
+    if (!observer) return this.runObserved(call, note);
     const { tool, principal } = call;
     return observer.observe(
       {
@@ -97,11 +104,11 @@ export class ToolExecutor {
         tenant: principal.tenant,
         requestId: call.requestId,
       },
-      () => this.runObserved(call),
+      () => this.runObserved(call, note),
     );
   }
 
-  private async runObserved(call: ToolCall): Promise<ToolResult> {
+  private async runObserved(call: ToolCall, note: ApprovalNote): Promise<ToolResult> {
     const { tool, args, principal, requestId } = call;
     if (!isAllowed(principal, tool.permission)) {
       return fail(
@@ -168,9 +175,9 @@ export class ToolExecutor {
     if (decoded._tag === 'Left') return fail(explainDecodeErrors(decoded.left), meta);
     const params = decoded.right;
 
-    if (controls) {
+    if (controls || gatedBy(tool)) {
       const gate = this.options.confirm;
-      if (!gate && (controls.dryRun || controls.confirmToken !== undefined)) {
+      if (!gate && controls && (controls.dryRun || controls.confirmToken !== undefined)) {
         return fail(
           toolError(400, 'INVALID_PARAMETER', 'Dry runs and confirm tokens are not enabled on this gateway.', {
             parameter: controls.dryRun ? 'dry_run' : 'confirm_token',
@@ -179,14 +186,19 @@ export class ToolExecutor {
           meta,
         );
       }
-      const answer = await gate?.check(
+      // A Destructive call or a skip trace: a person, the model or nobody approves it (approval.ts).
+      const answer = await approveCall({
         tool,
         params,
         controls,
-        this.resolve(tool, principal.tenant),
-        { principal, requestId },
+        useCase: this.resolve(tool, principal.tenant),
+        context: { principal, requestId },
         meta,
-      );
+        mode: this.options.tenantSettings?.of(principal.tenant).humanApproval ?? 'off',
+        person: call.person,
+        gate,
+        note,
+      });
       if (answer) return answer;
     }
 

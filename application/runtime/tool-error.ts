@@ -21,6 +21,14 @@ export type ErrorCode =
   | 'DOCUMENT_TOO_COMPLEX'
   /** 428: a Destructive call needs a confirm_token (GATEWAY_CONFIRM_DESTRUCTIVE); details carry the preview and the token. */
   | 'CONFIRMATION_REQUIRED'
+  /** 428, never on the wire: a person must approve the call; the MCP surface asks one (approval.ts). */
+  | 'APPROVAL_REQUIRED'
+  /** 403: the person asked to approve the call declined (or cancelled); nothing was changed. */
+  | 'APPROVAL_DECLINED'
+  /** 403: the tenant requires a person's approval and this client cannot ask one. */
+  | 'HUMAN_APPROVAL_REQUIRED'
+  /** 400: the state of a person's approval (MCP requestState) is not valid for this call, expired, or used. */
+  | 'INVALID_APPROVAL'
   /** 409: the tenant has no usable connection to the tool's vendor; details.connect_url is where a person connects it. */
   | 'NOT_CONNECTED';
 

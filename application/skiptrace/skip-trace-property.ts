@@ -14,6 +14,7 @@ import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { SkipTracePolicy, SkipTracer } from '../../ports/skip-tracer.js';
 import { described, nonEmptyUpTo, NonEmptyString, params, StateCode, t } from '../runtime/codecs.js';
 import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
+import type { Preview } from '../runtime/confirm.js';
 import { fields, table } from '../runtime/markdown.js';
 import { SkipTraceAnswer } from './skiptrace-results.js';
 
@@ -67,6 +68,20 @@ export class SkipTraceProperty implements UseCase<SkipTracePropertyParams, SkipT
           TE.map((result) => ({ identity, result })),
         ),
       ),
+    );
+  }
+
+  /** What a person approves before the lookup (no vendor call: the preview itself costs nothing). */
+  preview(p: SkipTracePropertyParams): TaskEither<GatewayError, Preview> {
+    return pipe(
+      TE.fromEither(identifyProperty(p)),
+      TE.map((identity) => {
+        const property = describeIdentity(identity);
+        return {
+          summary: `look up the owner of ${property} through BatchData: one lookup, billed if it matches`,
+          facts: { property, lookups: 1, billed: 'per match', ...(p.purpose ? { purpose: p.purpose } : {}) },
+        };
+      }),
     );
   }
 }

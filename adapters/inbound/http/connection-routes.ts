@@ -198,6 +198,7 @@ export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): voi
           ...(e.code ? { code: e.code } : {}),
           request_id: e.requestId,
           ...(e.purpose ? { purpose: e.purpose } : {}),
+          ...(e.approver ? { approver: e.approver } : {}),
         })),
         ...(entries.length === AUDIT_PAGE && last ? { next_before: last.id } : {}),
       },

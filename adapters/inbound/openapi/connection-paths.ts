@@ -210,7 +210,7 @@ export const connectionPaths = (): Record<string, unknown> => ({
       operationId: 'readAuditLog',
       summary: "The tenant's audit log, newest first (needs audit:read)",
       description:
-        "One entry per Write or Destructive tool call and per connection change: time, principal, tool, vendor, target ids, status and code, request id, and a skip trace's purpose. No other argument values. 100 a page; pass next_before as before for the next.",
+        "One entry per Write or Destructive tool call and per connection change: time, principal, tool, vendor, target ids, status and code, request id, a skip trace's purpose, and who approved a tool call (approver: person, model or nobody). No other argument values. 100 a page; pass next_before as before for the next.",
       tags: ['connections'],
       security: [{ bearer: [] }],
       parameters: [

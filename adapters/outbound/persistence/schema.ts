@@ -36,6 +36,8 @@ export interface AuditTable {
   request_id: string;
   /** A skip trace's permissible purpose (GLBA/DPPA). */
   purpose: string | null;
+  /** Who approved a tool call: person, model or nobody (null on connection changes and older rows). */
+  approver: string | null;
 }
 
 export interface GatewayDatabase {
@@ -85,6 +87,11 @@ const migrations = (dialect: SqlDialect): Record<string, Migration> => ({
         .addColumn('purpose', 'text')
         .execute();
       await db.schema.createIndex('gateway_audit_tenant_at').on('gateway_audit').columns(['tenant', 'at']).execute();
+    },
+  },
+  '2026-11-28-01-audit-approver': {
+    up: async (db: Kysely<unknown>) => {
+      await db.schema.alterTable('gateway_audit').addColumn('approver', 'text').execute();
     },
   },
 });

@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { AuditEntry, AuditLog, AuditQuery, StoredAuditEntry } from '../../../ports/audit-log.js';
 import type { GatewayDatabase } from './schema.js';
 
+const isApprover = (v: string | null): v is 'person' | 'model' | 'nobody' =>
+  v === 'person' || v === 'model' || v === 'nobody';
+
 /** The audit log in the gateway's database (PostgreSQL or the embedded SQLite). */
 export class SqlAuditLog implements AuditLog {
   constructor(private readonly db: () => Promise<Kysely<GatewayDatabase>>) {}
@@ -22,6 +25,7 @@ export class SqlAuditLog implements AuditLog {
         code: e.code ?? null,
         request_id: e.requestId,
         purpose: e.purpose ?? null,
+        approver: e.approver ?? null,
       })
       .execute();
   }
@@ -45,6 +49,7 @@ export class SqlAuditLog implements AuditLog {
       ...(r.code ? { code: r.code } : {}),
       requestId: r.request_id,
       ...(r.purpose ? { purpose: r.purpose } : {}),
+      ...(isApprover(r.approver) ? { approver: r.approver } : {}),
     }));
   }
 }
