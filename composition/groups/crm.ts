@@ -124,7 +124,7 @@ export const crmGroup = defineGroup({
       ? { kind: 'key', details, secret: { apiKey: config.account.accessToken } }
       : { kind: 'oauth', details, secret: { refreshToken: config.account.refreshToken } };
   },
-  bindConnection: (container, config, { clock, upstreamTimeoutMs }, { connection, tokens }) => {
+  bindConnection: (container, config, { clock, upstreamTimeoutMs, logger }, { connection, tokens }) => {
     if (config.kind === 'memory') return;
     const app = config.app;
     const source =
@@ -150,6 +150,7 @@ export const crmGroup = defineGroup({
           tokens: source,
           timeoutMs: upstreamTimeoutMs,
           portalId: connection.details['portalId'] ?? config.portalId,
+          warn: (fields, message) => logger.warn(fields, message),
         }),
     );
   },

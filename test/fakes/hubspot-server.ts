@@ -60,6 +60,11 @@ export class HubSpotServer {
   readonly hubId: number;
   /** What `GET /account-info/v3/details` answers besides the portal id; tests may change it. */
   account = { uiDomain: 'app.hubspot.com', timeZone: 'US/Eastern', dataHostingLocation: 'na1' };
+  /**
+   * Rate-limit headers HubSpot sends with every answer (X-HubSpot-RateLimit-Daily-Remaining and the like);
+   * none unless a test sets them. A canned answer's own headers win.
+   */
+  rateLimitHeaders: Record<string, string> = {};
 
   readonly #server: Server;
   readonly #operations: Operation[];
@@ -143,7 +148,7 @@ export class HubSpotServer {
       this.requests.push(entry);
       const reply = this.#answer(entry, raw);
       entry.status = reply.status;
-      const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+      const headers: Record<string, string> = { ...this.rateLimitHeaders, ...(reply.headers ?? {}) };
       let payload = '';
       if (reply.body !== undefined && reply.status !== 204) {
         payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);

@@ -1,5 +1,6 @@
 import type { InternalAxiosRequestConfig } from 'axios';
 import { createHash } from 'node:crypto';
+import { knownTimeZone, msUntilNextMidnight } from './zoned-day.js';
 
 // The vendors' call quotas as their answers report them: what one connection has left of each window,
 // held back at a reserve, and shared between instances through the SharedCache (Redis when configured).
@@ -50,10 +51,18 @@ export class QuotaReserved extends Error {
  * hour is counted from when the quota was seen running low).
  */
 export class QuotaWindows {
-  readonly #low = new Map<string, { remaining: number; until: number }>();
+  /** Each low window: its count and when it ends (the day's end is worked out when asked, see #until). */
+  readonly #low = new Map<string, { remaining: number; until: number; since: number }>();
 
-  /** `reserve`: the count at or below which a window is held back (UPSTREAM_QUOTA_RESERVE). */
-  constructor(private readonly reserve: () => number) {}
+  /**
+   * `reserve`: the count at or below which a window is held back (UPSTREAM_QUOTA_RESERVE). `day`: the zone
+   * the vendor's day is counted in (HubSpot: the account's), and who hears that it is not known, so that the
+   * day is counted in UTC for now (the HubSpot client then reads the account and logs the fallback).
+   */
+  constructor(
+    private readonly reserve: () => number,
+    private readonly day: DayZone = {},
+  ) {}
 
   /** Whether any answer carried a quota count (only then is the shared store asked). */
   seen = false;
@@ -71,22 +80,36 @@ export class QuotaWindows {
     const intervalMs = num('x-hubspot-ratelimit-interval-milliseconds') ?? 10_000;
     if (interval !== undefined) this.#note('ten-second', interval, now + Math.min(intervalMs, 60_000), 1);
     const daily = num('x-hubspot-ratelimit-daily-remaining');
-    if (daily !== undefined) this.#note('daily', daily, now + untilMidnightUtcMs(now));
+    // the day's end is worked out from the first low reading whenever it is asked (#until), so that a time
+    // zone learnt later (the account's) applies at once
+    if (daily !== undefined) this.#note('daily', daily, now, undefined, now);
     const hourly = num('x-rate-limit-remaining');
     if (hourly !== undefined) this.#note('hourly', hourly, now + 3_600_000);
   }
 
-  #note(window: string, remaining: number, until: number, reserve = this.reserve()): void {
+  #note(window: string, remaining: number, until: number, reserve = this.reserve(), now = until): void {
     const known = this.#low.get(window);
     if (remaining > reserve) this.#low.delete(window);
     // the first low reading fixes when the window is taken to end; later ones only update the count
-    else this.#low.set(window, { remaining, until: known ? known.until : until });
+    else {
+      if (!known && window === 'daily' && !knownTimeZone(this.day.timeZone?.())) this.day.unknown?.();
+      this.#low.set(window, known ? { ...known, remaining } : { remaining, until, since: now });
+    }
+  }
+
+  /** When a low window ends: the day at the next midnight in the day's zone after its first low reading. */
+  #until(window: string, low: { until: number; since: number }): number {
+    if (window !== 'daily') return low.until;
+    const zone = this.day.timeZone?.();
+    return low.since + msUntilNextMidnight(low.since, knownTimeZone(zone) ? zone : 'UTC');
   }
 
   /** The hour or day window that is down to its reserve, to share with other instances. */
   longLow(now = Date.now()): { window: string; remaining: number; until: number } | undefined {
-    for (const [window, low] of this.#low)
-      if (window !== 'ten-second' && low.until > now) return { window, remaining: low.remaining, until: low.until };
+    for (const [window, low] of this.#low) {
+      const until = this.#until(window, low);
+      if (window !== 'ten-second' && until > now) return { window, remaining: low.remaining, until };
+    }
     return undefined;
   }
 
@@ -94,14 +117,23 @@ export class QuotaWindows {
   blocked(now = Date.now()): { window: string; remaining: number; waitMs: number } | undefined {
     if (this.reserve() <= 0) return undefined;
     for (const [window, low] of this.#low) {
-      if (low.until <= now) {
+      const until = this.#until(window, low);
+      if (until <= now) {
         this.#low.delete(window);
         continue;
       }
-      return { window, remaining: low.remaining, waitMs: low.until - now };
+      return { window, remaining: low.remaining, waitMs: until - now };
     }
     return undefined;
   }
+}
+
+/** The zone a vendor's day is counted in, when it has one (HubSpot: the account's time zone). */
+export interface DayZone {
+  /** The IANA zone, once known; UTC meanwhile (or when Intl does not know it). */
+  readonly timeZone?: () => string | undefined;
+  /** Called when a day window goes low while the zone is not known (it is counted in UTC meanwhile). */
+  readonly unknown?: () => void;
 }
 
 /** Where instances share what is left of each connection's quota (the SharedCache: Redis when configured). */
@@ -141,11 +173,6 @@ export const sharedLow = async (
   } catch {
     return undefined;
   }
-};
-
-const untilMidnightUtcMs = (now: number): number => {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) - now;
 };
 
 /** Shares a connection's low hour or day window with the other instances (best effort, never awaited). */

@@ -3,6 +3,7 @@ import type { AxiosAdapter, AxiosError, AxiosResponse, InternalAxiosRequestConfi
 import type * as CockatielModule from 'cockatiel';
 import type { CircuitBreakerPolicy, IBackoff, IRetryBackoffContext } from 'cockatiel';
 import {
+  type DayZone,
   onQuotaReading,
   publish,
   QuotaReserved,
@@ -90,6 +91,8 @@ declare module 'axios' {
   interface AxiosRequestConfig {
     /** A POST that only reads (a search): retried like a GET. */
     idempotent?: boolean;
+    /** Sent even when a quota is down to its reserve (one call that the reserve is kept for: the account's time zone). */
+    quotaExempt?: boolean;
   }
 }
 
@@ -102,6 +105,32 @@ const retryAfterMs = (res: AxiosResponse): number | undefined => {
 };
 
 const transient = (status: number) => status === 429 || status >= 500;
+
+const header = (res: AxiosResponse, name: string): string | undefined => {
+  const v = (res.headers as Record<string, unknown> | undefined)?.[name];
+  return typeof v === 'string' ? v.trim() : undefined;
+};
+
+/**
+ * What a 429 without Retry-After says about when to try again, from HubSpot's rate-limit headers of the same
+ * answer: `X-HubSpot-RateLimit-Remaining: 0` means the rolling window (`-Interval-Milliseconds`, 10 s) is used
+ * up, so the retry waits the whole interval; `-Secondly-Remaining: 0` (HubSpot changelog 2018-11-06: "the
+ * number of API requests still allowed for the current second") waits a second; a used-up day
+ * (`-Daily-Remaining: 0`, or a body with policyName DAILY) is not retried at all. The official Node client
+ * likewise waits 10 s on a TEN_SECONDLY_ROLLING 429 and 1 s on the secondly one, and never retries a daily
+ * one (HubSpot/hubspot-api-nodejs src/services/decorators/RetryDecorator.ts). undefined: no such header.
+ */
+export const vendorWaitMs = (res: AxiosResponse): number | 'never' | undefined => {
+  const policy = (res.data as { policyName?: unknown } | null | undefined)?.policyName;
+  if (header(res, 'x-hubspot-ratelimit-daily-remaining') === '0' || policy === 'DAILY') return 'never';
+  let wait: number | undefined;
+  if (header(res, 'x-hubspot-ratelimit-remaining') === '0') {
+    const interval = Number(header(res, 'x-hubspot-ratelimit-interval-milliseconds') ?? '10000');
+    wait = Number.isFinite(interval) && interval > 0 ? Math.min(interval, 60_000) : 10_000;
+  }
+  if (header(res, 'x-hubspot-ratelimit-secondly-remaining') === '0') wait = Math.max(wait ?? 0, 1000);
+  return wait;
+};
 
 /** A breaker that opens on server failures and connection errors (not on 429: the vendor is up). */
 const newBreaker = (vendor: string): CircuitBreakerPolicy => {
@@ -130,14 +159,16 @@ export const breakerRetryAfterSeconds = (): number => Math.ceil(settings.halfOpe
  * Wraps an axios adapter: every attempt goes through the vendor client's breaker, and the retry policy
  * decides per answer whether another attempt fits (idempotent, transient, within the budget).
  */
-export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapter => {
+export const resilientAdapter = (vendor: string, base: AxiosAdapter, day?: DayZone): AxiosAdapter => {
   const breaker = newBreaker(vendor);
-  const quota = new QuotaWindows(() => settings.quotaReserve);
+  const quota = new QuotaWindows(() => settings.quotaReserve, day);
   return async (config: InternalAxiosRequestConfig) => {
     // A quota down to its reserve: a short window (HubSpot's ten seconds) is waited out, a long one refused.
     // Other instances' readings of the same connection count too, once this client has seen quota headers.
     const key = quota.seen ? sharedQuotaKey(vendor, config) : undefined;
-    const low = quota.blocked() ?? (key && settings.quotaReserve > 0 ? await sharedLow(key) : undefined);
+    const low = config.quotaExempt
+      ? undefined
+      : (quota.blocked() ?? (key && settings.quotaReserve > 0 ? await sharedLow(key) : undefined));
     if (low && (low.window !== 'ten-second' || low.waitMs > 10_000))
       throw new QuotaReserved(vendor, low.window, low.remaining, Math.ceil(low.waitMs / 1000));
     if (low) await new Promise((resolve) => setTimeout(resolve, low.waitMs));
@@ -169,7 +200,11 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter): AxiosAdapt
         if (!idempotent || !transient(res.status)) return false;
         const after = retryAfterMs(res);
         if (after !== undefined && after > settings.maxRetryAfterMs) return false;
-        const again = another(after ?? jittered());
+        // without Retry-After, a 429's rate-limit headers say how long (HubSpot); a wait that would end past
+        // the call's budget is not waited: the 429 is answered (RATE_LIMITED with the wait, hubspot-errors.ts)
+        const vendorWait = res.status === 429 && after === undefined ? vendorWaitMs(res) : undefined;
+        if (vendorWait === 'never' || (vendorWait !== undefined && vendorWait > settings.maxRetryAfterMs)) return false;
+        const again = another(after ?? vendorWait ?? jittered());
         if (again) record(res.status);
         return again;
       }),

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { AxiosError, AxiosInstance, AxiosStatic } from 'axios';
 import { rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { recordUpstreamCall } from './upstream-calls.js';
+import type { DayZone } from './quota.js';
 import { breakerRetryAfterSeconds, isBrokenCircuit, QuotaReserved, resilientAdapter } from './resilience.js';
 
 let axiosModule: AxiosStatic | undefined;
@@ -17,6 +18,8 @@ export interface VendorHttpOptions {
   readonly baseURL: string;
   readonly timeoutMs: number;
   readonly headers?: Record<string, string>;
+  /** The zone the vendor's daily quota is counted in (HubSpot: the account's), when it has one. */
+  readonly day?: DayZone;
 }
 
 /**
@@ -32,7 +35,7 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
     validateStatus: () => true,
     maxRedirects: 0,
   });
-  http.defaults.adapter = resilientAdapter(o.vendor, axios.getAdapter(http.defaults.adapter));
+  http.defaults.adapter = resilientAdapter(o.vendor, axios.getAdapter(http.defaults.adapter), o.day);
   // Every vendor call is recorded for the request's log line and the upstream metrics.
   const started = new WeakMap<object, number>();
   http.interceptors.request.use((config) => {

@@ -19,12 +19,15 @@ export class HubSpotAccount {
   constructor(
     private readonly client: HubSpotClient,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    client.learnTimeZone = () => this.read();
+  }
 
   read(): Promise<void> {
     if (this.details || this.clock.now().getTime() - this.#failedAt < RETRY_AFTER_FAILURE_MS) return Promise.resolve();
     this.#asked ??= (async () => {
-      const sent = await this.client.send({ method: 'GET', url: '/account-info/v3/details' });
+      // exempt from the daily reserve: it is asked when the day's count runs low, to learn the day's zone
+      const sent = await this.client.send({ method: 'GET', url: '/account-info/v3/details', quotaExempt: true });
       const decoded =
         E.isRight(sent) && sent.right.res.status === 200 ? AccountDetails.decode(sent.right.res.data) : undefined;
       if (decoded && E.isRight(decoded)) {

@@ -3,6 +3,7 @@ import { upstreamFailure, type GatewayError } from '../../../domain/shared/error
 import { E, type Either } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
+import { knownTimeZone } from '../http/zoned-day.js';
 import { hubspotError, type ErrorContext, type Operation } from './hubspot-errors.js';
 import type { AccessTokenProvider } from './hubspot-tokens.js';
 
@@ -14,6 +15,8 @@ export interface HubSpotClientOptions {
   readonly timeoutMs: number;
   /** For Retry-After dates and daily-limit resets. */
   readonly clock: Clock;
+  /** Where the client says that it counts HubSpot's day in UTC because the account's time zone is not known. */
+  readonly warn?: (fields: Record<string, unknown>, message: string) => void;
 }
 
 export interface HubSpotRequest {
@@ -23,6 +26,8 @@ export interface HubSpotRequest {
   readonly data?: unknown;
   /** A POST that only reads (a search): retried like a GET on 429 and 5xx. */
   readonly idempotent?: boolean;
+  /** Sent even while the daily quota is down to its reserve (the account details, to learn the day's zone). */
+  readonly quotaExempt?: boolean;
 }
 
 /** An answer of any status, with the token it was sent with (to keep it out of error messages). */
@@ -42,11 +47,30 @@ export class HubSpotClient {
   readonly #clock: Clock;
   /** The account's IANA time zone, once known: HubSpot's daily limit resets at midnight there. */
   timeZone: string | undefined;
+  /** Reads the account's details (and so its time zone): set by the contact book (hubspot-account.ts). */
+  learnTimeZone: (() => Promise<void>) | undefined;
+  readonly #warn: HubSpotClientOptions['warn'];
+  /** The daily quota went low while the zone was unknown: the account is read before the call answers. */
+  #zoneWanted = false;
+  #warnedUtc = false;
 
   constructor(options: HubSpotClientOptions) {
-    this.#http = createVendorHttp({ vendor: VENDOR, baseURL: options.baseUrl, timeoutMs: options.timeoutMs });
+    // HubSpot's day runs midnight to midnight in the account's time zone (changelog 2018-11-06), so the daily
+    // reserve counts its day there; UTC only until the zone is known (zoned-day.ts, quota.ts).
+    this.#http = createVendorHttp({
+      vendor: VENDOR,
+      baseURL: options.baseUrl,
+      timeoutMs: options.timeoutMs,
+      day: {
+        timeZone: () => this.timeZone,
+        unknown: () => {
+          this.#zoneWanted = true;
+        },
+      },
+    });
     this.#tokens = options.tokens;
     this.#clock = options.clock;
+    this.#warn = options.warn;
   }
 
   /**
@@ -55,9 +79,23 @@ export class HubSpotClient {
    */
   async send(request: HubSpotRequest): Promise<Either<GatewayError, Sent>> {
     const first = await this.#sendOnce(request);
+    await this.#zoneIfWanted();
     if (E.isLeft(first) || first.right.res.status !== 401 || !this.#tokens.refreshable) return first;
     this.#tokens.invalidate?.(first.right.token);
     return this.#sendOnce(request);
+  }
+
+  /** When the daily quota went low with no known zone: the account is read once, or the UTC fallback is logged. */
+  async #zoneIfWanted(): Promise<void> {
+    if (!this.#zoneWanted) return;
+    this.#zoneWanted = false;
+    if (this.timeZone === undefined) await this.learnTimeZone?.();
+    if (knownTimeZone(this.timeZone) || this.#warnedUtc) return;
+    this.#warnedUtc = true;
+    this.#warn?.(
+      { vendor: VENDOR, timeZone: this.timeZone ?? null },
+      "HubSpot's daily quota is nearly used up and the account's time zone is not known (GET /account-info/v3/details failed or named a zone this runtime does not know): the gateway counts HubSpot's day in UTC, so its wait until the daily reset may be off by the account's UTC offset",
+    );
   }
 
   async #sendOnce(request: HubSpotRequest): Promise<Either<GatewayError, Sent>> {
@@ -70,6 +108,7 @@ export class HubSpotClient {
         params: request.params,
         data: request.data,
         ...(request.idempotent ? { idempotent: true } : {}),
+        ...(request.quotaExempt ? { quotaExempt: true } : {}),
         headers: {
           Authorization: `Bearer ${token.right}`,
           ...(request.data !== undefined ? { 'Content-Type': 'application/json' } : {}),
@@ -96,7 +135,7 @@ export class HubSpotClient {
     }
     const { error, invalidateToken } = hubspotError(
       op,
-      { status: res.status, data: res.data, retryAfter: res.headers['retry-after'], token },
+      { status: res.status, data: res.data, retryAfter: res.headers['retry-after'], headers: res.headers, token },
       { ...ctx, ...(this.timeZone ? { timeZone: this.timeZone } : {}) },
       this.#clock,
     );

@@ -40,6 +40,8 @@ export interface HubSpotContactBookOptions {
   readonly clock?: Clock;
   /** How long property definitions are kept (default 600 s; 0 reads them every time). */
   readonly propertyCacheSeconds?: number;
+  /** Warnings (the daily quota counted in UTC for want of the account's time zone). */
+  readonly warn?: (fields: Record<string, unknown>, message: string) => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export class HubSpotContactBook implements ContactBook {
       tokens: options.tokens,
       timeoutMs: options.timeoutMs,
       clock: options.clock ?? { now: () => new Date() },
+      ...(options.warn ? { warn: options.warn } : {}),
     });
     this.#clock = options.clock ?? { now: () => new Date() };
     this.#account = new HubSpotAccount(this.#client, this.#clock);

@@ -10,6 +10,7 @@ import {
 import { E } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import { retryAfterSeconds } from '../http/vendor-http.js';
+import { msUntilNextMidnight } from '../http/zoned-day.js';
 import { ErrorBody } from './hubspot-codecs.js';
 
 // HubSpot's error answers as the gateway's errors, with messages that say what to do next. Pure
@@ -111,22 +112,24 @@ const quotedProperty = (message: string | undefined): string | undefined =>
   message?.match(/propert(?:y|ies)\s+["'`]([A-Za-z0-9_.-]+)["'`]/i)?.[1] ??
   message?.match(/["'`]([A-Za-z0-9_.-]+)["'`]\s+is a read[ -]only property/i)?.[1];
 
-/** Seconds until the next midnight in the time zone (UTC when unknown or not a zone Intl knows). */
-export const secondsUntilMidnight = (now: Date, timeZone = 'UTC'): number => {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    }).formatToParts(now);
-  } catch {
-    return timeZone === 'UTC' ? 86_400 : secondsUntilMidnight(now, 'UTC');
+/** Seconds until the next midnight in the time zone, DST included (UTC when unknown or not a zone Intl knows). */
+export const secondsUntilMidnight = (now: Date, timeZone = 'UTC'): number =>
+  Math.ceil(msUntilNextMidnight(now.getTime(), timeZone) / 1000);
+
+/**
+ * Seconds a short-policy 429 without Retry-After asks for, from the same answer's rate-limit headers: the
+ * rolling interval when `X-HubSpot-RateLimit-Remaining` is 0, a second when `-Secondly-Remaining` is 0
+ * (see vendorWaitMs in ../http/resilience.ts for the sources); undefined without them.
+ */
+const shortPolicySeconds = (headers: Record<string, unknown> | undefined): number | undefined => {
+  const h = (name: string) => (typeof headers?.[name] === 'string' ? (headers[name] as string).trim() : undefined);
+  let ms: number | undefined;
+  if (h('x-hubspot-ratelimit-remaining') === '0') {
+    const interval = Number(h('x-hubspot-ratelimit-interval-milliseconds') ?? '10000');
+    ms = Number.isFinite(interval) && interval > 0 ? Math.min(interval, 60_000) : 10_000;
   }
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return 86_400 - (part('hour') * 3600 + part('minute') * 60 + part('second'));
+  if (h('x-hubspot-ratelimit-secondly-remaining') === '0') ms = Math.max(ms ?? 0, 1000);
+  return ms === undefined ? undefined : Math.max(1, Math.ceil(ms / 1000));
 };
 
 const inWords = (seconds: number): string =>
@@ -142,6 +145,8 @@ export interface HubSpotErrorAnswer {
   readonly data: unknown;
   /** The Retry-After header, read on a 429. */
   readonly retryAfter: unknown;
+  /** The answer's headers (HubSpot's rate-limit counts), read on a 429 without Retry-After. */
+  readonly headers?: Record<string, unknown>;
   /** The access token the request carried, kept out of every message. */
   readonly token: string;
 }
@@ -222,7 +227,7 @@ const errorOf = (op: Operation, answer: HubSpotErrorAnswer, ctx: ErrorContext, c
       header ??
       (daily
         ? Math.min(MAX_DAILY_WAIT_SECONDS, Math.max(60, secondsUntilMidnight(now, ctx.timeZone)))
-        : SHORT_POLICY_WAIT_SECONDS);
+        : (shortPolicySeconds(answer.headers) ?? SHORT_POLICY_WAIT_SECONDS));
     const at = new Date(now.getTime() + seconds * 1000).toISOString();
     return rateLimited(
       daily

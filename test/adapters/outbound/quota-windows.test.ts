@@ -40,3 +40,47 @@ describe('QuotaWindows', () => {
     expect(q.blocked(T)).toBeUndefined();
   });
 });
+
+describe("QuotaWindows: HubSpot's day in the account's time zone (issue 31)", () => {
+  // 09:48:13 UTC: 51,107 s to midnight UTC (the measured wrong Retry-After), 69,107 s to midnight in New York (EST)
+  const T = Date.parse('2026-11-27T09:48:13Z');
+  const low = { 'x-hubspot-ratelimit-daily-remaining': '3' };
+
+  it('waits until midnight in the zone, not in UTC', () => {
+    const q = new QuotaWindows(RESERVE, { timeZone: () => 'America/New_York' });
+    q.observe(low, T);
+    expect(q.blocked(T)).toEqual({ window: 'daily', remaining: 3, waitMs: 69_107_000 });
+    expect(q.longLow(T)).toEqual({ window: 'daily', remaining: 3, until: Date.parse('2026-11-28T05:00:00Z') });
+  });
+
+  it('counts a 23-hour day at the spring DST change and a 25-hour one in autumn', () => {
+    const q = new QuotaWindows(RESERVE, { timeZone: () => 'America/New_York' });
+    const springMidnight = Date.parse('2026-03-08T05:00:00Z'); // 00:00 EST, the day clocks go forward
+    q.observe(low, springMidnight);
+    expect(q.blocked(springMidnight)!.waitMs).toBe(23 * 3_600_000);
+    const r = new QuotaWindows(RESERVE, { timeZone: () => 'America/New_York' });
+    const autumnMidnight = Date.parse('2026-11-01T04:00:00Z'); // 00:00 EDT, the day clocks go back
+    r.observe(low, autumnMidnight);
+    expect(r.blocked(autumnMidnight)!.waitMs).toBe(25 * 3_600_000);
+  });
+
+  it('counts in UTC while the zone is unknown, says so once, and follows the zone once it is learnt', () => {
+    const account: { zone?: string } = {};
+    let told = 0;
+    const q = new QuotaWindows(RESERVE, { timeZone: () => account.zone, unknown: () => told++ });
+    q.observe(low, T);
+    q.observe({ 'x-hubspot-ratelimit-daily-remaining': '2' }, T + 1000);
+    expect(told).toBe(1);
+    expect(q.blocked(T)!.waitMs).toBe(51_107_000);
+    account.zone = 'America/New_York';
+    expect(q.blocked(T)).toEqual({ window: 'daily', remaining: 2, waitMs: 69_107_000 });
+  });
+
+  it('takes a zone Intl does not know as unknown (UTC)', () => {
+    let told = 0;
+    const q = new QuotaWindows(RESERVE, { timeZone: () => 'Nowhere/Atlantis', unknown: () => told++ });
+    q.observe(low, T);
+    expect(told).toBe(1);
+    expect(q.blocked(T)!.waitMs).toBe(51_107_000);
+  });
+});
