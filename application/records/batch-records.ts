@@ -10,7 +10,8 @@ import { described, NumericId, object, params, t } from '../runtime/codecs.js';
 import { defineTool, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 import { FieldsObject, flagParams, flagsOf } from './common.js';
-import { BatchOutcomes, batchContinuation, batchText, type BatchItem, type BatchResult } from './batch-results.js';
+import { BatchOutcomes, batchContinuation, type BatchItem, type BatchResult } from './batch-results.js';
+import { batchSummary, fixFor } from './batch-text.js';
 import { BatchResult as BatchResultCodec } from './record-results.js';
 
 /** Records written per chunk: in parallel inside a chunk, chunks one after another (spec Limits). */
@@ -127,7 +128,7 @@ export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, Bat
                 )();
                 return r._tag === 'Right'
                   ? { index, success: true, record_id: r.right.record_id, record_url: r.right.record_url }
-                  : { index, success: false, error: r.left.message };
+                  : { index, success: false, error: r.left.message, fix: fixFor(r.left) };
               }),
             ),
           ),
@@ -144,13 +145,13 @@ export const batchCreateRecordsTool = defineTool({
   name: 'batchCreateRecords',
   title: 'Create records in bulk',
   description:
-    'Creates many records in one app. All are validated first: if any is invalid, nothing is created and the error lists each bad index. Written in chunks of 50; the answer marks each one.',
+    'Creates many records in one app. All are validated first: if any is invalid, nothing is created and the error lists each bad index. Written in chunks of 50; the answer counts them, gives the new record ids and lists the ones that failed.',
   annotations: { kind: 'Write', idempotent: false },
   params: BatchCreateRecordsParams,
   useCase: BatchCreateRecords,
   result: BatchResultCodec,
   ...batchContinuation,
-  text: (r) => batchText(r, 'Created'),
+  text: (r) => batchSummary(r, 'Created', false),
 });
 
 export const BatchUpdateRecordsParams = params(
@@ -214,7 +215,7 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
                 )();
                 return r._tag === 'Right'
                   ? { index, success: true, record_id: recordId }
-                  : { index, success: false, record_id: recordId, error: r.left.message };
+                  : { index, success: false, record_id: recordId, error: r.left.message, fix: fixFor(r.left) };
               }),
             ),
           ),
@@ -231,11 +232,11 @@ export const batchUpdateRecordsTool = defineTool({
   name: 'batchUpdateRecords',
   title: 'Update records in bulk',
   description:
-    'Changes many records of one app. All are validated first: if any is invalid, none is applied and the error lists each bad index. Written in chunks of 50; the answer marks each one.',
+    'Changes many records of one app. All are validated first: if any is invalid, none is applied and the error lists each bad index. Written in chunks of 50; the answer counts them and lists the ones that failed.',
   annotations: { kind: 'Write', idempotent: true },
   params: BatchUpdateRecordsParams,
   useCase: BatchUpdateRecords,
   result: BatchResultCodec,
   ...batchContinuation,
-  text: (r) => batchText(r, 'Updated'),
+  text: (r) => batchSummary(r, 'Updated', true),
 });

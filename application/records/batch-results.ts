@@ -21,6 +21,8 @@ export interface BatchItem {
   readonly record_id?: number;
   readonly record_url?: string;
   readonly error?: string;
+  /** A failed record: what to change before sending it again. */
+  readonly fix?: string;
 }
 
 export interface BatchResult {
@@ -71,10 +73,11 @@ export const batchContinuation = {
     r.batch_id && shown < r.items.length ? { batch_id: r.batch_id, offset: shown } : undefined,
 } as const;
 
+/** A page of a kept batch's results (records_getBatchResults): one row per record, from `offset` on. */
 export const batchText = (r: BatchResult, verb: string, offset = 0): Page => ({
-  before: `## ${verb} ${r.successful} of ${r.total} record${r.total === 1 ? '' : 's'}${r.failed ? ` (${r.failed} failed)` : ''}${offset ? `; results from index ${offset}` : ''}`,
-  columns: ['index', 'success', 'record_id', 'error'],
-  rows: r.items.map((i) => [i.index, i.success ? 'yes' : 'no', i.record_id, i.error]),
+  before: `## ${verb} ${verb.endsWith('failed') ? r.failed : r.successful} of ${r.total} record${r.total === 1 ? '' : 's'}${r.failed && !verb.endsWith('failed') ? ` (${r.failed} failed)` : ''}${offset ? `; results from number ${offset + 1}` : ''}`,
+  columns: ['index', 'success', 'record_id', 'error', 'what to change'],
+  rows: r.items.map((i) => [i.index, i.success ? 'yes' : 'no', i.record_id, i.error, i.fix]),
 });
 
 const BatchId = new SchemaType<string, string, unknown>(
@@ -88,7 +91,10 @@ const BatchId = new SchemaType<string, string, unknown>(
 
 export const GetBatchResultsParams = params(
   { batch_id: described(BatchId, 'The batch_id of a batch answer (kept 1 hour).') },
-  { offset: described(intRange(0, MAX_OFFSET), 'Results to skip.', 0) },
+  {
+    failed_only: described(t.boolean, 'Only the records that failed (offset then counts failures).', false),
+    offset: described(intRange(0, MAX_OFFSET), 'Results to skip.', 0),
+  },
 );
 export type GetBatchResultsParams = t.TypeOf<typeof GetBatchResultsParams>;
 
@@ -106,7 +112,12 @@ export class GetBatchResults implements UseCase<GetBatchResultsParams, BatchResu
       TE.fromTask(() => this.outcomes.find(context.principal, p.batch_id)),
       TE.chain((kept) =>
         kept
-          ? TE.right({ ...kept, batch_id: p.batch_id, offset: p.offset, items: kept.items.slice(p.offset) })
+          ? TE.right({
+              ...kept,
+              batch_id: p.batch_id,
+              offset: p.offset,
+              items: (p.failed_only ? kept.items.filter((i) => !i.success) : kept.items).slice(p.offset),
+            })
           : TE.left<GatewayError, BatchResultsPage>(
               notFound(
                 'batch',
@@ -129,6 +140,6 @@ export const getBatchResultsTool = defineTool({
   useCase: GetBatchResults,
   result: StoredBatchResult,
   rows: { key: 'items' },
-  continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
-  text: (r) => batchText(r, 'Batch results: written', r.offset),
+  continuation: (p, r, shown) => nextOffset(p, r.offset, shown, p.failed_only ? r.failed : r.total),
+  text: (r, p) => batchText(r, p.failed_only ? 'Batch results: failed' : 'Batch results: written', r.offset),
 });

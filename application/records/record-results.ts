@@ -88,7 +88,7 @@ export const DeletedRecordResult = destructive(
 const BatchItemResult = resultObject(
   'BatchItem',
   { index: t.number, success: t.boolean },
-  { record_id: t.number, record_url: t.string, error: t.string },
+  { record_id: t.number, record_url: t.string, error: t.string, fix: t.string },
 );
 const BatchCounts = { total: t.number, successful: t.number, failed: t.number, items: t.array(BatchItemResult) };
 /** A batch answer: batch_id names where records_getBatchResults reads the results back (an hour). */

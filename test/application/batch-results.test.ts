@@ -4,9 +4,10 @@ import { BatchOutcomes } from '../../application/records/batch-results.js';
 import { principal } from '../../composition/gateway.js';
 import { post, testGateway } from '../support/gateway.js';
 
-// A batch's per-record results are a list like any other: cut to the budget, they name the call for the
-// rest (records_getBatchResults, which reads the finished batch back), and following it returns every
-// result exactly once. Another caller's batch id finds nothing.
+// A batch's per-record results are a list like any other: the batch answer's text is compact (counts, the
+// failures, the call that reads each result) and its structured answer, cut to the budget, names the call
+// for the rest (records_getBatchResults, which reads the finished batch back); following either returns
+// every result exactly once. Another caller's batch id finds nothing.
 
 const OTHER = 'test-other-records-token-0123456789';
 const g = testGateway(
@@ -22,12 +23,22 @@ const inputs = (n: number) => Array.from({ length: n }, (_, i) => ({ fields: { n
 const CONTINUATION = /The rest: (\w+) (\{[^\n]*\})\]/;
 
 describe('records_batchCreateRecords results', () => {
-  it('in text: following "The rest" returns every index exactly once, at any budget', async () => {
+  it('in text: the batch answer names records_getBatchResults, whose pages give every index exactly once', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1000, max: 3000 }), async (maxChars) => {
-        let r = await post(g, `/v1/tools/call?max_chars=${maxChars}`, {
+        const batch = await post(g, `/v1/tools/call?max_chars=${maxChars}`, {
           name: 'records_batchCreateRecords',
           arguments: { app_id: 3001, inputs: inputs(40) },
+        });
+        expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+        // compact: counts and where to read each result, not a row per record
+        const summary = batch.body.data as string;
+        expect(summary).toMatch(/^## Created 40 of 40 records/);
+        expect(summary).not.toMatch(/^\| \d+ \| yes \|/m);
+        const first = /records_getBatchResults (\{[^\n]*\})/.exec(summary)!;
+        let r = await post(g, `/v1/tools/call?max_chars=${maxChars}`, {
+          name: 'records_getBatchResults',
+          arguments: JSON.parse(first[1]!),
         });
         const seen: number[] = [];
         for (let page = 0; page < 50; page++) {
