@@ -3,7 +3,6 @@ import {
   createMcpHandler,
   isLegacyRequest,
   Server,
-  WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
   type McpHandlerRequestOptions,
   type McpRequestContext,
@@ -16,6 +15,9 @@ import type { Group } from '../../../application/runtime/define-tool.js';
 import { visibleTools } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { callTool, mcpToolList } from './mcp-tools.js';
+import { DEFAULT_APPROVAL_WAIT_MS } from './mcp-approval.js';
+import { legacyLeg } from './legacy-leg.js';
+import { DEFAULT_PENDING_LIMITS, PendingAnswers, type PendingLimits } from './legacy-relay.js';
 import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 
 // The MCP protocol (both eras) is the official v2 SDK's. `isLegacyRequest` (the SDK's own classification)
@@ -90,6 +92,10 @@ export interface McpServerParts {
   readonly maxBodyBytes: number;
   /** Each tenant's human-approval and tool-search settings. */
   readonly tenantSettings?: TenantSettingsSource;
+  /** How long a 2025-era exchange waits for a person's approval (default 2 minutes). */
+  readonly approvalWaitMs?: number;
+  /** Bounds of the approvals 2025-era exchanges of this process wait for at once. */
+  readonly pendingLimits?: PendingLimits;
 }
 
 /** The catalogue's version: a hash of the listed tools and the build, stable across instances of one build. */
@@ -138,29 +144,26 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     },
   };
 
-  const factory = ({ authInfo }: McpRequestContext): Server => {
+  const approvalWaitMs = parts.approvalWaitMs ?? DEFAULT_APPROVAL_WAIT_MS;
+  // `legacyElicits`: a 2025-era client that declared elicitation (legacy-leg.ts), asked by elicitation/create.
+  const factory = ({ authInfo }: McpRequestContext, legacyElicits = false): Server => {
     const caller = callerOf(authInfo);
     const server = new Server(serverInfo, options);
     server.setRequestHandler('tools/list', () => listTools(caller));
-    server.setRequestHandler('tools/call', (request) => callTool(executor, request.params, caller, outputBudget));
+    server.setRequestHandler('tools/call', (request, ctx) =>
+      callTool(executor, request.params, caller, { outputBudget, ctx, legacyElicits, approvalWaitMs }),
+    );
     return server;
   };
   const modern = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: parts.maxBodyBytes });
-
-  /** One 2025-era exchange: a fresh server on the SDK's stateless transport, closed when it is answered. */
-  const legacy = async (request: Request, opts: McpHandlerRequestOptions): Promise<Response> => {
-    const server = factory({ era: 'legacy', authInfo: opts.authInfo, requestInfo: request });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request, opts);
-    } finally {
-      await server.close();
-    }
-  };
+  const legacy = legacyLeg(factory, {
+    pending: new PendingAnswers(parts.pendingLimits ?? DEFAULT_PENDING_LIMITS),
+    waitMs: approvalWaitMs,
+    ownerOf: (authInfo) => {
+      const { principal } = callerOf(authInfo);
+      return `${principal.tenant}:${principal.id}`;
+    },
+  });
 
   return async (request, opts) =>
     (await isLegacyRequest(request, opts.parsedBody, { maxRequestBodySize: parts.maxBodyBytes }))

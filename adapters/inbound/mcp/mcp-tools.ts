@@ -1,4 +1,11 @@
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type InputRequiredResult,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import type { Principal } from '../../../ports/authenticator.js';
 import { budgetedPair, isPlainObject } from '../../../application/runtime/envelope.js';
 import type { ToolExecutor, ToolResult } from '../../../application/runtime/executor.js';
@@ -6,6 +13,7 @@ import type { ToolError } from '../../../application/runtime/tool-error.js';
 import type { Group } from '../../../application/runtime/define-tool.js';
 import { outsideToolsets } from '../../../application/runtime/toolsets.js';
 import { mcpTool, type OutputSchemaForm } from '../dialects/tool-dialects.js';
+import { personReach, runWithPerson } from './mcp-approval.js';
 
 /** Every tool as tools/list gives it, in the registry's order (the same shape as `GET /v1/tools?dialect=mcp`). */
 export const mcpToolList = (executor: ToolExecutor, outputs: OutputSchemaForm = 'outline'): Tool[] =>
@@ -68,13 +76,34 @@ export interface McpCaller {
   readonly groups?: readonly Group[];
 }
 
-/** tools/call: the same executor, permissions and idempotency as the REST surface. */
+/** How one tools/call is served, beyond its params and caller. */
+export interface CallOptions {
+  readonly outputBudget?: number;
+  /**
+   * The SDK's context of the request being served (the handler's second argument). With it, a gated call
+   * (Destructive, skip trace) asks a person where the client can: 2026-07-28 `input_required` (read back
+   * from `ctx.mcpReq.inputResponses` and `requestState`), or 2025-era `elicitation/create`. Without it
+   * nobody is asked.
+   */
+  readonly ctx?: ServerContext;
+  /** A 2025-era client that declared elicitation at initialize (its session says so). */
+  readonly legacyElicits?: boolean;
+  /** How long a 2025-era exchange waits for the person's answer. */
+  readonly approvalWaitMs?: number;
+}
+
+/**
+ * tools/call: the same executor, permissions and idempotency as the REST surface, and a person's approval
+ * of a gated call where the client can ask one (mcp-approval.ts). On 2026-07-28 the answer may be an
+ * `input_required` result; the client retries the same call with the person's answer, which comes back
+ * through `options.ctx`.
+ */
 export const callTool = async (
   executor: ToolExecutor,
   params: CallRequest,
   caller: McpCaller,
-  outputBudget?: number,
-): Promise<CallToolResult> => {
+  options: CallOptions = {},
+): Promise<CallToolResult | InputRequiredResult> => {
   const tool = executor.registry.get(params.name);
   // MCP reports an unknown tool as a protocol error (-32602, Invalid params), with the gateway's actionable
   // message; so is a tool outside the connection's toolsets, which the caller was never shown.
@@ -84,13 +113,22 @@ export const callTool = async (
   }
   const metaKey = params._meta?.['idempotency_key'];
   const idempotencyKey = typeof metaKey === 'string' ? metaKey : caller.idempotencyKey;
-  const result = await executor.run({
-    tool,
-    args: params.arguments ?? {},
-    principal: caller.principal,
-    requestId: caller.requestId,
-    idempotencyKey,
-    budget: outputBudget,
-  });
-  return toCallToolResult(result, outputBudget);
+  const { ctx, outputBudget } = options;
+  const result = await runWithPerson(
+    tool.name,
+    (person) =>
+      executor.run({
+        tool,
+        args: params.arguments ?? {},
+        principal: caller.principal,
+        requestId: caller.requestId,
+        idempotencyKey,
+        budget: outputBudget,
+        ...(person ? { person } : {}),
+      }),
+    ctx,
+    personReach(ctx, options.legacyElicits),
+    options.approvalWaitMs,
+  );
+  return 'resultType' in result ? result : toCallToolResult(result, outputBudget);
 };

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import {
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type Transport,
+  type TransportSendOptions,
+  type WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+
+// The 2025-era leg is stateless: each POST gets a fresh server on the SDK's stateless transport. A person's
+// approval needs one exchange to span two POSTs: the tools/call, whose answer becomes a stream carrying
+// `elicitation/create`, and the client's JSON-RPC response to it, which arrives as a POST of its own. The
+// SDK's stateless legacy serving holds nothing between exchanges, and its input_required shim refuses
+// there ("per-request legacy serving cannot receive server-to-client requests"), so this module is the
+// gateway's own seam:
+//
+// - RelayTransport wraps the exchange's transport: a request the server sends (elicitation/create) leaves
+//   under a fresh unguessable id, registered in PendingAnswers with the caller it belongs to;
+// - the POST that carries the client's response is looked up by that id and the same caller, and handed
+//   to the waiting server with the id it chose.
+//
+// PendingAnswers lives in this process: the answer must reach the instance that holds the waiting exchange
+// (affinity by the Mcp-Session-Id the gateway gives such clients; see docs/clients.md).
+
+interface Pending {
+  readonly owner: string;
+  readonly expires: number;
+  readonly deliver: (message: JSONRPCMessage) => void;
+}
+
+export interface PendingLimits {
+  /** Most answers awaited at once in this process. */
+  readonly max: number;
+  /** Most awaited by one caller (tenant and principal). */
+  readonly perOwner: number;
+}
+
+export const DEFAULT_PENDING_LIMITS: PendingLimits = { max: 1000, perOwner: 16 };
+
+/** The error a send meets when no more answers may be awaited (mcp-approval.ts says "retry later"). */
+export const TOO_MANY = 'Too many approvals are waiting';
+
+/** Answers awaited from 2025-era clients, by the id their request went out under: bounded in count and time. */
+export class PendingAnswers {
+  readonly #entries = new Map<string, Pending>();
+  readonly #perOwner = new Map<string, number>();
+
+  constructor(
+    private readonly limits: PendingLimits = DEFAULT_PENDING_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Registers an awaited answer; the id it goes out under, or undefined when the limits are reached. */
+  add(owner: string, ttlMs: number, deliver: (message: JSONRPCMessage) => void): string | undefined {
+    this.sweep();
+    if (this.#entries.size >= this.limits.max || (this.#perOwner.get(owner) ?? 0) >= this.limits.perOwner) {
+      return undefined;
+    }
+    const id = `tg-${randomBytes(18).toString('base64url')}`;
+    this.#entries.set(id, { owner, expires: this.now() + ttlMs, deliver });
+    this.#perOwner.set(owner, (this.#perOwner.get(owner) ?? 0) + 1);
+    return id;
+  }
+
+  /** Hands a posted response to the exchange that awaits it; false when none does (unknown, expired, another caller). */
+  answer(message: JSONRPCMessage, owner: string): boolean {
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== 'string') return false;
+    const pending = this.#entries.get(id);
+    if (!pending || pending.owner !== owner || pending.expires < this.now()) return false;
+    this.drop(id);
+    pending.deliver(message);
+    return true;
+  }
+
+  drop(id: string): void {
+    const pending = this.#entries.get(id);
+    if (!pending) return;
+    this.#entries.delete(id);
+    const left = (this.#perOwner.get(pending.owner) ?? 1) - 1;
+    if (left > 0) this.#perOwner.set(pending.owner, left);
+    else this.#perOwner.delete(pending.owner);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [id, pending] of this.#entries) if (pending.expires < now) this.drop(id);
+  }
+}
+
+/** Whether a posted body is one JSON-RPC response (a client's answer to a server's request). */
+export const isPostedResponse = (body: unknown): body is JSONRPCMessage =>
+  typeof body === 'object' &&
+  body !== null &&
+  !Array.isArray(body) &&
+  !('method' in body) &&
+  'id' in body &&
+  ('result' in body || 'error' in body);
+
+/**
+ * The exchange's transport, with the server's own requests sent under ids from PendingAnswers and their
+ * answers delivered back under the server's ids. `onAnswered` runs once the exchange's response is sent.
+ */
+export class RelayTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  readonly #mine = new Set<string>();
+
+  constructor(
+    private readonly inner: WebStandardStreamableHTTPServerTransport,
+    private readonly pending: PendingAnswers,
+    private readonly owner: string,
+    private readonly ttlMs: number,
+    private readonly onAnswered: () => void,
+  ) {}
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
+    await this.inner.start();
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions(versions);
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (!isJSONRPCRequest(message)) {
+      await this.inner.send(message, options);
+      if ('result' in message || 'error' in message) this.onAnswered();
+      return;
+    }
+    const serverId = message.id;
+    const id = this.pending.add(this.owner, this.ttlMs, (answer) =>
+      this.onmessage?.({ ...answer, id: serverId } as JSONRPCMessage),
+    );
+    if (id === undefined) throw new Error(`${TOO_MANY} on this gateway.`);
+    this.#mine.add(id);
+    await this.inner.send({ ...message, id }, options);
+  }
+
+  async close(): Promise<void> {
+    for (const id of this.#mine) this.pending.drop(id);
+    this.#mine.clear();
+    await this.inner.close();
+  }
+}
+
+/** The session id given to a 2025-era client that declared elicitation: it says so on every later request. */
+export const ELICITING_SESSION = 'tg-elicit.';
+export const elicitingSessionId = (): string => `${ELICITING_SESSION}${randomBytes(16).toString('base64url')}`;

@@ -1,0 +1,149 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
+  type ElicitRequestFormParams,
+  type InputRequiredResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { APPROVAL_REQUIRED, type ApprovalAsk } from '../../../application/runtime/approval.js';
+import type { PersonChannel, ToolResult } from '../../../application/runtime/executor-types.js';
+import { toolError } from '../../../application/runtime/tool-error.js';
+
+// A person approves a gated call (a Destructive tool, a skip trace) through the MCP client: the executor's
+// first answer is APPROVAL_REQUIRED with a preview and a token (approval.ts); this module asks the person.
+// - 2026-07-28: tools/call answers `input_required` with an elicitation form and the token as `requestState`;
+//   the client asks the person and retries with `inputResponses` and the same `requestState`.
+// - 2025-11-25 with elicitation: `elicitation/create` on the same exchange's stream (the answer arrives
+//   as a separate POST, routed back by legacy-relay.ts), then the call runs within the same tools/call.
+
+/** The key of the one input request: the person's answer to "approve this call?". */
+export const APPROVAL_INPUT = 'approval';
+
+/** How long a 2025-era exchange waits for the person's answer by default. */
+export const DEFAULT_APPROVAL_WAIT_MS = 120_000;
+
+const factLine = ([key, value]: [string, unknown]): string | undefined =>
+  value === undefined || value === null || value === ''
+    ? undefined
+    : `- ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`;
+
+/** The form a person answers: what the call would do (the dry run's preview) and one yes/no field. */
+export const approvalForm = (tool: string, ask: ApprovalAsk): ElicitRequestFormParams => {
+  const facts = Object.entries(ask.preview)
+    .map(factLine)
+    .filter((l): l is string => l !== undefined)
+    .slice(0, 20);
+  return {
+    mode: 'form',
+    message: [
+      `Approve ${tool}? This call would ${ask.would}.`,
+      `It needs a person's approval because ${ask.reason}.`,
+      ...(facts.length ? ['', ...facts] : []),
+    ].join('\n'),
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        approve: {
+          type: 'boolean',
+          title: 'Approve',
+          description: `Run ${tool} as described. Leave unticked (or decline) and nothing changes.`,
+          default: false,
+        },
+      },
+      required: ['approve'],
+    },
+  };
+};
+
+/** Whether the person approved: an accepted form with approve ticked; a decline, a cancel or no answer is a no. */
+export const approvedIn = (answer: { action?: unknown; content?: Record<string, unknown> } | undefined): boolean =>
+  answer?.action === 'accept' && answer.content?.['approve'] === true;
+
+/** How the client of this exchange can reach a person, if at all. */
+export type PersonReach = 'input_required' | 'elicitation' | undefined;
+
+/** 2026-07-28: the request's own capabilities; 2025-era: what the client declared at initialize (its session). */
+export const personReach = (ctx: ServerContext | undefined, legacyElicits: boolean | undefined): PersonReach => {
+  if (!ctx) return undefined;
+  const envelope = ctx.mcpReq.envelope;
+  if (envelope && CLIENT_CAPABILITIES_META_KEY in envelope) {
+    const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
+    return capabilities?.elicitation ? 'input_required' : undefined;
+  }
+  return legacyElicits ? 'elicitation' : undefined;
+};
+
+const askOf = (result: ToolResult): ApprovalAsk | undefined =>
+  !result.ok && result.error.code === APPROVAL_REQUIRED ? (result.error.details as unknown as ApprovalAsk) : undefined;
+
+const failed = (error: ReturnType<typeof toolError>): ToolResult => ({ ok: false, error });
+
+/**
+ * Runs a call (`run`, the executor with the channel it is given) with a person's approval where the client
+ * can ask one: the answer to give, which on 2026-07-28 may be an `input_required` result.
+ */
+export const runWithPerson = async (
+  tool: string,
+  run: (person?: PersonChannel) => Promise<ToolResult>,
+  ctx: ServerContext | undefined,
+  reach: PersonReach,
+  waitMs: number = DEFAULT_APPROVAL_WAIT_MS,
+): Promise<ToolResult | InputRequiredResult> => {
+  if (!ctx || reach === undefined) return run(undefined);
+  if (reach === 'input_required') {
+    const state = ctx.mcpReq.requestState();
+    if (typeof state === 'string') {
+      const view = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT);
+      const approved = view.kind === 'elicit' && approvedIn(view);
+      return run({ answer: { token: state, approved } });
+    }
+    const first = await run({});
+    const ask = askOf(first);
+    if (!ask) return first;
+    return inputRequired({
+      inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit(approvalForm(tool, ask)) },
+      requestState: ask.approval_token,
+    });
+  }
+  const first = await run({});
+  const ask = askOf(first);
+  if (!ask) return first;
+  let answer;
+  try {
+    answer = await ctx.mcpReq.send(
+      { method: 'elicitation/create', params: approvalForm(tool, ask) },
+      { timeout: Math.min(waitMs, ask.expires_in_seconds * 1000) },
+    );
+  } catch (error) {
+    return failed(notAnswered(tool, error, waitMs));
+  }
+  return run({ answer: { token: ask.approval_token, approved: approvedIn(answer) } });
+};
+
+/** Why no answer came: the wait ran out, too many approvals are waiting, or the client failed. Nothing changed. */
+const notAnswered = (tool: string, error: unknown, waitMs: number) => {
+  const text = error instanceof Error ? error.message : String(error);
+  if (/too many approvals/i.test(text)) {
+    return toolError(
+      503,
+      'UNAVAILABLE',
+      `Nothing was changed: too many approvals are waiting on this gateway right now. Retry ${tool} in 30 s.`,
+      { retry_after_seconds: 30, retryable: true },
+    );
+  }
+  if (/timed? ?out/i.test(text)) {
+    return toolError(
+      504,
+      'TIMEOUT',
+      `Nothing was changed: no person answered the approval of ${tool} within ${Math.round(waitMs / 1000)} s. Call it again to ask again.`,
+      { timeout_ms: waitMs, retryable: true },
+    );
+  }
+  return toolError(
+    502,
+    'UPSTREAM_ERROR',
+    `Nothing was changed: the client could not ask a person to approve ${tool} (${text.slice(0, 200)}).`,
+    { retryable: true },
+  );
+};
