@@ -71,6 +71,7 @@ export class HubSpotServer {
   readonly #tokens: HubSpotTokens;
   readonly #crm: CrmState;
   #canned: Canned[] = [];
+  #resets = 0;
 
   private constructor(server: Server, options: HubSpotServerOptions) {
     this.#server = server;
@@ -98,6 +99,11 @@ export class HubSpotServer {
   /** The next request that passes the document check gets this answer instead (a string body is sent as it is). */
   failNext(status: number, body: unknown, headers: Record<string, string> = {}): void {
     this.#canned.push({ status, body, headers });
+  }
+
+  /** The next request is read and then its connection reset, with no answer (what a client sees as ECONNRESET). */
+  resetNext(): void {
+    this.#resets++;
   }
 
   /** Drops the canned answers not used yet. */
@@ -146,6 +152,11 @@ export class HubSpotServer {
         status: 0,
       };
       this.requests.push(entry);
+      if (this.#resets > 0) {
+        this.#resets--;
+        req.socket.destroy();
+        return;
+      }
       const reply = this.#answer(entry, raw);
       entry.status = reply.status;
       const headers: Record<string, string> = { ...this.rateLimitHeaders, ...(reply.headers ?? {}) };

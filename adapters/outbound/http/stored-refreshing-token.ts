@@ -3,6 +3,7 @@ import { E, type Either } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { StoredTokens, TokenStore } from '../../../ports/token-store.js';
 import type { AccessTokenSource } from './access-token.js';
+import { failedBeforeAnswer } from './vendor-http.js';
 
 /** What a vendor's token endpoint answered to a refresh. */
 export interface RefreshedTokens {
@@ -83,11 +84,13 @@ export class StoredRefreshingToken implements AccessTokenSource {
           }),
         );
       const startedAt = this.#o.clock.now().getTime();
-      const refreshed = await this.#o.refresh(latest.refreshToken);
+      const outcome = await this.#refreshRetrying(store, latest.refreshToken);
+      if ('accessToken' in outcome) return E.right((this.#cached = outcome).accessToken);
+      const { refreshed, from } = outcome;
       if (E.isLeft(refreshed)) return refreshed;
       const tokens: StoredTokens = {
         accessToken: refreshed.right.accessToken,
-        refreshToken: refreshed.right.refreshToken ?? latest.refreshToken,
+        refreshToken: refreshed.right.refreshToken ?? from,
         expiresAt: startedAt + refreshed.right.expiresInSeconds * 1000,
       };
       await store.put('connection', tokens);
@@ -104,5 +107,36 @@ export class StoredRefreshingToken implements AccessTokenSource {
         ),
       )
     );
+  }
+
+  /**
+   * One refresh (under the store's lock). A connection that failed before any answer (reset, "socket hang up")
+   * is retried once. The lost exchange may still have reached the vendor: where a vendor rotates refresh
+   * tokens, the rotated one would be lost with it, and the old one may be refused. So the store is read again
+   * first (an instance whose lock wait ran out may have saved a fresh pair meanwhile; its tokens are used as
+   * they are), and the retry sends the refresh token stored now. A refusal of the retry says that the token
+   * may have been rotated by the lost answer. Rotation by vendor: HubSpot does not rotate; Podio and ShareFile
+   * document nothing either way, and the gateway keeps a rotated token whenever an answer carries one.
+   */
+  async #refreshRetrying(
+    store: TokenStore,
+    sent: string,
+  ): Promise<StoredTokens | { refreshed: Either<GatewayError, RefreshedTokens>; from: string }> {
+    const first = await this.#o.refresh(sent);
+    if (E.isRight(first) || !failedBeforeAnswer(first.left)) return { refreshed: first, from: sent };
+    const now = await store.get('connection');
+    const fresh = this.#usable(now);
+    if (fresh) return fresh;
+    const from = now?.refreshToken || sent;
+    const second = await this.#o.refresh(from);
+    if (E.isRight(second) || second.left._tag !== 'UpstreamFailure' || !second.left.reauthorize)
+      return { refreshed: second, from };
+    return {
+      refreshed: E.left({
+        ...second.left,
+        message: `${second.left.message} The refresh before it lost its connection without an answer; if ${this.#o.vendor} rotated the refresh token then, the new one was lost with it, so the connection must be authorised again.`,
+      }),
+      from,
+    };
   }
 }

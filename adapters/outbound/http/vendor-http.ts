@@ -62,8 +62,25 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
   return http;
 };
 
+/**
+ * Connection failures that happen before any answer: refused, unresolved, or reset (`ECONNRESET`, which is
+ * also axios's code for "socket hang up") or broken (`EPIPE`). A timeout is not one of them: the vendor may
+ * still be working on the request, and a second wait would pass the call's deadline.
+ */
+const BEFORE_ANSWER = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const unanswered = new WeakSet<GatewayError>();
+
+/** Whether an error is transportFailure's for a connection that failed before any answer came. */
+export const failedBeforeAnswer = (error: GatewayError): boolean => unanswered.has(error);
+
 /** A request that never got an HTTP answer: a timeout or a refused or reset connection, or an open breaker. */
 export const transportFailure = (vendor: string, error: unknown): GatewayError => {
+  const failure = transportError(vendor, error);
+  if (BEFORE_ANSWER.has((error as AxiosError)?.code ?? '')) unanswered.add(failure);
+  return failure;
+};
+
+const transportError = (vendor: string, error: unknown): GatewayError => {
   if (error instanceof QuotaReserved) return rateLimited(error.message, error.retryAfterSeconds);
   if (isBrokenCircuit(error)) {
     const seconds = breakerRetryAfterSeconds();

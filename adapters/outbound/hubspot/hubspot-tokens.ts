@@ -4,7 +4,7 @@ import { E, type Either } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { StoredTokens, TokenStore } from '../../../ports/token-store.js';
 import { StaticAccessToken, type AccessTokenSource } from '../http/access-token.js';
-import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
+import { createVendorHttp, failedBeforeAnswer, transportFailure } from '../http/vendor-http.js';
 import { decodeTokenAnswer } from './hubspot-codecs.js';
 
 const VENDOR = 'HubSpot';
@@ -127,7 +127,20 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
     );
   }
 
+  /**
+   * A refresh whose connection failed before any answer (reset, "socket hang up") is sent once more. HubSpot
+   * keeps the refresh token: "store the refresh token you get when initiating your OAuth integration and use
+   * it to generate a new access token" (the token endpoint's description: HubSpot/hubspot-api-nodejs
+   * codegen/oauth/apis/TokensApi.ts; developers.hubspot.com post-oauth-v1-token), so repeating the exchange
+   * loses nothing. Should an answer ever carry another refresh token, it is kept (onRefreshTokenRotated, and
+   * the shared store).
+   */
   async #refresh(): Promise<Either<GatewayError, string>> {
+    const first = await this.#refreshOnce();
+    return E.isLeft(first) && failedBeforeAnswer(first.left) ? this.#refreshOnce() : first;
+  }
+
+  async #refreshOnce(): Promise<Either<GatewayError, string>> {
     const form = new URLSearchParams({
       grant_type: 'refresh_token',
       client_id: this.#options.clientId,
