@@ -30,6 +30,8 @@ export interface GatewayConfig {
   readonly shutdownGraceMs: number;
   /** Most characters a text result may have; `max_chars` lowers it per call. */
   readonly outputBudgetChars: number;
+  /** Most characters in the JSON of a list answer (format=json, MCP structuredContent); `max_chars` lowers it too. */
+  readonly jsonBudgetChars: number;
   /** The parser pool's bounds (adapters/outbound/documents/parser-pool.ts). */
   readonly documents: {
     readonly threads?: number;
@@ -168,6 +170,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     logLevel: v.LOG_LEVEL,
     requestTimeoutMs: v.GATEWAY_REQUEST_TIMEOUT_MS,
     outputBudgetChars: v.GATEWAY_OUTPUT_BUDGET_CHARS,
+    jsonBudgetChars: v.GATEWAY_JSON_BUDGET_CHARS,
     documents: {
       ...(v.DOCUMENT_READERS > 0 ? { threads: v.DOCUMENT_READERS } : {}),
       queue: v.DOCUMENT_READ_QUEUE,

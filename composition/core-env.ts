@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { DEFAULT_OUTPUT_BUDGET } from '../application/runtime/envelope.js';
+import { DEFAULT_JSON_BUDGET, DEFAULT_OUTPUT_BUDGET } from '../application/runtime/envelope.js';
 import { TENANT_ID } from '../ports/authenticator.js';
 import { HUMAN_APPROVAL_MODES, type TenantSettingsOverride } from '../ports/tenant-settings.js';
 import { boolVar, EnvVar, enumVar, intVar, jsonVar, optionalString, tokenVar, urlVar } from './env.js';
@@ -140,7 +140,10 @@ export const CORE_ENV = {
     'Heap limit of each reader thread; the process may grow by 1.5 times this per document being read (buffers outside the heap included) before the read is ended with 422 DOCUMENT_TOO_COMPLEX.',
   ),
   GATEWAY_OUTPUT_BUDGET_CHARS: intVar(500, 10_000_000, DEFAULT_OUTPUT_BUDGET).doc(
-    'Most characters in an answer: a text result, or the JSON of a list (format=json, MCP structuredContent). Longer lists are cut at a row with the call that fetches the rest. The max_chars query parameter lowers it per call.',
+    'Most characters in a text answer. A longer list is cut at a row, with the call that fetches the rest (and its structured answer, format=json or MCP structuredContent, to the same rows). The max_chars query parameter lowers it per call.',
+  ),
+  GATEWAY_JSON_BUDGET_CHARS: intVar(1000, 100_000_000, DEFAULT_JSON_BUDGET).doc(
+    "Most characters in the JSON of a list answer (format=json, MCP structuredContent), which carries the rows its text shows; a list whose JSON would be longer is cut to fewer rows, text and JSON alike, with the call that fetches the rest. The default is 16 times the text's: a record's JSON is about 11 times its table row. The max_chars query parameter lowers it per call.",
   ),
   GATEWAY_SHUTDOWN_GRACE_MS: intVar(0, 600_000, 10_000).doc(
     'On SIGTERM or SIGINT, how long in-flight requests may take to finish before connections are closed.',

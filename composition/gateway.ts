@@ -3,7 +3,13 @@ import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { Container } from 'inversify';
 import pino, { type Logger } from 'pino';
-import { errorEnvelope, present, type Presented, type ResponseFormat } from '../application/runtime/envelope.js';
+import {
+  budgetsFor,
+  errorEnvelope,
+  present,
+  type Presented,
+  type ResponseFormat,
+} from '../application/runtime/envelope.js';
 import { ToolExecutor } from '../application/runtime/executor.js';
 import { ToolRegistry, type RegisteredTool, type ToolListing } from '../application/runtime/registry.js';
 import { allTools } from '../application/tools.js';
@@ -271,6 +277,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     maxBodyBytes: config.maxBodyBytes,
     bodyTimeoutMs: config.bodyTimeoutMs,
     outputBudget: config.outputBudgetChars,
+    jsonBudget: config.jsonBudgetChars,
     transfers: {
       limiter: container.get(RateLimiter),
       perLinkPerMinute: config.fileTransfers.perLinkPerMinute,
@@ -314,6 +321,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         publicBaseUrl: shared.publicBaseUrl,
         version: VERSION,
         outputBudget: config.outputBudgetChars,
+        jsonBudget: config.jsonBudgetChars,
       };
       mountMcp(app, {
         ...surface,
@@ -358,12 +366,19 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       const requestId = o.requestId ?? crypto.randomUUID();
       const tool = registry.get(name);
       if (!tool) return errorEnvelope(registry.unknownName(name));
-      const budget = Math.min(config.outputBudgetChars, o.maxChars ?? Infinity);
+      const budgets = budgetsFor({ text: config.outputBudgetChars, json: config.jsonBudgetChars }, o.maxChars);
       return present(
-        await executor.run({ tool, args, principal: o.principal, requestId, idempotencyKey: o.idempotencyKey, budget }),
+        await executor.run({
+          tool,
+          args,
+          principal: o.principal,
+          requestId,
+          idempotencyKey: o.idempotencyKey,
+          budget: budgets.text,
+        }),
         o.format ?? 'text',
         o.base64 ?? false,
-        budget,
+        budgets,
       );
     },
     executor,

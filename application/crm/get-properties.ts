@@ -7,6 +7,7 @@ import { ContactBook } from '../../ports/contact-book.js';
 import { described, intRange, MAX_OFFSET, oneOf, params, t } from '../runtime/codecs.js';
 import { defineTool, nextOffset, type UseCase } from '../runtime/define-tool.js';
 import { PropertiesResult } from './crm-results.js';
+import { IN_STRUCTURED } from '../runtime/markdown.js';
 
 export const GetPropertiesParams = params(
   {},
@@ -81,14 +82,19 @@ export const getPropertiesTool = defineTool({
       const shown = opts
         .slice(0, MAX_OPTIONS_SHOWN)
         .map((o) => (o.value === o.label ? o.value : `${o.value} (${o.label})`));
-      const more =
-        opts.length > MAX_OPTIONS_SHOWN ? `, +${opts.length - MAX_OPTIONS_SHOWN} more (format=json lists all)` : '';
+      const more = opts.length > MAX_OPTIONS_SHOWN ? `, +${opts.length - MAX_OPTIONS_SHOWN} more` : '';
       return [p.name, p.label, p.type + (p.readOnly ? ', read-only' : ''), shown.join(', ') + more];
     });
     return {
       before: `## ${r.objectType === 'contacts' ? 'Contact' : 'Company'} properties (${r.total}${r.offset ? `; from number ${r.offset + 1}` : ''})`,
       columns: ['name', 'label', 'type', 'options (internal value)'],
       rows,
+      // where a property has more options than the table shows, where to read them all (by surface)
+      ...(r.properties.some((p) => (p.options?.length ?? 0) > MAX_OPTIONS_SHOWN)
+        ? {
+            notes: `A property with more than ${MAX_OPTIONS_SHOWN} options shows the first ${MAX_OPTIONS_SHOWN}: read them all ${IN_STRUCTURED}.`,
+          }
+        : {}),
     };
   },
 });

@@ -125,7 +125,7 @@ export const searchContactsTool = defineTool({
     results: page.results.map((c) => ({ id: c.id, properties: c.properties })),
     ...(page.after !== undefined ? { after: page.after } : {}),
   }),
-  rows: { key: 'results', whenCut: (shown) => ({ count: shown, after: undefined }) },
+  rows: { key: 'results', whenCut: (shown) => ({ count: shown }), cursor: 'after' },
   continuation: (p, { page }, shown) => {
     const offset = /^\d+$/.test(p.after ?? '0') ? Number(p.after ?? '0') : undefined;
     if (offset === undefined || (shown >= page.results.length && page.after === undefined)) return undefined;

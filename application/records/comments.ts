@@ -130,7 +130,7 @@ export const listRecordCommentsTool = defineTool({
   useCase: ListRecordComments,
   result: CommentsResult,
   json: (r) => ({ cursor: r.cursor, comments: r.comments, total: r.total }),
-  rows: { key: 'comments', whenCut: () => ({ cursor: null }) },
+  rows: { key: 'comments', cursor: 'cursor' },
   continuation: (p, r, shown) =>
     r.offset + shown < r.total ? { ...p, cursor: encodeCursor(r.offset + shown) } : undefined,
   text: (r, p) =>

@@ -15,7 +15,7 @@ import { TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { Clock } from '../../ports/clock.js';
 import { arrayUpTo, described, NonEmptyString, object, oneOf } from '../runtime/codecs.js';
 import { SchemaType } from '../runtime/json-schema.js';
-import { joinBlocks, renderPage, type Cell, type Presentation } from '../runtime/markdown.js';
+import { IN_STRUCTURED, joinBlocks, renderPage, type Cell, type Presentation } from '../runtime/markdown.js';
 import { compactRecord, fullRecord, type CompactRecord } from './record-shapes.js';
 
 export const FieldKey = new SchemaType<string | number, string | number, unknown>(
@@ -202,7 +202,7 @@ export const recordsTable = (
     ]),
     ...(omitted.length
       ? {
-          note: `Fields not shown, to keep the table narrow: ${omitted.map((f) => `${f.label} (${f.external_id})`).join(', ')}. Name the ones you need in field_ids (named fields are all shown), or read every field with format=json or records_getRecord.`,
+          note: `Fields not shown, to keep the table narrow: ${omitted.map((f) => `${f.label} (${f.external_id})`).join(', ')}. Name the ones you need in field_ids (named fields are all shown), or read every field ${IN_STRUCTURED} or with records_getRecord.`,
         }
       : {}),
   };

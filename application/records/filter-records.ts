@@ -208,6 +208,6 @@ export const filterRecordsTool = defineTool({
   result: RecordPageResult,
   json: (r, p) => listJson(r, p.verbose),
   continuation: recordsContinuation,
-  rows: { key: 'records', whenCut: () => ({ cursor: null }) },
+  rows: { key: 'records', cursor: 'cursor' },
   text: (r, p) => listText(r, 'records_filterRecords', p as unknown as Record<string, unknown>),
 });

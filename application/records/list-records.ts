@@ -95,6 +95,6 @@ export const listRecordsTool = defineTool({
   result: RecordPageResult,
   json: (r, p) => listJson(r, p.verbose),
   continuation: recordsContinuation,
-  rows: { key: 'records', whenCut: () => ({ cursor: null }) },
+  rows: { key: 'records', cursor: 'cursor' },
   text: (r, p) => listText(r, 'records_listRecords', p as unknown as Record<string, unknown>),
 });

@@ -18,8 +18,36 @@ export const tidy = (text: string): string =>
         .trim()
     : text.trim();
 
-const cutValue = (text: string, budget: number): string => {
-  const marker = (n: number) => `\n\n[... cut: ${n} more characters. Ask with format=json for the full value.]`;
+/**
+ * What a cut answer tells its reader to do for the rest, by surface: REST offers `format=json`; MCP rejects
+ * that parameter and gives structuredContent with every answer instead (when the payload is an object).
+ */
+export interface Advice {
+  /** After a text cut short: how to read the whole value. */
+  readonly value: string;
+  /** After a page cut with no call that fetches the rest: how to get every row. */
+  readonly rows: string;
+}
+
+export const REST_ADVICE: Advice = {
+  value: 'Ask with format=json for the full value.',
+  rows: 'Ask for a smaller page, narrow the request, or use format=json for all of it.',
+};
+
+/** MCP's advice; `structured`: the answer's structuredContent holds the whole payload. */
+export const mcpAdvice = (structured: boolean): Advice =>
+  structured
+    ? {
+        value: 'The full value is in structuredContent.',
+        rows: 'structuredContent has every row of this answer; or ask for a smaller page or narrow the request.',
+      }
+    : {
+        value: 'Ask for less: a smaller page or a narrower request.',
+        rows: 'Ask for a smaller page or narrow the request.',
+      };
+
+const cutValue = (text: string, budget: number, advice: Advice = REST_ADVICE): string => {
+  const marker = (n: number) => `\n\n[... cut: ${n} more characters. ${advice.value}]`;
   const keep = Math.max(0, budget - marker(text.length).length - 8);
   return text.slice(0, keep) + marker(text.length - keep);
 };
@@ -31,34 +59,38 @@ export interface Fitted {
 }
 
 /** A text that is not a list page, within `budget` characters: cut with a visible marker when longer. */
-export const fitText = (text: string, budget: number): string => {
+export const fitText = (text: string, budget: number, advice: Advice = REST_ADVICE): string => {
   const tidied = tidy(text);
-  return tidied.length <= budget ? tidied : cutValue(tidied, budget);
+  return tidied.length <= budget ? tidied : cutValue(tidied, budget, advice);
 };
 
 /**
  * A list page within `budget` characters, and at most `maxRows` rows (so that the text shows the same
- * rows as a structured answer cut shorter). When every row fits, the whole page; else the rows that fit,
- * whole (and the footer), without the page's position and `more`, and a note saying how many rows it shows and
- * naming the call for the rest: `next(shownRows)`, the call that returns the rows after the first
- * `shownRows` of this answer. A first row that alone is too long is itself cut, visibly, so that every
- * answer makes progress.
+ * rows as a structured answer its own budget cut shorter). When every row fits, the whole page; else the
+ * rows that fit, whole (and the footer), without the page's position and `more`, and a note saying how many
+ * rows it shows and naming the call for the rest: `next(shownRows)`, the call that returns the rows after
+ * the first `shownRows` of this answer (without one, `advice.rows`). A first row that alone is too long is
+ * itself cut, visibly, so that every answer makes progress.
  */
 export const fitPage = (
   page: Page,
   budget: number,
   next?: (shownRows: number) => string | undefined,
   maxRows = Number.POSITIVE_INFINITY,
+  advice: Advice = REST_ADVICE,
 ): Fitted => {
   const { rows } = page;
   if (rows.length <= maxRows) {
     const whole = tidy(renderPage(page));
     if (whole.length <= budget) return { text: whole };
-    if (rows.length === 0) return { text: cutValue(whole, budget) };
+    if (rows.length === 0) return { text: cutValue(whole, budget, advice) };
   }
+  // The text's own budget, or the structured answer's (maxRows): the note names the one that was reached.
+  const reached = (shown: number) =>
+    shown >= maxRows ? "The structured answer's budget reached" : `Output budget of ${budget} characters reached`;
   const note = (shown: number) => {
     const rest = next?.(shown);
-    return `[Output budget of ${budget} characters reached: showing ${shown} of ${rows.length} rows of this answer.${rest ? ` The rest: ${rest}` : ' Ask for a smaller page, narrow the request, or use format=json for all of it.'}]`;
+    return `[${reached(shown)}: showing ${shown} of ${rows.length} rows of this answer.${rest ? ` The rest: ${rest}` : ` ${advice.rows}`}]`;
   };
   const width = page.columns.length;
   const lines = rows.map((r) => tableRow(r, width));
@@ -67,7 +99,8 @@ export const fitPage = (
   const before = page.before ? tidy(page.before) : '';
   // The note for a shorter table names a call (the note for the whole table may not): reserve room for
   // the longer of the two, and a little for a longer cursor.
-  const noteRoom = Math.max(note(rows.length).length, note(1).length) + 2 + 16;
+  const noteRoom =
+    Math.max(note(rows.length).length, note(1).length, note(Math.min(maxRows, rows.length)).length) + 2 + 16;
   // When the text before the table leaves no room for a row, only the table's own header stays.
   const head =
     before && before.length + 2 + header.length + 1 + lines[0]!.length + footer.length + noteRoom < budget
@@ -88,25 +121,30 @@ export const fitPage = (
   const body = `${head}\n${kept.join('\n')}${footer}\n\n${note(kept.length)}`;
   const after = tidy(joinBlocks(page.notes, page.after));
   const assembled = after && body.length + 2 + after.length <= budget ? `${body}\n\n${after}` : body;
-  return { text: assembled.length <= budget ? assembled : cutValue(assembled, budget), shownRows: kept.length };
+  return {
+    text: assembled.length <= budget ? assembled : cutValue(assembled, budget, advice),
+    shownRows: kept.length,
+  };
 };
 
 /**
  * A list payload cut to its first `shown` rows: the rows member shortened, the members `whenCut` names
- * set (undefined leaves one out), and `truncated` saying how many rows this is of how many and which call
- * returns the rest.
+ * set (undefined leaves one out), the `cursor` member (the payload's own paging member, named as the
+ * parameter it feeds) set to the continuation's value, so that a client that follows it alone loses no row,
+ * and `truncated` saying how many rows this is of how many and which call returns the rest.
  */
 export const cutRows = (
   payload: Record<string, unknown>,
-  key: string,
+  rows: { readonly key: string; readonly cursor?: string },
   shown: number,
   whenCut: Readonly<Record<string, unknown>>,
   next: NextCall | undefined,
 ): Record<string, unknown> => {
-  const rows = payload[key] as readonly unknown[];
-  const out: Record<string, unknown> = { ...payload, ...whenCut, [key]: rows.slice(0, shown) };
+  const all = payload[rows.key] as readonly unknown[];
+  const out: Record<string, unknown> = { ...payload, ...whenCut, [rows.key]: all.slice(0, shown) };
+  if (rows.cursor) out[rows.cursor] = next?.arguments[rows.cursor] ?? null;
   for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];
-  return next ? { ...out, truncated: { shown, of: rows.length, next } } : out;
+  return next ? { ...out, truncated: { shown, of: all.length, next } } : out;
 };
 
 /**

@@ -75,12 +75,17 @@ export interface ToolDeclaration<P = any, R = any> {
   readonly continuesWith?: string;
   /**
    * For list tools: the payload member that holds the rows `continuation` pages through, and the members
-   * to set when a budget keeps only the first `shown` of them (a cursor that would skip the cut rows is
-   * set to null or left out). The structured answer is then cut to the same rows as the text.
+   * to set when a budget keeps only the first `shown` of them (counts, `has_more`). The structured answer is
+   * then cut to the same rows as the text.
    */
   readonly rows?: {
     readonly key: string;
     readonly whenCut?: (shown: number) => Readonly<Record<string, unknown>>;
+    /**
+     * The payload member that pages, named as the parameter it feeds (`cursor`, `after`): on a cut page it
+     * holds the continuation's value, the rows after those shown, so that following it alone loses no row.
+     */
+    readonly cursor?: string;
   };
 }
 

@@ -87,6 +87,23 @@ export interface Page {
   readonly after?: string;
 }
 
+/**
+ * Where a presenter points to the structured answer (every field, every option): each surface writes it as
+ * it offers that answer, "with format=json" on REST and "in structuredContent" on MCP (`forSurface`). Longer
+ * than either, so that writing it never makes a text longer than its budget.
+ */
+export const IN_STRUCTURED = '⟦in the structured answer⟧';
+
+/** A presentation with IN_STRUCTURED written as `phrase`. */
+export const forSurface = (presentation: Presentation, phrase: string): Presentation => {
+  const put = (s: string | undefined) => (s?.includes(IN_STRUCTURED) ? s.replaceAll(IN_STRUCTURED, phrase) : s);
+  if (typeof presentation === 'string') return put(presentation)!;
+  const { before, notes, after } = presentation;
+  return before?.includes(IN_STRUCTURED) || notes?.includes(IN_STRUCTURED) || after?.includes(IN_STRUCTURED)
+    ? { ...presentation, before: put(before), notes: put(notes), after: put(after) }
+    : presentation;
+};
+
 /** What a presenter gives: markdown, or a list page. */
 export type Presentation = string | Page;
 

@@ -191,7 +191,8 @@ const textIds = (text: string) => text.split('\n').flatMap((l) => /^\| (\d{4}) \
 
 describe('text and structured answer of one call (budgetedPair)', () => {
   it.each([1000, 1500, 2500, 4000, 8000])('show the same rows at a budget of %i, and name the same call', (budget) => {
-    const { text, payload } = budgetedPair(resultOf(things(120)), budget);
+    // both budgets alike here: the JSON's decides (its rows are longer), and the text follows it
+    const { text, payload } = budgetedPair(resultOf(things(120)), { text: budget, json: budget });
     const structured = payload as Things & { truncated?: { shown: number; next: { arguments: unknown } } };
     expect(text.length).toBeLessThanOrEqual(budget);
     expect(JSON.stringify(structured).length).toBeLessThanOrEqual(budget);
@@ -202,13 +203,13 @@ describe('text and structured answer of one call (budgetedPair)', () => {
 
   it('agree when the text is the shorter one (wide text rows, small payload rows)', () => {
     const wide = things(60, (i) => `${i}`.padEnd(200, '.'));
-    const { text, payload } = budgetedPair(resultOf(wide), 3000);
+    const { text, payload } = budgetedPair(resultOf(wide), { text: 3000, json: 3000 });
     const structured = payload as Things;
     expect(textIds(text)).toEqual(structured.things.map((x) => String(x.id)));
   });
 
   it('give the whole page, position and all, when it fits', () => {
-    const { text, payload } = budgetedPair(resultOf(things(3)), 12_000);
+    const { text, payload } = budgetedPair(resultOf(things(3)));
     expect(text).toContain('Showing 1-3 of 13.');
     expect(payload).toEqual(things(3));
   });

@@ -3,8 +3,9 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Authenticator } from '../../../ports/authenticator.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import { DIALECTS, parseOutputSchemaForm, toDialect, type Dialect } from '../dialects/tool-dialects.js';
-import { DEFAULT_OUTPUT_BUDGET } from '../../../application/runtime/envelope.js';
+import { DEFAULT_JSON_BUDGET, DEFAULT_OUTPUT_BUDGET } from '../../../application/runtime/envelope.js';
 import { parseToolsets } from '../../../application/runtime/toolsets.js';
+import { metaToolListings, parseDiscoveryMode } from '../../../application/runtime/discovery.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
 import { readCapped, setBodyTimeout, type BodyBytes } from './body-reader.js';
@@ -28,6 +29,8 @@ export interface HttpAppDeps {
   readonly maxBodyBytes: number;
   /** Most characters in a text result (a `max_chars` query parameter may lower it). */
   readonly outputBudget?: number;
+  /** Most characters in the JSON of a list answer with format=json (`max_chars` may lower it too). */
+  readonly jsonBudget?: number;
   readonly onInternalError?: (error: unknown, requestId: string) => void;
   /** Mounts extra routes (the groups' data planes) before the catch-all. */
   readonly mount?: (app: Hono) => void;
@@ -101,7 +104,14 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     data: { count: registry.tools.length, tools: registry.listing() },
   });
 
-  const calls = createToolCalls({ executor, authenticator, maxBodyBytes, outputBudget, onRejected: deps.onRejected });
+  const calls = createToolCalls({
+    executor,
+    authenticator,
+    maxBodyBytes,
+    outputBudget,
+    jsonBudget: deps.jsonBudget ?? DEFAULT_JSON_BUDGET,
+    onRejected: deps.onRejected,
+  });
 
   const toResponse = (a: CallAnswer): Response => new Response(a.body, { status: a.status, headers: a.headers });
 
@@ -170,7 +180,11 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     // The MCP form's output schemas, as /mcp?output_schemas= gives them (outline by default).
     const outputs = parseOutputSchemaForm(c.req.query('output_schemas'));
     if (outputs !== undefined && typeof outputs !== 'string') return sendError(c, requestId, outputs);
-    if (callable !== 'true' && callable !== '1' && dialect === undefined && groups === undefined) {
+    // discovery=search: the tool-search meta tools (gateway_findTools...) made for the tools listed otherwise
+    const discovery = parseDiscoveryMode(c.req.query('discovery'));
+    if (discovery !== undefined && typeof discovery !== 'string') return sendError(c, requestId, discovery);
+    const plain = callable !== 'true' && callable !== '1' && dialect === undefined && groups === undefined;
+    if (plain && discovery !== 'search') {
       return new Response(listingBody, {
         status: 200,
         headers: { 'content-type': JSON_TYPE, 'x-request-id': requestId },
@@ -185,7 +199,8 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
       if ('status' in principal) return toResponse(calls.unauthorized(requestId, principal, Boolean(authorization)));
       tools = tools.filter((t) => isAllowed(principal, t.permission));
     }
-    const data = dialect === undefined ? tools : toDialect(tools, dialect as Dialect, outputs);
+    const listed = discovery === 'search' ? metaToolListings(tools.map((t) => registry.get(t.name)!)) : tools;
+    const data = dialect === undefined ? listed : toDialect(listed, dialect as Dialect, outputs);
     return send(c, requestId, {
       status: 200,
       body: { success: true, data: { count: data.length, ...(dialect ? { dialect } : {}), tools: data } },

@@ -11,4 +11,6 @@ export interface SurfaceDeps {
   readonly version: string;
   /** Most characters in a text result. */
   readonly outputBudget?: number;
+  /** Most characters in the JSON of a list answer (format=json, MCP structuredContent). */
+  readonly jsonBudget?: number;
 }

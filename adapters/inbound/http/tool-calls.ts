@@ -1,5 +1,11 @@
 import type { Authenticator, Principal } from '../../../ports/authenticator.js';
-import { errorEnvelope, present, type Envelope, type Presented } from '../../../application/runtime/envelope.js';
+import {
+  budgetsFor,
+  errorEnvelope,
+  present,
+  type Envelope,
+  type Presented,
+} from '../../../application/runtime/envelope.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool, ToolRegistry } from '../../../application/runtime/registry.js';
 import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
@@ -53,6 +59,7 @@ export interface ToolCallDeps {
   readonly authenticator: Authenticator;
   readonly maxBodyBytes: number;
   readonly outputBudget: number;
+  readonly jsonBudget: number;
   readonly onRejected?: (event: RejectedCall) => void;
 }
 
@@ -78,7 +85,7 @@ export const errorAnswer = (requestId: string, e: ToolError, extra?: Record<stri
   answerOf(requestId, errorEnvelope(e), extra);
 
 export const createToolCalls = (deps: ToolCallDeps) => {
-  const { executor, authenticator, maxBodyBytes, outputBudget } = deps;
+  const { executor, authenticator, maxBodyBytes, outputBudget, jsonBudget } = deps;
 
   const principalOf = (outcome: BearerOutcome): Principal | ToolError => {
     switch (outcome.kind) {
@@ -143,16 +150,16 @@ export const createToolCalls = (deps: ToolCallDeps) => {
       return errorAnswer(requestId, target);
     }
     const idempotencyKey = target.idempotencyKey ?? input.header('idempotency-key');
-    const budget = options.maxChars === undefined ? outputBudget : Math.min(outputBudget, options.maxChars);
+    const budgets = budgetsFor({ text: outputBudget, json: jsonBudget }, options.maxChars);
     const result = await executor.run({
       tool: target.tool,
       args: target.args,
       principal,
       requestId,
       idempotencyKey,
-      budget,
+      budget: budgets.text,
     });
-    const presented = present(result, options.format, options.base64, budget);
+    const presented = present(result, options.format, options.base64, budgets);
     const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
     callHeaders(result.meta, presented, headers);
     return { status: presented.status, headers, body: envelopeJson(presented.body) };
