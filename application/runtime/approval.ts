@@ -124,3 +124,25 @@ export const approveCall = async (input: GateInput): Promise<ToolResult | undefi
   }
   return controls ? gate.check(tool, params, controls, useCase, context, meta, note) : undefined;
 };
+
+const BY_MODEL = 'Confirmed by the model (a confirm token), not by a person: this client cannot ask one.';
+
+/** A call the model confirmed says so in its text: the answer never passes for a person's approval. */
+export const sayWhoApproved = (result: ToolResult, note: ApprovalNote): ToolResult => {
+  if (!result.ok || note.by !== 'model') return result;
+  const { presentation, text } = result;
+  return {
+    ...result,
+    text: () => `${text()}\n\n${BY_MODEL}`,
+    ...(presentation
+      ? {
+          presentation: () => {
+            const drawn = presentation();
+            return typeof drawn === 'string'
+              ? `${drawn}\n\n${BY_MODEL}`
+              : { ...drawn, after: drawn.after ? `${drawn.after}\n\n${BY_MODEL}` : BY_MODEL };
+          },
+        }
+      : {}),
+  };
+};

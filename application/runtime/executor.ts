@@ -16,7 +16,7 @@ import type {
   UseCaseResolver,
 } from './executor-types.js';
 import { takeControls } from './confirm.js';
-import { approveCall, APPROVAL_REQUIRED, gatedBy } from './approval.js';
+import { approveCall, APPROVAL_REQUIRED, gatedBy, sayWhoApproved } from './approval.js';
 import { Deadlines } from './deadlines.js';
 import { auditEntryOf } from './audit.js';
 import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
@@ -60,9 +60,11 @@ export class ToolExecutor {
     const audit = this.options.audit;
     // Who approved a gated call: set by the approval gate (approval.ts), recorded in the audit log.
     const note: ApprovalNote = { by: 'nobody', person: call.person !== undefined };
-    if (audit && call.tool.declaration.annotations.kind !== 'Read' && !isDryRun(call.args))
-      return this.runAudited(call, audit, note);
-    return this.runWatched(call, note);
+    const answer =
+      audit && call.tool.declaration.annotations.kind !== 'Read' && !isDryRun(call.args)
+        ? this.runAudited(call, audit, note)
+        : this.runWatched(call, note);
+    return answer.then((result) => sayWhoApproved(result, note));
   }
 
   private async runAudited(call: ToolCall, audit: AuditPolicy, note: ApprovalNote): Promise<ToolResult> {
