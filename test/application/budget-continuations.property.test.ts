@@ -188,10 +188,13 @@ describe('budgets that cut by text: every list tool, followed by its structured 
                 if (!cut) return;
                 const rows = ROW_IDS[name]!(answer.data);
                 if (rows.length > 1) expect(JSON.stringify(answer.data).length).toBeLessThanOrEqual(json);
-                // the text shows exactly the rows the structured answer carries
-                expect(tableCells(answer.text).length).toBe(rows.length);
                 expect(cut.shown).toBe(rows.length);
-                expect(answer.text).toContain(`The rest: ${cut.next.tool} ${JSON.stringify(cut.next.arguments)}`);
+                // a text that shows the rows (a batch's compact answer shows none) shows exactly these, and the
+                // same call for the rest
+                if (tableCells(answer.text).length) {
+                  expect(tableCells(answer.text).length).toBe(rows.length);
+                  expect(answer.text).toContain(`The rest: ${cut.next.tool} ${JSON.stringify(cut.next.arguments)}`);
+                }
                 // a cut page's cursor is the call for the rest
                 const cursor = w.g.executor.registry.get(name)!.declaration.rows?.cursor;
                 if (cursor) expect(answer.data[cursor]).toBe(cut.next.arguments[cursor]);

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mcpToolList, toCallToolResult } from '../../../adapters/inbound/mcp/mcp-tools.js';
-import { present } from '../../../application/runtime/envelope.js';
+import { budgetedPair, present } from '../../../application/runtime/envelope.js';
 import { everyone, testGateway } from '../../support/gateway.js';
 
 // Every tool declares its result codec; tools/list publishes it as the MCP outputSchema, and every payload
@@ -211,7 +211,9 @@ describe('typed results', () => {
         principal: everyone,
         requestId: `typed-cut-${tool}`,
       });
-      const cut = toCallToolResult(result, 1000).structuredContent as Record<string, any>;
+      // the JSON's own budget as small as the text's: a page is cut where either reaches its budget
+      if (!result.ok) throw new Error(result.error.message);
+      const cut = budgetedPair(result, { text: 1000, json: 1000 }, 'mcp').payload as Record<string, any>;
       expect(cut['truncated'], `${tool} was cut`).toBeDefined();
       expect(cut['truncated'].next.tool).toBe(tool);
       for (const validate of [validatorOf(tool), outlineOf(tool)]) {
