@@ -5,6 +5,9 @@ import { toGeminiParameters } from './gemini-schema.js';
 import { toOpenAiStrict, type SchemaNode } from './openai-schema.js';
 
 export const DIALECTS = ['mcp', 'openai', 'anthropic', 'gemini'] as const;
+
+/** What each vendor's form is made from: a registered tool's listing, or a meta tool's (discovery.ts). */
+export type DialectSource = Omit<ToolListing, 'group' | 'permission'>;
 export type Dialect = (typeof DIALECTS)[number];
 
 /** A tool as MCP's tools/list gives it (also what the MCP endpoint serves). */
@@ -30,7 +33,7 @@ export interface McpToolShape {
  * write); openWorldHint appears only when false (its default is true). The display title is the tool's own
  * `title`, not repeated here.
  */
-export const leanAnnotations = (t: ToolListing): McpToolShape['annotations'] => ({
+export const leanAnnotations = (t: DialectSource): McpToolShape['annotations'] => ({
   ...(t.readOnlyHint
     ? { readOnlyHint: true as const }
     : { destructiveHint: t.destructiveHint, idempotentHint: t.idempotentHint }),
@@ -134,7 +137,7 @@ const outline = (schema: JsonSchema): JsonSchema => {
   return made;
 };
 
-export const mcpTool = (t: ToolListing, outputs: OutputSchemaForm = 'outline'): McpToolShape => ({
+export const mcpTool = (t: DialectSource, outputs: OutputSchemaForm = 'outline'): McpToolShape => ({
   name: t.name,
   title: t.title,
   description: t.description,
@@ -152,7 +155,7 @@ export const mcpTool = (t: ToolListing, outputs: OutputSchemaForm = 'outline'): 
  * type) is sent with `strict: false` and its schema unchanged.
  */
 export const openAiTool = (
-  t: ToolListing,
+  t: DialectSource,
 ): {
   type: 'function';
   function: { name: string; description: string; parameters: SchemaNode | JsonSchema; strict: boolean };
@@ -170,14 +173,14 @@ export const openAiTool = (
 };
 
 /** Anthropic Messages API `tools` entries: JSON Schema as is. */
-export const anthropicTool = (t: ToolListing): { name: string; description: string; input_schema: JsonSchema } => ({
+export const anthropicTool = (t: DialectSource): { name: string; description: string; input_schema: JsonSchema } => ({
   name: t.name,
   description: t.description,
   input_schema: lean(t.inputSchema),
 });
 
 /** Gemini `functionDeclarations` entries (send them as `tools: [{"functionDeclarations": [...]}]`). */
-export const geminiDeclaration = (t: ToolListing): Record<string, unknown> => ({
+export const geminiDeclaration = (t: DialectSource): Record<string, unknown> => ({
   name: t.name,
   description: t.description,
   ...toGeminiParameters(t.inputSchema),
@@ -185,7 +188,7 @@ export const geminiDeclaration = (t: ToolListing): Record<string, unknown> => ({
 
 /** The tool list in a model vendor's function-calling format. */
 export const toDialect = (
-  tools: readonly ToolListing[],
+  tools: readonly DialectSource[],
   dialect: Dialect,
   outputs: OutputSchemaForm = 'outline',
 ): unknown[] => {

@@ -5,6 +5,7 @@ import type { TenantSettingsSource } from '../../../ports/tenant-settings.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import { parseToolsets } from '../../../application/runtime/toolsets.js';
+import { CALL_TOOL, parseDiscoveryMode, parsePins } from '../../../application/runtime/discovery.js';
 import { authenticateBearer } from '../http/bearer.js';
 import { readCapped } from '../http/body-reader.js';
 import { header, requestIdOf } from '../http/call-request.js';
@@ -188,11 +189,11 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
             id: (body.value as { id?: unknown }).id ?? null,
             error: {
               code: -32001,
-              message: `Forbidden: this token's scope lacks "${needed}", which ${String((body.value as { params: { name: string } }).params.name)} needs. Obtain a token with that scope and retry.`,
+              message: `Forbidden: this token's scope lacks "${needed.scope}", which ${needed.tool} needs. Obtain a token with that scope and retry.`,
             },
           },
           {
-            'www-authenticate': `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${metadataUrl}", error_description="The tool needs the ${needed} scope."`,
+            'www-authenticate': `Bearer error="insufficient_scope", scope="${needed.scope}", resource_metadata="${metadataUrl}", error_description="The tool needs the ${needed.scope} scope."`,
           },
         ),
       );
@@ -206,6 +207,12 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     if (outputSchemas !== undefined && typeof outputSchemas !== 'string') {
       return withId(rpcError(400, -32602, outputSchemas.message));
     }
+    // Discovery mode (`discovery=search|list`) and the tools pinned beside its meta tools, checked here.
+    const discovery = parseDiscoveryMode(query('discovery'));
+    if (discovery !== undefined && typeof discovery !== 'string')
+      return withId(rpcError(400, -32602, discovery.message));
+    const pins = parsePins(query('pin'), executor.registry, auth.principal, groups);
+    if (pins !== undefined && 'status' in pins) return withId(rpcError(400, -32602, pins.message));
     const { handler, authInfoFor } = await loadSdk();
     const authInfo = authInfoFor(auth.token, {
       principal: auth.principal,
@@ -213,16 +220,27 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
       idempotencyKey: header(c, 'idempotency-key'),
       ...(groups ? { groups } : {}),
       ...(outputSchemas ? { outputSchemas } : {}),
+      ...(discovery ? { discovery } : {}),
+      ...(pins ? { pins } : {}),
     });
     return withId(await handler(c.req.raw, { authInfo, parsedBody: body.value }));
   });
 };
 
-/** The permission a `tools/call` for a known tool needs and the principal lacks, if any. */
-const missingScope = (registry: ToolRegistry, message: unknown, principal: Principal): string | undefined => {
+/** The permission a `tools/call` for a known tool (named directly or through gateway_callTool) needs and the principal lacks, if any. */
+const missingScope = (
+  registry: ToolRegistry,
+  message: unknown,
+  principal: Principal,
+): { scope: string; tool: string } | undefined => {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  const { method, params } = message as {
+    method?: unknown;
+    params?: { name?: unknown; arguments?: { name?: unknown } };
+  };
   if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
-  const tool = registry.get(params.name);
-  return tool && !isAllowed(principal, tool.permission) ? tool.permission : undefined;
+  const name = params.name === CALL_TOOL ? params.arguments?.name : params.name;
+  if (typeof name !== 'string') return undefined;
+  const tool = registry.get(name);
+  return tool && !isAllowed(principal, tool.permission) ? { scope: tool.permission, tool: tool.name } : undefined;
 };

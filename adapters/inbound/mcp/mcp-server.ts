@@ -18,6 +18,8 @@ import { callTool, mcpToolList } from './mcp-tools.js';
 import { DEFAULT_APPROVAL_WAIT_MS } from './mcp-approval.js';
 import { legacyLeg } from './legacy-leg.js';
 import { DEFAULT_PENDING_LIMITS, PendingAnswers, type PendingLimits } from './legacy-relay.js';
+import { createDiscovery } from './discovery.js';
+import type { DiscoveryMode } from '../../../application/runtime/discovery.js';
 import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 
 // The MCP protocol (both eras) is the official v2 SDK's. `isLegacyRequest` (the SDK's own classification)
@@ -52,6 +54,10 @@ export interface CallerContext {
   readonly groups?: readonly Group[];
   /** How tools/list gives output schemas (`/mcp?output_schemas=outline|full|none`); outline by default. */
   readonly outputSchemas?: OutputSchemaForm;
+  /** `/mcp?discovery=search|list` (discovery.ts); undefined: by the tenant's TOOL_SEARCH_ABOVE. */
+  readonly discovery?: DiscoveryMode;
+  /** `/mcp?pin=crm_getContact,...`: tools listed beside the meta tools in discovery mode. */
+  readonly pins?: readonly string[];
 }
 
 const CALLER = 'toolGatewayCaller';
@@ -113,19 +119,26 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   const forms = new Map(
     OUTPUT_SCHEMA_FORMS.map((form) => [form, new Map(mcpToolList(executor, form).map((t) => [t.name, t]))]),
   );
-  // The list a caller sees depends only on its permissions and toolsets: made once per distinct pair.
+  // Discovery mode's meta tools (find, describe, call) and their search indexes, one per visible set.
+  const discovery = createDiscovery(executor, forms, parts.tenantSettings);
+  // The list a caller sees depends only on its permissions, toolsets, output form and discovery mode (with
+  // its pins): made once per distinct combination.
   const lists = new LRUCache<string, { readonly tools: Tool[]; readonly version: string }>({
     max: 512,
     ttl: 3_600_000,
   });
   const listFor = (caller: CallerContext) => {
     const form = caller.outputSchemas ?? 'outline';
-    const key = `${[...caller.principal.permissions].sort().join(' ')}|${caller.groups?.join(',') ?? '*'}|${form}`;
+    const key = `${[...caller.principal.permissions].sort().join(' ')}|${caller.groups?.join(',') ?? '*'}|${form}|${discovery.listKey(caller)}`;
     let list = lists.get(key);
     if (!list) {
       const mcpForm = forms.get(form)!;
-      const tools = visibleTools(executor.registry, caller.principal, caller.groups).map((t) => mcpForm.get(t.name)!);
-      lists.set(key, (list = { tools, version: catalogueVersion(tools, parts.version) }));
+      const visible = visibleTools(executor.registry, caller.principal, caller.groups);
+      // In discovery mode the version also names what can be found, which the meta tools' list does not show.
+      const search = discovery.list(caller, visible);
+      const tools = search?.tools ?? visible.map((t) => mcpForm.get(t.name)!);
+      const version = search ? `${parts.version} search:${search.searchable.join(',')}` : parts.version;
+      lists.set(key, (list = { tools, version: catalogueVersion(tools, version) }));
     }
     return list;
   };
@@ -151,7 +164,10 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     const server = new Server(serverInfo, options);
     server.setRequestHandler('tools/list', () => listTools(caller));
     server.setRequestHandler('tools/call', (request, ctx) =>
-      callTool(executor, request.params, caller, { outputBudget, ctx, legacyElicits, approvalWaitMs }),
+      // discovery.call answers the meta tools and hands every call (gateway_callTool's too) to the one below
+      discovery.call(caller, request.params, (params) =>
+        callTool(executor, params, caller, { outputBudget, ctx, legacyElicits, approvalWaitMs }),
+      ),
     );
     return server;
   };
