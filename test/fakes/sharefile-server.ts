@@ -18,6 +18,7 @@ import { ITEM_ROUTES } from './sharefile/item-routes.js';
 import { SHARE_ROUTES } from './sharefile/share-routes.js';
 import { ShareFileAuth } from './sharefile/sharefile-auth.js';
 import { TRANSFER_ROUTES } from './sharefile/transfer-routes.js';
+import { standardUpload } from './sharefile/storage-host.js';
 import { listenOnLoopback, loopbackUrl } from './listen.js';
 import { StoredRefreshingToken } from '../../adapters/outbound/http/stored-refreshing-token.js';
 import { environmentConnectionStore } from '../../adapters/outbound/http/scoped-token-store.js';
@@ -78,6 +79,8 @@ export interface ShareFileStandIn {
   redirectDownloads: boolean;
   /** Error bodies as `{"odata.error": {...}}` instead of the top-level form. */
   odataErrors: boolean;
+  /** The storage host refuses Standard uploads with this message, at HTTP 200 (`ERROR: ...`, or JSON with fmt=json). */
+  refuseUploads: string | undefined;
   close(): Promise<void>;
 }
 
@@ -134,6 +137,7 @@ export const startShareFileServer = async (options: {
     asyncTransfers: false,
     redirectDownloads: false,
     odataErrors: false,
+    refuseUploads: undefined,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const reply = new Responder(state, violations);
@@ -163,6 +167,7 @@ export const startShareFileServer = async (options: {
         headers: req.headers,
         body: undefined,
       });
+      if (await standardUpload(req, res, u, { items, signer, clock: options.clock, flags: state })) return;
       return storage(req, res);
     }
     const text = await readBody(req);

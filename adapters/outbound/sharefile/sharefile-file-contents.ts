@@ -4,6 +4,7 @@ import { E, pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { FileBytes, FileContents } from '../../../ports/file-contents.js';
 import type { GuardedFetcher } from '../../../ports/url-fetcher.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
+import { storageAnswer, withJsonFormat } from './sharefile-storage-answer.js';
 import { SHAREFILE } from './sharefile-client.js';
 import type { ShareFileItemStore } from './sharefile-item-store.js';
 
@@ -85,32 +86,39 @@ export class ShareFileFileContents implements FileContents {
       TE.chain((before) =>
         pipe(
           this.#send(folderId, fileName, bytes, overwrite),
-          TE.map(() => new Set(before.map((i) => i.Id))),
+          TE.map((storedId) => ({ before: new Set(before.map((i) => i.Id)), storedId })),
         ),
       ),
-      TE.chain((before) =>
-        pipe(
-          this.#namedLike(folderId, fileName, overwrite),
-          TE.chain((after) => {
-            const found = after.find((i) => !before.has(i.Id));
-            return found
-              ? TE.right(found)
-              : TE.left(
-                  upstreamFailure(
-                    SHAREFILE,
-                    `ShareFile took the upload of "${fileName}" but the folder does not list it yet.`,
-                    {
-                      retryable: true,
-                    },
-                  ),
-                );
-          }),
-        ),
+      TE.chain(({ before, storedId }) =>
+        // the storage host named the stored file: read that one (never an older file of the same name)
+        storedId !== undefined
+          ? this.items.get(storedId, { includeDeleted: false, includeChildren: false })
+          : pipe(
+              this.#namedLike(folderId, fileName, overwrite),
+              TE.chain((after) => {
+                const found = after.find((i) => !before.has(i.Id));
+                return found
+                  ? TE.right(found)
+                  : TE.left(
+                      upstreamFailure(
+                        SHAREFILE,
+                        `ShareFile took the upload of "${fileName}" but the folder does not list it yet.`,
+                        { retryable: true },
+                      ),
+                    );
+              }),
+            ),
       ),
     );
   }
 
-  #send(folderId: string, fileName: string, bytes: Uint8Array, overwrite: boolean): TaskEither<GatewayError, void> {
+  /** Posts the bytes to the ChunkUri; the stored file's id when the storage host names it. */
+  #send(
+    folderId: string,
+    fileName: string,
+    bytes: Uint8Array,
+    overwrite: boolean,
+  ): TaskEither<GatewayError, string | undefined> {
     return pipe(
       this.items.uploadLink(folderId, {
         fileName,
@@ -129,12 +137,14 @@ export class ShareFileFileContents implements FileContents {
           );
         return async () => {
           try {
-            const res = await this.#storage.post(spec.ChunkUri, bytes, {
+            const res = await this.#storage.post(withJsonFormat(spec.ChunkUri), bytes, {
               headers: { 'Content-Type': 'application/octet-stream' },
               maxBodyLength: bytes.byteLength + 1024,
+              responseType: 'text',
+              transformResponse: (d: unknown) => d,
             });
             return res.status >= 200 && res.status < 300
-              ? E.right(undefined)
+              ? storageAnswer(fileName, res.data)
               : E.left(
                   upstreamFailure(SHAREFILE, `ShareFile refused the upload of "${fileName}" (HTTP ${res.status}).`, {
                     retryable: res.status >= 500,

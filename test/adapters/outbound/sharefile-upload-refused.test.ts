@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureResilience } from '../../../adapters/outbound/http/resilience.js';
+import { UrlFetchGuard } from '../../../adapters/outbound/http/url-fetch-guard.js';
+import { ShareFileClient } from '../../../adapters/outbound/sharefile/sharefile-client.js';
+import { ShareFileFileContents } from '../../../adapters/outbound/sharefile/sharefile-file-contents.js';
+import { ShareFileItemStore } from '../../../adapters/outbound/sharefile/sharefile-item-store.js';
+import { FixedClock } from '../../../adapters/outbound/system-clock.js';
+import { E } from '../../../domain/shared/fp.js';
+import { shareFileTestTokens, startShareFileServer, type ShareFileStandIn } from '../../fakes/sharefile-server.js';
+
+// Issue 31 (WRONG): ShareFile's storage host refuses an upload with HTTP 200 and a body that says so. The
+// official .NET SDK asks for `fmt=json` on the ChunkUri and reads `error`/`errorMessage` (UploaderBase.cs);
+// the adapter does the same, and takes the new file's id from `value`.
+
+configureResilience({ maxAttempts: 1, breakerFailures: 1_000_000 });
+
+describe('ShareFile uploads the storage host refuses', () => {
+  const clock = new FixedClock(new Date('2026-11-27T10:00:00.000Z'));
+  let fake: ShareFileStandIn;
+  let contents: ShareFileFileContents;
+  beforeAll(async () => {
+    fake = await startShareFileServer({ clock });
+    const client = new ShareFileClient({
+      apiBaseUrl: fake.apiBaseUrl,
+      timeoutMs: 5000,
+      tokens: shareFileTestTokens(fake.url, clock),
+    });
+    const items = new ShareFileItemStore({ client, maxUploadBytes: 1024 * 1024 });
+    contents = new ShareFileFileContents(
+      items,
+      new UrlFetchGuard({ maxBytes: 1024 * 1024, timeoutMs: 5000, allowPrivate: true }),
+      { apiBaseUrl: fake.apiBaseUrl, timeoutMs: 5000 },
+    );
+  });
+  afterAll(() => fake.close());
+
+  it('asks for fmt=json and takes the stored file from the answer', async () => {
+    const r = await contents.write('home', 'json.txt', new TextEncoder().encode('one'), false)();
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    const chunk = fake.requests.find((q) => q.path.endsWith('/chunk'))!;
+    expect(chunk.query.get('fmt')).toBe('json');
+    expect(r.right.Name).toBe('json.txt');
+  });
+
+  it('an overwrite the storage host refuses is an error, not the old file', async () => {
+    const first = await contents.write('home', 'report.txt', new TextEncoder().encode('version 1'), false)();
+    if (E.isLeft(first)) throw new Error(first.left.message);
+    fake.refuseUploads = 'Storage quota exceeded';
+    try {
+      const again = await contents.write('home', 'report.txt', new TextEncoder().encode('version 2'), true)();
+      expect(E.isLeft(again)).toBe(true);
+      if (E.isLeft(again)) {
+        expect(again.left._tag).toBe('UpstreamFailure');
+        expect(again.left.message).toContain('Storage quota exceeded');
+      }
+      const fresh = await contents.write('home', 'new.txt', new TextEncoder().encode('x'), false)();
+      expect(E.isLeft(fresh) && fresh.left.message).toContain('Storage quota exceeded');
+    } finally {
+      fake.refuseUploads = undefined;
+    }
+    expect(fake.violations).toEqual([]);
+  });
+});
