@@ -23,6 +23,12 @@ export interface RecordPage {
   readonly records: readonly RecordData[];
 }
 
+/** A written record's id and link. */
+export interface RecordRef {
+  readonly record_id: number;
+  readonly record_url: string;
+}
+
 export interface NewFile {
   readonly name: string;
   readonly mimetype: string;
@@ -54,6 +60,13 @@ export interface RecordStore {
   create(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData>;
   /** Changes only the given fields; writes a revision when anything changed. */
   update(app: App, recordId: number, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData>;
+  /**
+   * `create` without reading the record back, for batches: its id and link only. Optional: a store whose
+   * create answer carries them (Podio's `item_id` and `link`) saves one call per record (issue 31).
+   */
+  createRef?(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordRef>;
+  /** `update` without reading the record back, for batches (optional, as `createRef`). */
+  updateOnly?(app: App, recordId: number, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, void>;
   delete(recordId: number, flags: WriteFlags): TaskEither<GatewayError, void>;
   restore(recordId: number): TaskEither<GatewayError, RecordData>;
   revisions(recordId: number): TaskEither<GatewayError, readonly Revision[]>;

@@ -123,8 +123,9 @@ export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, Bat
           TE.chain((valid) =>
             TE.fromTask(() =>
               runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
+                // one vendor call per record where the store's create answer names the record (issue 31)
                 const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) =>
-                  this.store.create(app, f, flags),
+                  this.store.createRef ? this.store.createRef(app, f, flags) : this.store.create(app, f, flags),
                 )();
                 return r._tag === 'Right'
                   ? { index, success: true, record_id: r.right.record_id, record_url: r.right.record_url }
@@ -211,7 +212,12 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
               runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
                 const recordId = p.updates[index]!.record_id;
                 const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) =>
-                  this.store.update(app, recordId, f, flags),
+                  this.store.updateOnly
+                    ? this.store.updateOnly(app, recordId, f, flags)
+                    : pipe(
+                        this.store.update(app, recordId, f, flags),
+                        TE.map(() => undefined),
+                      ),
                 )();
                 return r._tag === 'Right'
                   ? { index, success: true, record_id: recordId }

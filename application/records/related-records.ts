@@ -3,7 +3,7 @@ import { valueTypeOf, type App, type FieldDefinition } from '../../domain/record
 import type { RecordData } from '../../domain/records/record.js';
 import type { RelationValue } from '../../domain/records/values.js';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
-import { A, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
+import { A, E, pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
 import { RecordStore } from '../../ports/record-store.js';
 import { described, intRange, MAX_OFFSET, NonEmptyString, NumericId, oneOf, params, t } from '../runtime/codecs.js';
@@ -39,6 +39,25 @@ export interface RelatedResult {
   readonly offset: number;
   readonly records: readonly RelatedRecord[];
 }
+
+/** The most records one reverse read returns (Podio's largest filter page). */
+const REVERSE_LIMIT = 500;
+/** Referenced records read at once in the forward direction (issue 31: not one after another). */
+const FORWARD_PARALLEL = 8;
+
+/** Runs the tasks `size` at a time, keeping their order. */
+const inBatches =
+  (size: number) =>
+  <A>(tasks: readonly TaskEither<GatewayError, A>[]): TaskEither<GatewayError, readonly A[]> =>
+  async () => {
+    const out: A[] = [];
+    for (let i = 0; i < tasks.length; i += size) {
+      const r = await TE.sequenceArray(tasks.slice(i, i + size))();
+      if (E.isLeft(r)) return r;
+      out.push(...r.right);
+    }
+    return E.right(out);
+  };
 
 const unique = (records: readonly RecordData[]): RecordData[] => {
   const seen = new Set<number>();
@@ -90,18 +109,36 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
                 TE.orElse(() => TE.right<GatewayError, RecordData[]>([])),
               ),
             ),
-            TE.sequenceSeqArray,
+            inBatches(FORWARD_PARALLEL),
             TE.map((xs) => xs.flat()),
           );
         }),
       );
-    const reverse = () =>
-      pipe(
-        p.record_ids,
-        A.map((id) => this.store.referencing(id, p.related_app_id)),
-        TE.sequenceSeqArray,
-        TE.map((xs) => xs.flat()),
+    // Reverse: one filter of the related app by its relation fields that may point at the source app (Podio
+    // filters a relation field by a list of item ids: developers.podio.com/doc/filters, key `{field_id}` of an
+    // `app` field, and the Filter items operation, filter-items-4496747), instead of Podio's item references
+    // (`GET /item/{id}/reference/`), whose items carry no field values and needed one GET per item (issue 31).
+    const reverse = (source: App, related: App) => {
+      const links = related.fields.filter(
+        (f) =>
+          valueTypeOf(f.field_type) === 'app' &&
+          (f.referenced_app_ids === undefined || f.referenced_app_ids.includes(source.app_id)),
       );
+      return pipe(
+        links,
+        A.map((field) =>
+          this.store.query(related, {
+            filters: [{ kind: 'field', field, type: 'app', match: 'any', strings: [], numbers: [], ids: p.record_ids }],
+            sortDesc: false,
+            offset: 0,
+            limit: REVERSE_LIMIT,
+            countOnly: false,
+          }),
+        ),
+        TE.sequenceSeqArray,
+        TE.map((pages) => pages.flatMap((page) => page.records)),
+      );
+    };
     return pipe(
       TE.Do,
       TE.bind('source', () => this.apps.getApp(p.app_id)),
@@ -112,7 +149,9 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
           : checkSelection(related, { field_ids: p.field_ids }),
       ),
       TE.bind('forward', ({ source }) => (direction === 'reverse' ? TE.right([] as RecordData[]) : forward(source))),
-      TE.bind('reverse', () => (direction === 'forward' ? TE.right([] as RecordData[]) : reverse())),
+      TE.bind('reverse', ({ source, related }) =>
+        direction === 'forward' ? TE.right([] as RecordData[]) : reverse(source, related),
+      ),
       TE.map(({ related, fields, forward: f, reverse: r }) => {
         const all = unique([...f, ...r]);
         return {

@@ -8,7 +8,7 @@ import type { FileValue } from '../../../domain/records/values.js';
 import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { RecordApps } from '../../../ports/record-apps.js';
-import type { NewFile, RecordPage, RecordQuery, RecordStore } from '../../../ports/record-store.js';
+import type { NewFile, RecordPage, RecordQuery, RecordRef, RecordStore } from '../../../ports/record-store.js';
 import type { PodioClient } from './podio-client.js';
 import {
   PodioCreatedItem,
@@ -170,6 +170,32 @@ export class PodioRecordStore implements RecordStore {
 
   create(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData> {
     return pipe(
+      this.#created(app, fields, flags),
+      TE.chain((r) => this.get(r.item_id)),
+    );
+  }
+
+  /**
+   * One call: Podio's create answer carries `item_id` and, as Podio answers it, the item's `link` (read back
+   * only when it lacks one). developers.podio.com/doc/items/add-new-item-22362; podio-php
+   * `PodioItem::create` reads the new item's members from that answer.
+   */
+  createRef(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordRef> {
+    return pipe(
+      this.#created(app, fields, flags),
+      TE.chain((r) =>
+        typeof r.link === 'string' && r.link
+          ? TE.right({ record_id: r.item_id, record_url: r.link })
+          : pipe(
+              this.get(r.item_id),
+              TE.map((d) => ({ record_id: d.record_id, record_url: d.record_url })),
+            ),
+      ),
+    );
+  }
+
+  #created(app: App, fields: ValidatedFields, flags: WriteFlags) {
+    return pipe(
       this.embeds(fields),
       TE.chain((embeds) =>
         this.podio.task('POST', `/item/app/${app.app_id}/`, {
@@ -180,11 +206,18 @@ export class PodioRecordStore implements RecordStore {
         }),
       ),
       TE.orElse(this.refreshAppOn<t.TypeOf<typeof PodioCreatedItem>>(app.app_id)),
-      TE.chain((r) => this.get(r.item_id)),
     );
   }
 
   update(app: App, recordId: number, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordData> {
+    return pipe(
+      this.updateOnly(app, recordId, fields, flags),
+      TE.chain(() => this.get(recordId)),
+    );
+  }
+
+  /** One call: `PUT /item/{id}` answers `{revision, title}` (update-item-22363); a batch needs no more. */
+  updateOnly(app: App, recordId: number, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, void> {
     return pipe(
       this.embeds(fields),
       TE.chain((embeds) =>
@@ -196,7 +229,7 @@ export class PodioRecordStore implements RecordStore {
         }),
       ),
       TE.orElse(this.refreshAppOn<unknown>(app.app_id)),
-      TE.chain(() => this.get(recordId)),
+      TE.map(() => undefined),
     );
   }
 
