@@ -75,6 +75,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
           executor,
           version: deps.version,
           outputBudget: deps.outputBudget,
+          jsonBudget: deps.jsonBudget,
           maxBodyBytes,
           tenantSettings: deps.tenantSettings,
         }),

@@ -95,6 +95,8 @@ export interface McpServerParts {
   readonly executor: ToolExecutor;
   readonly version: string;
   readonly outputBudget?: number;
+  /** Most characters in the JSON of a list's structuredContent. */
+  readonly jsonBudget?: number;
   readonly maxBodyBytes: number;
   /** Each tenant's human-approval and tool-search settings. */
   readonly tenantSettings?: TenantSettingsSource;
@@ -114,7 +116,7 @@ export const catalogueVersion = (tools: readonly Tool[], version: string): strin
  * instance per request, so the factory only constructs one around those parts and registers two handlers.
  */
 export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
-  const { executor, outputBudget } = parts;
+  const { executor, outputBudget, jsonBudget } = parts;
   // Each tool's MCP form, made once; a caller's list is a selection of these.
   const forms = new Map(
     OUTPUT_SCHEMA_FORMS.map((form) => [form, new Map(mcpToolList(executor, form).map((t) => [t.name, t]))]),
@@ -166,7 +168,7 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     server.setRequestHandler('tools/call', (request, ctx) =>
       // discovery.call answers the meta tools and hands every call (gateway_callTool's too) to the one below
       discovery.call(caller, request.params, (params) =>
-        callTool(executor, params, caller, { outputBudget, ctx, legacyElicits, approvalWaitMs }),
+        callTool(executor, params, caller, { outputBudget, jsonBudget, ctx, legacyElicits, approvalWaitMs }),
       ),
     );
     return server;

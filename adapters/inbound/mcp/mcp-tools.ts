@@ -7,7 +7,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import type { Principal } from '../../../ports/authenticator.js';
-import { budgetedPair, isPlainObject } from '../../../application/runtime/envelope.js';
+import { budgetedPair, budgetsFor, isPlainObject } from '../../../application/runtime/envelope.js';
 import type { ToolExecutor, ToolResult } from '../../../application/runtime/executor.js';
 import type { ToolError } from '../../../application/runtime/tool-error.js';
 import type { Group } from '../../../application/runtime/define-tool.js';
@@ -44,7 +44,7 @@ export const ERROR_META_KEY = 'tool-gateway/error';
  * the message (which names what to change); the envelope, with its details (a confirm_token, a connect_url,
  * retry_after_seconds), goes in the result's `_meta` under ERROR_META_KEY, which MCP leaves to implementations.
  */
-export const toCallToolResult = (result: ToolResult, outputBudget?: number): CallToolResult => {
+export const toCallToolResult = (result: ToolResult, outputBudget?: number, jsonBudget?: number): CallToolResult => {
   if (!result.ok) {
     const { code, message, details } = result.error;
     return {
@@ -53,7 +53,7 @@ export const toCallToolResult = (result: ToolResult, outputBudget?: number): Cal
       _meta: { [ERROR_META_KEY]: { code, message, details } },
     };
   }
-  const { text, payload } = budgetedPair(result, outputBudget);
+  const { text, payload } = budgetedPair(result, budgetsFor({ text: outputBudget, json: jsonBudget }), 'mcp');
   return {
     content: [{ type: 'text', text }],
     ...(isPlainObject(payload) ? { structuredContent: payload } : {}),
@@ -79,6 +79,8 @@ export interface McpCaller {
 /** How one tools/call is served, beyond its params and caller. */
 export interface CallOptions {
   readonly outputBudget?: number;
+  /** Most characters in the JSON of a list's structuredContent. */
+  readonly jsonBudget?: number;
   /**
    * The SDK's context of the request being served (the handler's second argument). With it, a gated call
    * (Destructive, skip trace) asks a person where the client can: 2026-07-28 `input_required` (read back
@@ -113,7 +115,7 @@ export const callTool = async (
   }
   const metaKey = params._meta?.['idempotency_key'];
   const idempotencyKey = typeof metaKey === 'string' ? metaKey : caller.idempotencyKey;
-  const { ctx, outputBudget } = options;
+  const { ctx, outputBudget, jsonBudget } = options;
   const result = await runWithPerson(
     tool.name,
     (person) =>
@@ -130,5 +132,5 @@ export const callTool = async (
     personReach(ctx, options.legacyElicits),
     options.approvalWaitMs,
   );
-  return 'resultType' in result ? result : toCallToolResult(result, outputBudget);
+  return 'resultType' in result ? result : toCallToolResult(result, outputBudget, jsonBudget);
 };
