@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Item } from '../../../domain/files/item.js';
 import { invalidInput, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
@@ -17,12 +18,32 @@ export interface ShareFileFileContentsOptions {
 }
 
 /**
+ * The bytes of file versions read lately, so that reading a long file a page at a time downloads it once
+ * (issue 31). Keyed by the account's API base and the item's version (id, MD5 hash, size, creation date):
+ * a new version has a new hash, so a stale copy is never served. An entry is only used after ShareFile
+ * itself answered `GET Items(id)` for the caller's own token, so it adds no access. Bounded by bytes and time.
+ */
+const versionCache = () =>
+  new LRUCache<string, FileBytes>({
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (f) => Math.max(1, f.bytes.byteLength),
+    ttl: 10 * 60_000,
+  });
+
+/**
  * File contents on ShareFile: reading asks for a download address (`Items(id)/Download`) and fetches it
  * through the gateway's guarded fetcher; writing asks for a Standard upload (`Items(id)/Upload2`) and posts
  * the bytes to its ChunkUri (https, or the API's own host), then reads the new file back from the folder.
  */
 export class ShareFileFileContents implements FileContents {
   readonly #storage;
+  /** The bytes of versions this connection read lately (one per connection: each has its own guard and token). */
+  readonly #versions = versionCache();
+
+  #keep(key: string | undefined, f: FileBytes): FileBytes {
+    if (key !== undefined) this.#versions.set(key, f);
+    return f;
+  }
 
   constructor(
     private readonly items: ShareFileItemStore,
@@ -53,16 +74,21 @@ export class ShareFileFileContents implements FileContents {
               { size_bytes: item.FileSizeBytes, limit_bytes: maxBytes },
             ),
           );
+        const key = versionKey(this.o.apiBaseUrl, item);
+        const kept = key === undefined ? undefined : this.#versions.get(key);
+        if (kept) return TE.right({ ...kept, item });
         return pipe(
           this.items.downloadLink(item.Id, { includeAllVersions: false }),
           TE.chain((d) => this.fetcher.get(d.DownloadUrl, { maxBytes })),
           TE.chain((r) =>
             r.status >= 200 && r.status < 300
-              ? TE.right<GatewayError, FileBytes>({
-                  item,
-                  bytes: r.body,
-                  ...(r.headers['content-type'] ? { contentType: r.headers['content-type'] } : {}),
-                })
+              ? TE.right<GatewayError, FileBytes>(
+                  this.#keep(key, {
+                    item,
+                    bytes: r.body,
+                    ...(r.headers['content-type'] ? { contentType: r.headers['content-type'] } : {}),
+                  }),
+                )
               : TE.left(
                   upstreamFailure(
                     SHAREFILE,
@@ -190,3 +216,7 @@ export class ShareFileFileContents implements FileContents {
     );
   }
 }
+
+/** A file version's cache key; none without a hash (the version cannot then be told apart). */
+const versionKey = (apiBaseUrl: string, item: Item): string | undefined =>
+  item.MD5 ? `${apiBaseUrl}|${item.Id}|${item.MD5}|${item.FileSizeBytes}|${item.CreationDate}` : undefined;

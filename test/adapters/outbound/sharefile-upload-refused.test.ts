@@ -61,3 +61,48 @@ describe('ShareFile uploads the storage host refuses', () => {
     expect(fake.violations).toEqual([]);
   });
 });
+
+describe('ShareFile file versions read a page at a time', () => {
+  const clock = new FixedClock(new Date('2026-11-27T10:00:00.000Z'));
+  let fake: ShareFileStandIn;
+  let contents: ShareFileFileContents;
+  beforeAll(async () => {
+    fake = await startShareFileServer({ clock });
+    const client = new ShareFileClient({
+      apiBaseUrl: fake.apiBaseUrl,
+      timeoutMs: 5000,
+      tokens: shareFileTestTokens(fake.url, clock),
+    });
+    contents = new ShareFileFileContents(
+      new ShareFileItemStore({ client, maxUploadBytes: 1024 * 1024 }),
+      new UrlFetchGuard({ maxBytes: 1024 * 1024, timeoutMs: 5000, allowPrivate: true }),
+      { apiBaseUrl: fake.apiBaseUrl, timeoutMs: 5000 },
+    );
+  });
+  afterAll(() => fake.close());
+
+  const downloads = () => fake.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/files/transfer/'));
+
+  it('downloads a version once for ten reads, and again once it changes', async () => {
+    const file = fake.items.addFile('home', 'long.txt', new TextEncoder().encode('page '.repeat(1000)), {
+      overwrite: false,
+    });
+    if (E.isLeft(file)) throw new Error('seed');
+    const id = file.right.item.Id;
+    const before = downloads().length;
+    for (let i = 0; i < 10; i++) {
+      const r = await contents.read(id, 1024 * 1024)();
+      if (E.isLeft(r)) throw new Error(r.left.message);
+      expect(r.right.bytes.byteLength).toBe(5000);
+    }
+    expect(downloads().length - before).toBe(1);
+    // each read still asks ShareFile for the item (its version and the caller's access): one call
+    expect(fake.requests.filter((r) => r.path === `/sf/v3/Items(${id})`).length).toBe(10);
+    const v2 = fake.items.addFile('home', 'long.txt', new TextEncoder().encode('new version'), { overwrite: true });
+    if (E.isLeft(v2)) throw new Error('seed');
+    const r = await contents.read(v2.right.item.Id, 1024 * 1024)();
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    expect(new TextDecoder().decode(r.right.bytes)).toBe('new version');
+    expect(downloads().length - before).toBe(2);
+  });
+});
