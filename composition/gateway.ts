@@ -19,9 +19,6 @@ import { WebReader } from '../ports/web.js';
 import type { RejectedCall } from '../adapters/inbound/http/tool-calls.js';
 import type { TransferLine } from '../adapters/inbound/http/transfer-guard.js';
 import { E } from '../domain/shared/fp.js';
-import { createRequire } from 'node:module';
-import type * as IORedis from 'ioredis';
-import type { Redis } from 'ioredis';
 import { Authenticator, DEFAULT_TENANT, principalId, TENANT_ID, type Principal } from '../ports/authenticator.js';
 import { IdempotencyStore } from '../ports/idempotency-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
@@ -54,9 +51,10 @@ import { GatewayMetrics } from '../adapters/outbound/observability/gateway-metri
 import { LoggingCallObserver } from '../adapters/outbound/observability/logging-call-observer.js';
 import { stdoutLogDestination } from '../adapters/outbound/observability/turn-batched-lines.js';
 import { directCallLine } from '../adapters/outbound/observability/call-line.js';
-import { resilientRedisOptions } from '../adapters/outbound/redis/redis-availability.js';
-import { databaseFaultReporter, storeFaultReporter, throttledWarn } from './store-faults.js';
+import { databaseFaultReporter, storeFaultReporter } from './store-faults.js';
 import { postgresProbe } from '../adapters/outbound/persistence/databases.js';
+import { sharedRedis } from './shared-redis.js';
+import { readinessCheck } from './readiness.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -133,11 +131,6 @@ const resolveConfig = (options: GatewayOptions): GatewayConfig => {
   return loaded.right;
 };
 
-const newRedis = (url: string): Redis => {
-  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
-  return new RedisClient(url, resilientRedisOptions());
-};
-
 /** Builds the whole gateway from configuration: container, registry, executor and HTTP app. */
 export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const config = resolveConfig(options);
@@ -156,15 +149,8 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     tenant: DEFAULT_TENANT,
     documents: new ParserPool({ ...config.documents, growthMb: Math.round(config.documents.heapMb * 1.5) }),
   };
-  // Fail fast while Redis is away and reconnect within seconds: see redis-availability.ts for what each
-  // use does meanwhile. The 'error' listener keeps connection errors from ending the process.
-  // ioredis is loaded only when Redis is configured (start-up: bench/startup.ts); it is CommonJS, so require
-  // gives the same module a static import would.
-  const redis = config.redisUrl ? newRedis(config.redisUrl) : undefined;
-  const redisWarn = throttledWarn(logger);
-  redis?.on('error', (error: Error) =>
-    redisWarn('redis', { err: { message: error.message } }, 'redis connection problem'),
-  );
+  // Redis when configured, and the channel of connection changes (shared-redis.ts).
+  const { redis, changes } = sharedRedis(config, logger);
   // Before the container: vendor clients take their retry and breaker settings when they are made.
   const metrics = new GatewayMetrics();
   configureResilience(
@@ -198,6 +184,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const onDatabaseFault = databaseFaultReporter(logger, metrics);
   const storage = connectionStorage(config.storage, logger, onDatabaseFault);
   const services = vendorAccess({
+    announce: changes && ((tenant, vendor) => changes.publish(tenant, vendor)),
     config,
     shared,
     root: container,
@@ -205,9 +192,9 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     marks: container.get(OneTimeMarks),
     storage,
   });
+  changes?.listen((tenant, vendor) => services.changed(tenant, vendor));
   const connected = (tool: RegisteredTool) => services.useCase(tool);
-  // PostgreSQL holds the connections (credentials) every vendor call needs: without it this instance
-  // cannot serve, so /readyz reports it and answers 503 while it is down.
+  // /readyz reports PostgreSQL (and Redis): shared by every instance, so down means degraded, not 503.
   const databaseProbe = config.storage.databaseUrl
     ? postgresProbe(config.storage.databaseUrl, undefined, onDatabaseFault)
     : undefined;
@@ -271,6 +258,12 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     }),
   });
   const transferFaults = storeFaultReporter(logger, metrics);
+  const readiness = readinessCheck({
+    accepting: () => !draining,
+    redis,
+    database: databaseProbe,
+    dependencyUp: metrics.dependencyUp,
+  });
   const callDeps = {
     executor,
     authenticator: container.get(Authenticator),
@@ -295,23 +288,13 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   };
   const http = createHttpApp({
     ...callDeps,
-    metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
-    metricsToken: config.metricsToken,
-    readiness: async () => {
-      const database = databaseProbe?.check();
-      return {
-        accepting: !draining,
-        ...(redis
-          ? {
-              redis: await redis.ping().then(
-                (p) => p === 'PONG',
-                () => false,
-              ),
-            }
-          : {}),
-        ...(database ? { database: (await database) ? 'ok' : 'down' } : {}),
-      };
+    // A scrape checks the shared dependencies too, so gateway_dependency_up is current.
+    metrics: async () => {
+      await readiness();
+      return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
     },
+    metricsToken: config.metricsToken,
+    readiness,
     mount: (app) => {
       // The authorization server's routes first: nothing before them reads a body (oidc-provider reads it).
       if (oauth) app.route('/', oauth.routes);
@@ -397,6 +380,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       await storage.close().catch(() => undefined);
       await shared.documents.close().catch(() => undefined);
       await databaseProbe?.close().catch(() => undefined);
+      await changes?.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

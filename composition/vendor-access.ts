@@ -31,6 +31,8 @@ export interface VendorAccess {
   readonly store: () => Promise<ConnectionStore>;
   /** The use case of a tool whose group is backed by a vendor (undefined for memory-mode groups). */
   useCase(tool: RegisteredTool): UseCase<unknown, unknown> | undefined;
+  /** A connection changed on another instance: what this one cached of it is dropped. */
+  changed(tenant: string, vendor: Vendor): void;
 }
 
 export interface VendorAccessDeps {
@@ -45,6 +47,8 @@ export interface VendorAccessDeps {
   readonly marks: OneTimeMarks;
   /** The database of connections and the audit log (opened on first use). */
   readonly storage: ConnectionStorage;
+  /** Tells the other instances about a connection change made here (Redis; never rejects). */
+  readonly announce?: (tenant: string, vendor: Vendor) => Promise<void>;
 }
 
 const ENVIRONMENT_LABEL = (vendor: Vendor) => `${VENDOR_LABELS[vendor]} account of the environment's credentials`;
@@ -55,7 +59,15 @@ const ENVIRONMENT_LABEL = (vendor: Vendor) => `${VENDOR_LABELS[vendor]} account 
  * one included; one ConnectionResolver with one cache finds the caller's and makes its adapters, each
  * vendor's in one place (its groups' `bindConnection`).
  */
-export const vendorAccess = ({ config, shared, root, overridden, marks, storage }: VendorAccessDeps): VendorAccess => {
+export const vendorAccess = ({
+  config,
+  shared,
+  root,
+  overridden,
+  marks,
+  storage,
+  announce,
+}: VendorAccessDeps): VendorAccess => {
   const backendOf = (g: AnyGroup) => g.describe(config.groups[g.name]);
   const backed = new Map<Vendor, AnyGroup[]>();
   for (const group of groupModules)
@@ -141,7 +153,10 @@ export const vendorAccess = ({ config, shared, root, overridden, marks, storage 
     publicBaseUrl: shared.publicBaseUrl,
     environment,
     inUse: new Set(backed.keys()),
-    onChange: (tenant, vendor) => resolver.changed(tenant, vendor),
+    onChange: (tenant, vendor) => {
+      resolver.changed(tenant, vendor);
+      return announce?.(tenant, vendor);
+    },
     audit,
   });
 
@@ -168,5 +183,6 @@ export const vendorAccess = ({ config, shared, root, overridden, marks, storage 
     audit,
     store: storage.store,
     useCase: (tool) => useCases.get(tool.declaration),
+    changed: (tenant, vendor) => resolver.changed(tenant, vendor),
   };
 };

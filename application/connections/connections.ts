@@ -61,8 +61,11 @@ export interface ConnectionsDeps {
   readonly environment: (tenant: string, vendor: Vendor) => ConnectionSummary | undefined;
   /** Vendors whose group is backed by the vendor (in memory mode a connection would change nothing). */
   readonly inUse: ReadonlySet<Vendor>;
-  /** Told when a tenant's connection changes, so cached adapters are dropped. */
-  readonly onChange: (tenant: string, vendor: Vendor) => void;
+  /**
+   * Told when a tenant's connection changes, so cached adapters are dropped (here and, announced, on the
+   * other instances); awaited before the change is answered, and never rejects.
+   */
+  readonly onChange: (tenant: string, vendor: Vendor) => void | Promise<void>;
   /** The audit log, which records every connection change. */
   readonly audit?: AuditLog;
 }
@@ -89,7 +92,7 @@ export class Connections {
     vendor: Vendor,
     owner: string,
   ): Promise<void> {
-    this.deps.onChange(tenant, vendor);
+    await this.deps.onChange(tenant, vendor);
     await this.deps.audit
       ?.record({
         at: this.deps.clock.now(),

@@ -114,11 +114,19 @@ describe('health', () => {
     expect(draining.body.checks.accepting).toBe(false);
   });
 
-  it('reports an unreachable Redis as not ready', async () => {
-    const g = createGateway({ env: { LOG_LEVEL: 'silent', REDIS_URL: 'redis://127.0.0.1:1' } });
+  it('reports an unreachable Redis as degraded, not as not ready (it is shared: every instance would fail at once)', async () => {
+    const g = createGateway({
+      env: { LOG_LEVEL: 'silent', REDIS_URL: 'redis://127.0.0.1:1', METRICS_TOKEN: 'metrics-token-0123456789' },
+    });
     const r = await request(g, 'GET', '/readyz', { token: null });
-    expect(r.status).toBe(503);
-    expect(r.body.checks.redis).toBe(false);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ status: 'degraded', checks: { configuration: true, accepting: true, redis: 'down' } });
+    const scraped = await request(g, 'GET', '/metrics', { token: 'metrics-token-0123456789' });
+    expect(scraped.raw).toMatch(/^gateway_dependency_up\{dependency="redis"\} 0$/m);
+    g.drain();
+    const draining = await request(g, 'GET', '/readyz', { token: null });
+    expect(draining.status).toBe(503);
+    expect(draining.body.status).toBe('not ready');
     await g.close();
   }, 15_000);
 });

@@ -41,10 +41,12 @@ export interface HttpAppDeps {
   /** Told about tool requests refused before a tool could run (no token, bad JSON, unknown tool). */
   readonly onRejected?: (event: RejectedCall) => void;
   /**
-   * Readiness checks for GET /readyz (configuration is loaded once this app exists): each passes with
-   * `true` or `"ok"`; any other value (`false`, `"down"`) makes the answer 503.
+   * Readiness checks for GET /readyz (configuration is loaded once this app exists). A `local` check that
+   * fails (this instance is draining) makes the answer 503 `not ready`; a `shared` dependency that is
+   * `"down"` (Redis, PostgreSQL: the same for every instance) makes it 200 `degraded`, so that a load
+   * balancer does not take every instance out at once.
    */
-  readonly readiness?: () => Promise<Readonly<Record<string, boolean | string>>>;
+  readonly readiness?: () => Promise<Readiness>;
   /**
    * How long a request body may take to arrive (GATEWAY_BODY_TIMEOUT_MS): a setting of the process, as
    * every surface reads bodies through body-reader.ts.
@@ -52,6 +54,14 @@ export interface HttpAppDeps {
   readonly bodyTimeoutMs?: number;
   /** The files data plane's rate limits and log lines (see transfer-guard.ts). */
   readonly transfers?: TransferGuardOptions;
+}
+
+/** What GET /readyz reports: this instance's own checks, and the shared dependencies it reached. */
+export interface Readiness {
+  /** This instance can serve (`accepting`: not draining); `false` makes /readyz 503. */
+  readonly local: Readonly<Record<string, boolean>>;
+  /** Shared dependencies (`redis`, `database`): `"down"` makes /readyz 200 `degraded`. */
+  readonly shared: Readonly<Record<string, 'ok' | 'down'>>;
 }
 
 /** The id a mounted route's answer carries: the one withRequestId chose, or the caller's (or a new one). */
@@ -126,12 +136,12 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
   app.get('/health', alive);
   app.get('/healthz', alive);
   app.get('/readyz', async (c) => {
-    const checks: Readonly<Record<string, boolean | string>> = {
-      configuration: true,
-      ...(deps.readiness ? await deps.readiness() : {}),
-    };
-    const ready = Object.values(checks).every((v) => v === true || v === 'ok');
-    return c.json({ status: ready ? 'ready' : 'not ready', checks }, ready ? 200 : 503);
+    const found = deps.readiness ? await deps.readiness() : { local: {}, shared: {} };
+    const local = { configuration: true, ...found.local };
+    const serving = Object.values(local).every((v) => v);
+    const degraded = Object.values(found.shared).some((v) => v !== 'ok');
+    const status = !serving ? 'not ready' : degraded ? 'degraded' : 'ready';
+    return c.json({ status, checks: { ...local, ...found.shared } }, serving ? 200 : 503);
   });
   app.get('/metrics', async (c) => {
     if (!deps.metrics)

@@ -67,6 +67,17 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * 1 while a shared dependency (redis, database) answered its last readiness check, 0 while it did not:
+   * set on every GET /readyz and every scrape. A dependency that is down degrades an instance, it does
+   * not take it out (see composition/readiness.ts).
+   */
+  readonly dependencyUp = new Gauge({
+    name: 'gateway_dependency_up',
+    help: 'Shared dependencies (redis, database): 1 when the last readiness check reached it, 0 when not',
+    labelNames: ['dependency'],
+    registers: [this.registry],
+  });
   /** 0 closed, 0.5 half-open, 1 open: the last state a vendor client's breaker reported. */
   readonly breakerState = new Gauge({
     name: 'gateway_upstream_breaker_state',
