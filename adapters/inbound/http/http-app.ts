@@ -22,6 +22,7 @@ import {
   type ResolveTarget,
 } from './tool-calls.js';
 import { transferGuard, type TransferGuardOptions } from './transfer-guard.js';
+import { createMetaTools } from './meta-tool-calls.js';
 
 export interface HttpAppDeps {
   readonly executor: ToolExecutor;
@@ -97,6 +98,9 @@ class HonoCallInput implements CallInput {
   }
   body(limit: number): Promise<BodyBytes> {
     return readCapped(this.c, limit);
+  }
+  query(name: string): string | undefined {
+    return this.c.req.query(name);
   }
 }
 
@@ -220,7 +224,9 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
   // One static route per tool-call path, derived from the registry (no per-tool code). Every other path
   // falls through to notFound, which explains unknown tools and wrong methods: Hono answers a path with
   // exactly one static match far faster than one that several parameterised routes match.
-  for (const [path, resolve] of toolCallRoutes(registry)) {
+  // The tool-search meta tools (gateway_findTools...) too, as GET /v1/tools?discovery=search lists them.
+  const metaTools = createMetaTools(registry);
+  for (const [path, resolve] of toolCallRoutes(registry, metaTools)) {
     app.post(path, (c) => handle(c, requestIdOf(c), resolve));
   }
 
@@ -256,8 +262,10 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
       const [, platform, name] = m as unknown as [string, string, string];
       const tool = registry.get(`${platform}_${name}`);
       // A registered tool reached through an odd spelling of its path (a trailing slash, an escaped character).
-      return handle(c, requestId, (body) => {
+      const metaTool = metaTools.get(`${platform}_${name}`);
+      return handle(c, requestId, (body, principal, input) => {
         if (tool) return { tool, args: body };
+        if (metaTool) return metaTool(body, principal, (n) => input.query(n));
         const group = decodeSegment(platform);
         const toolName = decodeSegment(name);
         if (group === undefined || toolName === undefined) {

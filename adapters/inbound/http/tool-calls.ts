@@ -13,6 +13,7 @@ import type { BodyBytes } from './body-reader.js';
 import { authenticateBearer, type BearerOutcome } from './bearer.js';
 import { parseBody, type QueryOptions } from './call-request.js';
 import { callHeaders, JSON_TYPE } from './call-response.js';
+import { createMetaTools, metaToolPath, presentAnswer, type Answered, type MetaResolve } from './meta-tool-calls.js';
 
 // A tool call over HTTP, independent of the router that carries it (Hono today): authenticate, read
 // the options and the body, resolve the tool, run, present. The answer is plain data (status, headers,
@@ -28,6 +29,8 @@ export interface CallInput {
   options(): QueryOptions;
   /** The body's bytes, at most `limit` of them. */
   body(limit: number): Promise<BodyBytes>;
+  /** A query parameter (the meta tools read `groups`). */
+  query(name: string): string | undefined;
 }
 
 /** The answer to write: status, headers and the JSON envelope. */
@@ -43,8 +46,11 @@ export interface Target {
   readonly idempotencyKey?: string;
 }
 
-/** From the parsed body to the tool and its arguments, or why the request names none. */
-export type ResolveTarget = (body: unknown) => Target | ToolError;
+/**
+ * From the parsed body to the tool and its arguments, or why the request names none; a tool-search meta
+ * tool's find or describe is answered instead (meta-tool-calls.ts), for this principal.
+ */
+export type ResolveTarget = (body: unknown, principal: Principal, input: CallInput) => Target | Answered | ToolError;
 
 export interface RejectedCall {
   readonly requestId: string;
@@ -144,13 +150,15 @@ export const createToolCalls = (deps: ToolCallDeps) => {
       reject(input, requestId, body.error, principal.name);
       return errorAnswer(requestId, body.error);
     }
-    const target = resolve(body.value);
+    const target = resolve(body.value, principal, input);
     if ('status' in target) {
       reject(input, requestId, target, principal.name);
       return errorAnswer(requestId, target);
     }
-    const idempotencyKey = target.idempotencyKey ?? input.header('idempotency-key');
     const budgets = budgetsFor({ text: outputBudget, json: jsonBudget }, options.maxChars);
+    if ('answer' in target)
+      return answerOf(requestId, presentAnswer(target.answer, options.format, options.base64, budgets));
+    const idempotencyKey = target.idempotencyKey ?? input.header('idempotency-key');
     const result = await executor.run({
       tool: target.tool,
       args: target.args,
@@ -170,8 +178,8 @@ export const createToolCalls = (deps: ToolCallDeps) => {
 
 /** The tool-call form's body, `{"name": "<group>_<tool>", "arguments": {...}, "idempotency_key"?}`. */
 export const resolveCallForm =
-  (registry: ToolRegistry): ResolveTarget =>
-  (body) => {
+  (registry: ToolRegistry, meta: ReadonlyMap<string, MetaResolve> = new Map()): ResolveTarget =>
+  (body, principal, input) => {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       return toolError(400, 'INVALID_PARAMETER', 'The body must be {"name": "<group>_<tool>", "arguments": {...}}.', {
         parameter: 'name',
@@ -205,8 +213,16 @@ export const resolveCallForm =
       });
     }
     const tool = registry.get(name);
-    return tool ? { tool, args, idempotencyKey } : registry.unknownName(name);
+    if (tool) return { tool, args, idempotencyKey };
+    const metaTool = meta.get(name);
+    return metaTool ? metaTool(args, principal, (n) => input.query(n), idempotencyKey) : registry.unknownName(name);
   };
+
+/** A meta tool's own path: the body as its arguments. */
+export const resolveMeta =
+  (meta: MetaResolve): ResolveTarget =>
+  (body, principal, input) =>
+    meta(body, principal, (n) => input.query(n));
 
 /** A registered tool's own path: the tool and the body as its arguments. */
 export const resolveTool =
@@ -227,12 +243,19 @@ export const internalErrorAnswer = (requestId: string): CallAnswer =>
     ),
   );
 
-/** Every tool-call path: `/v1/tools/call` and each registered tool's `/v1/tools/{group}/{tool}`. */
-export const toolCallRoutes = (registry: ToolRegistry): ReadonlyMap<string, ResolveTarget> => {
-  const routes = new Map<string, ResolveTarget>([['/v1/tools/call', resolveCallForm(registry)]]);
+/**
+ * Every tool-call path: `/v1/tools/call`, each registered tool's `/v1/tools/{group}/{tool}`, and the
+ * tool-search meta tools' `/v1/tools/gateway/{findTools,describeTool,callTool}`.
+ */
+export const toolCallRoutes = (
+  registry: ToolRegistry,
+  meta: ReadonlyMap<string, MetaResolve> = createMetaTools(registry),
+): ReadonlyMap<string, ResolveTarget> => {
+  const routes = new Map<string, ResolveTarget>([['/v1/tools/call', resolveCallForm(registry, meta)]]);
   for (const tool of registry.tools) {
     const { group, name } = tool.declaration;
     routes.set(`/v1/tools/${group}/${name}`, resolveTool(tool));
   }
+  for (const [name, resolve] of meta) routes.set(metaToolPath(name), resolveMeta(resolve));
   return routes;
 };

@@ -1,0 +1,128 @@
+import {
+  CALL_TOOL,
+  checkDescribeArgs,
+  checkFindArgs,
+  DESCRIBE_TOOL,
+  metaToolListings,
+  notAvailable,
+  type MetaToolListing,
+} from './discovery.js';
+import type { JsonSchema } from './json-schema.js';
+import type { RegisteredTool } from './registry.js';
+import type { ToolError } from './tool-error.js';
+import { queryTerms, ToolIndexes } from './tool-search.js';
+
+// The answers of gateway_findTools and gateway_describeTool (issue 30), whatever the surface: MCP makes a
+// CallToolResult of them, REST an envelope. Both see only the caller's visible set (the tools it may call,
+// within its toolsets), so a caller never finds or describes a tool it cannot call.
+
+/** A meta tool's answer: the text a model reads and the structured payload (`format=json`, structuredContent). */
+export interface DiscoveryAnswer {
+  readonly text: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
+/** A tool as the surface's describe gives it (MCP: its tools/list form in the caller's output-schema form). */
+export type ToolShape = (tool: RegisteredTool | MetaToolListing) => unknown;
+
+/** A parameter's type as a model reads it in one line: `string`, `integer`, `one of a|b`, `string|null`. */
+const typeOf = (s: JsonSchema): string => {
+  if (s.enum) return s.enum.length <= 6 ? `one of ${s.enum.join('|')}` : `${s.type ?? 'string'} (enum)`;
+  if (s.anyOf) return [...new Set(s.anyOf.map(typeOf))].join('|');
+  if (s.type === 'array') return s.items ? `array of ${typeOf(s.items)}` : 'array';
+  return s.type ?? 'any';
+};
+
+/** The first sentence of a description, at most 200 characters. */
+const purposeOf = (description: string): string => {
+  const end = description.search(/[.!?](\s|$)/);
+  const first = end > 0 ? description.slice(0, end + 1) : description;
+  return first.length > 200 ? `${first.slice(0, 199)}…` : first;
+};
+
+const MAX_OPTIONAL_NAMES = 8;
+
+const foundTool = (t: RegisteredTool) => {
+  const properties = t.inputSchema.properties ?? {};
+  const required = t.requiredParameters.map((name) => ({ name, type: typeOf(properties[name] ?? {}) }));
+  const optional = Object.keys(properties).filter(
+    (p) => !t.requiredParameters.includes(p) && p !== 'dry_run' && p !== 'confirm_token',
+  );
+  return {
+    name: t.name,
+    title: t.declaration.title,
+    kind: t.declaration.annotations.kind,
+    purpose: purposeOf(t.declaration.description),
+    required,
+    optional,
+  };
+};
+
+const foundText = (query: string, found: ReturnType<typeof foundTool>[], searched: number): string => {
+  const shown = query.length > 80 ? `${query.slice(0, 79)}…` : query;
+  if (!found.length) {
+    return (
+      `No tool matched "${shown}" among the ${searched} tools of this connection. ` +
+      `Try other words for what should happen to which thing ("list the files in a folder", "update a contact").`
+    );
+  }
+  const lines = found.map((t, i) => {
+    const needs = t.required.length ? t.required.map((p) => `${p.name} (${p.type})`).join(', ') : 'nothing';
+    const more = t.optional.length > MAX_OPTIONAL_NAMES ? ', …' : '';
+    const optional = t.optional.length
+      ? ` Optional: ${t.optional.slice(0, MAX_OPTIONAL_NAMES).join(', ')}${more}.`
+      : '';
+    return `${i + 1}. **${t.name}** (${t.kind}): ${t.purpose}\n   Needs: ${needs}.${optional}`;
+  });
+  const first = found[0]!.name;
+  return (
+    `## ${found.length} tool${found.length === 1 ? '' : 's'} for "${shown}"\n\n${lines.join('\n')}\n\n` +
+    `Call one with ${CALL_TOOL} {"name": "${first}", "arguments": {...}} (or by its name); ` +
+    `${DESCRIBE_TOOL} {"name": "${first}"} gives its whole input schema.`
+  );
+};
+
+/**
+ * Find and describe over a caller's visible set, with the search indexes (one per distinct visible set, in
+ * an LRU). One per surface; the arguments are checked here (discovery.ts), so both surfaces bound alike.
+ */
+export const createToolFinder = (indexes: ToolIndexes = new ToolIndexes()) => {
+  const find = (visible: readonly RegisteredTool[], args: Record<string, unknown>): DiscoveryAnswer | ToolError => {
+    const checked = checkFindArgs(args);
+    if ('status' in checked) return checked;
+    const terms = queryTerms(checked.query);
+    if ('status' in terms) return terms;
+    const found = indexes.of(visible).search(terms, checked.groups, checked.limit).map(foundTool);
+    return {
+      text: foundText(checked.query, found, visible.length),
+      payload: { query: checked.query, count: found.length, tools: found },
+    };
+  };
+
+  const describe = (
+    visible: readonly RegisteredTool[],
+    args: Record<string, unknown>,
+    shape: ToolShape,
+  ): DiscoveryAnswer | ToolError => {
+    const name = checkDescribeArgs(args);
+    if (typeof name !== 'string') return name;
+    const found: RegisteredTool | MetaToolListing | undefined =
+      visible.find((t) => t.name === name) ?? metaToolListings(visible).find((t) => t.name === name);
+    if (!found) {
+      const near = queryTerms(name);
+      const suggestions = !('status' in near)
+        ? indexes
+            .of(visible)
+            .search(near, undefined, 2)
+            .map((t) => t.name)
+        : [];
+      return notAvailable(name, suggestions);
+    }
+    const tool = shape(found);
+    return { text: `## ${name}\n\n${JSON.stringify(tool)}`, payload: { tool } };
+  };
+
+  return { find, describe, indexes };
+};
+
+export type ToolFinder = ReturnType<typeof createToolFinder>;
