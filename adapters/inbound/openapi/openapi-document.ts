@@ -3,6 +3,8 @@ import { GROUPS } from '../../../application/runtime/define-tool.js';
 import type { JsonSchema } from '../../../application/runtime/json-schema.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import { DIALECTS, OUTPUT_SCHEMA_FORMS } from '../dialects/tool-dialects.js';
+import { META_TOOL_NAMES } from '../../../application/runtime/discovery.js';
+import { DISCOVERY_PARAMETER, metaToolPaths } from './meta-tool-paths.js';
 
 /** Every error status a tool call can answer with, and when. */
 export const ERROR_STATUSES: ReadonlyArray<readonly [status: number, codes: readonly string[], description: string]> = [
@@ -177,7 +179,7 @@ const components = (toolNames: readonly string[]) => ({
     ToolCall: {
       type: 'object',
       properties: {
-        name: { type: 'string', enum: [...toolNames], description: 'The tool, `<group>_<tool>`.' },
+        name: { type: 'string', enum: [...toolNames, ...META_TOOL_NAMES], description: 'The tool, `<group>_<tool>`.' },
         arguments: { type: 'object', description: "The tool's parameters, as in the body of its own operation." },
         idempotency_key: { type: 'string', description: 'Same as the Idempotency-Key header.' },
       },
@@ -272,6 +274,7 @@ export const openApiDocument = (
       },
     };
   }
+  Object.assign(paths, metaToolPaths(registry, errorResponses()));
   paths['/v1/tools/call'] = {
     post: {
       operationId: 'callTool',
@@ -328,6 +331,7 @@ export const openApiDocument = (
             "With dialect=mcp: each tool's outputSchema in outline (the default: members, types, required, enums), full, or none. `/mcp?output_schemas=` sets the same for an MCP connection.",
           schema: { type: 'string', enum: [...OUTPUT_SCHEMA_FORMS], default: 'outline' },
         },
+        DISCOVERY_PARAMETER,
       ],
       responses: {
         '200': {

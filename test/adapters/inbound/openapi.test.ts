@@ -5,6 +5,7 @@ import { DEMO_TOKEN, READER_TOKEN, post, request, testGateway } from '../../supp
 
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
 const gateway = testGateway();
+const META = ['gateway_findTools', 'gateway_describeTool', 'gateway_callTool'];
 const ERROR_STATUSES = ['400', '401', '403', '404', '408', '409', '413', '422', '429', '500', '502', '503', '504'];
 let doc: any;
 
@@ -46,7 +47,10 @@ describe('GET /openapi.json', () => {
     const toolPaths = Object.keys(doc.paths).filter((p) => /^\/v1\/tools\/[^/]+\/[^/]+$/.test(p));
     const tools = gateway.listTools();
     expect(toolPaths.sort()).toEqual(
-      tools.map((t) => `/v1/tools/${t.group}/${t.name.slice(t.group.length + 1)}`).sort(),
+      [
+        ...tools.map((t) => `/v1/tools/${t.group}/${t.name.slice(t.group.length + 1)}`),
+        ...META.map((n) => `/v1/tools/gateway/${n.slice('gateway_'.length)}`),
+      ].sort(),
     );
     for (const tool of tools) {
       const item = doc.paths[`/v1/tools/${tool.group}/${tool.name.slice(tool.group.length + 1)}`];
@@ -68,11 +72,38 @@ describe('GET /openapi.json', () => {
   it('documents the tool-call form and the tool listing', () => {
     const call = doc.paths['/v1/tools/call'].post;
     expect(Object.keys(call.responses)).toEqual(expect.arrayContaining(['200', ...ERROR_STATUSES]));
-    expect(deref(call.requestBody.content['application/json'].schema).properties.name.enum).toEqual(
-      gateway.listTools().map((t) => t.name),
-    );
+    expect(deref(call.requestBody.content['application/json'].schema).properties.name.enum).toEqual([
+      ...gateway.listTools().map((t) => t.name),
+      ...META,
+    ]);
     const list = doc.paths['/v1/tools'].get;
-    expect(list.parameters.map((p: any) => p.name)).toEqual(['callable', 'dialect', 'groups', 'output_schemas']);
+    expect(list.parameters.map((p: any) => p.name)).toEqual([
+      'callable',
+      'dialect',
+      'groups',
+      'output_schemas',
+      'discovery',
+    ]);
+  });
+
+  it('documents the tool-search meta tools at their own paths, and what they answer validates', async () => {
+    const ajv = new Ajv2020({ strict: false });
+    for (const name of META) {
+      const op = doc.paths[`/v1/tools/gateway/${name.slice('gateway_'.length)}`].post;
+      expect(op.operationId).toBe(name);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', ...ERROR_STATUSES].sort());
+      const params = op.parameters.map(deref).map((p: any) => `${p.in}:${p.name}`);
+      expect(params).toEqual(expect.arrayContaining(['query:format', 'query:base64', 'query:groups']));
+      expect(() => ajv.compile(op.requestBody.content['application/json'].schema), name).not.toThrow();
+    }
+    const findOp = doc.paths['/v1/tools/gateway/findTools'].post;
+    const accepts = ajv.compile(findOp.requestBody.content['application/json'].schema);
+    expect(accepts({ query: 'delete a contact', limit: 3 })).toBe(true);
+    expect(accepts({ query: 'x'.repeat(501) })).toBe(false);
+    const success = ajv.compile(deref(deref(findOp.responses['200']).content['application/json'].schema));
+    const found = await post(gateway, '/v1/tools/gateway/findTools?format=json', { query: 'contact' });
+    expect(found.status).toBe(200);
+    expect(success(found.body)).toBe(true);
   });
 
   it('describes what the gateway really answers: success and error bodies validate against the documented schemas', async () => {
