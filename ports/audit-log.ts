@@ -22,6 +22,13 @@ export interface AuditEntry {
    * model sent), or `nobody` (no approval was asked). Absent on connection changes and rows from before.
    */
   readonly approver?: 'person' | 'model' | 'nobody';
+  /**
+   * Set on a replay: the same write again under its Idempotency-Key, answered from the idempotency store
+   * with nothing run. Its row shows the call was made; only the row without it counts as the write.
+   */
+  readonly replay?: boolean;
+  /** A replay's original request id (absent when the stored outcome predates it). */
+  readonly replayOf?: string;
 }
 
 export interface StoredAuditEntry extends AuditEntry {

@@ -1,7 +1,7 @@
 import type { ServiceIdentifier } from 'inversify';
 
 /** What a finished call left to replay: its result or its error, as the executor produced them. */
-export type StoredOutcome =
+export type StoredOutcome = (
   | { readonly ok: true; readonly payload: unknown; readonly text: string }
   | {
       readonly ok: false;
@@ -11,7 +11,11 @@ export type StoredOutcome =
         readonly message: string;
         readonly details: Readonly<Record<string, unknown>>;
       };
-    };
+    }
+) & {
+  /** The request id of the call that ran (a replay's audit row points at it). */
+  readonly requestId?: string;
+};
 
 export type IdempotencyClaim =
   /** The key is new: the caller runs the call and then completes or abandons it. */

@@ -46,5 +46,9 @@ export const auditEntryOf = (
     requestId,
     ...(typeof purpose === 'string' ? { purpose: purpose.slice(0, 200) } : {}),
     approver,
+    // A replay ran nothing: its row is marked, pointing at the call that did (see AuditEntry.replay).
+    ...(result.meta?.replayed
+      ? { replay: true, ...(result.meta.replayOf ? { replayOf: result.meta.replayOf } : {}) }
+      : {}),
   };
 };

@@ -14,6 +14,8 @@ import type { ToolError } from './tool-error.js';
 export interface CallMeta {
   readonly rateLimit?: RateDecision;
   readonly replayed?: boolean;
+  /** A replay's original request id, when the stored outcome has it. */
+  readonly replayOf?: string;
 }
 
 /** A call as an answer names it: the tool's qualified name and its arguments. */

@@ -278,7 +278,7 @@ export class ToolExecutor {
       .then(async (final) => {
         let operation: StoreFault['operation'] = 'abandon';
         try {
-          const outcome = storable(final);
+          const outcome = storable(final, requestId);
           if (outcome) operation = 'complete';
           if (outcome) await policy.store.complete(scoped, fingerprint, outcome, policy.ttlSeconds);
           else await policy.store.abandon(scoped);

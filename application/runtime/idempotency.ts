@@ -40,16 +40,21 @@ export const storeUnavailable = (key: string): ToolError =>
   );
 
 /** Only outcomes a retry could not change are kept: results and the caller's own mistakes, not 5xx. */
-export const storable = (result: ToolResult): StoredOutcome | undefined => {
-  if (result.ok) return { ok: true, payload: result.payload, text: result.text() };
+export const storable = (result: ToolResult, requestId?: string): StoredOutcome | undefined => {
+  const ran = requestId === undefined ? {} : { requestId };
+  if (result.ok) return { ok: true, payload: result.payload, text: result.text(), ...ran };
   if (result.error.status >= 500 || result.error.status === 429) return undefined;
   const { status, code, message, details } = result.error;
-  return { ok: false, error: { status, code, message, details } };
+  return { ok: false, error: { status, code, message, details }, ...ran };
 };
 
 /** A stored outcome as the call's result, marked as a replay. */
 export const replay = (tool: RegisteredTool, outcome: StoredOutcome, meta: CallMeta | undefined): ToolResult => {
-  const replayMeta = { ...meta, replayed: true };
+  const replayMeta = {
+    ...meta,
+    replayed: true,
+    ...(outcome.requestId === undefined ? {} : { replayOf: outcome.requestId }),
+  };
   if (outcome.ok) return { ok: true, tool, payload: outcome.payload, text: () => outcome.text, meta: replayMeta };
   const e = outcome.error;
   return {

@@ -199,6 +199,7 @@ export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): voi
           request_id: e.requestId,
           ...(e.purpose ? { purpose: e.purpose } : {}),
           ...(e.approver ? { approver: e.approver } : {}),
+          ...(e.replay ? { replay: true, ...(e.replayOf ? { replay_of: e.replayOf } : {}) } : {}),
         })),
         ...(entries.length === AUDIT_PAGE && last ? { next_before: last.id } : {}),
       },

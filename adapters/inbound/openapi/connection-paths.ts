@@ -210,7 +210,7 @@ export const connectionPaths = (): Record<string, unknown> => ({
       operationId: 'readAuditLog',
       summary: "The tenant's audit log, newest first (needs audit:read)",
       description:
-        "One entry per Write or Destructive tool call and per connection change: time, principal, tool, vendor, target ids, status and code, request id, a skip trace's purpose, and who approved a tool call (approver: person, model or nobody). No other argument values. 100 a page; pass next_before as before for the next.",
+        "One entry per Write or Destructive tool call and per connection change: time, principal, tool, vendor, target ids, status and code, request id, a skip trace's purpose, and who approved a tool call (approver: person, model or nobody). A write replayed under its Idempotency-Key (nothing ran) has replay: true and replay_of, the request id of the call that ran: count the entries without replay to count writes. No other argument values. 100 a page; pass next_before as before for the next.",
       tags: ['connections'],
       security: [{ bearer: [] }],
       parameters: [

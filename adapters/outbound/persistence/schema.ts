@@ -38,6 +38,9 @@ export interface AuditTable {
   purpose: string | null;
   /** Who approved a tool call: person, model or nobody (null on connection changes and older rows). */
   approver: string | null;
+  /** 1 on a replayed idempotent write (nothing ran), null otherwise; and the original call's request id. */
+  replay: number | null;
+  replay_of: string | null;
 }
 
 export interface GatewayDatabase {
@@ -92,6 +95,13 @@ const migrations = (dialect: SqlDialect): Record<string, Migration> => ({
   '2026-11-28-01-audit-approver': {
     up: async (db: Kysely<unknown>) => {
       await db.schema.alterTable('gateway_audit').addColumn('approver', 'text').execute();
+    },
+  },
+  // Issue 32: a replayed idempotent write is marked as one (and points at the call that ran).
+  '2026-11-29-01-audit-replay': {
+    up: async (db: Kysely<unknown>) => {
+      await db.schema.alterTable('gateway_audit').addColumn('replay', 'integer').execute();
+      await db.schema.alterTable('gateway_audit').addColumn('replay_of', 'text').execute();
     },
   },
 });

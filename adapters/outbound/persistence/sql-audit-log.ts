@@ -26,6 +26,8 @@ export class SqlAuditLog implements AuditLog {
         request_id: e.requestId,
         purpose: e.purpose ?? null,
         approver: e.approver ?? null,
+        replay: e.replay ? 1 : null,
+        replay_of: e.replay ? (e.replayOf ?? null) : null,
       })
       .execute();
   }
@@ -50,6 +52,7 @@ export class SqlAuditLog implements AuditLog {
       requestId: r.request_id,
       ...(r.purpose ? { purpose: r.purpose } : {}),
       ...(isApprover(r.approver) ? { approver: r.approver } : {}),
+      ...(Number(r.replay) === 1 ? { replay: true, ...(r.replay_of ? { replayOf: r.replay_of } : {}) } : {}),
     }));
   }
 }
