@@ -7,6 +7,9 @@
 //
 // Each tool is called twice in a row with the same arguments: "cold" is the first call of the run for that
 // tool (caches may be empty), "warm" the second. Writes that cannot be repeated (deletes) report one call.
+// A second table calls the next page of every paged read (twice, the second warm), and pages one ShareFile
+// file through files_readFile ten times, counting its downloads from the storage host (not behind the proxy).
+// A closing list names every read tool whose warm call cost more than one vendor call.
 import 'reflect-metadata';
 import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,6 +66,8 @@ const countingProxy = async (target: string, tally: () => Tally): Promise<{ url:
 };
 
 const TOKEN = 'bench-upstream-token-0123456789';
+/** The read tools: their warm call should cost one vendor call. */
+const READS = /_(get|list|search|filter|find|aggregate|read)[A-Z]/;
 
 const main = async () => {
   configureResilience({ maxAttempts: 1 });
@@ -114,8 +119,12 @@ const main = async () => {
     logger: pino({ level: 'silent' }),
   });
 
-  const rows: { tool: string; cold: Tally; warm?: Tally; status: number }[] = [];
-  const call = async (tool: string, args: Json, repeat = true): Promise<Json> => {
+  type Row = { tool: string; cold: Tally; warm?: Tally; status: number };
+  const rows: Row[] = [];
+  const pageRows: Row[] = [];
+  let sink = rows;
+  const readPaging = { pages: 0, calls: 0, bytes: 0, downloads: 0 };
+  const call = async (tool: string, args: Json, repeat = true, label = tool): Promise<Json> => {
     const [group, name] = tool.split('_') as [string, string];
     const once = async () => {
       current = { calls: 0, bytes: 0 };
@@ -130,7 +139,7 @@ const main = async () => {
     const first = await once();
     if (first.status !== 200) console.error(`${tool} answered ${first.status}: ${JSON.stringify(first.body.error)}`);
     const second = repeat && first.status === 200 ? await once() : undefined;
-    rows.push({ tool, cold: first.tally, ...(second ? { warm: second.tally } : {}), status: first.status });
+    sink.push({ tool: label, cold: first.tally, ...(second ? { warm: second.tally } : {}), status: first.status });
     return (first.body.data ?? {}) as Json;
   };
   const first = (v: unknown, key: string): unknown => {
@@ -150,6 +159,23 @@ const main = async () => {
     return undefined;
   };
 
+  /** Page 1 (once, not reported), then the page its cursor names, twice: the second call is warm. */
+  const nextPage = async (tool: string, args: Json, cursorKey: string, cursorParam = cursorKey, what = '') => {
+    sink = pageRows;
+    const page1 = await call(tool, args, false, `${tool} (page 1)`);
+    pageRows.pop();
+    const cursor = first(page1, cursorKey);
+    if (cursor === undefined || cursor === null) console.error(`${tool}: page 1 named no next page`);
+    else await call(tool, { ...args, [cursorParam]: cursor }, true, `${tool} (page 2${what})`);
+    sink = rows;
+  };
+
+  const onPage = async (tool: string, args: Json, label: string) => {
+    sink = pageRows;
+    await call(tool, args, true, label);
+    sink = rows;
+  };
+
   // crm
   await call('crm_getProperties', { object_type: 'contacts' });
   const created = await call(
@@ -164,6 +190,12 @@ const main = async () => {
     filter_groups: [{ filters: [{ propertyName: 'firstname', operator: 'EQ', value: 'Bench' }] }],
     limit: 10,
   });
+  await call('crm_createContact', { values: { email: 'bench.two@example.com', firstname: 'Bench' } }, false);
+  await nextPage(
+    'crm_searchContacts',
+    { filter_groups: [{ filters: [{ propertyName: 'firstname', operator: 'EQ', value: 'Bench' }] }], limit: 1 },
+    'after',
+  );
   await call('crm_deleteContact', { contact_id: contactId }, false);
 
   // files
@@ -179,6 +211,7 @@ const main = async () => {
   const fileId = seeded._tag === 'Right' ? seeded.right.item.Id : '';
   await call('files_getItem', { item_id: fileId });
   await call('files_listChildren', { folder_id: folderId });
+  await onPage('files_listChildren', { folder_id: 'home', top: 1, skip: 1 }, 'files_listChildren (page 2)');
   await call('files_searchItems', { query: 'bench' });
   await call('files_updateItem', { item_id: fileId, description: 'measured' });
   await call('files_getDownloadUrl', { item_id: fileId });
@@ -189,6 +222,27 @@ const main = async () => {
     false,
   );
   await call('files_readFile', { item_id: String(first(writtenFile, 'Id')) });
+  const lines = Array.from({ length: 240 }, (_, i) => `line ${String(i).padStart(3, '0')} of the long bench file`);
+  const long = sharefile.items.addFile(folderId, 'long.txt', new TextEncoder().encode(lines.join('\n')), {
+    overwrite: false,
+  });
+  const longId = long._tag === 'Right' ? long.right.item.Id : '';
+  const downloads = () => sharefile.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/files/')).length;
+  const downloadsBefore = downloads();
+  const paged: Tally = { calls: 0, bytes: 0 };
+  let offset: unknown = 0;
+  let pages = 0;
+  sink = pageRows;
+  while (pages < 10 && typeof offset === 'number') {
+    const page = await call('files_readFile', { item_id: longId, offset, max_chars: 800 }, false);
+    const row = pageRows.pop();
+    paged.calls += row?.cold.calls ?? 0;
+    paged.bytes += row?.cold.bytes ?? 0;
+    offset = first(page, 'next_offset');
+    pages++;
+  }
+  sink = rows;
+  Object.assign(readPaging, { pages, ...paged, downloads: downloads() - downloadsBefore });
   await call('files_copyItem', { item_id: fileId, target_folder_id: otherId, overwrite: true });
   const share = await call('files_createShare', { share_type: 'Send', items: [fileId] }, false);
   const shareId = String(first(share, 'Id'));
@@ -210,11 +264,18 @@ const main = async () => {
   const list = await call('records_listRecords', { app_id: app, limit: 50 });
   const recordId = Number(first(list, 'record_id'));
   await call('records_listRecords', { view_id: 400101, app_id: app, limit: 50 });
+  await nextPage('records_listRecords', { app_id: app, limit: 20 }, 'cursor');
+  await nextPage('records_listRecords', { view_id: 400101, app_id: app, limit: 5 }, 'cursor', 'cursor', ' of a view');
   await call('records_filterRecords', {
     app_id: app,
     filters: [{ field_id: 'motivation', match_type: 'any', values: [{ value: 1 }] }],
     limit: 50,
   });
+  await nextPage(
+    'records_filterRecords',
+    { app_id: app, filters: [{ field_id: 'motivation', match_type: 'any', values: [{ value: 1 }] }], limit: 5 },
+    'cursor',
+  );
   await call('records_getRecord', { record_id: recordId });
   await call('records_getRecordRevisions', { record_id: recordId });
   await call('records_getRelatedRecords', { app_id: app, record_ids: [recordId], related_app_id: 3002 });
@@ -242,6 +303,8 @@ const main = async () => {
   const commentId = Number(first(comment, 'comment_id'));
   await call('records_getRecordComment', { comment_id: commentId });
   await call('records_listRecordComments', { record_id: newId });
+  await call('records_createRecordComment', { record_id: newId, value: 'Second comment' }, false);
+  await nextPage('records_listRecordComments', { record_id: newId, limit: 1 }, 'cursor');
   await call('records_deleteRecordComment', { comment_id: commentId }, false);
   await call('records_deleteRecord', { record_id: newId }, false);
   await call('records_restoreRecord', { record_id: newId }, false);
@@ -271,7 +334,7 @@ const main = async () => {
   await Promise.all([hubspot.close(), sharefile.close(), podio.close(), batchdata.close()]);
 
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify(rows, null, 2));
+    console.log(JSON.stringify({ rows, pages: pageRows, readPaging }, null, 2));
     return;
   }
   const kb = (b: number) => (b < 1024 ? `${b} B` : `${(b / 1024).toFixed(1)} KiB`);
@@ -281,6 +344,19 @@ const main = async () => {
     console.log(
       `| ${r.tool} | ${r.status} | ${r.cold.calls} | ${kb(r.cold.bytes)} | ${r.warm ? r.warm.calls : '-'} | ${r.warm ? kb(r.warm.bytes) : '-'} |`,
     );
+  console.log('\nNext pages (warm = the same page asked again):\n');
+  console.log('| page | status | vendor calls (first) | vendor calls (warm) | bytes (warm) |');
+  console.log('|---|---|---|---|---|');
+  for (const r of pageRows)
+    console.log(
+      `| ${r.tool} | ${r.status} | ${r.cold.calls} | ${r.warm ? r.warm.calls : '-'} | ${r.warm ? kb(r.warm.bytes) : '-'} |`,
+    );
+  console.log(
+    `| files_readFile, ${readPaging.pages} pages of one file | 200 | ${readPaging.calls} API calls, ${readPaging.downloads} download(s) | - | ${kb(readPaging.bytes)} |`,
+  );
+  const over = [...rows, ...pageRows].filter((r) => READS.test(r.tool) && r.warm !== undefined && r.warm.calls > 1);
+  console.log(`\nRead tools above one vendor call when warm: ${over.length === 0 ? 'none' : ''}`);
+  for (const r of over) console.log(`- ${r.tool}: ${r.warm?.calls}`);
 };
 
 main().catch((e: unknown) => {
