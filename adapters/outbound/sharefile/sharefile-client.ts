@@ -50,10 +50,17 @@ export class ShareFileClient {
           method: r.method,
           url: r.path,
           params: r.query ? Object.fromEntries(Object.entries(r.query).filter(([, v]) => v !== undefined)) : undefined,
-          data: r.body,
+          // A POST without a body goes out as the official .NET SDK sends it: `new StringContent("")`, an
+          // empty text/plain body (citrix/ShareFile-NET @ 679b331, Requests/Providers/BaseRequestProvider.cs),
+          // never axios's default form content type.
+          data: r.body ?? (r.method === 'POST' ? '' : undefined),
           headers: {
             Authorization: `Bearer ${token.right}`,
-            ...(r.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+            ...(r.body !== undefined
+              ? { 'Content-Type': 'application/json' }
+              : r.method === 'POST'
+                ? { 'Content-Type': 'text/plain; charset=utf-8' }
+                : {}),
           },
         });
       } catch (e) {

@@ -86,20 +86,25 @@ export const toShare = (s: SfShare): Share => ({
     : {}),
 });
 
+/**
+ * The AdvancedSimpleSearch body. Members the search does not use are left out, as the official .NET SDK leaves
+ * out null members (`NullValueHandling.Ignore`, citrix/ShareFile-NET @ 679b331 ShareFileClient.cs; `SimpleQuery`
+ * in Models/SimpleQuery.cs). The aliases `home` and `allshared` stay as ParentID for the personal and shared
+ * scopes (docs/decisions.md, Issue 31: the doubtful points of ShareFile and Podio).
+ */
 export const toSearchRequest = (s: ItemSearch) => {
-  const parent = s.folderId ?? (s.scope === 'personal' ? 'home' : s.scope === 'shared' ? 'allshared' : '');
+  const parent = s.folderId ?? (s.scope === 'personal' ? 'home' : s.scope === 'shared' ? 'allshared' : undefined);
   return {
     Query: {
-      ItemType: s.itemTypes?.length === 1 ? s.itemTypes[0] : '',
-      ParentID: parent,
-      CreatorID: s.creatorId ?? '',
+      ...(s.itemTypes?.length === 1 ? { ItemType: s.itemTypes[0] } : {}),
+      ...(parent !== undefined ? { ParentID: parent } : {}),
+      ...(s.creatorId !== undefined ? { CreatorID: s.creatorId } : {}),
       SearchQuery: s.query,
-      CreateStartDate: s.createdFrom ?? '',
-      CreateEndDate: s.createdTo ?? '',
+      ...(s.createdFrom !== undefined ? { CreateStartDate: s.createdFrom } : {}),
+      ...(s.createdTo !== undefined ? { CreateEndDate: s.createdTo } : {}),
       ItemNameOnly: s.namesOnly,
     },
     Paging: { Count: s.top, Skip: 0 },
-    Sort: { SortBy: '', Ascending: false },
     TimeoutInSeconds: 10,
   };
 };
