@@ -26,6 +26,8 @@ export interface GatewayConfig {
   /** Extra delay added to every tool call (demos and shutdown tests of the in-memory mode). */
   readonly simulatedLatencyMs: number;
   readonly metricsToken?: string;
+  /** Tenants with a label of their own on the usage metrics (USAGE_TENANT_LABELS); the rest are "other". */
+  readonly usageTenantLabels: number;
   /** How long shutdown waits for in-flight requests. */
   readonly shutdownGraceMs: number;
   /** Most characters a text result may have; `max_chars` lowers it per call. */
@@ -186,6 +188,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     shutdownGraceMs: v.GATEWAY_SHUTDOWN_GRACE_MS,
     simulatedLatencyMs: v.GATEWAY_SIMULATED_LATENCY_MS,
     metricsToken: v.METRICS_TOKEN,
+    usageTenantLabels: v.USAGE_TENANT_LABELS,
     jwt:
       v.JWT_SECRET || v.JWT_JWKS_URL
         ? {

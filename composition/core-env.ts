@@ -151,6 +151,9 @@ export const CORE_ENV = {
   GATEWAY_SIMULATED_LATENCY_MS: intVar(0, 600_000, 0).doc(
     'Adds this delay to every tool call: for demos and tests of the in-memory mode, never for production.',
   ),
+  USAGE_TENANT_LABELS: intVar(0, 100_000, 100).doc(
+    'How many tenants get a label of their own on the usage metrics (gateway_tenant_usage_*, gateway_tenant_vendor_calls_total, gateway_tenant_skiptrace_*); the rest are counted as "other". GET /v1/usage counts every tenant.',
+  ),
   METRICS_TOKEN: tokenVar.doc(
     'When set, GET /metrics needs it as a bearer token; otherwise /metrics is open (keep it on an internal network).',
   ),

@@ -55,6 +55,7 @@ import { databaseFaultReporter, storeFaultReporter } from './store-faults.js';
 import { postgresProbe } from '../adapters/outbound/persistence/databases.js';
 import { sharedRedis } from './shared-redis.js';
 import { readinessCheck } from './readiness.js';
+import { usageMetering } from './usage.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -231,6 +232,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
   const backends = Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])]));
   let draining = false;
+  const usage = usageMetering({ config, redis, metrics, clock: shared.clock, logger });
   const executor = new ToolExecutor(registry, (tool, tenant) => tenants.useCase(tool, tenant), {
     onInternalError,
     onStoreError: storeFaultReporter(logger, metrics),
@@ -242,6 +244,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       metrics,
       Object.values(backends).some((b) => b !== 'memory'),
       logLines && directCallLine(logger, logLines),
+      usage.onFinished,
     ),
     simulatedLatencyMs: config.simulatedLatencyMs,
     clock: shared.clock,
@@ -317,6 +320,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       mountDocs(app, surface);
       for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);
       mountTenantRoutes(app, tenants);
+      usage.mount(app, container.get(Authenticator));
       mountConnectionRoutes(app, {
         connections: services.connections,
         authenticator: container.get(Authenticator),
@@ -381,6 +385,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       await shared.documents.close().catch(() => undefined);
       await databaseProbe?.close().catch(() => undefined);
       await changes?.close();
+      await usage.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -234,6 +234,30 @@ export const connectionPaths = (): Record<string, unknown> => ({
       },
     },
   },
+  '/v1/usage': {
+    get: {
+      operationId: 'readUsage',
+      summary: 'What the tenant spent this UTC day and month (needs audit:read)',
+      description:
+        "Tool calls by tool and outcome (ok, replayed, refused, failed), vendor calls by vendor, and skip traces (lookups that reached the vendor, and the matches BatchData bills), for the current UTC day and month, with when each resets. Every instance counts into one store when REDIS_URL is set (another instance's calls show within about a second).",
+      tags: ['connections'],
+      security: [{ bearer: [] }],
+      responses: {
+        '200': ok(
+          {
+            type: 'object',
+            properties: {
+              tenant: { type: 'string' },
+              day: { type: 'object' },
+              month: { type: 'object' },
+            },
+          },
+          'Usage.',
+        ),
+        ...errors(401, 403, 503),
+      },
+    },
+  },
   '/v1/grants': {
     get: {
       operationId: 'listGrants',

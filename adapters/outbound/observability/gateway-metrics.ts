@@ -17,6 +17,31 @@ export class GatewayMetrics {
     labelNames: ['tenant', 'group'],
     registers: [this.registry],
   });
+  /** Usage per tenant (issue 32); tenants past USAGE_TENANT_LABELS share the label "other" (usage-metrics.ts). */
+  readonly tenantUsageCalls = new Counter({
+    name: 'gateway_tenant_usage_tool_calls_total',
+    help: 'Tool calls by tenant, tool and outcome (ok, replayed, refused, failed); tenants beyond the first USAGE_TENANT_LABELS are "other"',
+    labelNames: ['tenant', 'tool', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly tenantVendorCalls = new Counter({
+    name: 'gateway_tenant_vendor_calls_total',
+    help: 'Vendor API calls by tenant and vendor; tenants beyond the first USAGE_TENANT_LABELS are "other"',
+    labelNames: ['tenant', 'vendor'],
+    registers: [this.registry],
+  });
+  readonly tenantSkipTraces = new Counter({
+    name: 'gateway_tenant_skiptrace_lookups_total',
+    help: 'Skip traces that reached the vendor, by tenant; tenants beyond the first USAGE_TENANT_LABELS are "other"',
+    labelNames: ['tenant'],
+    registers: [this.registry],
+  });
+  readonly tenantSkipTraceMatches = new Counter({
+    name: 'gateway_tenant_skiptrace_matches_total',
+    help: 'Skip trace matches (what BatchData bills), by tenant; tenants beyond the first USAGE_TENANT_LABELS are "other"',
+    labelNames: ['tenant'],
+    registers: [this.registry],
+  });
   readonly toolDuration = new BoundHistogram({
     name: 'gateway_tool_call_duration_seconds',
     help: 'Tool call duration by tool and status',

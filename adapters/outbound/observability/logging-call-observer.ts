@@ -48,6 +48,8 @@ export class LoggingCallObserver implements CallObserver {
     private readonly trackUpstream = true,
     /** How the call line is written: through the logger unless the gateway built both (see call-line.ts). */
     private readonly writeLine: (level: CallLineLevel, fields: CallLineFields) => void = loggedCallLine(logger),
+    /** Told of every finished call with its vendor calls (usage per tenant); must not throw. */
+    private readonly onFinished?: (call: ObservedCall, result: unknown, upstream: readonly UpstreamCall[]) => void,
   ) {
     this.calls = new LabelledChildren((tool, status) => metrics.toolCalls.bind({ tool, status }));
     this.durations = new LabelledChildren((tool, status) => metrics.toolDuration.bind({ tool, status }));
@@ -97,6 +99,7 @@ export class LoggingCallObserver implements CallObserver {
       this.metrics.upstreamDuration.observe({ vendor: u.vendor }, u.ms / 1000);
       if (u.status === 0 || u.status === 429 || u.status >= 500) this.metrics.upstreamErrors.inc({ vendor: u.vendor });
     }
+    this.onFinished?.(call, result, upstream);
     const level = status >= 500 ? 'error' : 'info';
     if (!this.logger.isLevelEnabled(level)) return result;
     this.writeLine(level, {

@@ -1,0 +1,36 @@
+import type { ServiceIdentifier } from 'inversify';
+
+// What each tenant spends, per UTC day and month: counters named `tool:<tool>:<outcome>`,
+// `vendor:<vendor>`, `skiptrace:lookups` and `skiptrace:matches` (usage.ts in application/runtime).
+
+/** Counters by name. */
+export type UsageCounts = Readonly<Record<string, number>>;
+
+export interface UsagePeriods {
+  /** The UTC day of `at` (`2026-11-27`) and its counters. */
+  readonly day: UsageCounts;
+  /** The UTC month of `at` (`2026-11`) and its counters. */
+  readonly month: UsageCounts;
+}
+
+/**
+ * The usage counters, shared by every instance when the store is (Redis); each period is kept a while after
+ * it ends (days 3 days, months 62 days), then forgotten.
+ */
+export interface UsageStore {
+  /** Adds `counts` to the tenant's day and month that contain `at`. */
+  add(tenant: string, at: Date, counts: UsageCounts): Promise<void>;
+  read(tenant: string, at: Date): Promise<UsagePeriods>;
+}
+
+export const UsageStore = Symbol.for('UsageStore') as ServiceIdentifier<UsageStore>;
+
+/** The UTC day (`2026-11-27`) and month (`2026-11`) of an instant. */
+export const usagePeriodsOf = (at: Date): { readonly day: string; readonly month: string } => {
+  const day = at.toISOString().slice(0, 10);
+  return { day, month: day.slice(0, 7) };
+};
+
+/** How long a period's counters are kept after it began. */
+export const USAGE_DAY_TTL_SECONDS = 3 * 86_400;
+export const USAGE_MONTH_TTL_SECONDS = 62 * 86_400;
