@@ -47,8 +47,13 @@ const humanApprovalCodec = t.keyof({ off: null, when_possible: null, required: n
 
 const tenantSettingsVar = jsonVar<Record<string, TenantSettingsOverride>>(
   'tenantSettings',
-  'a JSON object of tenant id to {"human_approval"?: "off" | "when_possible" | "required", "tool_search_above"?: a whole number}',
-  t.record(t.string, t.exact(t.partial({ human_approval: humanApprovalCodec, tool_search_above: t.number }))),
+  'a JSON object of tenant id to {"human_approval"?: "off" | "when_possible" | "required", "tool_search_above"?: a whole number, "skip_traces_per_day"?: a whole number}',
+  t.record(
+    t.string,
+    t.exact(
+      t.partial({ human_approval: humanApprovalCodec, tool_search_above: t.number, skip_traces_per_day: t.number }),
+    ),
+  ),
   {},
   (settings) =>
     !Array.isArray(settings) &&
@@ -56,7 +61,9 @@ const tenantSettingsVar = jsonVar<Record<string, TenantSettingsOverride>>(
     Object.entries(settings).every(
       ([tenant, o]) =>
         TENANT_ID.test(tenant) &&
-        (o.tool_search_above === undefined || (Number.isInteger(o.tool_search_above) && o.tool_search_above >= 0)),
+        (o.tool_search_above === undefined || (Number.isInteger(o.tool_search_above) && o.tool_search_above >= 0)) &&
+        (o.skip_traces_per_day === undefined ||
+          (Number.isInteger(o.skip_traces_per_day) && o.skip_traces_per_day >= 0)),
     ),
 );
 
@@ -188,7 +195,7 @@ export const CORE_ENV = {
     'tools/list gives the tool-search meta tools instead of the catalogue when the caller would see more tools than this; 0: only when the client asks (/mcp?discovery=search). TENANT_SETTINGS overrides it per tenant.',
   ),
   TENANT_SETTINGS: tenantSettingsVar.doc(
-    'Per-tenant settings as JSON, e.g. {"acme": {"human_approval": "required", "tool_search_above": 20}}; a tenant not named uses HUMAN_APPROVAL and TOOL_SEARCH_ABOVE.',
+    'Per-tenant settings as JSON, e.g. {"acme": {"human_approval": "required", "tool_search_above": 20, "skip_traces_per_day": 500}}; a tenant not named uses HUMAN_APPROVAL and TOOL_SEARCH_ABOVE. skip_traces_per_day caps the tenant\'s skip traces a UTC day (429 past it, until midnight UTC); none by default.',
   ),
   GATEWAY_CONFIRM_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
     raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },

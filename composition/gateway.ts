@@ -233,33 +233,37 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const backends = Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])]));
   let draining = false;
   const usage = usageMetering({ config, redis, metrics, clock: shared.clock, logger });
-  const executor = new ToolExecutor(registry, (tool, tenant) => tenants.useCase(tool, tenant), {
-    onInternalError,
-    onStoreError: storeFaultReporter(logger, metrics),
-    rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
-    idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
-    timeoutMs: config.requestTimeoutMs,
-    observer: new LoggingCallObserver(
-      logger,
-      metrics,
-      Object.values(backends).some((b) => b !== 'memory'),
-      logLines && directCallLine(logger, logLines),
-      usage.onFinished,
-    ),
-    simulatedLatencyMs: config.simulatedLatencyMs,
-    clock: shared.clock,
-    audit: {
-      record: (entry) => services.audit.record(entry),
-      vendorOf: (group) => vendorOfGroup.get(group),
-    },
-    tenantSettings: config.tenantSettings,
-    confirm: new ConfirmGate({
-      required: config.confirmDestructive,
-      secret: config.confirmSecret ? new TextEncoder().encode(config.confirmSecret) : ConfirmGate.randomSecret(),
-      ledger: container.get(IdempotencyStore),
+  const executor = new ToolExecutor(
+    registry,
+    (tool, tenant) => usage.capped(tool, tenant, tenants.useCase(tool, tenant)),
+    {
+      onInternalError,
+      onStoreError: storeFaultReporter(logger, metrics),
+      rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
+      idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
+      timeoutMs: config.requestTimeoutMs,
+      observer: new LoggingCallObserver(
+        logger,
+        metrics,
+        Object.values(backends).some((b) => b !== 'memory'),
+        logLines && directCallLine(logger, logLines),
+        usage.onFinished,
+      ),
+      simulatedLatencyMs: config.simulatedLatencyMs,
       clock: shared.clock,
-    }),
-  });
+      audit: {
+        record: (entry) => services.audit.record(entry),
+        vendorOf: (group) => vendorOfGroup.get(group),
+      },
+      tenantSettings: config.tenantSettings,
+      confirm: new ConfirmGate({
+        required: config.confirmDestructive,
+        secret: config.confirmSecret ? new TextEncoder().encode(config.confirmSecret) : ConfirmGate.randomSecret(),
+        ledger: container.get(IdempotencyStore),
+        clock: shared.clock,
+      }),
+    },
+  );
   const transferFaults = storeFaultReporter(logger, metrics);
   const readiness = readinessCheck({
     accepting: () => !draining,

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { countedCall, UsageMeter } from '../application/runtime/usage.js';
+import { skipTraceCap } from '../application/runtime/usage-cap.js';
 import type { ToolResult } from '../application/runtime/executor-types.js';
 import { mountUsageRoutes } from '../adapters/inbound/http/usage-routes.js';
 import { InMemoryUsageStore } from '../adapters/outbound/memory/in-memory-usage-store.js';
@@ -45,6 +46,13 @@ export const usageMetering = (deps: {
   const labelled = new TenantUsageMetrics(deps.metrics, config.usageTenantLabels);
   return {
     meter,
+    /** A skip-trace use case under its tenant's daily cap (TENANT_SETTINGS skip_traces_per_day); others as they are. */
+    capped: skipTraceCap({
+      store,
+      clock,
+      settings: config.tenantSettings,
+      onError: (error) => logger.error({ err: error }, 'usage store unavailable: skip trace cap not checked'),
+    }),
     /** The call observer's hook: counts a finished call (never throws into it). */
     onFinished: (call: ObservedCall, result: unknown, upstream: readonly UpstreamCall[]) => {
       try {

@@ -20,6 +20,8 @@ export interface TenantSettings {
    * than this many tools (0: only when the client asks, with `/mcp?discovery=search`).
    */
   readonly toolSearchAbove: number;
+  /** Most skip traces a UTC day (each may be billed); more answer 429 until the next day. None: no cap. */
+  readonly skipTracesPerDay?: number;
 }
 
 /** The settings of each tenant: the tenant's own where configured, else the gateway's defaults. */
@@ -31,6 +33,7 @@ export interface TenantSettingsSource {
 export interface TenantSettingsOverride {
   readonly human_approval?: HumanApproval;
   readonly tool_search_above?: number;
+  readonly skip_traces_per_day?: number;
 }
 
 /** Settings from configuration: a fixed map over the defaults, made once (no per-call allocation). */
@@ -44,6 +47,7 @@ export const configuredTenantSettings = (
       {
         humanApproval: o.human_approval ?? defaults.humanApproval,
         toolSearchAbove: o.tool_search_above ?? defaults.toolSearchAbove,
+        ...(o.skip_traces_per_day !== undefined ? { skipTracesPerDay: o.skip_traces_per_day } : {}),
       },
     ]),
   );

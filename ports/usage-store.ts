@@ -21,6 +21,13 @@ export interface UsageStore {
   /** Adds `counts` to the tenant's day and month that contain `at`. */
   add(tenant: string, at: Date, counts: UsageCounts): Promise<void>;
   read(tenant: string, at: Date): Promise<UsagePeriods>;
+  /**
+   * Atomically adds one to the day counter `name` of the tenant's day containing `at` unless it has reached
+   * `limit` (a quota: every instance shares it when the store is shared); true when it was added.
+   */
+  take(tenant: string, at: Date, name: string, limit: number): Promise<boolean>;
+  /** Gives back one taken by `take` (the work it was for did not happen). */
+  release(tenant: string, at: Date, name: string): Promise<void>;
 }
 
 export const UsageStore = Symbol.for('UsageStore') as ServiceIdentifier<UsageStore>;

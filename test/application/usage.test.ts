@@ -8,6 +8,17 @@ import type { ToolResult } from '../../application/runtime/executor-types.js';
 import { toolError } from '../../application/runtime/tool-error.js';
 import type { UsageStore } from '../../ports/usage-store.js';
 import { NOW } from '../support/gateway.js';
+import { redisForTests } from '../support/redis.js';
+import { RedisUsageStore } from '../../adapters/outbound/redis/redis-usage-store.js';
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { skipTraceCap } from '../../application/runtime/usage-cap.js';
+import type { RegisteredTool } from '../../application/runtime/registry.js';
+import type { CallContext } from '../../application/runtime/define-tool.js';
+import { configuredTenantSettings } from '../../ports/tenant-settings.js';
+import { E } from '../../domain/shared/fp.js';
+import { loadConfig } from '../../composition/config.js';
+import { invalidInput } from '../../domain/shared/errors.js';
 
 // Usage per tenant (issue 32): what a finished call counts, gathered per tenant and added to the store in
 // batches; the memory store's periods and bounds; the metrics' bounded tenant label.
@@ -45,6 +56,8 @@ describe('the usage meter', () => {
     const store: UsageStore = {
       add: (tenant, at, counts) => (adds.push(tenant), memory.add(tenant, at, counts)),
       read: (tenant, at) => memory.read(tenant, at),
+      take: () => Promise.resolve(true),
+      release: () => Promise.resolve(),
     };
     const meter = new UsageMeter({ store, clock, flushMs: 60_000 });
     const call = { tenant: 'acme', tool: 'crm_createContact', group: 'crm' };
@@ -81,7 +94,12 @@ describe('the usage meter', () => {
   it('a failing store is reported and never throws into a call', async () => {
     const errors: unknown[] = [];
     const meter = new UsageMeter({
-      store: { add: () => Promise.reject(new Error('down')), read: () => Promise.reject(new Error('down')) },
+      store: {
+        add: () => Promise.reject(new Error('down')),
+        read: () => Promise.reject(new Error('down')),
+        take: () => Promise.reject(new Error('down')),
+        release: () => Promise.reject(new Error('down')),
+      },
       clock: new FixedClock(NOW),
       onError: (e) => errors.push(e),
     });
@@ -94,7 +112,12 @@ describe('the usage meter', () => {
   it('gathers at most maxPending tenants before adding them', async () => {
     const adds: number[] = [];
     const meter = new UsageMeter({
-      store: { add: () => (adds.push(1), Promise.resolve()), read: () => Promise.resolve({ day: {}, month: {} }) },
+      store: {
+        add: () => (adds.push(1), Promise.resolve()),
+        read: () => Promise.resolve({ day: {}, month: {} }),
+        take: () => Promise.resolve(true),
+        release: () => Promise.resolve(),
+      },
       clock: new FixedClock(NOW),
       flushMs: 60_000,
       maxPending: 3,
@@ -122,6 +145,41 @@ describe('the memory usage store', () => {
   });
 });
 
+describe('a day quota in the usage store', () => {
+  const takeAndRelease = async (store: UsageStore, tenant: string) => {
+    expect(await store.take(tenant, NOW, 'quota:x', 2)).toBe(true);
+    expect(await store.take(tenant, NOW, 'quota:x', 2)).toBe(true);
+    expect(await store.take(tenant, NOW, 'quota:x', 2)).toBe(false);
+    await store.release(tenant, NOW, 'quota:x');
+    expect(await store.take(tenant, NOW, 'quota:x', 2)).toBe(true);
+    expect(await store.take(`${tenant}-other`, NOW, 'quota:x', 2)).toBe(true);
+    expect(await store.take(tenant, new Date(NOW.getTime() + 86_400_000), 'quota:x', 2)).toBe(true); // next day
+    expect((await store.read(tenant, NOW)).month).not.toHaveProperty('quota:x'); // a day counter only
+  };
+
+  it('memory', async () => {
+    await takeAndRelease(new InMemoryUsageStore(new FixedClock(NOW)), 'acme');
+  });
+
+  it('Redis: two instances share it', async (ctx) => {
+    const redis = await redisForTests();
+    if ('skip' in redis) return ctx.skip(redis.skip);
+    const [a, b] = [new Redis(redis.url), new Redis(redis.url)];
+    try {
+      const prefix = `usage-test-${randomUUID()}:`;
+      await takeAndRelease(new RedisUsageStore(a, prefix), 'acme');
+      const other = new RedisUsageStore(b, prefix);
+      expect(await other.take('acme', NOW, 'quota:x', 2)).toBe(false);
+      const ttl = await a.ttl(`${prefix}acme:2026-11-21`);
+      expect(ttl).toBeGreaterThan(2 * 86_400);
+      expect(ttl).toBeLessThanOrEqual(3 * 86_400);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  });
+});
+
 describe('the usage metrics', () => {
   it('label at most N tenants; the rest are "other"', async () => {
     const metrics = new GatewayMetrics();
@@ -140,5 +198,58 @@ describe('the usage metrics', () => {
     );
     expect(text).toContain('gateway_tenant_vendor_calls_total{tenant="other",vendor="hubspot"} 2');
     expect(text).not.toContain('globex');
+  });
+});
+
+describe('the skip trace cap', () => {
+  const tool = { declaration: { group: 'skiptrace' } } as unknown as RegisteredTool;
+  const context = {} as CallContext;
+  const settings = configuredTenantSettings(
+    { humanApproval: 'off', toolSearchAbove: 0 },
+    { acme: { skip_traces_per_day: 1 } },
+  );
+
+  it('takes one per lookup, gives it back when the lookup fails, and leaves other tenants and tools alone', async () => {
+    const store = new InMemoryUsageStore(new FixedClock(NOW));
+    const cap = skipTraceCap({ store, clock: new FixedClock(NOW), settings });
+    let fails = true;
+    const useCase = {
+      execute: () => () => Promise.resolve(fails ? E.left(invalidInput('no', 'street', 'string')) : E.right('found')),
+      preview: () => 'previewed',
+    };
+    const capped = cap(tool, 'acme', useCase);
+    expect((capped as unknown as { preview(): string }).preview()).toBe('previewed');
+    expect(E.isLeft(await capped.execute({}, context)())).toBe(true); // failed: given back
+    fails = false;
+    expect(await capped.execute({}, context)()).toEqual(E.right('found'));
+    const refused = await capped.execute({}, context)();
+    expect(E.isLeft(refused) && refused.left).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 50_400 });
+    expect(cap(tool, 'globex', useCase)).toBe(useCase);
+    const crm = { declaration: { group: 'crm' } } as unknown as RegisteredTool;
+    expect(cap(crm, 'acme', useCase)).toBe(useCase);
+  });
+
+  it('refuses with 503 when the store cannot answer (a cap on spending fails closed)', async () => {
+    const errors: unknown[] = [];
+    const store = { take: () => Promise.reject(new Error('down')) } as unknown as UsageStore;
+    const capped = skipTraceCap({ store, clock: new FixedClock(NOW), settings, onError: (e) => errors.push(e) })(
+      tool,
+      'acme',
+      { execute: () => () => Promise.resolve(E.right('found')) },
+    );
+    const answer = await capped.execute({}, context)();
+    expect(E.isLeft(answer) && answer.left).toMatchObject({ _tag: 'Unavailable' });
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('TENANT_SETTINGS skip_traces_per_day', () => {
+  it('is a whole number of at least 0', () => {
+    const of = (v: unknown) => loadConfig({ TENANT_SETTINGS: JSON.stringify({ acme: { skip_traces_per_day: v } }) });
+    const ok = of(500);
+    expect(E.isRight(ok) && ok.right.tenantSettings.of('acme').skipTracesPerDay).toBe(500);
+    expect(E.isRight(ok) && ok.right.tenantSettings.of('globex').skipTracesPerDay).toBeUndefined();
+    expect(E.isLeft(of(-1))).toBe(true);
+    expect(E.isLeft(of(1.5))).toBe(true);
   });
 });

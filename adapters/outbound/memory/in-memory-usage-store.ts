@@ -39,6 +39,20 @@ export class InMemoryUsageStore implements UsageStore {
     return Promise.resolve({ day: this.#counts(`${tenant}|${day}`), month: this.#counts(`${tenant}|${month}`) });
   }
 
+  take(tenant: string, at: Date, name: string, limit: number): Promise<boolean> {
+    const key = `${tenant}|${usagePeriodsOf(at).day}`;
+    if ((this.#counts(key)[name] ?? 0) >= limit) return Promise.resolve(false);
+    this.#bump(key, USAGE_DAY_TTL_SECONDS, { [name]: 1 });
+    return Promise.resolve(true);
+  }
+
+  release(tenant: string, at: Date, name: string): Promise<void> {
+    const period = this.#periods.get(`${tenant}|${usagePeriodsOf(at).day}`);
+    const n = period?.counts.get(name);
+    if (period && n !== undefined && n > 0) period.counts.set(name, n - 1);
+    return Promise.resolve();
+  }
+
   #counts(key: string): UsageCounts {
     const period = this.#periods.get(key);
     if (!period || period.expiresAt <= this.clock.now().getTime()) return {};

@@ -12,6 +12,22 @@ import { withinBudget } from './redis-availability.js';
 /** Adding runs off the call path (a batch a second); reading answers GET /v1/usage. */
 const USAGE_BUDGET_MS = 1000;
 
+// Add one to a day counter unless it reached the limit, in one step for every instance.
+const TAKE = `
+local n = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if n >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+`;
+
+// Give one back, never below zero.
+const RELEASE = `
+local n = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if n > 0 then redis.call('HINCRBY', KEYS[1], ARGV[1], -1) end
+return 1
+`;
+
 const numbers = (raw: Record<string, string>): UsageCounts =>
   Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Number(v)]));
 
@@ -24,7 +40,32 @@ export class RedisUsageStore implements UsageStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'tg:usage:',
-  ) {}
+  ) {
+    redis.defineCommand('tgUsageTake', { numberOfKeys: 1, lua: TAKE });
+    redis.defineCommand('tgUsageRelease', { numberOfKeys: 1, lua: RELEASE });
+  }
+
+  private get scripts() {
+    return this.redis as unknown as {
+      tgUsageTake: (key: string, name: string, limit: number, ttl: number) => Promise<number>;
+      tgUsageRelease: (key: string, name: string) => Promise<number>;
+    };
+  }
+
+  async take(tenant: string, at: Date, name: string, limit: number): Promise<boolean> {
+    const key = `${this.prefix}${tenant}:${usagePeriodsOf(at).day}`;
+    const taken = await withinBudget(this.redis, USAGE_BUDGET_MS, 'taking a usage quota', () =>
+      this.scripts.tgUsageTake(key, name, limit, USAGE_DAY_TTL_SECONDS),
+    );
+    return taken === 1;
+  }
+
+  async release(tenant: string, at: Date, name: string): Promise<void> {
+    const key = `${this.prefix}${tenant}:${usagePeriodsOf(at).day}`;
+    await withinBudget(this.redis, USAGE_BUDGET_MS, 'giving back a usage quota', () =>
+      this.scripts.tgUsageRelease(key, name),
+    );
+  }
 
   async add(tenant: string, at: Date, counts: UsageCounts): Promise<void> {
     const entries = Object.entries(counts).filter(([, n]) => n !== 0);

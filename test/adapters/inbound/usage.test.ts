@@ -93,6 +93,32 @@ describe('GET /v1/usage', () => {
     );
   });
 
+  it('a daily cap on skip traces (TENANT_SETTINGS skip_traces_per_day) answers 429 saying which cap and when it resets', async () => {
+    const g = gateway({
+      GATEWAY_DATA_DIR: TEST_DATA_DIR,
+      GATEWAY_API_KEYS: KEYS,
+      TENANT_SETTINGS: JSON.stringify({ acme: { skip_traces_per_day: 1 } }),
+    });
+    const lookup = (token: string, body: unknown = { street: '1011 Rosegold St', zip: '11010' }) =>
+      call(g, token, 'skiptrace/skipTraceProperty', body);
+    // A lookup that fails (no property identified) gives its place back.
+    const invalid = await lookup(AGENT, { state: 'NY' });
+    expect(invalid.status).toBe(400);
+    expect((await lookup(AGENT)).status).toBe(200);
+    const capped = await lookup(AGENT);
+    expect(capped.status).toBe(429);
+    expect(capped.body.error.code).toBe('RATE_LIMITED');
+    expect(capped.body.error.message).toContain('daily cap of 1 skip traces');
+    expect(capped.body.error.message).toContain('midnight UTC, in 50400 s');
+    expect(capped.headers.get('retry-after')).toBe('50400'); // NOW is 10:00 UTC
+    // Another tenant has no cap.
+    expect((await lookup(GLOBEX)).status).toBe(200);
+    expect((await lookup(GLOBEX)).status).toBe(200);
+    const acme = (await usage(g, ADMIN)).body.data.day;
+    expect(acme.skip_traces).toEqual({ lookups: 1, matches: 1 });
+    expect(acme.tool_calls.by_tool.skiptrace_skipTraceProperty).toEqual({ ok: 1, refused: 2 });
+  });
+
   it('two instances sharing Redis count together, vendor calls by vendor', async (ctx) => {
     const redis = await redisForTests();
     if ('skip' in redis) return ctx.skip(redis.skip);
