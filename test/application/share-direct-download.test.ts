@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureResilience } from '../../adapters/outbound/http/resilience.js';
-import { ShareFileClient } from '../../adapters/outbound/sharefile/sharefile-client.js';
+import { type ShareFileClient } from '../../adapters/outbound/sharefile/sharefile-client.js';
 import { ShareFileItemStore } from '../../adapters/outbound/sharefile/sharefile-item-store.js';
 import { ShareFileShareStore } from '../../adapters/outbound/sharefile/sharefile-share-store.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { E } from '../../domain/shared/fp.js';
 import { ItemStore } from '../../ports/item-store.js';
 import { ShareStore } from '../../ports/share-store.js';
-import { shareFileTestTokens, startShareFileServer, type ShareFileStandIn } from '../fakes/sharefile-server.js';
+import { shareFileTestClient, startShareFileServer, type ShareFileStandIn } from '../fakes/sharefile-server.js';
 import { NOW, post, testGateway } from '../support/gateway.js';
 
 // Issue 30: a Send share's answer gives a direct download link (the file itself, several files as one zip)
@@ -144,11 +144,7 @@ describe('a Send share gives a direct download link (ShareFile, local stand-in)'
 
   beforeAll(async () => {
     fake = await startShareFileServer({ clock });
-    client = new ShareFileClient({
-      apiBaseUrl: fake.apiBaseUrl,
-      timeoutMs: 5000,
-      tokens: shareFileTestTokens(fake.url, clock),
-    });
+    client = shareFileTestClient(fake, clock);
     gateway = testGateway({
       clock,
       ports: [

@@ -24,6 +24,7 @@ import { StoredRefreshingToken } from '../../adapters/outbound/http/stored-refre
 import { environmentConnectionStore } from '../../adapters/outbound/http/scoped-token-store.js';
 import { InMemoryTokenStore } from '../../adapters/outbound/memory/in-memory-token-store.js';
 import { shareFileRefresher } from '../../adapters/outbound/sharefile/sharefile-connector.js';
+import { ShareFileClient } from '../../adapters/outbound/sharefile/sharefile-client.js';
 import { SHAREFILE_TEST_CLIENT } from './sharefile/sharefile-auth.js';
 
 // A local stand-in for ShareFile's v3 OData API and its OAuth token endpoint. Its state lives in the
@@ -37,6 +38,10 @@ import { SHAREFILE_TEST_CLIENT } from './sharefile/sharefile-auth.js';
 export { EXAMPLES_DIR } from './sharefile/examples.js';
 export type { LoggedRequest, Violation } from './sharefile/exchange.js';
 export { SHAREFILE_TEST_CLIENT } from './sharefile/sharefile-auth.js';
+
+/** A ShareFile API client against the stand-in, its tokens refreshed as production refreshes them. */
+export const shareFileTestClient = (fake: { readonly apiBaseUrl: string; readonly url: string }, clock: Clock) =>
+  new ShareFileClient({ apiBaseUrl: fake.apiBaseUrl, timeoutMs: 5000, tokens: shareFileTestTokens(fake.url, clock) });
 
 /**
  * The access tokens a ShareFile client gets in production from SHAREFILE_REFRESH_TOKEN (composition/groups/

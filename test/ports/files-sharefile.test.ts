@@ -1,10 +1,9 @@
 import { expect } from 'vitest';
-import { ShareFileClient } from '../../adapters/outbound/sharefile/sharefile-client.js';
 import { ShareFileItemStore } from '../../adapters/outbound/sharefile/sharefile-item-store.js';
 import { ShareFileShareStore } from '../../adapters/outbound/sharefile/sharefile-share-store.js';
 import { FixedClock } from '../../adapters/outbound/system-clock.js';
 import { E } from '../../domain/shared/fp.js';
-import { shareFileTestTokens, startShareFileServer, type ShareFileStandIn } from '../fakes/sharefile-server.js';
+import { shareFileTestClient, startShareFileServer, type ShareFileStandIn } from '../fakes/sharefile-server.js';
 import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
 import { ShareFileFileContents } from '../../adapters/outbound/sharefile/sharefile-file-contents.js';
 import { fileContentsContract } from './file-contents.contract.js';
@@ -15,11 +14,7 @@ const NOW = new Date('2026-11-21T10:00:00.000Z');
 
 export const shareFileAdapters = async (clock: FixedClock) => {
   const fake = await startShareFileServer({ clock });
-  const client = new ShareFileClient({
-    apiBaseUrl: fake.apiBaseUrl,
-    timeoutMs: 5000,
-    tokens: shareFileTestTokens(fake.url, clock),
-  });
+  const client = shareFileTestClient(fake, clock);
   const seedFile = (folderId: string, name: string, text: string, overwrite = false) => {
     const r = fake.items.addFile(folderId, name, new TextEncoder().encode(text), { overwrite });
     if (E.isLeft(r)) throw new Error(r.left.message);

@@ -14,7 +14,7 @@ import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { E } from '../../../domain/shared/fp.js';
 import {
   EXAMPLES_DIR,
-  shareFileTestTokens,
+  shareFileTestClient,
   startShareFileServer,
   type ShareFileStandIn,
 } from '../../fakes/sharefile-server.js';
@@ -33,11 +33,7 @@ describe('ShareFile adapter specifics', () => {
   let notifier: ShareFileShareNotifier;
   beforeAll(async () => {
     fake = await startShareFileServer({ clock });
-    const client = new ShareFileClient({
-      apiBaseUrl: fake.apiBaseUrl,
-      timeoutMs: 5000,
-      tokens: shareFileTestTokens(fake.url, clock),
-    });
+    const client = shareFileTestClient(fake, clock);
     items = new ShareFileItemStore({ client, maxUploadBytes: 1024 * 1024 });
     shares = new ShareFileShareStore(client);
     notifier = new ShareFileShareNotifier(client);

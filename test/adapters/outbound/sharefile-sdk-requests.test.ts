@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureResilience } from '../../../adapters/outbound/http/resilience.js';
-import { ShareFileClient } from '../../../adapters/outbound/sharefile/sharefile-client.js';
 import { ShareFileItemStore } from '../../../adapters/outbound/sharefile/sharefile-item-store.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { E } from '../../../domain/shared/fp.js';
-import { shareFileTestTokens, startShareFileServer, type ShareFileStandIn } from '../../fakes/sharefile-server.js';
+import { shareFileTestClient, startShareFileServer, type ShareFileStandIn } from '../../fakes/sharefile-server.js';
 
 // Issue 31, doubtful points: requests shaped as the official .NET SDK shapes them (citrix/ShareFile-NET @
 // 679b331). A POST without a body goes out as `new StringContent("")` (BaseRequestProvider.cs), that is an
@@ -19,11 +18,7 @@ describe('ShareFile requests as the SDK sends them', () => {
   let items: ShareFileItemStore;
   beforeAll(async () => {
     fake = await startShareFileServer({ clock });
-    const client = new ShareFileClient({
-      apiBaseUrl: fake.apiBaseUrl,
-      timeoutMs: 5000,
-      tokens: shareFileTestTokens(fake.url, clock),
-    });
+    const client = shareFileTestClient(fake, clock);
     items = new ShareFileItemStore({ client, maxUploadBytes: 1024 * 1024 });
   });
   afterAll(() => fake.close());

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureResilience } from '../../../adapters/outbound/http/resilience.js';
 import { UrlFetchGuard } from '../../../adapters/outbound/http/url-fetch-guard.js';
-import { ShareFileClient } from '../../../adapters/outbound/sharefile/sharefile-client.js';
 import { ShareFileFileContents } from '../../../adapters/outbound/sharefile/sharefile-file-contents.js';
 import { ShareFileItemStore } from '../../../adapters/outbound/sharefile/sharefile-item-store.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { E } from '../../../domain/shared/fp.js';
-import { shareFileTestTokens, startShareFileServer, type ShareFileStandIn } from '../../fakes/sharefile-server.js';
+import { shareFileTestClient, startShareFileServer, type ShareFileStandIn } from '../../fakes/sharefile-server.js';
 
 // Issue 31 (WRONG): ShareFile's storage host refuses an upload with HTTP 200 and a body that says so. The
 // official .NET SDK asks for `fmt=json` on the ChunkUri and reads `error`/`errorMessage` (UploaderBase.cs);
@@ -20,11 +19,7 @@ describe('ShareFile uploads the storage host refuses', () => {
   let contents: ShareFileFileContents;
   beforeAll(async () => {
     fake = await startShareFileServer({ clock });
-    const client = new ShareFileClient({
-      apiBaseUrl: fake.apiBaseUrl,
-      timeoutMs: 5000,
-      tokens: shareFileTestTokens(fake.url, clock),
-    });
+    const client = shareFileTestClient(fake, clock);
     const items = new ShareFileItemStore({ client, maxUploadBytes: 1024 * 1024 });
     contents = new ShareFileFileContents(
       items,
@@ -68,11 +63,7 @@ describe('ShareFile file versions read a page at a time', () => {
   let contents: ShareFileFileContents;
   beforeAll(async () => {
     fake = await startShareFileServer({ clock });
-    const client = new ShareFileClient({
-      apiBaseUrl: fake.apiBaseUrl,
-      timeoutMs: 5000,
-      tokens: shareFileTestTokens(fake.url, clock),
-    });
+    const client = shareFileTestClient(fake, clock);
     contents = new ShareFileFileContents(
       new ShareFileItemStore({ client, maxUploadBytes: 1024 * 1024 }),
       new UrlFetchGuard({ maxBytes: 1024 * 1024, timeoutMs: 5000, allowPrivate: true }),
