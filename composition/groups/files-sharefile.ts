@@ -16,6 +16,7 @@ import {
   shareFileRefresher,
 } from '../../adapters/outbound/sharefile/sharefile-connector.js';
 import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
+import { SYMLINK_FEED_MAX_BYTES } from '../../adapters/outbound/sharefile/sharefile-symlink.js';
 import { ShareFileFileContents } from '../../adapters/outbound/sharefile/sharefile-file-contents.js';
 import { READ_MAX_BYTES } from '../../application/files/read-file.js';
 import { FileContents } from '../../ports/file-contents.js';
@@ -47,7 +48,20 @@ const bindShareFileClient = (
   o: { maxUploadBytes: number; apiBaseUrl: string; fetchAllowPrivate: boolean; timeoutMs: number },
 ): void => {
   let store: ShareFileItemStore | undefined;
-  const items = () => (store ??= new ShareFileItemStore({ client, maxUploadBytes: o.maxUploadBytes }));
+  const items = () =>
+    (store ??= new ShareFileItemStore({
+      client,
+      maxUploadBytes: o.maxUploadBytes,
+      // a symbolic-link folder's listing redirected off the API host is fetched through the one URL guard,
+      // without the token, and is not redirected further (sharefile-symlink.ts)
+      fetcher: new UrlFetchGuard({
+        maxBytes: SYMLINK_FEED_MAX_BYTES,
+        timeoutMs: o.timeoutMs,
+        allowPrivate: o.fetchAllowPrivate,
+        maxRedirects: 0,
+        privateHint: "ShareFile's redirect of a symbolic-link folder is not followed there.",
+      }),
+    }));
   bindOnce(container, ItemStore, items);
   bindOnce(
     container,

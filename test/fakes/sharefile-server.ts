@@ -14,7 +14,7 @@ import {
   type StandInContext,
   type Violation,
 } from './sharefile/exchange.js';
-import { ITEM_ROUTES } from './sharefile/item-routes.js';
+import { childrenFeed, ITEM_ROUTES } from './sharefile/item-routes.js';
 import { SHARE_ROUTES } from './sharefile/share-routes.js';
 import { ShareFileAuth } from './sharefile/sharefile-auth.js';
 import { TRANSFER_ROUTES } from './sharefile/transfer-routes.js';
@@ -82,6 +82,11 @@ export interface ShareFileStandIn {
   asyncTransfers: boolean;
   /** Downloads answer 302 to the link even with redirect=false (a provider without DownloadSpecification). */
   redirectDownloads: boolean;
+  /**
+   * Symbolic-link folders: folder id → the Location its `Items(id)/Children` answers 302 to. The stand-in's
+   * remote connector serves `/cifs/v3/Items(id)/Children` (ShareFile's provider for connectors) without a token.
+   */
+  readonly symlinks: Map<string, string>;
   /** Error bodies as `{"odata.error": {...}}` instead of the top-level form. */
   odataErrors: boolean;
   /** The storage host refuses Standard uploads with this message, at HTTP 200 (`ERROR: ...`, or JSON with fmt=json). */
@@ -141,6 +146,7 @@ export const startShareFileServer = async (options: {
     },
     asyncTransfers: false,
     redirectDownloads: false,
+    symlinks: new Map(),
     odataErrors: false,
     refuseUploads: undefined,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -194,6 +200,8 @@ export const startShareFileServer = async (options: {
     requests.push(logged);
 
     if (u.pathname === '/oauth/token') return auth.token(res, logged, text);
+    const connector = /^\/cifs\/v3\/Items\(([^)]+)\)\/Children$/.exec(logged.path);
+    if (connector && logged.method === 'GET') return childrenFeed(ctx, connector[1]!, u.searchParams, res);
     if (!u.pathname.startsWith('/sf/v3/')) return reply.sfError(res, 404, 'NotFound', `No such resource ${u.pathname}`);
     if (!auth.admit(res, req.headers)) return;
     if (failure) {

@@ -17,6 +17,7 @@ export interface ShareFileClientOptions {
 
 export interface SfRequest {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Relative to the API base; an absolute URL (a Location on the API's own host) is sent as it is. */
   readonly path: string;
   readonly query?: Record<string, string | number | boolean | undefined>;
   readonly body?: unknown;
@@ -30,17 +31,30 @@ export interface SfRequest {
 export class ShareFileClient {
   readonly #http: AxiosInstance;
   readonly #tokens: ShareFileTokenProvider;
+  /** The account's API base, without a trailing slash. */
+  readonly apiBaseUrl: string;
 
   constructor(o: ShareFileClientOptions) {
+    this.apiBaseUrl = o.apiBaseUrl.replace(/\/+$/, '');
     this.#http = createVendorHttp({
       vendor: VENDOR,
-      baseURL: o.apiBaseUrl.replace(/\/+$/, ''),
+      baseURL: this.apiBaseUrl,
       timeoutMs: o.timeoutMs,
     });
     this.#tokens = o.tokens;
   }
 
   async send(r: SfRequest): Promise<Either<GatewayError, AxiosResponse>> {
+    if (!this.#ownHost(r.path))
+      return E.left(
+        upstreamFailure(
+          VENDOR,
+          `The gateway sends ShareFile's token to the account's API host only, not to ${r.path}.`,
+          {
+            retryable: false,
+          },
+        ),
+      );
     for (let attempt = 0; attempt < 2; attempt++) {
       const token = await this.#tokens.accessToken();
       if (E.isLeft(token)) return token;
@@ -90,6 +104,16 @@ export class ShareFileClient {
         status: 401,
       }),
     );
+  }
+
+  /** A relative path, or an absolute URL on the API base's own origin (the bearer token goes nowhere else). */
+  #ownHost(path: string): boolean {
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(path) && !path.startsWith('//')) return true;
+    try {
+      return new URL(path).origin === new URL(this.apiBaseUrl).origin;
+    } catch {
+      return false;
+    }
   }
 
   /** `send`, then `decode` the answer, as a TaskEither. */

@@ -12,6 +12,9 @@ import { invalidInput, upstreamFailure, type GatewayError } from '../../../domai
 import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { ChildrenQuery, ItemChanges, ItemStore } from '../../../ports/item-store.js';
 import type { AxiosResponse } from 'axios';
+import { LRUCache } from 'lru-cache';
+import type { GuardedFetcher } from '../../../ports/url-fetcher.js';
+import { listingData } from './sharefile-symlink.js';
 import {
   decodeShareFile,
   SfAsyncOperation,
@@ -35,10 +38,18 @@ export interface ShareFileItemStoreOptions {
   readonly client: ShareFileClient;
   readonly maxUploadBytes: number;
   readonly threadedThresholdBytes?: number;
+  /** The URL fetch guard a symbolic link's listing is followed through when it redirects off the API host. */
+  readonly fetcher?: GuardedFetcher;
 }
+
+/** How long an alias's resolved folder id is kept (per connection; the home folder's id does not change). */
+const ALIAS_ID_TTL_MS = 10 * 60_000;
 
 /** The files tools over ShareFile's v3 API (api.sharefile.com/html/docs/Items.html). */
 export class ShareFileItemStore implements ItemStore {
+  /** The folder ids the aliases (`home`, `allshared`...) resolved to: at most one per alias, for ten minutes. */
+  readonly #aliasIds = new LRUCache<string, string>({ max: 8, ttl: ALIAS_ID_TTL_MS });
+
   constructor(private readonly o: ShareFileItemStoreOptions) {}
 
   private call<A>(r: SfRequest, decode: (res: AxiosResponse) => Either<GatewayError, A>): TaskEither<GatewayError, A> {
@@ -94,29 +105,32 @@ export class ShareFileItemStore implements ItemStore {
     );
   }
 
+  /** A folder's page of children; a symbolic-link folder's 302 is followed once (sharefile-symlink.ts). */
   children(folderId: string, q: ChildrenQuery): TaskEither<GatewayError, ItemPage> {
-    return this.call(
-      {
-        method: 'GET',
-        path: `${itemPath(folderId)}/Children`,
-        query: {
-          includeDeleted: q.includeDeleted,
-          $top: q.top,
-          $skip: q.skip,
-          ...(q.filter ? { $filter: filterToOData(q.filter) } : {}),
-          ...(q.orderBy.length ? { $orderby: orderByToOData(q.orderBy) } : {}),
-        },
-        subject: ['item', folderId],
+    const request: SfRequest = {
+      method: 'GET',
+      path: `${itemPath(folderId)}/Children`,
+      query: {
+        includeDeleted: q.includeDeleted,
+        $top: q.top,
+        $skip: q.skip,
+        ...(q.filter ? { $filter: filterToOData(q.filter) } : {}),
+        ...(q.orderBy.length ? { $orderby: orderByToOData(q.orderBy) } : {}),
       },
-      (res) =>
+      subject: ['item', folderId],
+    };
+    return pipe(
+      listingData({ client: this.o.client, ...(this.o.fetcher ? { fetcher: this.o.fetcher } : {}) }, request, folderId),
+      TE.chainEitherK((data): Either<GatewayError, ItemPage> =>
         pipe(
-          decodeShareFile(SfFeed(SfItem), res.data, 'the folder listing'),
+          decodeShareFile(SfFeed(SfItem), data, 'the folder listing'),
           E.map((f) => {
             const items = f.value.map(toItem);
             const more = typeof f['odata.nextLink'] === 'string';
             return { folderId, totalCount: f['odata.count'] ?? q.skip + items.length + (more ? 1 : 0), items };
           }),
         ),
+      ),
     );
   }
 
@@ -270,12 +284,41 @@ export class ShareFileItemStore implements ItemStore {
     );
   }
 
+  /**
+   * `POST Items/AdvancedSimpleSearch`. A scope or folder given as an alias (`home`, `allshared`) is sent as the
+   * folder id ShareFile answers for `GET Items(alias)`: nothing documents that search resolves aliases in
+   * ParentID (ShareFile-NET Models/SimpleQuery.cs: a free string). The id is kept per connection (bounded,
+   * ten minutes), so a warm search is one vendor call.
+   */
   search(s: ItemSearch): TaskEither<GatewayError, SearchResults> {
-    return this.call({ method: 'POST', path: '/Items/AdvancedSimpleSearch', body: toSearchRequest(s) }, (res) =>
-      pipe(
-        decodeShareFile(SfSearchResults, res.data, 'the search'),
-        E.map((r) => toSearchResults(r, s.top)),
+    const parent = s.folderId ?? (s.scope === 'personal' ? 'home' : s.scope === 'shared' ? 'allshared' : undefined);
+    return pipe(
+      parent !== undefined && isAlias(parent)
+        ? this.aliasId(parent)
+        : TE.right<GatewayError, string | undefined>(parent),
+      TE.chain((parentId) =>
+        this.call({ method: 'POST', path: '/Items/AdvancedSimpleSearch', body: toSearchRequest(s, parentId) }, (res) =>
+          pipe(
+            decodeShareFile(SfSearchResults, res.data, 'the search'),
+            E.map((r) => toSearchResults(r, s.top)),
+          ),
+        ),
       ),
+    );
+  }
+
+  /** The folder id behind an alias, from `GET Items(alias)` (kept per connection). */
+  private aliasId(alias: string): TaskEither<GatewayError, string> {
+    const kept = this.#aliasIds.get(alias);
+    if (kept !== undefined) return TE.right(kept);
+    return pipe(
+      this.call({ method: 'GET', path: itemPath(alias), subject: ['folder', alias] }, (res) =>
+        decodeShareFile(SfItem, res.data, `the folder "${alias}"`),
+      ),
+      TE.map((sf) => {
+        this.#aliasIds.set(alias, sf.Id);
+        return sf.Id;
+      }),
     );
   }
 

@@ -89,11 +89,11 @@ export const toShare = (s: SfShare): Share => ({
 /**
  * The AdvancedSimpleSearch body. Members the search does not use are left out, as the official .NET SDK leaves
  * out null members (`NullValueHandling.Ignore`, citrix/ShareFile-NET @ 679b331 ShareFileClient.cs; `SimpleQuery`
- * in Models/SimpleQuery.cs). The aliases `home` and `allshared` stay as ParentID for the personal and shared
- * scopes (docs/decisions.md, Issue 31: the doubtful points of ShareFile and Podio).
+ * in Models/SimpleQuery.cs). `parent` is the folder id the search is limited to: the store resolves the
+ * aliases `home` and `allshared` (the personal and shared scopes) to folder ids first (docs/decisions.md,
+ * Issue 31: the doubtful points of ShareFile and Podio).
  */
-export const toSearchRequest = (s: ItemSearch) => {
-  const parent = s.folderId ?? (s.scope === 'personal' ? 'home' : s.scope === 'shared' ? 'allshared' : undefined);
+export const toSearchRequest = (s: ItemSearch, parent: string | undefined) => {
   return {
     Query: {
       ...(s.itemTypes?.length === 1 ? { ItemType: s.itemTypes[0] } : {}),

@@ -48,7 +48,12 @@ export interface StandInContext {
   readonly api: string;
   readonly items: InMemoryItemStore;
   readonly shares: InMemoryShareStore;
-  readonly flags: { readonly asyncTransfers: boolean; readonly redirectDownloads: boolean };
+  readonly flags: {
+    readonly asyncTransfers: boolean;
+    readonly redirectDownloads: boolean;
+    /** Symbolic-link folders: folder id → the Location its `Children` answers 302 to. */
+    readonly symlinks: ReadonlyMap<string, string>;
+  };
   readonly resends: Json[];
   readonly reply: Responder;
 }

@@ -1,12 +1,51 @@
 import { parseFilter, parseOrderBy } from '../../../domain/files/query.js';
 import { E } from '../../../domain/shared/fp.js';
-import { bool, type Json, type SfRoute } from './exchange.js';
+import type { ServerResponse } from 'node:http';
+import { bool, type Json, type SfRoute, type StandInContext } from './exchange.js';
 import { sfItem } from './sharefile-shapes.js';
 
 // ShareFile's item operations on the stand-in: read an item, list children (with OData $filter, $orderby,
 // $top and $skip), create a folder, update or move (PATCH with a new Parent), delete, copy and search.
 
 const ITEM = /^\/Items\(([^)]+)\)$/;
+
+/** A folder's children as ShareFile's OData feed (also what a symbolic link's remote connector answers). */
+export const childrenFeed = (
+  { items, api, reply }: StandInContext,
+  id: string,
+  q: URLSearchParams,
+  res: ServerResponse,
+): void | Promise<void> => {
+  if (id === 'top')
+    return reply.run(res, items.topLevel(), (list) =>
+      reply.send(res, 200, { 'odata.count': list.length, value: list.map((i) => sfItem(api, i)) }),
+    );
+  const filter = q.get('$filter') ? parseFilter(q.get('$filter')!) : E.right(undefined);
+  const order = q.get('$orderby') ? parseOrderBy(q.get('$orderby')!) : E.right([]);
+  if (E.isLeft(filter) || E.isLeft(order))
+    return reply.sfError(res, 400, 'BadRequest', 'The OData expression is not supported.');
+  const top = Number(q.get('$top') ?? '100');
+  const skip = Number(q.get('$skip') ?? '0');
+  return reply.run(
+    res,
+    items.children(id, {
+      top,
+      skip,
+      includeDeleted: bool(q.get('includeDeleted')),
+      orderBy: order.right,
+      ...(filter.right ? { filter: filter.right } : {}),
+    }),
+    (page) =>
+      reply.send(res, 200, {
+        'odata.metadata': `${api}/$metadata#Items`,
+        'odata.count': page.totalCount,
+        value: page.items.map((i) => sfItem(api, i)),
+        ...(skip + page.items.length < page.totalCount
+          ? { 'odata.nextLink': `${api}/Items(${id})/Children?$skip=${skip + page.items.length}&$top=${top}` }
+          : {}),
+      }),
+  );
+};
 
 export const ITEM_ROUTES: readonly SfRoute[] = [
   {
@@ -25,37 +64,13 @@ export const ITEM_ROUTES: readonly SfRoute[] = [
   {
     method: 'GET',
     path: /^\/Items\(([^)]+)\)\/Children$/,
-    handle: ({ items, api, reply }, { res, q, match }) => {
+    handle: (ctx, { res, q, match }) => {
       const id = match[1]!;
-      if (id === 'top')
-        return reply.run(res, items.topLevel(), (list) =>
-          reply.send(res, 200, { 'odata.count': list.length, value: list.map((i) => sfItem(api, i)) }),
-        );
-      const filter = q.get('$filter') ? parseFilter(q.get('$filter')!) : E.right(undefined);
-      const order = q.get('$orderby') ? parseOrderBy(q.get('$orderby')!) : E.right([]);
-      if (E.isLeft(filter) || E.isLeft(order))
-        return reply.sfError(res, 400, 'BadRequest', 'The OData expression is not supported.');
-      const top = Number(q.get('$top') ?? '100');
-      const skip = Number(q.get('$skip') ?? '0');
-      return reply.run(
-        res,
-        items.children(id, {
-          top,
-          skip,
-          includeDeleted: bool(q.get('includeDeleted')),
-          orderBy: order.right,
-          ...(filter.right ? { filter: filter.right } : {}),
-        }),
-        (page) =>
-          reply.send(res, 200, {
-            'odata.metadata': `${api}/$metadata#Items`,
-            'odata.count': page.totalCount,
-            value: page.items.map((i) => sfItem(api, i)),
-            ...(skip + page.items.length < page.totalCount
-              ? { 'odata.nextLink': `${api}/Items(${id})/Children?$skip=${skip + page.items.length}&$top=${top}` }
-              : {}),
-          }),
-      );
+      // ShareFile-NET ItemsEntity.GetChildren: "A 302 redirection is returned if the folder is a SymbolicLink.
+      // The redirection will enumerate the children of the remote connector."
+      const link = ctx.flags.symlinks.get(id);
+      if (link) return ctx.reply.send(res, 302, undefined, { location: link });
+      return childrenFeed(ctx, id, q, res);
     },
   },
   {
