@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { E, type Either } from '../domain/shared/fp.js';
+import { tracingSettings, type TracingSettings } from '../adapters/outbound/observability/tracing.js';
 import { CORE_ENV, type ApiKeyConfig } from './core-env.js';
 import { environmentRows, SECRET_VARIABLE, type EnvironmentRow } from './env.js';
 import type { GroupModule } from './group-module.js';
@@ -28,6 +29,8 @@ export interface GatewayConfig {
   readonly metricsToken?: string;
   /** Tenants with a label of their own on the usage metrics (USAGE_TENANT_LABELS); the rest are "other". */
   readonly usageTenantLabels: number;
+  /** OpenTelemetry tracing, from the standard OTEL_* variables; undefined when off (observability/tracing.ts). */
+  readonly tracing?: TracingSettings;
   /** How long shutdown waits for in-flight requests. */
   readonly shutdownGraceMs: number;
   /** Most characters a text result may have; `max_chars` lowers it per call. */
@@ -147,6 +150,12 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
   const rules: string[] = [];
   const groups: Record<string, unknown> = {};
   for (const group of groupModules) groups[group.name] = configureGroup(group, env, problems, seen, rules);
+  let tracing: TracingSettings | undefined;
+  try {
+    tracing = tracingSettings(env);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   if (!v || problems.length) return E.left(problems);
   if (v.DATABASE_URL && !v.GATEWAY_ENCRYPTION_KEY)
     rules.push(
@@ -189,6 +198,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
     simulatedLatencyMs: v.GATEWAY_SIMULATED_LATENCY_MS,
     metricsToken: v.METRICS_TOKEN,
     usageTenantLabels: v.USAGE_TENANT_LABELS,
+    tracing,
     jwt:
       v.JWT_SECRET || v.JWT_JWKS_URL
         ? {

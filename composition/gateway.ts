@@ -48,14 +48,13 @@ import { configureResilience, shareQuotas } from '../adapters/outbound/http/resi
 import { SharedCache } from '../ports/shared-cache.js';
 import { OneTimeMarks } from '../ports/one-time-marks.js';
 import { GatewayMetrics } from '../adapters/outbound/observability/gateway-metrics.js';
-import { LoggingCallObserver } from '../adapters/outbound/observability/logging-call-observer.js';
 import { stdoutLogDestination } from '../adapters/outbound/observability/turn-batched-lines.js';
-import { directCallLine } from '../adapters/outbound/observability/call-line.js';
 import { databaseFaultReporter, storeFaultReporter } from './store-faults.js';
 import { postgresProbe } from '../adapters/outbound/persistence/databases.js';
 import { sharedRedis } from './shared-redis.js';
 import { readinessCheck } from './readiness.js';
 import { usageMetering } from './usage.js';
+import { callObserver } from './call-observer.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -233,6 +232,15 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const backends = Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])]));
   let draining = false;
   const usage = usageMetering({ config, redis, metrics, clock: shared.clock, logger });
+  const upstream = Object.values(backends).some((b) => b !== 'memory');
+  const { observer, tracing } = callObserver({
+    config,
+    logger,
+    metrics,
+    upstream,
+    lines: logLines,
+    onFinished: usage.onFinished,
+  });
   const executor = new ToolExecutor(
     registry,
     (tool, tenant) => usage.capped(tool, tenant, tenants.useCase(tool, tenant)),
@@ -242,13 +250,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
       idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
       timeoutMs: config.requestTimeoutMs,
-      observer: new LoggingCallObserver(
-        logger,
-        metrics,
-        Object.values(backends).some((b) => b !== 'memory'),
-        logLines && directCallLine(logger, logLines),
-        usage.onFinished,
-      ),
+      observer,
       simulatedLatencyMs: config.simulatedLatencyMs,
       clock: shared.clock,
       audit: {
@@ -390,6 +392,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       await databaseProbe?.close().catch(() => undefined);
       await changes?.close();
       await usage.close();
+      await tracing?.close().catch(() => undefined);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -1,5 +1,17 @@
 import type { ServiceIdentifier } from 'inversify';
 
+/** The surface a tool call came in on: REST's per-tool path, the tool-call form, or MCP. */
+export type CallSurface = 'rest' | 'tool-call' | 'mcp';
+
+/**
+ * The W3C Trace Context a caller sent with a call (issue 32): the HTTP `traceparent`/`tracestate` headers,
+ * or on MCP the same keys in the request's `_meta` (SEP-414). Read only when tracing is on.
+ */
+export interface TraceCarrier {
+  readonly traceparent?: string;
+  readonly tracestate?: string;
+}
+
 export interface ObservedCall {
   readonly tool: string;
   readonly group: string;
@@ -9,6 +21,9 @@ export interface ObservedCall {
   readonly principalId: string;
   readonly tenant: string;
   readonly requestId: string;
+  readonly surface?: CallSurface;
+  /** The caller's trace context, when it sent one: the call's span continues that trace. */
+  readonly trace?: TraceCarrier;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Principal } from '../../ports/authenticator.js';
 import type { TenantSettingsSource } from '../../ports/tenant-settings.js';
-import type { CallObserver } from '../../ports/call-observer.js';
+import type { CallObserver, CallSurface, TraceCarrier } from '../../ports/call-observer.js';
 import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
 import type { CallContext, UseCase } from './define-tool.js';
@@ -139,6 +139,9 @@ export interface ToolCall {
   readonly budget?: number;
   /** Set when the client can ask a person to approve (MCP with elicitation); REST and other clients cannot. */
   readonly person?: PersonChannel;
+  /** Where the call came in, and the caller's trace context (for tracing: see ObservedCall). */
+  readonly surface?: CallSurface;
+  readonly trace?: TraceCarrier;
 }
 
 /** The gateway's own parameters of a Destructive call. */

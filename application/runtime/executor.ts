@@ -105,6 +105,8 @@ export class ToolExecutor {
         principalId: principal.id,
         tenant: principal.tenant,
         requestId: call.requestId,
+        surface: call.surface,
+        trace: call.trace,
       },
       () => this.runObserved(call, note),
     );

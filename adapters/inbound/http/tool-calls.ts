@@ -1,4 +1,5 @@
 import type { Authenticator, Principal } from '../../../ports/authenticator.js';
+import type { TraceCarrier } from '../../../ports/call-observer.js';
 import {
   budgetsFor,
   errorEnvelope,
@@ -20,6 +21,15 @@ import { createMetaTools, metaToolPath, presentAnswer, type Answered, type MetaR
 // body), which the carrier writes.
 
 /** What a tool call needs from the request that carries it. */
+/** The tool-call form's path (every other tool-call path is a tool's own). */
+const TOOL_CALL_FORM_PATH = '/v1/tools/call';
+
+/** The W3C Trace Context headers of a request, when it has a `traceparent` (tracing reads them). */
+export const traceHeaders = (header: (name: string) => string | undefined): TraceCarrier | undefined => {
+  const traceparent = header('traceparent');
+  return traceparent ? { traceparent, tracestate: header('tracestate') } : undefined;
+};
+
 export interface CallInput {
   /** The request path, for the log line of a refused request. */
   readonly path: string;
@@ -166,6 +176,8 @@ export const createToolCalls = (deps: ToolCallDeps) => {
       requestId,
       idempotencyKey,
       budget: budgets.text,
+      surface: input.path === TOOL_CALL_FORM_PATH ? 'tool-call' : 'rest',
+      trace: traceHeaders((name) => input.header(name)),
     });
     const presented = present(result, options.format, options.base64, budgets);
     const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
@@ -251,7 +263,7 @@ export const toolCallRoutes = (
   registry: ToolRegistry,
   meta: ReadonlyMap<string, MetaResolve> = createMetaTools(registry),
 ): ReadonlyMap<string, ResolveTarget> => {
-  const routes = new Map<string, ResolveTarget>([['/v1/tools/call', resolveCallForm(registry, meta)]]);
+  const routes = new Map<string, ResolveTarget>([[TOOL_CALL_FORM_PATH, resolveCallForm(registry, meta)]]);
   for (const tool of registry.tools) {
     const { group, name } = tool.declaration;
     routes.set(`/v1/tools/${group}/${name}`, resolveTool(tool));

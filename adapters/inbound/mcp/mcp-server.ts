@@ -9,6 +9,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
+import type { TraceCarrier } from '../../../ports/call-observer.js';
 import type { Principal } from '../../../ports/authenticator.js';
 import type { TenantSettingsSource } from '../../../ports/tenant-settings.js';
 import type { Group } from '../../../application/runtime/define-tool.js';
@@ -58,6 +59,8 @@ export interface CallerContext {
   readonly discovery?: DiscoveryMode;
   /** `/mcp?pin=crm_getContact,...`: tools listed beside the meta tools in discovery mode. */
   readonly pins?: readonly string[];
+  /** The HTTP request's trace context, for a call whose `_meta` carries none. */
+  readonly trace?: TraceCarrier;
 }
 
 const CALLER = 'toolGatewayCaller';

@@ -6,6 +6,7 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
+import type { TraceCarrier } from '../../../ports/call-observer.js';
 import type { Principal } from '../../../ports/authenticator.js';
 import { budgetedPair, budgetsFor, isPlainObject } from '../../../application/runtime/envelope.js';
 import type { ToolExecutor, ToolResult } from '../../../application/runtime/executor.js';
@@ -74,7 +75,17 @@ export interface McpCaller {
   readonly requestId: string;
   readonly idempotencyKey?: string;
   readonly groups?: readonly Group[];
+  /** The HTTP request's trace context (headers), used when the call's `_meta` carries none. */
+  readonly trace?: TraceCarrier;
 }
+
+/** The W3C trace context in a request's `_meta` (SEP-414: `traceparent`, `tracestate`), else the caller's. */
+const traceOf = (meta: Record<string, unknown> | undefined, caller: McpCaller): TraceCarrier | undefined => {
+  const traceparent = meta?.['traceparent'];
+  if (typeof traceparent !== 'string') return caller.trace;
+  const tracestate = meta?.['tracestate'];
+  return { traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) };
+};
 
 /** How one tools/call is served, beyond its params and caller. */
 export interface CallOptions {
@@ -126,6 +137,8 @@ export const callTool = async (
         requestId: caller.requestId,
         idempotencyKey,
         budget: outputBudget,
+        surface: 'mcp',
+        trace: traceOf(params._meta, caller),
         ...(person ? { person } : {}),
       }),
     ctx,

@@ -7,6 +7,10 @@ export interface UpstreamCall {
   /** HTTP status, or 0 when no answer came (timeout, refused connection). */
   readonly status: number;
   readonly ms: number;
+  /** Body bytes received from the vendor (the answer as it came over the wire, before JSON parsing; a
+   * streamed download counts its Content-Length), and body bytes sent to it. */
+  readonly bytes?: number;
+  readonly bytesSent?: number;
 }
 
 const scope = new AsyncLocalStorage<UpstreamCall[]>();

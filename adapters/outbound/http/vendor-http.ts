@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
-import type { AxiosError, AxiosInstance, AxiosStatic } from 'axios';
+import type { Span } from '@opentelemetry/api';
+import type { AxiosAdapter, AxiosError, AxiosInstance, AxiosStatic, InternalAxiosRequestConfig } from 'axios';
 import { rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { recordUpstreamCall } from './upstream-calls.js';
+import { currentToolSpan, endVendorSpan, vendorSpan } from './vendor-spans.js';
 import type { DayZone } from './quota.js';
 import { breakerRetryAfterSeconds, isBrokenCircuit, QuotaReserved, resilientAdapter } from './resilience.js';
 
@@ -22,6 +24,34 @@ export interface VendorHttpOptions {
   readonly day?: DayZone;
 }
 
+/** What the attempts of one vendor call moved: attempts made, body bytes received and sent. */
+interface Measured {
+  attempts: number;
+  bytes: number;
+  bytesSent: number;
+}
+
+/** The size of a body as axios's adapter hands it over: a string, bytes, or a stream (its Content-Length). */
+const sizeOf = (data: unknown, contentLength?: unknown): number => {
+  if (typeof data === 'string') return Buffer.byteLength(data);
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return data.byteLength;
+  const declared = Number(contentLength);
+  return Number.isFinite(declared) && declared > 0 ? declared : 0;
+};
+
+/** The transport adapter, counting each attempt and the bytes it moved (below the retries). */
+const measuringAdapter =
+  (base: AxiosAdapter, measured: WeakMap<object, Measured>): AxiosAdapter =>
+  async (config) => {
+    let seen = measured.get(config);
+    if (!seen) measured.set(config, (seen = { attempts: 0, bytes: 0, bytesSent: 0 }));
+    seen.attempts += 1;
+    seen.bytesSent += sizeOf(config.data, config.headers?.['Content-Length']);
+    const response = await base(config);
+    seen.bytes += sizeOf(response.data, (response.headers as Record<string, unknown> | undefined)?.['content-length']);
+    return response;
+  };
+
 /**
  * An axios instance for one vendor: JSON in and out, a time limit, and no exception for HTTP error
  * statuses (every adapter maps statuses to domain errors itself).
@@ -35,27 +65,44 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
     validateStatus: () => true,
     maxRedirects: 0,
   });
-  http.defaults.adapter = resilientAdapter(o.vendor, axios.getAdapter(http.defaults.adapter), o.day);
-  // Every vendor call is recorded for the request's log line and the upstream metrics.
+  // Each attempt's bytes are counted below the retries (the answer as it came, before JSON parsing), and so
+  // are the attempts, for the call's record and its span.
+  const measured = new WeakMap<object, Measured>();
+  http.defaults.adapter = resilientAdapter(
+    o.vendor,
+    measuringAdapter(axios.getAdapter(http.defaults.adapter), measured),
+    o.day,
+  );
+  // Every vendor call is recorded for the request's log line, the upstream metrics and usage, and is a
+  // child span of its tool call's span when tracing is on (vendor-spans.ts).
   const started = new WeakMap<object, number>();
+  const spans = new WeakMap<object, Span>();
   http.interceptors.request.use((config) => {
     started.set(config, performance.now());
+    const parent = currentToolSpan();
+    if (parent) spans.set(config, vendorSpan(parent, o.vendor, config));
     return config;
   });
-  const record = (config: { method?: string } | undefined, status: number) =>
+  const record = (config: InternalAxiosRequestConfig | undefined, status: number, error?: AxiosError) => {
+    const seen = config ? measured.get(config) : undefined;
     recordUpstreamCall({
       vendor: o.vendor,
       method: (config?.method ?? 'get').toUpperCase(),
       status,
       ms: config && started.has(config) ? Math.round(performance.now() - started.get(config)!) : 0,
+      bytes: seen?.bytes ?? 0,
+      bytesSent: seen?.bytesSent ?? 0,
     });
+    const span = config ? spans.get(config) : undefined;
+    if (span) endVendorSpan(span, status, Math.max(0, (seen?.attempts ?? 1) - 1), error);
+  };
   http.interceptors.response.use(
     (response) => {
       record(response.config, response.status);
       return response;
     },
     (error: AxiosError) => {
-      record(error.config, error.response?.status ?? 0);
+      record(error.config, error.response?.status ?? 0, error);
       return Promise.reject(error);
     },
   );

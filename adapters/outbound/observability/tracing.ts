@@ -1,0 +1,181 @@
+import { createRequire } from 'node:module';
+import type * as OtelApi from '@opentelemetry/api';
+import type { Span, Tracer } from '@opentelemetry/api';
+import type * as OtelCore from '@opentelemetry/core';
+import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as OtlpProto from '@opentelemetry/exporter-trace-otlp-proto';
+import type * as OtelResources from '@opentelemetry/resources';
+import type * as OtelTraceBase from '@opentelemetry/sdk-trace-base';
+import type { CallObserver, ObservedCall, TraceCarrier } from '../../../ports/call-observer.js';
+import { runInToolSpan } from '../http/vendor-spans.js';
+
+// OpenTelemetry tracing (issue 32): a span per tool call on every surface, continuing the caller's trace
+// (the HTTP `traceparent` header, or MCP's `_meta`), with a child span per vendor HTTP call
+// (adapters/outbound/http/vendor-spans.ts). Exported over OTLP/HTTP as the standard OTEL_* variables say;
+// off unless they ask for it, and then the SDK is never loaded and no call does any tracing work.
+
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
+export interface TracingSettings {
+  /** The OTLP/HTTP traces endpoint (`…/v1/traces`); the exporter's default when undefined. */
+  readonly url?: string;
+  readonly protocol: OtlpProtocol;
+  /** Spans are also written to standard output (`OTEL_TRACES_EXPORTER=console`). */
+  readonly console: boolean;
+  readonly otlp: boolean;
+  readonly serviceName: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The traces endpoint the OTLP variables name: the signal's own as it is, or the base one plus `/v1/traces`. */
+const tracesUrl = (env: Env): string | undefined => {
+  const own = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (own) return own;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
+};
+
+/**
+ * What the standard variables ask for: undefined (tracing off) unless `OTEL_TRACES_EXPORTER` names `otlp` or
+ * `console`, or an OTLP endpoint is set and `OTEL_TRACES_EXPORTER` is not `none`; `OTEL_SDK_DISABLED=true`
+ * turns it off. A problem (an unsupported protocol or exporter) is thrown as a message naming the variable.
+ */
+export const tracingSettings = (env: Env): TracingSettings | undefined => {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  if (exporters.includes('none')) return undefined;
+  const unknown = exporters.filter((e) => e !== 'otlp' && e !== 'console');
+  if (unknown.length > 0)
+    throw new Error(`OTEL_TRACES_EXPORTER must list otlp, console or none; got "${unknown.join(', ')}".`);
+  const url = tracesUrl(env);
+  const otlp = exporters.includes('otlp') || (exporters.length === 0 && url !== undefined);
+  const console = exporters.includes('console');
+  if (!otlp && !console) return undefined;
+  const protocolVariable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim()
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[protocolVariable]?.trim() || 'http/protobuf';
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json')
+    throw new Error(`${protocolVariable} must be http/protobuf or http/json (OTLP over HTTP); got "${protocol}".`);
+  return { url, protocol, console, otlp, serviceName: env.OTEL_SERVICE_NAME?.trim() || 'tool-gateway' };
+};
+
+const require = createRequire(import.meta.url);
+
+/** The longest trace headers read: a traceparent is 55 characters; W3C caps tracestate at 512. */
+const MAX_TRACEPARENT = 128;
+const MAX_TRACESTATE = 512;
+
+/** The tracer provider of a gateway: wraps the call observer, and flushes its spans on close. */
+export interface GatewayTracing {
+  observer(inner: CallObserver): CallObserver;
+  /** Sends the spans still buffered (tests, and shutdown). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the OpenTelemetry SDK (loaded here, not with the gateway) with the settings' exporters. */
+export const startTracing = (settings: TracingSettings, serviceVersion: string): GatewayTracing => {
+  const api = require('@opentelemetry/api') as typeof OtelApi;
+  const core = require('@opentelemetry/core') as typeof OtelCore;
+  const base = require('@opentelemetry/sdk-trace-base') as typeof OtelTraceBase;
+  const resources = require('@opentelemetry/resources') as typeof OtelResources;
+  const processors: OtelTraceBase.SpanProcessor[] = [];
+  if (settings.otlp) {
+    const { OTLPTraceExporter } = (
+      settings.protocol === 'http/json'
+        ? require('@opentelemetry/exporter-trace-otlp-http')
+        : require('@opentelemetry/exporter-trace-otlp-proto')
+    ) as typeof OtlpHttp | typeof OtlpProto;
+    processors.push(new base.BatchSpanProcessor(new OTLPTraceExporter(settings.url ? { url: settings.url } : {})));
+  }
+  if (settings.console) processors.push(new base.SimpleSpanProcessor(new base.ConsoleSpanExporter()));
+  const resource = resources
+    .detectResources({ detectors: [resources.envDetector] })
+    .merge(
+      resources.resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': serviceVersion }),
+    );
+  const provider = new base.BasicTracerProvider({ resource, spanProcessors: processors });
+  const tracer = provider.getTracer('tool-gateway', serviceVersion);
+  const propagator = new core.W3CTraceContextPropagator();
+  const parentOf = (carrier: TraceCarrier | undefined): OtelApi.Context => {
+    const headers: Record<string, string> = {};
+    if (carrier?.traceparent && carrier.traceparent.length <= MAX_TRACEPARENT)
+      headers.traceparent = carrier.traceparent;
+    else return api.ROOT_CONTEXT;
+    if (carrier.tracestate && carrier.tracestate.length <= MAX_TRACESTATE) headers.tracestate = carrier.tracestate;
+    return propagator.extract(api.ROOT_CONTEXT, headers, api.defaultTextMapGetter);
+  };
+  return {
+    observer: (inner) => new TracingCallObserver(inner, tracer, parentOf, api),
+    flush: () => provider.forceFlush(),
+    close: () => provider.shutdown(),
+  };
+};
+
+type Outcome = { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } };
+
+/**
+ * A span per tool call around the inner observer (logs and metrics): named `execute_tool <tool>` with the
+ * GenAI conventions' attributes and the gateway's (tenant, group, surface, outcome), its parent the caller's
+ * trace context when one came with the call, and the vendor calls its children.
+ */
+export class TracingCallObserver implements CallObserver {
+  constructor(
+    private readonly inner: CallObserver,
+    private readonly tracer: Tracer,
+    private readonly parentOf: (carrier: TraceCarrier | undefined) => OtelApi.Context,
+    private readonly api: typeof OtelApi,
+  ) {}
+
+  observe<R extends Outcome>(call: ObservedCall, run: () => Promise<R>): Promise<R> {
+    const span = this.tracer.startSpan(
+      `execute_tool ${call.tool}`,
+      {
+        kind: this.api.SpanKind.SERVER,
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': call.tool,
+          'gateway.tool.group': call.group,
+          'gateway.tenant': call.tenant,
+          'gateway.surface': call.surface ?? 'embedded',
+          'gateway.request_id': call.requestId,
+          ...(call.surface === 'mcp' ? { 'mcp.method.name': 'tools/call' } : {}),
+        },
+      },
+      this.parentOf(call.trace),
+    );
+    return this.inner
+      .observe(call, () => runInToolSpan({ tracer: this.tracer, span }, run))
+      .then(
+        (result) => {
+          this.end(span, result);
+          return result;
+        },
+        (error: unknown) => {
+          span.setAttribute('gateway.outcome', 'failed');
+          span.setAttribute('error.type', error instanceof Error ? error.name : 'exception');
+          span.setStatus({ code: this.api.SpanStatusCode.ERROR });
+          span.end();
+          throw error;
+        },
+      );
+  }
+
+  private end(span: Span, result: Outcome): void {
+    const replayed = (result as { readonly meta?: { readonly replayed?: boolean } }).meta?.replayed === true;
+    const status = result.ok ? 200 : (result.error?.status ?? 500);
+    const outcome = replayed ? 'replayed' : result.ok ? 'ok' : status >= 500 ? 'failed' : 'refused';
+    span.setAttribute('gateway.outcome', outcome);
+    span.setAttribute('gateway.status', status);
+    if (!result.ok) {
+      span.setAttribute('error.type', result.error?.code ?? 'error');
+      if (status >= 500) span.setStatus({ code: this.api.SpanStatusCode.ERROR });
+    }
+    span.end();
+  }
+}
