@@ -1,6 +1,6 @@
 import type { AxiosResponse } from 'axios';
-import type { NewShare, Share, ShareChanges, SharePage } from '../../../domain/files/share.js';
-import type { GatewayError } from '../../../domain/shared/errors.js';
+import type { NewShare, Share, ShareChanges, SharePage, ShareType } from '../../../domain/files/share.js';
+import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { ShareListQuery, ShareStore } from '../../../ports/share-store.js';
 import type { ShareNotification, ShareNotifier } from '../../../ports/share-notifier.js';
@@ -9,9 +9,18 @@ import { sharePath, type ShareFileClient, type SfRequest } from './sharefile-cli
 import type { DownloadSpecification } from '../../../domain/files/transfer.js';
 import { downloadAnswer, toShare } from './sharefile-mapping.js';
 
+/** Shares read per call when listing one type (the feed is read from the start). */
+const SCAN_PAGE = 500;
+/** Pages read at most when listing one type: the first 5,000 shares. */
+const SCAN_PAGES = 10;
+
 /** Shares over ShareFile v3: Shares(id), Shares feed, POST/PATCH/DELETE (api.sharefile.com/html/docs/Shares.html). */
 export class ShareFileShareStore implements ShareStore {
-  constructor(private readonly client: ShareFileClient) {}
+  constructor(
+    private readonly client: ShareFileClient,
+    /** The scan of one type's listing (tests make it small). */
+    private readonly scan: { readonly page: number; readonly pages: number } = { page: SCAN_PAGE, pages: SCAN_PAGES },
+  ) {}
 
   private call<A>(r: SfRequest, decode: (res: AxiosResponse) => Either<GatewayError, A>): TaskEither<GatewayError, A> {
     return this.client.call(r, decode);
@@ -46,26 +55,69 @@ export class ShareFileShareStore implements ShareStore {
     );
   }
 
+  /**
+   * `GET /Shares` (includeExpired, $top, $skip). No document shows that the Shares feed honours
+   * `$filter=ShareType eq '...'` (ShareFile-NET SharesEntity.Get takes no type; the SDK's generic OData
+   * filters, Requests/Filters/*.cs, say nothing of this feed), so a type is never sent as a filter: without a
+   * type the caller's page is one call; with one, see {@link ShareFileShareStore.listOfType}.
+   */
   list(q: ShareListQuery): TaskEither<GatewayError, SharePage> {
-    return this.call(
-      {
-        method: 'GET',
-        path: '/Shares',
-        query: {
-          includeExpired: q.includeExpired,
-          $top: q.top,
-          $skip: q.skip,
-          ...(q.shareType ? { $filter: `ShareType eq '${q.shareType}'` } : {}),
-        },
-      },
-      (res) =>
-        pipe(
-          decodeShareFile(SfFeed(SfShare), res.data, 'the share list'),
-          E.map((f) => ({
-            totalCount: f['odata.count'] ?? q.skip + f.value.length,
-            shares: f.value.map(toShare).map((s) => ({ ...s, Items: undefined })),
-          })),
-        ),
+    if (q.shareType) return this.listOfType(q.shareType, q);
+    return pipe(
+      this.feed(q.includeExpired, q.top, q.skip),
+      TE.map((f) => ({ totalCount: f.count ?? q.skip + f.shares.length + (f.more ? 1 : 0), shares: f.shares })),
+    );
+  }
+
+  /**
+   * Shares of one type: the feed of both types read from the start in pages of {@link SCAN_PAGE} (one call
+   * for an account with up to 500 shares), at most {@link SCAN_PAGES} pages, the other type dropped, and the
+   * caller's skip and top applied to what is left. `totalCount` counts the shares of that type: exact when the
+   * feed ended within the scan; when the account has more shares than the scan reads, it is the count found
+   * plus one (more may follow), and a page past the scan is refused with a way out.
+   */
+  private listOfType(type: ShareType, q: ShareListQuery): TaskEither<GatewayError, SharePage> {
+    return async () => {
+      const matching: Share[] = [];
+      let offset = 0;
+      for (let page = 0; page < this.scan.pages; page++) {
+        const f = await this.feed(q.includeExpired, this.scan.page, offset)();
+        if (E.isLeft(f)) return f;
+        matching.push(...f.right.shares.filter((s) => s.ShareType === type));
+        offset += f.right.shares.length;
+        // the count decides when the feed gives one; else a link to more, else a full page may have more
+        const { shares, count, more } = f.right;
+        const ended =
+          !shares.length || (count !== undefined ? offset >= count : !more && shares.length < this.scan.page);
+        if (ended) return E.right({ totalCount: matching.length, shares: matching.slice(q.skip, q.skip + q.top) });
+      }
+      if (q.skip >= matching.length)
+        return E.left(
+          invalidInput(
+            `The gateway reads the first ${this.scan.page * this.scan.pages} shares to list ${type} shares (no document shows ShareFile filters shares by type) and found ${matching.length} of them; skip ${q.skip} is past those. List without share_type to page through every share.`,
+            'skip',
+            `less than ${matching.length}`,
+          ),
+        );
+      return E.right({ totalCount: matching.length + 1, shares: matching.slice(q.skip, q.skip + q.top) });
+    };
+  }
+
+  /** One page of the Shares feed (both types). */
+  private feed(
+    includeExpired: boolean,
+    top: number,
+    skip: number,
+  ): TaskEither<GatewayError, { shares: Share[]; count: number | undefined; more: boolean }> {
+    return this.call({ method: 'GET', path: '/Shares', query: { includeExpired, $top: top, $skip: skip } }, (res) =>
+      pipe(
+        decodeShareFile(SfFeed(SfShare), res.data, 'the share list'),
+        E.map((f) => ({
+          shares: f.value.map(toShare).map((s) => ({ ...s, Items: undefined })),
+          count: f['odata.count'],
+          more: typeof f['odata.nextLink'] === 'string',
+        })),
+      ),
     );
   }
 

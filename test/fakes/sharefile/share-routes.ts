@@ -1,8 +1,8 @@
 import { bool, type Exchange, type Json, type SfRoute } from './exchange.js';
 import { sfShare } from './sharefile-shapes.js';
 
-// ShareFile's share operations on the stand-in: read (with $expand=Items,Recipients), list (filtered by
-// ShareType), create a Send or Request share, update, delete, resend, and the share's Download action
+// ShareFile's share operations on the stand-in: read (with $expand=Items,Recipients), list (both types; a
+// $filter is recorded as a departure), create a Send or Request share, update, delete, resend, and the share's Download action
 // (ShareFile-NET SharesEntity.Download: 302 to the address, or with redirect=false a DownloadSpecification).
 
 const SHARE = /^\/Shares\(([^)]+)\)$/;
@@ -41,21 +41,26 @@ export const SHARE_ROUTES: readonly SfRoute[] = [
   {
     method: 'GET',
     path: /^\/Shares$/,
-    handle: ({ shares, api, reply }, { res, q }) => {
-      const typeFilter = /^ShareType eq '(Send|Request)'$/.exec(q.get('$filter') ?? '');
-      if (q.get('$filter') && !typeFilter) return reply.sfError(res, 400, 'BadRequest', 'Unsupported $filter');
+    handle: ({ shares, api, reply }, { res, logged, q }) => {
+      // No document shows the Shares feed honours $filter (ShareFile-NET SharesEntity.Get takes no type): the
+      // stand-in records one as a departure and lists both types, as ShareFile may.
+      if (q.has('$filter')) reply.violation(logged, 'GET /Shares: no document shows the feed honours $filter');
+      const top = Number(q.get('$top') ?? '50');
+      const skip = Number(q.get('$skip') ?? '0');
       return reply.run(
         res,
         shares.list({
-          ...(typeFilter ? { shareType: typeFilter[1] as 'Send' | 'Request' } : {}),
-          top: Number(q.get('$top') ?? '50'),
-          skip: Number(q.get('$skip') ?? '0'),
+          top,
+          skip,
           includeExpired: bool(q.get('includeExpired')),
         }),
         (page) =>
           reply.send(res, 200, {
             'odata.count': page.totalCount,
             value: page.shares.map((s) => sfShare(api, s, [])),
+            ...(skip + page.shares.length < page.totalCount
+              ? { 'odata.nextLink': `${api}/Shares?$skip=${skip + page.shares.length}&$top=${top}` }
+              : {}),
           }),
       );
     },
