@@ -183,6 +183,10 @@ describe('an MCP tools/call with traceparent in _meta (SEP-414)', () => {
       _meta: { traceparent: viaMeta.traceparent },
     });
     expect(result.isError).toBeFalsy();
+    // Without _meta, the HTTP request's traceparent header is the parent.
+    expect(
+      (await client.callTool({ name: 'crm_getProperties', arguments: { object_type: 'contacts' } })).isError,
+    ).toBeFalsy();
     await client.close();
     await new Promise((resolve) => server!.close(resolve));
     const spans = await exported(g, viaMeta.traceId);
@@ -194,7 +198,11 @@ describe('an MCP tools/call with traceparent in _meta (SEP-414)', () => {
     expect(spans.filter((s) => s.parentSpanId === tool!.spanId).map((s) => s.name)).toEqual([
       'GET /crm/v3/properties/contacts',
     ]);
-    expect(receiver.trace(viaHeader.traceId).filter((s) => s.name.startsWith('execute_tool'))).toEqual([]);
+    // One call in each trace: _meta wins over the header, and the header serves the call without _meta.
+    expect(spans.filter((s) => s.name.startsWith('execute_tool'))).toHaveLength(1);
+    expect(receiver.trace(viaHeader.traceId).filter((s) => s.name.startsWith('execute_tool'))).toEqual([
+      expect.objectContaining({ parentSpanId: viaHeader.parentId }),
+    ]);
   });
 });
 
