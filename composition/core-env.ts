@@ -47,11 +47,17 @@ const humanApprovalCodec = t.keyof({ off: null, when_possible: null, required: n
 
 const tenantSettingsVar = jsonVar<Record<string, TenantSettingsOverride>>(
   'tenantSettings',
-  'a JSON object of tenant id to {"human_approval"?: "off" | "when_possible" | "required", "tool_search_above"?: a whole number, "skip_traces_per_day"?: a whole number}',
+  'a JSON object of tenant id to {"human_approval"?: "off" | "when_possible" | "required", "tool_search_above"?: a whole number, "skip_traces_per_day"?, "skip_traces_per_month"?, "tool_calls_per_day"?: whole numbers}',
   t.record(
     t.string,
     t.exact(
-      t.partial({ human_approval: humanApprovalCodec, tool_search_above: t.number, skip_traces_per_day: t.number }),
+      t.partial({
+        human_approval: humanApprovalCodec,
+        tool_search_above: t.number,
+        skip_traces_per_day: t.number,
+        skip_traces_per_month: t.number,
+        tool_calls_per_day: t.number,
+      }),
     ),
   ),
   {},
@@ -62,8 +68,9 @@ const tenantSettingsVar = jsonVar<Record<string, TenantSettingsOverride>>(
       ([tenant, o]) =>
         TENANT_ID.test(tenant) &&
         (o.tool_search_above === undefined || (Number.isInteger(o.tool_search_above) && o.tool_search_above >= 0)) &&
-        (o.skip_traces_per_day === undefined ||
-          (Number.isInteger(o.skip_traces_per_day) && o.skip_traces_per_day >= 0)),
+        [o.skip_traces_per_day, o.skip_traces_per_month, o.tool_calls_per_day].every(
+          (n) => n === undefined || (Number.isInteger(n) && n >= 0),
+        ),
     ),
 );
 
@@ -195,7 +202,7 @@ export const CORE_ENV = {
     'tools/list gives the tool-search meta tools instead of the catalogue when the caller would see more tools than this; 0: only when the client asks (/mcp?discovery=search). TENANT_SETTINGS overrides it per tenant.',
   ),
   TENANT_SETTINGS: tenantSettingsVar.doc(
-    'Per-tenant settings as JSON, e.g. {"acme": {"human_approval": "required", "tool_search_above": 20, "skip_traces_per_day": 500}}; a tenant not named uses HUMAN_APPROVAL and TOOL_SEARCH_ABOVE. skip_traces_per_day caps the tenant\'s skip traces a UTC day (429 past it, until midnight UTC); none by default.',
+    'Per-tenant settings as JSON, e.g. {"acme": {"human_approval": "required", "tool_search_above": 20, "skip_traces_per_day": 500}}; a tenant not named uses HUMAN_APPROVAL and TOOL_SEARCH_ABOVE. skip_traces_per_day and skip_traces_per_month cap the tenant\'s skip traces a UTC day and month, tool_calls_per_day its tool calls a UTC day (429 past a quota, until midnight UTC or the first of the next month); none by default.',
   ),
   GATEWAY_CONFIRM_SECRET: new EnvVar<string | undefined>('secret', 'a secret of at least 32 characters', (raw) =>
     raw === undefined || raw.length >= 32 ? { ok: true, value: raw } : { ok: false },

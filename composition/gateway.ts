@@ -231,7 +231,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     logger.error({ err: error, tool, requestId }, 'tool failed unexpectedly');
   const backends = Object.fromEntries(groupModules.map((g) => [g.name, g.describe(config.groups[g.name])]));
   let draining = false;
-  const usage = usageMetering({ config, redis, metrics, clock: shared.clock, logger });
+  const usage = usageMetering({ config, redis, metrics, clock: shared.clock, logger, database: services.database });
   const upstream = Object.values(backends).some((b) => b !== 'memory');
   const { observer, tracing } = callObserver({
     config,
@@ -387,11 +387,11 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       const web = container.isBound(WebReader) ? container.get(WebReader) : undefined;
       await web?.close?.().catch(() => undefined);
       await identity?.close().catch(() => undefined);
+      await usage.close(); // its last counts go to the database before it closes
       await storage.close().catch(() => undefined);
       await shared.documents.close().catch(() => undefined);
       await databaseProbe?.close().catch(() => undefined);
       await changes?.close();
-      await usage.close();
       await tracing?.close().catch(() => undefined);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

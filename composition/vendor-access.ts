@@ -9,6 +9,7 @@ import { environmentConnectionStore } from '../adapters/outbound/http/scoped-tok
 import { InMemoryAuditLog } from '../adapters/outbound/memory/in-memory-audit-log.js';
 import { ConnectionTokenStore } from '../adapters/outbound/persistence/connection-token-store.js';
 import type { ConnectionStorage } from '../adapters/outbound/persistence/connection-storage.js';
+import type { OpenDatabase } from '../adapters/outbound/persistence/databases.js';
 import { SqlAuditLog } from '../adapters/outbound/persistence/sql-audit-log.js';
 import type { AuditLog } from '../ports/audit-log.js';
 import { DEFAULT_TENANT } from '../ports/authenticator.js';
@@ -29,6 +30,8 @@ export interface VendorAccess {
   readonly connections: Connections;
   readonly audit: AuditLog;
   readonly store: () => Promise<ConnectionStore>;
+  /** The database the audit log is kept in (DATABASE_URL, or the embedded SQLite); none in memory mode. */
+  readonly database?: () => Promise<OpenDatabase>;
   /** The use case of a tool whose group is backed by a vendor (undefined for memory-mode groups). */
   useCase(tool: RegisteredTool): UseCase<unknown, unknown> | undefined;
   /** A connection changed on another instance: what this one cached of it is dropped. */
@@ -76,10 +79,10 @@ export const vendorAccess = ({
 
   // Memory mode keeps its audit log in memory, like its data; any vendor backend or DATABASE_URL keeps it
   // in the database.
-  const audit: AuditLog =
-    !config.storage.databaseUrl && backed.size === 0
-      ? new InMemoryAuditLog(shared.clock)
-      : new SqlAuditLog(async () => (await storage.database()).db);
+  const inMemory = !config.storage.databaseUrl && backed.size === 0;
+  const audit: AuditLog = inMemory
+    ? new InMemoryAuditLog(shared.clock)
+    : new SqlAuditLog(async () => (await storage.database()).db);
 
   const started = shared.clock.now();
   const fromEnvironment = new Map<Vendor, Connection>();
@@ -182,6 +185,7 @@ export const vendorAccess = ({
     connections,
     audit,
     store: storage.store,
+    ...(inMemory ? {} : { database: storage.database }),
     useCase: (tool) => useCases.get(tool.declaration),
     changed: (tenant, vendor) => resolver.changed(tenant, vendor),
   };

@@ -22,6 +22,10 @@ export interface TenantSettings {
   readonly toolSearchAbove: number;
   /** Most skip traces a UTC day (each may be billed); more answer 429 until the next day. None: no cap. */
   readonly skipTracesPerDay?: number;
+  /** Most skip traces a UTC month; more answer 429 until the first of the next month. None: no cap. */
+  readonly skipTracesPerMonth?: number;
+  /** Most tool calls a UTC day (every tool, every surface; counted as a call starts); more answer 429. */
+  readonly toolCallsPerDay?: number;
 }
 
 /** The settings of each tenant: the tenant's own where configured, else the gateway's defaults. */
@@ -34,6 +38,8 @@ export interface TenantSettingsOverride {
   readonly human_approval?: HumanApproval;
   readonly tool_search_above?: number;
   readonly skip_traces_per_day?: number;
+  readonly skip_traces_per_month?: number;
+  readonly tool_calls_per_day?: number;
 }
 
 /** Settings from configuration: a fixed map over the defaults, made once (no per-call allocation). */
@@ -48,6 +54,8 @@ export const configuredTenantSettings = (
         humanApproval: o.human_approval ?? defaults.humanApproval,
         toolSearchAbove: o.tool_search_above ?? defaults.toolSearchAbove,
         ...(o.skip_traces_per_day !== undefined ? { skipTracesPerDay: o.skip_traces_per_day } : {}),
+        ...(o.skip_traces_per_month !== undefined ? { skipTracesPerMonth: o.skip_traces_per_month } : {}),
+        ...(o.tool_calls_per_day !== undefined ? { toolCallsPerDay: o.tool_calls_per_day } : {}),
       },
     ]),
   );

@@ -2,42 +2,111 @@ import { rateLimited, unavailable } from '../../domain/shared/errors.js';
 import { E, type TaskEither } from '../../domain/shared/fp.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { Clock } from '../../ports/clock.js';
-import type { TenantSettingsSource } from '../../ports/tenant-settings.js';
-import type { UsageStore } from '../../ports/usage-store.js';
+import type { TenantSettings, TenantSettingsSource } from '../../ports/tenant-settings.js';
+import type { QuotaPeriod, UsageStore } from '../../ports/usage-store.js';
 import type { CallContext, UseCase } from './define-tool.js';
 import type { RegisteredTool } from './registry.js';
 
-// The per-tenant daily cap on skip traces (TENANT_SETTINGS skip_traces_per_day, issue 32): before a lookup
-// runs, one is taken from the tenant's day in the usage store (atomic, so every instance shares the cap);
-// a lookup that then fails gives it back. Past the cap the call answers 429 until midnight UTC. Previews
-// and dry runs take nothing. A store that cannot answer refuses the lookup (503): a cap on spending fails closed.
+// The per-tenant quotas of TENANT_SETTINGS (issue 32), kept in the usage store so that every instance shares
+// them (each take is one atomic step):
+// - skip_traces_per_day, skip_traces_per_month: before a lookup runs one is taken from the tenant's UTC day
+//   and month; a lookup that then fails gives them back (it is not billed);
+// - tool_calls_per_day: before any tool call runs (every surface: REST, the tool-call form, MCP; the use
+//   case is where they meet, once a call) one is taken from the tenant's UTC day; never given back once the
+//   call started. A call turned away earlier (authentication, arguments, rate limit, approval) or answered
+//   from the idempotency store (a replay runs nothing) takes none.
+// Past a quota the call answers 429 naming it, until midnight UTC or the first of the next month UTC.
+// Previews and dry runs take nothing. A store that cannot answer refuses the call (503): quotas fail closed.
 
-/** The day counter the cap is kept in (GET /v1/usage does not list it). */
+/** The counter the skip-trace caps are kept in (one a day, one a month; GET /v1/usage does not list it). */
 export const SKIP_TRACE_QUOTA = 'quota:skiptrace';
+/** The counter of the daily tool-call quota. */
+export const TOOL_CALL_QUOTA = 'quota:calls';
 
 const UNAVAILABLE_RETRY_SECONDS = 5;
 
-const secondsToMidnight = (now: Date): number =>
-  Math.max(
-    1,
-    Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000),
-  );
+/** When a period containing `now` ends: the next UTC midnight, or the first of the next UTC month. */
+export const quotaResetOf = (now: Date, period: QuotaPeriod): Date =>
+  period === 'day'
+    ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
+    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
-export interface SkipTraceCapDeps {
+interface Quota {
+  readonly name: string;
+  readonly period: QuotaPeriod;
+  readonly limit: number;
+  /** Given back when the call fails (a skip trace that failed is not billed). */
+  readonly refunded: boolean;
+  /** What is refused past it (`429`), and what did not happen. */
+  readonly refusal: (limit: string, reset: string) => string;
+  readonly what: string;
+}
+
+const formatted = (n: number) => n.toLocaleString('en-US');
+
+/** The quotas a tenant's call of `tool` takes, in the order they are taken. */
+const NONE: readonly Quota[] = [];
+
+const quotasOf = (tool: RegisteredTool, settings: TenantSettings): readonly Quota[] => {
+  if (
+    settings.toolCallsPerDay === undefined &&
+    (tool.declaration.group !== 'skiptrace' ||
+      (settings.skipTracesPerDay === undefined && settings.skipTracesPerMonth === undefined))
+  )
+    return NONE;
+  const quotas: Quota[] = [];
+  if (tool.declaration.group === 'skiptrace') {
+    if (settings.skipTracesPerDay !== undefined)
+      quotas.push({
+        name: SKIP_TRACE_QUOTA,
+        period: 'day',
+        limit: settings.skipTracesPerDay,
+        refunded: true,
+        what: 'skip traces',
+        refusal: (limit, reset) =>
+          `This workspace's daily cap of ${limit} skip traces is reached (TENANT_SETTINGS skip_traces_per_day). Nothing was looked up. The cap resets ${reset}.`,
+      });
+    if (settings.skipTracesPerMonth !== undefined)
+      quotas.push({
+        name: SKIP_TRACE_QUOTA,
+        period: 'month',
+        limit: settings.skipTracesPerMonth,
+        refunded: true,
+        what: 'skip traces',
+        refusal: (limit, reset) =>
+          `This workspace's monthly cap of ${limit} skip traces is reached (TENANT_SETTINGS skip_traces_per_month). Nothing was looked up. The cap resets ${reset}.`,
+      });
+  }
+  if (settings.toolCallsPerDay !== undefined)
+    quotas.push({
+      name: TOOL_CALL_QUOTA,
+      period: 'day',
+      limit: settings.toolCallsPerDay,
+      refunded: false,
+      what: 'tool calls',
+      refusal: (limit, reset) =>
+        `This workspace's ${limit} tool calls a day are used up (TENANT_SETTINGS tool_calls_per_day). Nothing was run. The quota resets ${reset}.`,
+    });
+  return quotas;
+};
+
+export interface UsageQuotaDeps {
   readonly store: UsageStore;
   readonly clock: Clock;
   readonly settings: TenantSettingsSource;
-  /** Told when the store failed (the lookup was refused), or when giving one back failed. */
+  /** Told when the store failed (the call was refused), or when giving one back failed. */
   readonly onError?: (error: unknown) => void;
 }
 
-/** Wraps the use case of a skip-trace tool of a tenant with a daily cap; any other use case is left as it is. */
-export const skipTraceCap =
-  (deps: SkipTraceCapDeps) =>
+/**
+ * Wraps the use case of a tool of a tenant with the tenant's quotas (TENANT_SETTINGS skip_traces_per_day,
+ * skip_traces_per_month, tool_calls_per_day); a use case no quota applies to is left as it is.
+ */
+export const usageQuotas =
+  (deps: UsageQuotaDeps) =>
   (tool: RegisteredTool, tenant: string, useCase: UseCase<unknown, unknown>): UseCase<unknown, unknown> => {
-    if (tool.declaration.group !== 'skiptrace') return useCase;
-    const cap = deps.settings.of(tenant).skipTracesPerDay;
-    if (cap === undefined) return useCase;
+    const quotas = quotasOf(tool, deps.settings.of(tenant));
+    if (quotas.length === 0) return useCase;
     const report = (error: unknown) => {
       try {
         deps.onError?.(error);
@@ -45,33 +114,48 @@ export const skipTraceCap =
         // Reporting is best-effort.
       }
     };
+    const giveBack = (at: Date, taken: readonly Quota[]) =>
+      Promise.all(taken.map((q) => deps.store.release(tenant, at, q.name, q.period).catch(report)));
     const execute =
       (params: unknown, context: CallContext): TaskEither<GatewayError, unknown> =>
       async () => {
         const at = deps.clock.now();
-        let taken: boolean;
-        try {
-          taken = await deps.store.take(tenant, at, SKIP_TRACE_QUOTA, cap);
-        } catch (error) {
-          report(error);
-          return E.left(
-            unavailable(
-              `Skip traces cannot be counted against this workspace's daily cap right now (the usage store is unavailable). Nothing was looked up. Retry in ${UNAVAILABLE_RETRY_SECONDS} s.`,
-              UNAVAILABLE_RETRY_SECONDS,
-            ),
-          );
-        }
-        if (!taken) {
-          const wait = secondsToMidnight(at);
-          return E.left(
-            rateLimited(
-              `This workspace's daily cap of ${cap} skip traces is reached (TENANT_SETTINGS skip_traces_per_day). Nothing was looked up. The cap resets at midnight UTC, in ${wait} s.`,
-              wait,
-            ),
-          );
+        const taken: Quota[] = [];
+        for (const quota of quotas) {
+          let ok: boolean;
+          try {
+            ok = await deps.store.take(tenant, at, quota.name, quota.limit, quota.period);
+          } catch (error) {
+            report(error);
+            await giveBack(at, taken);
+            return E.left(
+              unavailable(
+                `This workspace's ${quota.what} cannot be counted against its quota right now (the usage store is unavailable). Nothing was run. Retry in ${UNAVAILABLE_RETRY_SECONDS} s.`,
+                UNAVAILABLE_RETRY_SECONDS,
+              ),
+            );
+          }
+          if (!ok) {
+            // Nothing ran: whatever this call took of the other quotas goes back.
+            await giveBack(at, taken);
+            const reset = quotaResetOf(at, quota.period);
+            const wait = Math.max(1, Math.ceil((reset.getTime() - at.getTime()) / 1000));
+            const when = quota.period === 'day' ? 'at midnight UTC' : 'on the first of next month, 00:00 UTC';
+            return E.left(
+              rateLimited(
+                quota.refusal(formatted(quota.limit), `${when} (${reset.toISOString()}), in ${wait} s`),
+                wait,
+              ),
+            );
+          }
+          taken.push(quota);
         }
         const outcome = await useCase.execute(params, context)();
-        if (E.isLeft(outcome)) await deps.store.release(tenant, at, SKIP_TRACE_QUOTA).catch(report);
+        if (E.isLeft(outcome))
+          await giveBack(
+            at,
+            taken.filter((q) => q.refunded),
+          );
         return outcome;
       };
     const previewable = useCase as { preview?: (p: unknown, c: CallContext) => unknown };

@@ -2,8 +2,8 @@ import type { Clock } from '../../ports/clock.js';
 import { usagePeriodsOf, type UsageCounts, type UsageStore } from '../../ports/usage-store.js';
 import type { ToolResult } from './executor-types.js';
 
-// What each tenant spends (issue 32): tool calls by tool and outcome, vendor calls by vendor, and BatchData
-// skip traces (lookups, and the matches BatchData bills). Counted per call in memory and added to the shared
+// What each tenant spends (issue 32): tool calls by tool and outcome, vendor calls by vendor, the bytes of
+// the vendors' bodies received and sent, and BatchData skip traces (lookups, and the matches BatchData bills). Counted per call in memory and added to the shared
 // store about once a second, so a call never waits on it; GET /v1/usage reads the store.
 
 /** How a call ended, for usage: it ran (`ok`), was answered from the idempotency store (`replayed`), was
@@ -34,23 +34,43 @@ export interface CountedCall {
   /** Skip traces: 1 when the lookup reached the vendor (not a replay), and the matches it billed. */
   readonly skipTraces: number;
   readonly matches: number;
+  /** Body bytes received from the vendors and sent to them (0 when the HTTP layer did not report them). */
+  readonly bytesIn: number;
+  readonly bytesOut: number;
 }
+
+/** The vendor calls of a call, as the HTTP layer reports them (upstream-calls.ts). */
+export interface CountedVendorCall {
+  readonly vendor: string;
+  readonly bytes?: number;
+  readonly bytesSent?: number;
+}
+
+const byteCount = (n: number | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
 
 export const countedCall = (
   call: { readonly tenant: string; readonly tool: string; readonly group: string },
   result: ToolResult,
-  vendors: readonly string[],
+  upstream: readonly CountedVendorCall[],
 ): CountedCall => {
   const outcome = usageOutcomeOf(result);
   const traced = call.group === 'skiptrace' && outcome === 'ok';
+  let bytesIn = 0;
+  let bytesOut = 0;
+  for (const u of upstream) {
+    bytesIn += byteCount(u.bytes);
+    bytesOut += byteCount(u.bytesSent);
+  }
   return {
     tenant: call.tenant,
     tool: call.tool,
     group: call.group,
     outcome,
-    vendors,
+    vendors: upstream.map((u) => u.vendor),
     skipTraces: traced ? 1 : 0,
     matches: traced && result.ok ? skipTraceMatchesOf(result.payload) : 0,
+    bytesIn,
+    bytesOut,
   };
 };
 
@@ -73,6 +93,8 @@ export interface UsageView {
     readonly by_tool: Record<string, Partial<Record<UsageOutcome, number>>>;
   };
   readonly vendor_calls: { readonly total: number; readonly by_vendor: Record<string, number> };
+  /** Body bytes received from the vendors (`vendor_in`) and sent to them (`vendor_out`). */
+  readonly bytes: { readonly vendor_in: number; readonly vendor_out: number };
   readonly skip_traces: { readonly lookups: number; readonly matches: number };
 }
 
@@ -95,6 +117,7 @@ export const usageView = (period: string, counts: UsageCounts): UsageView => {
     period,
     tool_calls: { total: calls, by_tool: byTool },
     vendor_calls: { total: vendorCalls, by_vendor: byVendor },
+    bytes: { vendor_in: counts['bytes:vendor_in'] ?? 0, vendor_out: counts['bytes:vendor_out'] ?? 0 },
     skip_traces: { lookups: counts['skiptrace:lookups'] ?? 0, matches: counts['skiptrace:matches'] ?? 0 },
   };
 };
@@ -119,6 +142,8 @@ export class UsageMeter {
     for (const vendor of call.vendors) bump(`vendor:${vendor}`);
     if (call.skipTraces) bump('skiptrace:lookups', call.skipTraces);
     if (call.matches) bump('skiptrace:matches', call.matches);
+    if (call.bytesIn) bump('bytes:vendor_in', call.bytesIn);
+    if (call.bytesOut) bump('bytes:vendor_out', call.bytesOut);
     this.#timer ??= setTimeout(() => void this.flush(), this.options.flushMs ?? 1000).unref();
   }
 

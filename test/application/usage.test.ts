@@ -12,7 +12,7 @@ import { redisForTests } from '../support/redis.js';
 import { RedisUsageStore } from '../../adapters/outbound/redis/redis-usage-store.js';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { skipTraceCap } from '../../application/runtime/usage-cap.js';
+import { usageQuotas } from '../../application/runtime/usage-cap.js';
 import type { RegisteredTool } from '../../application/runtime/registry.js';
 import type { CallContext } from '../../application/runtime/define-tool.js';
 import { configuredTenantSettings } from '../../ports/tenant-settings.js';
@@ -38,8 +38,8 @@ describe('what a call counts', () => {
 
   it('a skip trace that ran counts a lookup and its matches; a replayed one counts neither', () => {
     const call = { tenant: 'acme', tool: 'skiptrace_skipTraceProperty', group: 'skiptrace' };
-    expect(countedCall(call, ok(trace(2)), ['batchdata'])).toMatchObject({ skipTraces: 1, matches: 2 });
-    expect(countedCall(call, ok(trace(0)), ['batchdata'])).toMatchObject({ skipTraces: 1, matches: 0 });
+    expect(countedCall(call, ok(trace(2)), [{ vendor: 'batchdata' }])).toMatchObject({ skipTraces: 1, matches: 2 });
+    expect(countedCall(call, ok(trace(0)), [{ vendor: 'batchdata' }])).toMatchObject({ skipTraces: 1, matches: 0 });
     expect(countedCall(call, ok(trace(2), true), [])).toMatchObject({ skipTraces: 0, matches: 0 });
     expect(countedCall({ ...call, tool: 'crm_createContact', group: 'crm' }, ok(trace(2)), [])).toMatchObject({
       skipTraces: 0,
@@ -61,10 +61,16 @@ describe('the usage meter', () => {
     };
     const meter = new UsageMeter({ store, clock, flushMs: 60_000 });
     const call = { tenant: 'acme', tool: 'crm_createContact', group: 'crm' };
-    meter.count(countedCall(call, ok(), ['hubspot', 'hubspot']));
+    const hubspot = [
+      { vendor: 'hubspot', bytes: 1200, bytesSent: 80 },
+      { vendor: 'hubspot', bytes: 300 },
+    ];
+    meter.count(countedCall(call, ok(), hubspot));
     meter.count(countedCall(call, ok({}, true), []));
     meter.count(
-      countedCall({ ...call, tool: 'skiptrace_skipTraceProperty', group: 'skiptrace' }, ok(trace(1)), ['batchdata']),
+      countedCall({ ...call, tool: 'skiptrace_skipTraceProperty', group: 'skiptrace' }, ok(trace(1)), [
+        { vendor: 'batchdata' },
+      ]),
     );
     meter.count(countedCall({ ...call, tenant: 'globex' }, failed(404), []));
     expect(adds).toEqual([]); // nothing reaches the store before the batch
@@ -77,6 +83,7 @@ describe('the usage meter', () => {
         by_tool: { crm_createContact: { ok: 1, replayed: 1 }, skiptrace_skipTraceProperty: { ok: 1 } },
       },
       vendor_calls: { total: 3, by_vendor: { hubspot: 2, batchdata: 1 } },
+      bytes: { vendor_in: 1500, vendor_out: 80 },
       skip_traces: { lookups: 1, matches: 1 },
     });
     expect(acme.month.period).toBe('2026-11');
@@ -185,7 +192,7 @@ describe('the usage metrics', () => {
     const metrics = new GatewayMetrics();
     const usage = new TenantUsageMetrics(metrics, 1);
     const call = (tenant: string) =>
-      countedCall({ tenant, tool: 'crm_createContact', group: 'crm' }, ok(), ['hubspot']);
+      countedCall({ tenant, tool: 'crm_createContact', group: 'crm' }, ok(), [{ vendor: 'hubspot' }]);
     usage.count(call('acme'));
     usage.count(call('globex'));
     usage.count(call('initech'));
@@ -197,6 +204,10 @@ describe('the usage metrics', () => {
       'gateway_tenant_usage_tool_calls_total{tenant="other",tool="crm_createContact",outcome="ok"} 2',
     );
     expect(text).toContain('gateway_tenant_vendor_calls_total{tenant="other",vendor="hubspot"} 2');
+    usage.count(countedCall({ tenant: 'acme', tool: 't', group: 'crm' }, ok(), [{ vendor: 'hubspot', bytes: 10 }]));
+    expect(await metrics.registry.metrics()).toContain(
+      'gateway_tenant_vendor_bytes_total{tenant="acme",direction="in"} 10',
+    );
     expect(text).not.toContain('globex');
   });
 });
@@ -211,7 +222,7 @@ describe('the skip trace cap', () => {
 
   it('takes one per lookup, gives it back when the lookup fails, and leaves other tenants and tools alone', async () => {
     const store = new InMemoryUsageStore(new FixedClock(NOW));
-    const cap = skipTraceCap({ store, clock: new FixedClock(NOW), settings });
+    const cap = usageQuotas({ store, clock: new FixedClock(NOW), settings });
     let fails = true;
     const useCase = {
       execute: () => () => Promise.resolve(fails ? E.left(invalidInput('no', 'street', 'string')) : E.right('found')),
@@ -232,7 +243,7 @@ describe('the skip trace cap', () => {
   it('refuses with 503 when the store cannot answer (a cap on spending fails closed)', async () => {
     const errors: unknown[] = [];
     const store = { take: () => Promise.reject(new Error('down')) } as unknown as UsageStore;
-    const capped = skipTraceCap({ store, clock: new FixedClock(NOW), settings, onError: (e) => errors.push(e) })(
+    const capped = usageQuotas({ store, clock: new FixedClock(NOW), settings, onError: (e) => errors.push(e) })(
       tool,
       'acme',
       { execute: () => () => Promise.resolve(E.right('found')) },

@@ -2,7 +2,9 @@ import type { Clock } from '../../../ports/clock.js';
 import {
   USAGE_DAY_TTL_SECONDS,
   USAGE_MONTH_TTL_SECONDS,
+  quotaPeriodOf,
   usagePeriodsOf,
+  type QuotaPeriod,
   type UsageCounts,
   type UsagePeriods,
   type UsageStore,
@@ -39,15 +41,15 @@ export class InMemoryUsageStore implements UsageStore {
     return Promise.resolve({ day: this.#counts(`${tenant}|${day}`), month: this.#counts(`${tenant}|${month}`) });
   }
 
-  take(tenant: string, at: Date, name: string, limit: number): Promise<boolean> {
-    const key = `${tenant}|${usagePeriodsOf(at).day}`;
+  take(tenant: string, at: Date, name: string, limit: number, period: QuotaPeriod = 'day'): Promise<boolean> {
+    const key = `${tenant}|${quotaPeriodOf(at, period)}`;
     if ((this.#counts(key)[name] ?? 0) >= limit) return Promise.resolve(false);
-    this.#bump(key, USAGE_DAY_TTL_SECONDS, { [name]: 1 });
+    this.#bump(key, period === 'month' ? USAGE_MONTH_TTL_SECONDS : USAGE_DAY_TTL_SECONDS, { [name]: 1 });
     return Promise.resolve(true);
   }
 
-  release(tenant: string, at: Date, name: string): Promise<void> {
-    const period = this.#periods.get(`${tenant}|${usagePeriodsOf(at).day}`);
+  release(tenant: string, at: Date, name: string, quotaPeriod: QuotaPeriod = 'day'): Promise<void> {
+    const period = this.#periods.get(`${tenant}|${quotaPeriodOf(at, quotaPeriod)}`);
     const n = period?.counts.get(name);
     if (period && n !== undefined && n > 0) period.counts.set(name, n - 1);
     return Promise.resolve();
@@ -72,6 +74,7 @@ export class InMemoryUsageStore implements UsageStore {
       this.#periods.set(key, period);
     }
     for (const [name, n] of Object.entries(counts)) {
+      if (n === 0) continue;
       const current = period.counts.get(name);
       if (current === undefined && period.counts.size >= this.maxCounters) continue;
       period.counts.set(name, (current ?? 0) + n);

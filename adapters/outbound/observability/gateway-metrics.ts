@@ -42,6 +42,12 @@ export class GatewayMetrics {
     labelNames: ['tenant'],
     registers: [this.registry],
   });
+  readonly tenantVendorBytes = new Counter({
+    name: 'gateway_tenant_vendor_bytes_total',
+    help: 'Body bytes received from the vendors (direction "in") and sent to them ("out"), by tenant; tenants beyond the first USAGE_TENANT_LABELS are "other"',
+    labelNames: ['tenant', 'direction'],
+    registers: [this.registry],
+  });
   readonly toolDuration = new BoundHistogram({
     name: 'gateway_tool_call_duration_seconds',
     help: 'Tool call duration by tool and status',

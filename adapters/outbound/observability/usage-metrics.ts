@@ -6,7 +6,7 @@ export const OTHER_TENANTS = 'other';
 
 /**
  * The usage metrics per tenant (gateway_tenant_usage_tool_calls_total, gateway_tenant_vendor_calls_total,
- * gateway_tenant_skiptrace_{lookups,matches}_total). The first `maxTenants` tenants seen by this process get
+ * gateway_tenant_vendor_bytes_total, gateway_tenant_skiptrace_{lookups,matches}_total). The first `maxTenants` tenants seen by this process get
  * a label of their own, the rest share "other", so the series stay bounded (tools, outcomes and vendors
  * are bounded by the registry).
  */
@@ -32,5 +32,7 @@ export class TenantUsageMetrics {
     for (const vendor of call.vendors) this.metrics.tenantVendorCalls.inc({ tenant, vendor });
     if (call.skipTraces) this.metrics.tenantSkipTraces.inc({ tenant }, call.skipTraces);
     if (call.matches) this.metrics.tenantSkipTraceMatches.inc({ tenant }, call.matches);
+    if (call.bytesIn) this.metrics.tenantVendorBytes.inc({ tenant, direction: 'in' }, call.bytesIn);
+    if (call.bytesOut) this.metrics.tenantVendorBytes.inc({ tenant, direction: 'out' }, call.bytesOut);
   }
 }

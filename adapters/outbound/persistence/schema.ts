@@ -43,9 +43,20 @@ export interface AuditTable {
   replay_of: string | null;
 }
 
+/** Usage per tenant and period (issue 32): one row per counter, `period` a UTC day or month. */
+export interface UsageCountersTable {
+  tenant: string;
+  /** `2026-11-27` (a UTC day) or `2026-11` (a UTC month). */
+  period: string;
+  name: string;
+  /** bigint: PostgreSQL answers it as text. */
+  count: number | string;
+}
+
 export interface GatewayDatabase {
   gateway_connections: ConnectionsTable;
   gateway_audit: AuditTable;
+  gateway_usage_counters: UsageCountersTable;
 }
 
 export type SqlDialect = 'postgres' | 'sqlite';
@@ -102,6 +113,25 @@ const migrations = (dialect: SqlDialect): Record<string, Migration> => ({
     up: async (db: Kysely<unknown>) => {
       await db.schema.alterTable('gateway_audit').addColumn('replay', 'integer').execute();
       await db.schema.alterTable('gateway_audit').addColumn('replay_of', 'text').execute();
+    },
+  },
+  // Issue 32: usage per tenant and UTC day or month, in the database (sql-usage-store.ts).
+  '2026-11-30-01-usage': {
+    up: async (db: Kysely<unknown>) => {
+      await db.schema
+        .createTable('gateway_usage_counters')
+        .addColumn('tenant', 'text', (c) => c.notNull())
+        .addColumn('period', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('count', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('gateway_usage_counters_pk', ['tenant', 'period', 'name'])
+        .execute();
+      // The purge finds old days by period alone.
+      await db.schema
+        .createIndex('gateway_usage_counters_period')
+        .on('gateway_usage_counters')
+        .column('period')
+        .execute();
     },
   },
 });

@@ -2,7 +2,9 @@ import type { Redis } from 'ioredis';
 import {
   USAGE_DAY_TTL_SECONDS,
   USAGE_MONTH_TTL_SECONDS,
+  quotaPeriodOf,
   usagePeriodsOf,
+  type QuotaPeriod,
   type UsageCounts,
   type UsagePeriods,
   type UsageStore,
@@ -12,7 +14,7 @@ import { withinBudget } from './redis-availability.js';
 /** Adding runs off the call path (a batch a second); reading answers GET /v1/usage. */
 const USAGE_BUDGET_MS = 1000;
 
-// Add one to a day counter unless it reached the limit, in one step for every instance.
+// Add one to a day (or month) counter unless it reached the limit, in one step for every instance.
 const TAKE = `
 local n = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if n >= tonumber(ARGV[2]) then return 0 end
@@ -52,16 +54,17 @@ export class RedisUsageStore implements UsageStore {
     };
   }
 
-  async take(tenant: string, at: Date, name: string, limit: number): Promise<boolean> {
-    const key = `${this.prefix}${tenant}:${usagePeriodsOf(at).day}`;
+  async take(tenant: string, at: Date, name: string, limit: number, period: QuotaPeriod = 'day'): Promise<boolean> {
+    const key = `${this.prefix}${tenant}:${quotaPeriodOf(at, period)}`;
+    const ttl = period === 'month' ? USAGE_MONTH_TTL_SECONDS : USAGE_DAY_TTL_SECONDS;
     const taken = await withinBudget(this.redis, USAGE_BUDGET_MS, 'taking a usage quota', () =>
-      this.scripts.tgUsageTake(key, name, limit, USAGE_DAY_TTL_SECONDS),
+      this.scripts.tgUsageTake(key, name, limit, ttl),
     );
     return taken === 1;
   }
 
-  async release(tenant: string, at: Date, name: string): Promise<void> {
-    const key = `${this.prefix}${tenant}:${usagePeriodsOf(at).day}`;
+  async release(tenant: string, at: Date, name: string, period: QuotaPeriod = 'day'): Promise<void> {
+    const key = `${this.prefix}${tenant}:${quotaPeriodOf(at, period)}`;
     await withinBudget(this.redis, USAGE_BUDGET_MS, 'giving back a usage quota', () =>
       this.scripts.tgUsageRelease(key, name),
     );

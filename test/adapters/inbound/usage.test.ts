@@ -75,6 +75,7 @@ describe('GET /v1/usage', () => {
         },
       },
       vendor_calls: { total: 0, by_vendor: {} }, // memory mode calls no vendor
+      bytes: { vendor_in: 0, vendor_out: 0 },
       skip_traces: { lookups: 1, matches: 1 },
     });
     expect(data.month).toMatchObject({ period: '2026-11', resets_at: '2026-12-01T00:00:00.000Z' });
@@ -109,7 +110,7 @@ describe('GET /v1/usage', () => {
     expect(capped.status).toBe(429);
     expect(capped.body.error.code).toBe('RATE_LIMITED');
     expect(capped.body.error.message).toContain('daily cap of 1 skip traces');
-    expect(capped.body.error.message).toContain('midnight UTC, in 50400 s');
+    expect(capped.body.error.message).toContain('at midnight UTC (2026-11-22T00:00:00.000Z), in 50400 s');
     expect(capped.headers.get('retry-after')).toBe('50400'); // NOW is 10:00 UTC
     // Another tenant has no cap.
     expect((await lookup(GLOBEX)).status).toBe(200);
