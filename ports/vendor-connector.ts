@@ -34,8 +34,11 @@ export interface VendorConnector {
   /** Key-based connections: checks the key against the vendor once and names the account. */
   readonly checkKey?: (key: string) => Promise<Either<GatewayError, ConnectedAccount>>;
   readonly oauth?: OAuthConnector;
-  /** Revokes at the vendor (best effort: the connection is forgotten either way). */
-  readonly revoke?: (secret: ConnectionSecret) => Promise<void>;
+  /**
+   * Revokes at the vendor (best effort: the connection is forgotten either way), given the connection's
+   * secret and its details (the account's hosts, for ShareFile).
+   */
+  readonly revoke?: (secret: ConnectionSecret, details: Readonly<Record<string, string>>) => Promise<void>;
 }
 
 /** Every vendor's connector, by vendor. */

@@ -391,7 +391,10 @@ export class Connections {
         ),
       );
     if (!existing) return E.right({ removed: false });
-    await this.deps.connectors.get(vendor.right)?.revoke?.(existing.secret);
+    // best effort: a revoke that fails (or throws) never keeps the connection
+    await Promise.resolve()
+      .then(() => this.deps.connectors.get(vendor.right)?.revoke?.(existing.secret, existing.details))
+      .catch(() => undefined);
     const removed = await store.remove(principal.tenant, vendor.right, owner.right);
     await this.#audited('connections.disconnect', principal.tenant, principal.id, vendor.right, owner.right);
     return E.right({ removed });

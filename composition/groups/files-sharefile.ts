@@ -16,6 +16,7 @@ import {
   shareFileRefresher,
 } from '../../adapters/outbound/sharefile/sharefile-connector.js';
 import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
+import { shareFileRevoker } from '../../adapters/outbound/sharefile/sharefile-revoke.js';
 import { SYMLINK_FEED_MAX_BYTES } from '../../adapters/outbound/sharefile/sharefile-symlink.js';
 import { ShareFileFileContents } from '../../adapters/outbound/sharefile/sharefile-file-contents.js';
 import { READ_MAX_BYTES } from '../../application/files/read-file.js';
@@ -94,7 +95,10 @@ const connectorOptions = (config: ShareFileConfig, shared: SharedServices) =>
 /** How tenants connect ShareFile: OAuth with the gateway's ShareFile app (none without one). */
 export const shareFileTenantConnector = (config: ShareFileConfig, shared: SharedServices) => {
   const options = connectorOptions(config, shared);
-  return options ? shareFileConnector(options) : undefined;
+  // deleting a connection revokes the gateway's app for that user at ShareFile (best effort, logged)
+  return options
+    ? { ...shareFileConnector(options), revoke: shareFileRevoker({ ...options, log: shared.logger }) }
+    : undefined;
 };
 
 /** The default tenant's ShareFile connection from the environment's account. */

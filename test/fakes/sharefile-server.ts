@@ -16,6 +16,7 @@ import {
 } from './sharefile/exchange.js';
 import { childrenFeed, ITEM_ROUTES } from './sharefile/item-routes.js';
 import { SHARE_ROUTES } from './sharefile/share-routes.js';
+import { APP_ROUTES, defaultConnectedApps } from './sharefile/app-routes.js';
 import { ShareFileAuth } from './sharefile/sharefile-auth.js';
 import { TRANSFER_ROUTES } from './sharefile/transfer-routes.js';
 import { standardUpload } from './sharefile/storage-host.js';
@@ -74,6 +75,10 @@ export interface ShareFileStandIn {
   readonly violations: Violation[];
   readonly resends: Json[];
   readonly issuedTokens: string[];
+  /** The user's connected apps (`GET Apps`): the gateway's app, its id the test client id, and a sync app. */
+  readonly connectedApps: Json[];
+  /** The app ids revoked with `DELETE Apps(id)`. */
+  readonly revokedApps: string[];
   /** A person approving the gateway's app at secure.sharefile.com: the code the redirect carries. */
   grantCode(): string;
   /** Answers the next API request with this status and body (ShareFile's error form by default). */
@@ -95,7 +100,7 @@ export interface ShareFileStandIn {
 }
 
 /** Every API operation, in the order they are tried. */
-const ROUTES: readonly SfRoute[] = [...ITEM_ROUTES, ...TRANSFER_ROUTES, ...SHARE_ROUTES];
+const ROUTES: readonly SfRoute[] = [...ITEM_ROUTES, ...TRANSFER_ROUTES, ...SHARE_ROUTES, ...APP_ROUTES];
 
 const readBody = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {
@@ -136,6 +141,8 @@ export const startShareFileServer = async (options: {
     violations,
     resends,
     issuedTokens,
+    connectedApps: defaultConnectedApps(SHAREFILE_TEST_CLIENT.clientId),
+    revokedApps: [],
     grantCode: () => auth.grantCode(),
     failNext: (status, body, headers = {}) => {
       failure = {
@@ -153,7 +160,16 @@ export const startShareFileServer = async (options: {
   };
   const reply = new Responder(state, violations);
   const auth = new ShareFileAuth(issuedTokens, violations, reply);
-  const ctx: StandInContext = { url, api, items, shares, flags: state, resends, reply };
+  const ctx: StandInContext = {
+    url,
+    api,
+    items,
+    shares,
+    flags: state,
+    resends,
+    apps: { connected: state.connectedApps, revoked: state.revokedApps },
+    reply,
+  };
 
   // ShareFile's storage hosts: the signed download and upload addresses its answers name (served by the
   // gateway's own memory-mode data plane over the stand-in's store).

@@ -122,6 +122,12 @@ describe('ShareFile OAuth connect flow', () => {
     expect((await request(g, 'DELETE', '/v1/connections/sharefile', { token: ADMIN })).body.data).toEqual({
       removed: true,
     });
+    // the grant is revoked at ShareFile with the connection's own token: DELETE Apps(id) of the gateway's app
+    // (ShareFile-NET AppsEntity.Delete), and no other app of the user
+    expect(sharefile.revokedApps).toEqual([SHAREFILE_TEST_CLIENT.clientId]);
+    expect(sharefile.connectedApps.map((a) => a['Name'])).toEqual(['ShareFile Sync']);
+    const revoked = sharefile.requests.find((r) => r.method === 'DELETE' && r.path.startsWith('/sf/v3/Apps('))!;
+    expect(revoked.headers.authorization).toBe(`Bearer ${sharefile.issuedTokens.at(-1)}`);
     const after = await request(g, 'POST', '/v1/tools/files/getTopLevelFolders', { body: {}, token: ADMIN });
     expect(after.body.error.code).toBe('NOT_CONNECTED');
   });

@@ -55,6 +55,8 @@ export interface StandInContext {
     readonly symlinks: ReadonlyMap<string, string>;
   };
   readonly resends: Json[];
+  /** The current user's connected apps (`GET Apps`), and the ids revoked with `DELETE Apps(id)`. */
+  readonly apps: { readonly connected: Json[]; readonly revoked: string[] };
   readonly reply: Responder;
 }
 

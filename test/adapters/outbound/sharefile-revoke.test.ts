@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureResilience } from '../../../adapters/outbound/http/resilience.js';
+import { shareFileRevoker, type RevokeLog } from '../../../adapters/outbound/sharefile/sharefile-revoke.js';
+import { FixedClock } from '../../../adapters/outbound/system-clock.js';
+import { SHAREFILE_TEST_CLIENT, startShareFileServer, type ShareFileStandIn } from '../../fakes/sharefile-server.js';
+
+// Issue 31, doubtful points: deleting a ShareFile connection revokes the gateway's app for the connected user,
+// best effort (ShareFile-NET AppsEntity: `GET Apps` "Get Apps for Current User", `DELETE Apps(id)` "Revoke
+// App access for Current User"). Only the one ConnectedApp that is the gateway is revoked; the revoke never
+// throws. (The end-to-end disconnect is in connections-oauth.test.ts.)
+
+configureResilience({ maxAttempts: 1, breakerFailures: 1_000_000 });
+
+describe('ShareFile grant revoked when a connection is deleted', () => {
+  const clock = new FixedClock(new Date('2026-11-27T10:00:00.000Z'));
+  let fake: ShareFileStandIn;
+  const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
+  const log: RevokeLog = {
+    info: (fields, message) => lines.push({ level: 'info', message, fields }),
+    warn: (fields, message) => lines.push({ level: 'warn', message, fields }),
+  };
+  const revoke = () =>
+    shareFileRevoker({
+      ...SHAREFILE_TEST_CLIENT,
+      authorizeBaseUrl: fake.url,
+      oauthBaseUrl: fake.url,
+      apiBaseUrl: fake.apiBaseUrl,
+      timeoutMs: 5000,
+      clock,
+      log,
+    });
+  const fresh = { accessToken: 'sf-static-token', expiresAt: Date.parse('2026-11-27T18:00:00.000Z') };
+  const deletes = () => fake.requests.filter((q) => q.method === 'DELETE' && q.path.startsWith('/sf/v3/Apps('));
+
+  beforeAll(async () => {
+    fake = await startShareFileServer({ clock });
+  });
+  afterAll(() => fake.close());
+
+  it('refreshes an expired token first, then revokes the gateway app only', async () => {
+    const issued = fake.issuedTokens.length;
+    await revoke()(
+      { accessToken: 'old', expiresAt: clock.now().getTime() - 1, refreshToken: SHAREFILE_TEST_CLIENT.refreshToken },
+      {},
+    );
+    expect(fake.issuedTokens.length).toBe(issued + 1);
+    expect(deletes().map((q) => q.path)).toEqual([`/sf/v3/Apps(${SHAREFILE_TEST_CLIENT.clientId})`]);
+    expect(deletes()[0]!.headers.authorization).toBe(`Bearer ${fake.issuedTokens.at(-1)}`);
+    expect(fake.revokedApps).toEqual([SHAREFILE_TEST_CLIENT.clientId]);
+    expect(fake.connectedApps.map((a) => a['Name'])).toEqual(['ShareFile Sync']);
+    expect(lines.at(-1)).toMatchObject({ level: 'info', message: 'ShareFile grant revoked' });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('revokes nothing when no single connected app is the gateway', async () => {
+    // the gateway's app is gone now: only the user's sync app is left, and it is never revoked
+    const before = deletes().length;
+    await revoke()(fresh, {});
+    expect(deletes().length).toBe(before);
+    expect(fake.connectedApps.map((a) => a['Name'])).toEqual(['ShareFile Sync']);
+    expect(lines.at(-1)).toMatchObject({
+      level: 'warn',
+      message: 'ShareFile grant not revoked: no single connected app is the gateway',
+      fields: { connected_apps: 1, matched: 0 },
+    });
+  });
+
+  it('never throws: a failing GET Apps or DELETE is logged', async () => {
+    fake.connectedApps.push({ Id: SHAREFILE_TEST_CLIENT.clientId, Name: 'Tool Gateway', Active: true });
+    fake.failNext(500);
+    await expect(revoke()(fresh, {})).resolves.toBeUndefined();
+    expect(lines.at(-1)).toMatchObject({ level: 'warn', message: 'ShareFile grant not revoked: GET Apps failed' });
+    await expect(revoke()({}, {})).resolves.toBeUndefined();
+    expect(lines.at(-1)).toMatchObject({ message: 'ShareFile grant not revoked: no usable access or refresh token' });
+    const unreachable = shareFileRevoker({
+      ...SHAREFILE_TEST_CLIENT,
+      authorizeBaseUrl: fake.url,
+      oauthBaseUrl: fake.url,
+      apiBaseUrl: 'http://127.0.0.1:1/sf/v3',
+      timeoutMs: 2000,
+      clock,
+      log,
+    });
+    await expect(unreachable(fresh, {})).resolves.toBeUndefined();
+    expect(lines.at(-1)?.level).toBe('warn');
+  });
+});
