@@ -35,6 +35,19 @@ describe('records reads over Podio cost one vendor call with warm caches', () =>
     expect(r.data.records.map((x: any) => x.record_id).sort()).toEqual([...expected].sort());
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([`POST /item/app/${DEALS_APP}/filter/`]);
   });
+
+  it('listApps: the listing alone, the record counts kept for a minute', async () => {
+    const { r, calls } = await callsOf('listApps', { workspace_id: 2001 });
+    expect(r.data.apps.length).toBeGreaterThan(1);
+    expect(r.data.apps.every((a: any) => typeof a.record_count === 'number')).toBe(true);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /app/space/2001/']);
+  });
+
+  it('listRecords of a saved view: the filter by view alone, the view kept for a minute', async () => {
+    const { r, calls } = await callsOf('listRecords', { app_id: LEADS_APP, view_id: 400101, limit: 5 });
+    expect(r.data.records.length).toBeGreaterThan(0);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([`POST /item/app/${LEADS_APP}/filter/400101/`]);
+  });
 });
 
 describe('records batches over Podio cost one vendor call per record', () => {

@@ -12,20 +12,35 @@ import { toApp, toAppSummary, toView } from './podio-record-mapping.js';
 export const PODIO_COUNTED_APPS = 25;
 const COUNTS_AT_ONCE = 5;
 
+/** How long an app's record count and a saved view are kept: a listing asked again within it is one call. */
+export const PODIO_SHORT_CACHE_SECONDS = 60;
+
 /**
  * Podio's apps and views (`/app/`, `/view/app/{id}/`). An app definition, once read, is kept (at most
  * `maxApps`, each for `ttlSeconds`, 10 minutes by default): every record read needs its fields. `forget`
- * drops one, for a write Podio refused because the definition changed.
+ * drops one, for a write Podio refused because the definition changed. Record counts and saved views are
+ * kept for a minute (`shortTtlSeconds`), so that asking again costs one vendor call (issue 31): a count is
+ * then at most a minute old, and a view changed in Podio shows within a minute.
  */
 export class PodioRecordApps implements RecordApps {
   private readonly appCache: LRUCache<number, App>;
+  private readonly countCache: LRUCache<number, number>;
+  private readonly viewCache: LRUCache<string, AppView>;
   private readonly countedApps: number;
 
   constructor(
     private readonly podio: PodioClient,
-    cache: { readonly maxApps?: number; readonly ttlSeconds?: number; readonly countedApps?: number } = {},
+    cache: {
+      readonly maxApps?: number;
+      readonly ttlSeconds?: number;
+      readonly countedApps?: number;
+      readonly shortTtlSeconds?: number;
+    } = {},
   ) {
     this.appCache = new LRUCache({ max: cache.maxApps ?? 500, ttl: (cache.ttlSeconds ?? 600) * 1000 || 1 });
+    const short = (cache.shortTtlSeconds ?? PODIO_SHORT_CACHE_SECONDS) * 1000 || 1;
+    this.countCache = new LRUCache({ max: 2_000, ttl: short });
+    this.viewCache = new LRUCache({ max: 500, ttl: short });
     this.countedApps = cache.countedApps ?? PODIO_COUNTED_APPS;
   }
 
@@ -38,7 +53,12 @@ export class PodioRecordApps implements RecordApps {
   recordCounts(appIds: readonly number[]): TaskEither<GatewayError, ReadonlyMap<number, number>> {
     return async () => {
       const counts = new Map<number, number>();
-      const ids = appIds.slice(0, this.countedApps);
+      const ids: number[] = [];
+      for (const id of appIds.slice(0, this.countedApps)) {
+        const kept = this.countCache.get(id);
+        if (kept === undefined) ids.push(id);
+        else counts.set(id, kept);
+      }
       for (let start = 0; start < ids.length; start += COUNTS_AT_ONCE) {
         const answers = await Promise.all(
           ids.slice(start, start + COUNTS_AT_ONCE).map(async (id) => {
@@ -46,7 +66,10 @@ export class PodioRecordApps implements RecordApps {
               codec: PodioItemCount,
               resource: { kind: 'app', id },
             })();
-            if (r._tag === 'Right') counts.set(id, r.right.count);
+            if (r._tag === 'Right') {
+              counts.set(id, r.right.count);
+              this.countCache.set(id, r.right.count);
+            }
             return r;
           }),
         );
@@ -58,6 +81,7 @@ export class PodioRecordApps implements RecordApps {
 
   forget(appId: number): void {
     this.appCache.delete(appId);
+    this.countCache.delete(appId);
   }
 
   listApps(workspaceId?: number): TaskEither<GatewayError, readonly AppSummary[]> {
@@ -102,12 +126,19 @@ export class PodioRecordApps implements RecordApps {
           'the app of the view',
         ),
       );
+    const key = `${appId}:${viewId}`;
+    const kept = this.viewCache.get(key);
+    if (kept) return TE.right({ app_id: appId, view: kept });
     return pipe(
       this.podio.task('GET', `/view/app/${appId}/${viewId}`, {
         codec: PodioView,
         resource: { kind: 'view', id: viewId },
       }),
-      TE.map((v) => ({ app_id: appId, view: toView(v, viewId) })),
+      TE.map((v) => {
+        const view = toView(v, viewId);
+        this.viewCache.set(key, view);
+        return { app_id: appId, view };
+      }),
     );
   }
 }
