@@ -50,5 +50,5 @@ export const podioSetup = async (options: { readonly countedApps?: number } = {}
     await g.close();
     await server.close();
   };
-  return { g, server, standIn, apps, call, close };
+  return { g, server, standIn, apps, call, close, clock };
 };

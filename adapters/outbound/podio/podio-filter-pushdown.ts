@@ -3,8 +3,8 @@ import type { FieldFilter, ResolvedFilter } from '../../../domain/records/filter
 import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
 import type { Json } from './podio-record-json.js';
 
-// Filters Podio evaluates itself (categories, relations, users, numbers, money, dates, created_on) are
-// sent as Podio filters; the rest (text, email, phone...) are applied by the gateway over the items
+// Filters Podio evaluates itself (categories, relations, users, numbers, money, dates, created_on by the
+// day) are sent as Podio filters; the rest (text, email, phone...) are applied by the gateway over the items
 // Podio returns (PodioRecordStore reads at most MAX_SCAN of them).
 
 /** Podio's filter for a field filter; undefined when the gateway applies it itself. */
@@ -59,7 +59,12 @@ export const splitFilters = (filters: readonly ResolvedFilter[]): { podio: Json;
         local.push(f);
         continue;
       }
-      podio[key] = f.match === 'on_or_after' ? { from: f.bound.from } : { to: f.bound.to };
+      // Sent as a day, YYYY-MM-DD, the form date filters take (developers.podio.com/doc/filters gives no other
+      // for created_on): the day's bound is the same filter when the time is the day's first second (from)
+      // or last (to); otherwise Podio's day is wider, and the gateway filters the hours over its answer.
+      const after = f.match === 'on_or_after';
+      podio[key] = after ? { from: f.bound.from.slice(0, 10) } : { to: f.bound.to.slice(0, 10) };
+      if (!(after ? f.bound.from.endsWith(' 00:00:00') : f.bound.to.endsWith(' 23:59:59'))) local.push(f);
       continue;
     }
     const key = String(f.field.field_id);
