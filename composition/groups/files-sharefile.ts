@@ -28,7 +28,7 @@ export interface ShareFileConfig {
   readonly apiOverride?: string;
   readonly oauthOverride?: string;
   /** The gateway's ShareFile app (SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET): refreshes and connect flows. */
-  readonly app?: { readonly clientId: string; readonly clientSecret: string };
+  readonly app?: { readonly clientId: string; readonly clientSecret: string; readonly name?: string };
   readonly authorizeUrl: string;
   /** File contents may be downloaded from loopback and private addresses (a local stand-in; FILES_FETCH_ALLOW_PRIVATE). */
   readonly fetchAllowPrivate: boolean;
@@ -97,7 +97,14 @@ export const shareFileTenantConnector = (config: ShareFileConfig, shared: Shared
   const options = connectorOptions(config, shared);
   // deleting a connection revokes the gateway's app for that user at ShareFile (best effort, logged)
   return options
-    ? { ...shareFileConnector(options), revoke: shareFileRevoker({ ...options, log: shared.logger }) }
+    ? {
+        ...shareFileConnector(options),
+        revoke: shareFileRevoker({
+          ...options,
+          ...(config.app?.name ? { appName: config.app.name } : {}),
+          log: shared.logger,
+        }),
+      }
     : undefined;
 };
 

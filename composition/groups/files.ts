@@ -98,6 +98,9 @@ export const filesGroup = defineGroup({
       "The gateway's ShareFile OAuth app (with SHAREFILE_CLIENT_SECRET): tenants connect their own accounts through it, and refresh tokens are refreshed with it.",
     ),
     SHAREFILE_CLIENT_SECRET: optionalString.doc('ShareFile OAuth client secret.'),
+    SHAREFILE_APP_NAME: optionalString.doc(
+      "The gateway's ShareFile app as ShareFile names it to users (its registered name): deleting a ShareFile connection revokes the connected app of that name (or whose id is SHAREFILE_CLIENT_ID) for that user.",
+    ),
     SHAREFILE_REFRESH_TOKEN: optionalString.doc(
       "OAuth refresh token of the operator's own account (needs the app): the default tenant's connection; access tokens are refreshed before they expire.",
     ),
@@ -126,7 +129,11 @@ export const filesGroup = defineGroup({
     }
     const app =
       v.SHAREFILE_CLIENT_ID && v.SHAREFILE_CLIENT_SECRET
-        ? { clientId: v.SHAREFILE_CLIENT_ID, clientSecret: v.SHAREFILE_CLIENT_SECRET }
+        ? {
+            clientId: v.SHAREFILE_CLIENT_ID,
+            clientSecret: v.SHAREFILE_CLIENT_SECRET,
+            ...(v.SHAREFILE_APP_NAME ? { name: v.SHAREFILE_APP_NAME } : {}),
+          }
         : undefined;
     if (Boolean(v.SHAREFILE_CLIENT_ID) !== Boolean(v.SHAREFILE_CLIENT_SECRET))
       problems.push('SHAREFILE_CLIENT_ID and SHAREFILE_CLIENT_SECRET go together.');

@@ -19,8 +19,9 @@ describe('ShareFile grant revoked when a connection is deleted', () => {
     info: (fields, message) => lines.push({ level: 'info', message, fields }),
     warn: (fields, message) => lines.push({ level: 'warn', message, fields }),
   };
-  const revoke = () =>
+  const revoke = (appName?: string) =>
     shareFileRevoker({
+      ...(appName ? { appName } : {}),
       ...SHAREFILE_TEST_CLIENT,
       authorizeBaseUrl: fake.url,
       oauthBaseUrl: fake.url,
@@ -63,6 +64,18 @@ describe('ShareFile grant revoked when a connection is deleted', () => {
       message: 'ShareFile grant not revoked: no single connected app is the gateway',
       fields: { connected_apps: 1, matched: 0 },
     });
+  });
+
+  it('with SHAREFILE_APP_NAME, revokes the connected app of that name when none has the client id as its id', async () => {
+    fake.connectedApps.push({ Id: 'a0b1c2d3-connected-app', Name: 'Tool Gateway (acme)', Active: true });
+    const before = deletes().length;
+    await revoke('Tool Gateway (acme)')(fresh, {});
+    expect(
+      deletes()
+        .slice(before)
+        .map((q) => q.path),
+    ).toEqual(['/sf/v3/Apps(a0b1c2d3-connected-app)']);
+    expect(fake.connectedApps.map((a) => a['Name'])).toEqual(['ShareFile Sync']);
   });
 
   it('never throws: a failing GET Apps or DELETE is logged', async () => {
