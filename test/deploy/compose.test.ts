@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../composition/config.js';
+import { TRACING_VARIABLES } from '../../adapters/outbound/observability/tracing.js';
 import { CORE_ENV } from '../../composition/core-env.js';
 import { composeProblems, DEPLOY, readYaml, yamlDocuments } from '../support/deploy.js';
 import { registerSkip } from '../support/skips.js';
@@ -65,7 +66,7 @@ describe('the topology', () => {
   });
 
   it('keeps secrets out of the file: env file and compose secrets, every variable one the gateway reads', () => {
-    const known = new Set([...ENV_VARIABLES, 'NODE_ENV']);
+    const known = new Set([...ENV_VARIABLES, ...TRACING_VARIABLES, 'NODE_ENV']);
     for (const [name, service] of [...gateways, ['migrate', services['migrate']!] as const]) {
       for (const variable of Object.keys(service['environment'] ?? {})) {
         expect(known.has(variable), `${name}: ${variable}`).toBe(true);

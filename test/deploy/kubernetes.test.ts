@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../composition/config.js';
+import { TRACING_VARIABLES } from '../../adapters/outbound/observability/tracing.js';
 import { testGateway } from '../support/gateway.js';
 import { DEPLOY, kubernetesProblems, readYaml, ROOT, yamlDocuments } from '../support/deploy.js';
 
@@ -136,7 +137,7 @@ describe('what the schemas cannot check', () => {
 
   it('holds no secret value: no Secret object, secrets only by secretKeyRef, every variable one the gateway reads', () => {
     expect(objects.map((o) => o['kind'])).not.toContain('Secret');
-    const known = new Set([...ENV_VARIABLES, 'NODE_ENV']);
+    const known = new Set([...ENV_VARIABLES, ...TRACING_VARIABLES, 'NODE_ENV']);
     for (const c of [container, ...(job['spec'].template.spec.containers as Obj[])]) {
       for (const variable of envOf(c)) {
         expect(known.has(variable['name']), `${variable['name']} is read by the gateway`).toBe(true);

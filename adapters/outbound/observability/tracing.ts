@@ -16,6 +16,24 @@ import { runInToolSpan } from '../http/vendor-spans.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
+/**
+ * The standard OpenTelemetry variables the gateway honours (docs/operations.md "Tracing"): read here, by the
+ * OTLP exporter, the batch span processor and the sampler. They are the specification's, so they are not
+ * in docs/configuration.md with the gateway's own.
+ */
+export const TRACING_VARIABLES: readonly string[] = [
+  'OTEL_SDK_DISABLED',
+  'OTEL_TRACES_EXPORTER',
+  'OTEL_SERVICE_NAME',
+  'OTEL_RESOURCE_ATTRIBUTES',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
+  ...['', 'TRACES_'].flatMap((signal) =>
+    ['ENDPOINT', 'PROTOCOL', 'HEADERS', 'TIMEOUT', 'COMPRESSION'].map((v) => `OTEL_EXPORTER_OTLP_${signal}${v}`),
+  ),
+  ...['SCHEDULE_DELAY', 'EXPORT_TIMEOUT', 'MAX_QUEUE_SIZE', 'MAX_EXPORT_BATCH_SIZE'].map((v) => `OTEL_BSP_${v}`),
+];
+
 export interface TracingSettings {
   /** The OTLP/HTTP traces endpoint (`…/v1/traces`); the exporter's default when undefined. */
   readonly url?: string;
