@@ -56,26 +56,21 @@ const quotasOf = (tool: RegisteredTool, settings: TenantSettings): readonly Quot
     return NONE;
   const quotas: Quota[] = [];
   if (tool.declaration.group === 'skiptrace') {
-    if (settings.skipTracesPerDay !== undefined)
+    const skipTraces = (period: QuotaPeriod, limit: number | undefined) => {
+      if (limit === undefined) return;
+      const [adjective, variable] = period === 'day' ? ['daily', 'per_day'] : ['monthly', 'per_month'];
       quotas.push({
         name: SKIP_TRACE_QUOTA,
-        period: 'day',
-        limit: settings.skipTracesPerDay,
+        period,
+        limit,
         refunded: true,
         what: 'skip traces',
-        refusal: (limit, reset) =>
-          `This workspace's daily cap of ${limit} skip traces is reached (TENANT_SETTINGS skip_traces_per_day). Nothing was looked up. The cap resets ${reset}.`,
+        refusal: (n, reset) =>
+          `This workspace's ${adjective} cap of ${n} skip traces is reached (TENANT_SETTINGS skip_traces_${variable}). Nothing was looked up. The cap resets ${reset}.`,
       });
-    if (settings.skipTracesPerMonth !== undefined)
-      quotas.push({
-        name: SKIP_TRACE_QUOTA,
-        period: 'month',
-        limit: settings.skipTracesPerMonth,
-        refunded: true,
-        what: 'skip traces',
-        refusal: (limit, reset) =>
-          `This workspace's monthly cap of ${limit} skip traces is reached (TENANT_SETTINGS skip_traces_per_month). Nothing was looked up. The cap resets ${reset}.`,
-      });
+    };
+    skipTraces('day', settings.skipTracesPerDay);
+    skipTraces('month', settings.skipTracesPerMonth);
   }
   if (settings.toolCallsPerDay !== undefined)
     quotas.push({

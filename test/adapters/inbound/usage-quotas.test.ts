@@ -1,15 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newEncryptionKey } from '../../../adapters/outbound/persistence/secret-box.js';
-import { FixedClock } from '../../../adapters/outbound/system-clock.js';
-import { createGateway, type Gateway } from '../../../composition/gateway.js';
-import { HubSpotServer, HUBSPOT_TEST_TOKEN } from '../../fakes/hubspot-server.js';
+import { type Gateway } from '../../../composition/gateway.js';
 import { TEST_DATA_DIR } from '../../support/data-dir.js';
-import { NOW, request } from '../../support/gateway.js';
+import { usageGateways } from '../../support/usage-gateways.js';
+import { request } from '../../support/gateway.js';
 import { postgresForTests } from '../../support/postgres.js';
 
 // Issue 32: the per-tenant quotas of TENANT_SETTINGS through the real HTTP app (tool_calls_per_day on every
@@ -25,22 +20,7 @@ const KEYS = JSON.stringify([
   { name: 'globex-admin', token: GLOBEX, permissions: ['*'], tenant: 'globex' },
 ]);
 
-const gateways: Gateway[] = [];
-const dirs: string[] = [];
-let hubspot: HubSpotServer | undefined;
-afterAll(async () => {
-  for (const g of gateways) await g.close();
-  await hubspot?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const gateway = (env: Record<string, string>): Gateway => {
-  const g = createGateway({ env, logger: pino({ level: 'silent' }), overrides: { clock: new FixedClock(NOW) } });
-  gateways.push(g);
-  return g;
-};
-const call = (g: Gateway, token: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  request(g, 'POST', `/v1/tools/${path}?format=json`, { body, token, headers });
+const { gateway, call, dataDir, hubspotEnv, closeNow } = usageGateways();
 const usage = async (g: Gateway, token: string) => {
   const answer = await request(g, 'GET', '/v1/usage', { token });
   expect(answer.status).toBe(200);
@@ -117,16 +97,7 @@ describe('TENANT_SETTINGS quotas over HTTP', () => {
 
 describe('usage in the database', () => {
   it('the embedded SQLite with a vendor backend: counts and vendor bytes kept over a restart', async () => {
-    hubspot ??= await HubSpotServer.start();
-    const dir = mkdtempSync(join(tmpdir(), 'usage-db-'));
-    dirs.push(dir);
-    const env = {
-      GATEWAY_DATA_DIR: dir,
-      GATEWAY_API_KEYS: JSON.stringify([{ name: 'admin', token: ADMIN, permissions: ['*'] }]),
-      CRM_BACKEND: 'hubspot',
-      HUBSPOT_BASE_URL: hubspot.baseUrl,
-      HUBSPOT_ACCESS_TOKEN: HUBSPOT_TEST_TOKEN,
-    };
+    const env = await hubspotEnv(ADMIN, dataDir('usage-db-'));
     const first = gateway(env);
     expect((await call(first, ADMIN, 'crm/getProperties', { object_type: 'contacts' })).status).toBe(200);
     const seen = (await usage(first, ADMIN)).day;
@@ -135,8 +106,7 @@ describe('usage in the database', () => {
     expect(seen.bytes.vendor_out).toBe(0); // a GET sends no body
     const metrics = await (await first.http.request('/metrics')).text();
     expect(metrics).toMatch(/gateway_tenant_vendor_bytes_total\{tenant="default",direction="in"\} [1-9]/);
-    await first.close();
-    gateways.splice(gateways.indexOf(first), 1);
+    await closeNow(first);
 
     const second = gateway(env);
     const kept = (await usage(second, ADMIN)).day;
@@ -163,8 +133,7 @@ describe('usage in the database', () => {
     );
     expect(answers.filter((r) => r.status === 404)).toHaveLength(10);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(6);
-    await b.close(); // its counts go to the database as it closes
-    gateways.splice(gateways.indexOf(b), 1);
+    await closeNow(b); // its counts go to the database as it closes
     const day = (await usage(a, token)).day;
     expect(day.tool_calls.by_tool).toEqual({ crm_getContact: { refused: 16 } });
     await pg.stop();

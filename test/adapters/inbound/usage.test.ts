@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
-import { FixedClock } from '../../../adapters/outbound/system-clock.js';
-import { createGateway, type Gateway } from '../../../composition/gateway.js';
-import { HubSpotServer, HUBSPOT_TEST_TOKEN } from '../../fakes/hubspot-server.js';
+import { describe, expect, it } from 'vitest';
+import { type Gateway } from '../../../composition/gateway.js';
 import { TEST_DATA_DIR } from '../../support/data-dir.js';
-import { NOW, request } from '../../support/gateway.js';
+import { usageGateways } from '../../support/usage-gateways.js';
+import { request } from '../../support/gateway.js';
 import { redisForTests } from '../../support/redis.js';
 
 // Usage per tenant (issue 32): GET /v1/usage (audit:read) answers the caller's tenant's tool calls by tool and
@@ -24,22 +19,7 @@ const KEYS = JSON.stringify([
   { name: 'globex-admin', token: GLOBEX, permissions: ['*'], tenant: 'globex' },
 ]);
 
-const gateways: Gateway[] = [];
-const dirs: string[] = [];
-let hubspot: HubSpotServer | undefined;
-afterAll(async () => {
-  for (const g of gateways) await g.close();
-  await hubspot?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const gateway = (env: Record<string, string>): Gateway => {
-  const g = createGateway({ env, logger: pino({ level: 'silent' }), overrides: { clock: new FixedClock(NOW) } });
-  gateways.push(g);
-  return g;
-};
-const call = (g: Gateway, token: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  request(g, 'POST', `/v1/tools/${path}?format=json`, { body, token, headers });
+const { gateway, call, hubspotEnv } = usageGateways();
 const usage = (g: Gateway, token: string) => request(g, 'GET', '/v1/usage', { token });
 
 describe('GET /v1/usage', () => {
@@ -123,22 +103,10 @@ describe('GET /v1/usage', () => {
   it('two instances sharing Redis count together, vendor calls by vendor', async (ctx) => {
     const redis = await redisForTests();
     if ('skip' in redis) return ctx.skip(redis.skip);
-    hubspot = await HubSpotServer.start();
     const prefix = `usage-${randomUUID().slice(0, 8)}:`;
-    const instance = () => {
-      const dir = mkdtempSync(join(tmpdir(), 'usage-'));
-      dirs.push(dir);
-      return gateway({
-        GATEWAY_DATA_DIR: dir,
-        GATEWAY_API_KEYS: JSON.stringify([{ name: 'admin', token: ADMIN, permissions: ['*'] }]),
-        CRM_BACKEND: 'hubspot',
-        HUBSPOT_BASE_URL: hubspot!.baseUrl,
-        HUBSPOT_ACCESS_TOKEN: HUBSPOT_TEST_TOKEN,
-        REDIS_URL: redis.url,
-        REDIS_KEY_PREFIX: prefix,
-      });
-    };
-    const [a, b] = [instance(), instance()] as const;
+    const instance = async () =>
+      gateway({ ...(await hubspotEnv(ADMIN)), REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix });
+    const [a, b] = [await instance(), await instance()] as const;
     expect((await call(a, ADMIN, 'crm/getProperties', { object_type: 'contacts' })).status).toBe(200);
     expect((await call(b, ADMIN, 'crm/getProperties', { object_type: 'contacts' })).status).toBe(200);
     // A reads its own count at once; B adds its counts within about a second.
