@@ -7,7 +7,8 @@
 //   3. an idempotent write sent to instance 1 and again to instance 2 reaches HubSpot once, answers the same,
 //      and the audit log counts it once (the replay marked as one);
 //   4. tenants stay isolated (another tenant neither uses the connection nor reads the audit);
-//   5. an instance stopped (SIGTERM) under load through haproxy fails no call.
+//   5. an instance stopped (SIGTERM) under load through haproxy fails no call;
+//   6. an instance killed (SIGKILL) under load fails only the calls that were in flight on it.
 //
 //   npm run build && npm run test:scale-out        (REDIS_URL and DATABASE_URL set; haproxy on PATH or /usr/sbin)
 //
@@ -27,6 +28,8 @@ const root = resolve(import.meta.dirname, '../..');
 const entry = resolve(process.env['GATEWAY_ENTRY'] ?? join(root, 'dist/composition/main.js'));
 const haproxyBin = ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'].find((p) => existsSync(p));
 const { REDIS_URL: redisUrl, DATABASE_URL: databaseUrl } = process.env;
+/** Concurrent callers in the load steps (each with one call out at a time). */
+const WORKERS = 6;
 
 const missing = [
   !haproxyBin && 'haproxy (bash .ci/install-haproxy)',
@@ -129,7 +132,7 @@ const main = async () => {
       { name: 'other', token: OTHER, permissions: ['*'], tenant: otherTenant },
     ]),
   };
-  const instances = [];
+  const instances: Awaited<ReturnType<typeof startProcess>>[] = [];
   for (const port of [p1, p2, p3]) {
     // one after another: the first applies the migrations under the advisory lock, the others find none
     instances.push(
@@ -232,28 +235,66 @@ const main = async () => {
   }).then((r) => r.json() as Promise<any>);
   check((otherAudit?.data?.entries ?? []).length === 0, "another tenant does not read this tenant's audit");
 
-  // 5. Under load through haproxy, instance 3 is stopped (SIGTERM, as a rolling update does): no call fails.
-  let running = true;
-  let calls = 0;
-  const failed: string[] = [];
-  const worker = async () => {
-    while (running) {
-      const r = await call(base, 'records/listApps', {}, LOAD).catch((e: Error) => ({ status: 0, body: e.message }));
-      calls++;
-      if (r.status !== 200) failed.push(`${r.status} ${JSON.stringify(r.body).slice(0, 120)}`);
-    }
+  // Calls through haproxy from six workers until `stop` has run and 1.5 s more have passed; each failure with
+  // the time its call was sent.
+  const underLoad = async (stop: () => Promise<void>) => {
+    let running = true;
+    let calls = 0;
+    const failed: { readonly sentAt: number; readonly what: string }[] = [];
+    const worker = async () => {
+      while (running) {
+        const sentAt = performance.now();
+        const r = await call(base, 'records/listApps', {}, LOAD).catch((e: Error) => ({
+          status: 0,
+          body: `${e.message} (${String((e.cause as { code?: string } | undefined)?.code ?? e.cause)})`,
+        }));
+        calls++;
+        if (r.status !== 200) failed.push({ sentAt, what: `${r.status} ${JSON.stringify(r.body).slice(0, 120)}` });
+      }
+    };
+    const load = Promise.all(Array.from({ length: WORKERS }, worker));
+    await sleep(1_000);
+    const stoppedAt = performance.now();
+    await stop();
+    const goneAt = performance.now();
+    await sleep(1_500);
+    running = false;
+    await load;
+    const said = `${calls} calls, ${failed.length} failed${
+      failed.length
+        ? `: ${failed
+            .slice(0, 3)
+            .map((f) => f.what)
+            .join(' | ')}`
+        : ''
+    }`;
+    return { calls, failed, stoppedAt, goneAt, said };
   };
-  const load = Promise.all(Array.from({ length: 6 }, worker));
-  await sleep(1_000);
-  instances[2]!.child.kill('SIGTERM');
-  await once(instances[2]!.child, 'exit');
-  await sleep(1_500);
-  running = false;
-  await load;
+
+  // 5. Under load through haproxy, instance 3 is stopped (SIGTERM, as a rolling update does): no call fails.
+  const stopped = await underLoad(async () => {
+    instances[2]!.child.kill('SIGTERM');
+    await once(instances[2]!.child, 'exit');
+  });
   check(
-    failed.length === 0 && calls > 50,
+    stopped.failed.length === 0 && stopped.calls > 50,
     'an instance stopped under load fails no call',
-    `${calls} calls, ${failed.length} failed${failed.length ? `: ${failed.slice(0, 3).join(' | ')}` : ''}`,
+    stopped.said,
+  );
+
+  // 6. Under load, instance 2 is killed (SIGKILL: a crash, no draining): the only calls that may fail are those
+  // in flight on it, so each failure was sent before the kill, and there are at most as many as the workers
+  // (each has one call out at a time); every call sent afterwards is served by instance 1 (haproxy sends a
+  // refused connection to another server, and its check takes the dead one out).
+  const killed = await underLoad(async () => {
+    instances[1]!.child.kill('SIGKILL');
+    await once(instances[1]!.child, 'exit');
+  });
+  const late = killed.failed.filter((f) => f.sentAt >= killed.goneAt);
+  check(
+    killed.calls > 50 && late.length === 0 && killed.failed.length <= WORKERS,
+    'an instance killed under load fails only calls in flight on it',
+    `${killed.said}; ${late.length} of the failures sent after it exited`,
   );
 
   await hubspot.close();
