@@ -372,7 +372,7 @@ export class Connections {
     return E.right({ vendor: state.v, label: account.right.label, tenant: state.t });
   }
 
-  /** Revokes at the vendor where it can, then forgets. */
+  /** Revokes at the vendor where it can (best effort: a revoke that fails or throws never keeps the connection), then forgets. */
   async disconnect(
     principal: Principal,
     vendorName: string,
@@ -391,10 +391,8 @@ export class Connections {
         ),
       );
     if (!existing) return E.right({ removed: false });
-    // best effort: a revoke that fails (or throws) never keeps the connection
-    await Promise.resolve()
-      .then(() => this.deps.connectors.get(vendor.right)?.revoke?.(existing.secret, existing.details))
-      .catch(() => undefined);
+    const connector = this.deps.connectors.get(vendor.right);
+    await (async () => connector?.revoke?.(existing.secret, existing.details))().catch(() => undefined);
     const removed = await store.remove(principal.tenant, vendor.right, owner.right);
     await this.#audited('connections.disconnect', principal.tenant, principal.id, vendor.right, owner.right);
     return E.right({ removed });
