@@ -1,8 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKEN } from '../support/gateway.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { servedGateway } from '../support/served-gateway.js';
 import { recordsWorld, tableCells, textContinuation } from '../application/list-tools-world.js';
 
 // The long-list task of issue 30: an agent reads every record of a 305-record app through the official MCP
@@ -11,24 +9,11 @@ import { recordsWorld, tableCells, textContinuation } from '../application/list-
 
 const RECORDS = 305;
 const w = recordsWorld({ properties: RECORDS, leads: 10, deals: 2 }, { RATE_LIMIT_PER_MINUTE: '100000' });
-let server: ServerType | undefined;
+const served = servedGateway(w.g);
 let client: Client;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: w.g.http.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
-  });
-  const url = new URL(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`);
-  client = new Client({ name: 'long-list', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(
-    new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${DEMO_TOKEN}` } } }),
-  );
-});
-
-afterAll(async () => {
-  await client?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await w.g.close();
+  client = await served.mcpClient('long-list', { versionNegotiation: { mode: { pin: '2026-07-28' } } });
 });
 
 type Args = Record<string, unknown>;

@@ -1,11 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ajv } from 'ajv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_META_KEY } from '../../../adapters/inbound/mcp/mcp-server.js';
 import { ERROR_META_KEY } from '../../../adapters/inbound/mcp/mcp-tools.js';
 import { DEMO_TOKEN, testGateway } from '../../support/gateway.js';
+import { servedGateway } from '../../support/served-gateway.js';
 
 // Issue 30, tool search: /mcp?discovery=search through the official v2 client in both eras, as a client runs
 // it: tools/list first, then find, describe and call through the meta tools.
@@ -32,23 +31,8 @@ const gateway = testGateway(
     TENANT_SETTINGS: JSON.stringify({ acme: { tool_search_above: 20 } }),
   },
 );
-let server: ServerType | undefined;
-let base = '';
-const open: Client[] = [];
-
-beforeAll(async () => {
-  base = await new Promise<string>((resolve) => {
-    server = serve({ fetch: gateway.http.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-      resolve(`http://127.0.0.1:${info.port}`),
-    );
-  });
-});
-
-afterAll(async () => {
-  await Promise.all(open.map((c) => c.close().catch(() => undefined)));
-  await new Promise((resolve) => server?.close(resolve));
-  await gateway.close();
-});
+const served = servedGateway(gateway);
+const { open } = served;
 
 type Era = '2026-07-28' | '2025-11-25';
 const ERAS: readonly Era[] = ['2026-07-28', '2025-11-25'];
@@ -57,7 +41,7 @@ const connect = async (era: Era, query: string, token = DEMO_TOKEN): Promise<Cli
   const mode = era === '2026-07-28' ? { pin: '2026-07-28' as const } : ('legacy' as const);
   const client = new Client({ name: 'discovery-test', version: '1.0.0' }, { versionNegotiation: { mode } });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/mcp${query}`), {
+    new StreamableHTTPClientTransport(new URL(`${served.base()}/mcp${query}`), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
     }),
   );
@@ -240,7 +224,7 @@ describe('pins, automatic mode and the catalogue version', () => {
       ['crm_deleteContact', READ_ALL, ''],
       ['files_getItem', DEMO_TOKEN, '&groups=crm'],
     ] as const) {
-      const res = await fetch(`${base}/mcp?discovery=search&pin=${pin}${groups}`, {
+      const res = await fetch(`${served.base()}/mcp?discovery=search&pin=${pin}${groups}`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,
@@ -252,7 +236,7 @@ describe('pins, automatic mode and the catalogue version', () => {
       expect(res.status).toBe(400);
       expect(((await res.json()) as any).error.message).toContain(`"${pin}" is not a tool this token may call`);
     }
-    const bad = await fetch(`${base}/mcp?discovery=sometimes`, {
+    const bad = await fetch(`${served.base()}/mcp?discovery=sometimes`, {
       method: 'POST',
       headers: { authorization: `Bearer ${DEMO_TOKEN}`, 'content-type': 'application/json' },
       body: '{}',

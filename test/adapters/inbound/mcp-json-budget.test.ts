@@ -1,8 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKEN } from '../../support/gateway.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { servedGateway } from '../../support/served-gateway.js';
 import { recordsWorld, tableCells } from '../../application/list-tools-world.js';
 
 // GATEWAY_JSON_BUDGET_CHARS reaches the MCP surface (the composition hands it to the MCP handler, which
@@ -10,24 +8,11 @@ import { recordsWorld, tableCells } from '../../application/list-tools-world.js'
 
 const JSON_BUDGET = 20_000;
 const w = recordsWorld({ properties: 120, leads: 5, deals: 2 }, { GATEWAY_JSON_BUDGET_CHARS: String(JSON_BUDGET) });
-let server: ServerType | undefined;
+const served = servedGateway(w.g);
 let client: Client;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: w.g.http.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
-  });
-  const url = new URL(`http://127.0.0.1:${(server!.address() as AddressInfo).port}/mcp`);
-  client = new Client({ name: 'json-budget', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${DEMO_TOKEN}` } } }),
-  );
-});
-
-afterAll(async () => {
-  await client?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await w.g.close();
+  client = await served.mcpClient('json-budget');
 });
 
 describe('the configured JSON budget on MCP', () => {

@@ -1,11 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_META_KEY } from '../../../adapters/inbound/mcp/mcp-tools.js';
 import { DEMO_TOKEN, post, testGateway } from '../../support/gateway.js';
+import { servedGateway } from '../../support/served-gateway.js';
 
 // Issue 27: the official clients in the order a real client runs them: connect (initialize, or
 // server/discover), tools/list, then calls on the same client. After tools/list a client knows each tool's
@@ -26,27 +25,12 @@ const KINDS: readonly Kind[] = [
 ];
 
 const gateway = testGateway({}, { RATE_LIMIT_PER_MINUTE: '100000' });
-let server: ServerType | undefined;
-let base = '';
-const open: Caller[] = [];
-
-beforeAll(async () => {
-  base = await new Promise<string>((resolve) => {
-    server = serve({ fetch: gateway.http.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-      resolve(`http://127.0.0.1:${info.port}`),
-    );
-  });
-});
-
-afterAll(async () => {
-  await Promise.all(open.map((c) => c.close().catch(() => undefined)));
-  await new Promise((resolve) => server?.close(resolve));
-  await gateway.close();
-});
+const served = servedGateway(gateway);
+const { open } = served;
 
 /** An official client with the bearer header on every request, as an agent host configures one. */
 const connect = async (kind: Kind): Promise<Caller> => {
-  const url = new URL(`${base}/mcp`);
+  const url = new URL(`${served.base()}/mcp`);
   const requestInit = { headers: { authorization: `Bearer ${DEMO_TOKEN}` } };
   let caller: Caller;
   if (kind === 'v1 client (2025-11-25 initialize)') {
