@@ -1,17 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InMemoryAuditLog } from '../../../adapters/outbound/memory/in-memory-audit-log.js';
-import { openEmbedded, openPostgres, type OpenDatabase } from '../../../adapters/outbound/persistence/databases.js';
-import { SqlAuditLog } from '../../../adapters/outbound/persistence/sql-audit-log.js';
 import { newEncryptionKey } from '../../../adapters/outbound/persistence/secret-box.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { createGateway, type Gateway } from '../../../composition/gateway.js';
 import type { AuditEntry, AuditLog } from '../../../ports/audit-log.js';
 import { TEST_DATA_DIR } from '../../support/data-dir.js';
+import { inEachAuditStore } from '../../support/audit-stores.js';
 import { NOW, request } from '../../support/gateway.js';
 import { postgresForTests } from '../../support/postgres.js';
 import { redisForTests } from '../../support/redis.js';
@@ -23,13 +18,9 @@ import { redisForTests } from '../../support/redis.js';
 const tenant = `replay-${randomBytes(4).toString('hex')}`;
 const ADMIN = `token-${tenant}-admin-0123456789`;
 
-const opened: OpenDatabase[] = [];
-const dirs: string[] = [];
 const gateways: Gateway[] = [];
 afterAll(async () => {
   for (const g of gateways) await g.close();
-  await Promise.all(opened.map((o) => o.db.destroy()));
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 const gateway = (env: Record<string, string>): Gateway => {
@@ -121,23 +112,5 @@ describe('the replay marker in each audit store', () => {
     ]);
   };
 
-  it('memory', async () => {
-    await roundTrip(new InMemoryAuditLog(new FixedClock(NOW)));
-  });
-
-  it('embedded SQLite', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'audit-replay-'));
-    dirs.push(dir);
-    const db = await openEmbedded(dir);
-    opened.push(db);
-    await roundTrip(new SqlAuditLog(() => Promise.resolve(db.db)));
-  });
-
-  it('PostgreSQL', async (ctx) => {
-    const pg = await postgresForTests();
-    if ('skip' in pg) return ctx.skip(pg.skip);
-    const db = await openPostgres(pg.url, 2);
-    opened.push(db);
-    await roundTrip(new SqlAuditLog(() => Promise.resolve(db.db)));
-  });
+  inEachAuditStore('audit-replay-', roundTrip);
 });
