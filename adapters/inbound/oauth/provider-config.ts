@@ -56,6 +56,9 @@ export interface ProviderSettings {
 
 const CIMD_DRAFT = 'draft-02';
 
+/** Hosts a plain-http redirect URI may name (RFC 8252 7.3; a person's own machine). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /** oidc-provider's errors, from the module loaded on first use (authorization-server.ts). */
 export type ProviderErrors = typeof oidc.errors;
 
@@ -71,6 +74,7 @@ export const providerConfiguration = (s: ProviderSettings, errors: ProviderError
   const accountOfToken = (token: object) =>
     'accountId' in token && typeof token.accountId === 'string' ? accountOf(token.accountId) : undefined;
   const cimd = s.clientIdMetadataDocuments;
+  const offered = new Set(['openid', 'offline_access', ...s.scopes]);
   return {
     adapter: s.adapter,
     clients: [...s.clients],
@@ -87,7 +91,31 @@ export const providerConfiguration = (s: ProviderSettings, errors: ProviderError
     // The gateway's permissions are listed as the server's scopes too: dynamic registration accepts only
     // these in a client's `scope` (the MCP SDK registers with the resource's scopes_supported), and the
     // metadata advertises them. The consent grants them both ways (interaction-routes.ts).
-    scopes: ['openid', 'offline_access', ...s.scopes],
+    scopes: [...offered],
+    // What a client registers (or its metadata document, or the operator's configuration) says in `scope` is
+    // what it asks for first, not the most it may ever hold: oidc-provider refuses an authorization request
+    // for a scope outside a client's registered `scope`, which would leave a client that registered with the
+    // read scopes of the first challenge unable to step up to writes. Every client is therefore recorded with
+    // every scope the server offers (a `scope` naming an unknown scope is left as sent, so that registration
+    // refuses it); the limits are the signing-in key's permissions and what the person ticks at consent.
+    extraClientMetadata: {
+      properties: ['scope'],
+      validator: (_ctx, key, value, metadata) => {
+        if (key !== 'scope') return;
+        const asked = typeof value === 'string' ? value.split(' ').filter(Boolean) : [];
+        if (asked.every((scope) => offered.has(scope))) metadata['scope'] = [...offered].join(' ');
+        // A web client's codes travel over the network to its redirect URI: https only, loopback aside
+        // (oidc-provider itself allows plain http for a web client of the code flow).
+        if ((metadata.application_type ?? 'web') === 'web')
+          for (const uri of metadata.redirect_uris ?? []) {
+            const url = URL.parse(uri);
+            if (url?.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname))
+              throw new errors.InvalidClientMetadata(
+                'redirect_uris of a web client must use https (plain http only for localhost, 127.0.0.1 or [::1])',
+              );
+          }
+      },
+    },
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],

@@ -134,6 +134,32 @@ describe('redirect URIs', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe('invalid_redirect_uri');
   });
+
+  const registerWeb = (redirectUri: string) =>
+    fetch(`${h.base}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        application_type: 'web',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+
+  it('registration refuses a web client whose redirect URI is plain http on another host (issue 38)', async () => {
+    const res = await registerWeb('http://app.example/callback');
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; error_description: string };
+    expect(body.error).toBe('invalid_redirect_uri');
+    expect(body.error_description).toContain('https');
+  });
+
+  it.each(['https://app.example/callback', 'http://localhost:3334/oauth/callback', 'http://127.0.0.1:9/cb'])(
+    'a web client may register %s',
+    async (uri) => {
+      expect((await registerWeb(uri)).status).toBe(201);
+    },
+  );
 });
 
 describe('resources', () => {
