@@ -22,9 +22,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspector, mcpRemote, mcpRemoteSignedIn, sdkV1, sdkV2 } from './clients.js';
+import { oauthHost } from './oauth-hosts.js';
 import { failureCount } from './report.js';
 import { runClient } from './sequence.js';
 import { conformance, unauthenticated } from './server-checks.js';
+import { runStepUp } from './step-up.js';
 import { boot } from './server.js';
 
 const started = Date.now();
@@ -44,6 +46,12 @@ const main = async () => {
       mcpRemote(url, ['--transport', 'http-only', '--header', `Authorization: Bearer ${token}`], configDir),
     );
     await runClient('mcp-remote 0.15.1 (no header: OAuth sign-in)', mcpRemoteSignedIn(url, token, configDir));
+    // Issue 37: OAuth clients that sign in with the read scopes of the first challenge, then step up to a
+    // write and a delete (a new consent each), as the SDK hosts and mcp-remote do.
+    await runStepUp('sdk v2 auto (OAuth step-up)', oauthHost(url, token, 'v2 auto'));
+    await runStepUp('sdk v2 legacy (OAuth step-up)', oauthHost(url, token, 'v2 legacy'));
+    await runStepUp('sdk v1 (OAuth step-up)', oauthHost(url, token, 'v1'));
+    await runStepUp('mcp-remote 0.15.1 (OAuth step-up)', mcpRemoteSignedIn(url, token, join(configDir, 'step-up')));
     await conformance(url, token);
   } finally {
     server?.kill('SIGTERM');

@@ -12,6 +12,7 @@ import { traceHeaders } from '../http/tool-calls.js';
 import { header, requestIdOf } from '../http/call-request.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
 import type { authInfoFor as AuthInfoFor, McpFetch } from './mcp-server.js';
+import { mayStepUp } from './step-up.js';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from './protected-resource.js';
 import { parseOutputSchemaForm } from '../dialects/tool-dialects.js';
 
@@ -182,7 +183,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
     // client). API keys and the demo token cannot be re-authorized: they get the tool's own error
     // (isError, naming the permission) from the SDK path below.
     const needed = missingScope(executor.registry, body.value, auth.principal);
-    if (needed !== undefined && (auth.principal.id.startsWith('jwt:') || 'clientId' in auth.principal)) {
+    if (needed !== undefined && mayStepUp(auth.principal)) {
       return withId(
         json(
           403,

@@ -12,10 +12,11 @@ import { LRUCache } from 'lru-cache';
 import type { TraceCarrier } from '../../../ports/call-observer.js';
 import type { Principal } from '../../../ports/authenticator.js';
 import type { TenantSettingsSource } from '../../../ports/tenant-settings.js';
-import type { Group } from '../../../application/runtime/define-tool.js';
+import { isAllowed, type Group } from '../../../application/runtime/define-tool.js';
 import { visibleTools } from '../../../application/runtime/toolsets.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { callTool, mcpToolList } from './mcp-tools.js';
+import { mayStepUp } from './step-up.js';
 import { DEFAULT_APPROVAL_WAIT_MS } from './mcp-approval.js';
 import { legacyLeg } from './legacy-leg.js';
 import { DEFAULT_PENDING_LIMITS, PendingAnswers, type PendingLimits } from './legacy-relay.js';
@@ -41,6 +42,9 @@ const INSTRUCTIONS =
  * scope is `private`.
  */
 export const LIST_TTL_MS = 300_000;
+
+/** The first protocol revision whose results carry cache fields (`ttlMs`, `cacheScope`). */
+const MODERN_REVISION = '2026-07-28';
 
 /** The `_meta` key under which tools/list names the catalogue version (changes exactly when the list does). */
 export const CATALOGUE_META_KEY = 'tool-gateway/catalogue';
@@ -148,10 +152,19 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     return list;
   };
   // A fresh result object per request (the SDK stamps era-specific fields onto it); the tools are shared.
-  const listTools = (caller: CallerContext) => {
+  /** The list, and for a 2026-07-28 client (`modern`) whether it may keep it. */
+  const listTools = (caller: CallerContext, modern: boolean) => {
     const { tools, version } = listFor(caller);
-    return { tools, _meta: { [CATALOGUE_META_KEY]: version } };
+    // An OAuth token that lacks some tool's permission may step up to it (a 403 insufficient_scope, then a
+    // new token): its list would change with no notification this stateless server could send, so a
+    // 2026-07-28 client is told not to keep it (ttlMs 0) rather than show the old list for five minutes.
+    const fresh =
+      modern &&
+      mayStepUp(caller.principal) &&
+      executor.registry.tools.some((t) => !isAllowed(caller.principal, t.permission));
+    return { tools, ...(fresh ? { ttlMs: 0 } : {}), _meta: { [CATALOGUE_META_KEY]: version } };
   };
+
   const serverInfo = { name: 'tool-gateway', title: 'Tool Gateway', version: parts.version };
   const options = {
     capabilities: { tools: { listChanged: false } },
@@ -167,7 +180,9 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   const factory = ({ authInfo }: McpRequestContext, legacyElicits = false): Server => {
     const caller = callerOf(authInfo);
     const server = new Server(serverInfo, options);
-    server.setRequestHandler('tools/list', () => listTools(caller));
+    server.setRequestHandler('tools/list', () =>
+      listTools(caller, (server.getNegotiatedProtocolVersion() ?? '') >= MODERN_REVISION),
+    );
     server.setRequestHandler('tools/call', (request, ctx) =>
       // discovery.call answers the meta tools and hands every call (gateway_callTool's too) to the one below
       discovery.call(caller, request.params, (params) =>

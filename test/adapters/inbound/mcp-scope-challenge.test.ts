@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READER_TOKEN } from '../../support/gateway.js';
-import { MODERN_META, mcpHarness } from './mcp-harness.js';
+import { MODERN_META, mcpHarness, rpcBody } from './mcp-harness.js';
 
 // Step-up authorization on /mcp (MCP authorization, "scope challenge"): an OAuth access token whose scope
 // lacks what a tool needs gets 403 with error="insufficient_scope" and the scope to ask for; a credential
@@ -54,5 +54,35 @@ describe('MCP scope challenge', () => {
     const body = (await res.json()) as any;
     expect(body.result.isError).toBe(true);
     expect(body.result.content[0].text).toContain('crm:destructive');
+  });
+
+  it('tells a 2026-07-28 client not to keep the tools list of a token that may still step up (issue 37)', async () => {
+    const list = async (token: string) =>
+      (
+        await rpcBody(
+          await h.rpc(
+            { jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: MODERN_META } },
+            { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+            token,
+          ),
+        )
+      ).result;
+    // A read-only OAuth token: after a step-up the list grows, and no notification could say so.
+    const reader = await list(await jwt('crm:read'));
+    expect(reader.tools.map((t: { name: string }) => t.name)).toContain('crm_getContact');
+    expect(reader.ttlMs).toBe(0);
+    // A token holding every permission has nothing to step up to: its list is kept as usual.
+    expect((await list(await jwt('*'))).ttlMs).toBe(300_000);
+    // An API key cannot step up: its list is kept as usual.
+    expect((await list(READER_TOKEN)).ttlMs).toBe(300_000);
+    // A 2025-era client gets no cache fields at all.
+    const legacy = await rpcBody(
+      await h.rpc(
+        { jsonrpc: '2.0', id: 8, method: 'tools/list' },
+        { 'mcp-protocol-version': '2025-11-25' },
+        await jwt('crm:read'),
+      ),
+    );
+    expect(legacy.result.ttlMs).toBeUndefined();
   });
 });
