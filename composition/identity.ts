@@ -9,7 +9,9 @@ import { serverKeys } from '../adapters/inbound/oauth/signing-keys.js';
 import type { ConnectionStorage } from '../adapters/outbound/persistence/connection-storage.js';
 import { sqlOAuthStore, type OAuthStore } from '../adapters/outbound/persistence/oauth-store.js';
 import type { AuditEntry, AuditLog } from '../ports/audit-log.js';
-import { DEFAULT_TENANT, type Authenticator } from '../ports/authenticator.js';
+import { DEFAULT_TENANT } from '../ports/authenticator.js';
+import type { ApiKeyAuthenticator } from '../adapters/outbound/auth/api-key-authenticator.js';
+import { configuredAccountStanding } from '../application/identity/account-standing.js';
 import { UrlFetchGuard } from '../adapters/outbound/http/url-fetch-guard.js';
 import type { GatewayConfig } from './config.js';
 
@@ -24,8 +26,11 @@ export interface IdentityDeps {
   readonly registry: ToolRegistry;
   /** The gateway's public base URL: the issuer. */
   readonly base: string;
-  /** The API keys in force (the demo token among them): what the sign-in form accepts. */
-  readonly keys: Authenticator;
+  /**
+   * The API keys in force (the demo token among them): what the sign-in form accepts, and what says whether an
+   * account that signed in is still configured, and with which permissions.
+   */
+  readonly keys: ApiKeyAuthenticator;
   readonly storage: ConnectionStorage;
   readonly audit: AuditLog;
   readonly logger: Logger;
@@ -44,12 +49,14 @@ const auditEntryOf = (event: AuthorizationEvent, at: Date): AuditEntry => {
     ...('grantId' in event ? [`grant:${event.grantId}`] : []),
   ];
   const refused = event.type === 'sign_in_refused' || event.type === 'consent_denied';
+  const status =
+    event.type === 'account_gone' ? 401 : refused ? 403 : event.type === 'refresh_token_reused' ? 400 : 200;
   return {
     at,
     ...who,
     tool: `oauth.${event.type}`,
     targets,
-    status: refused ? 403 : event.type === 'refresh_token_reused' ? 400 : 200,
+    status,
     requestId: randomUUID(),
   };
 };
@@ -85,6 +92,13 @@ export const authorizationServerFor = (
     resource: `${deps.base}/mcp`,
     scopes: [...new Set(deps.registry.tools.map((t) => t.permission))].sort(),
     verifyApiKey: verifyApiKeyWith(deps.keys),
+    // A key removed from GATEWAY_API_KEYS ends its grants at the next refresh or token check; a narrowed one
+    // narrows them. A grant revoked on any instance ends its access tokens on every one within 30 s.
+    accountStanding: configuredAccountStanding((tenant, id) => deps.keys.principalOf(tenant, id)),
+    grantExists: async (grantId) => {
+      const row = await store.grant(grantId);
+      return row !== undefined && (row.expiresAt === undefined || row.expiresAt.getTime() > Date.now());
+    },
     // Derived from GATEWAY_ENCRYPTION_KEY, every instance signs with the same key; without it, a key of this
     // process (memory mode, one instance): its access tokens end with it, stored refresh tokens do not.
     ...serverKeys(secret ? Buffer.from(secret, 'base64') : undefined),

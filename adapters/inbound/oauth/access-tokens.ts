@@ -1,17 +1,30 @@
 import { createLocalJWKSet, errors, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
+import {
+  stillAllowed,
+  type AccountStanding,
+  type AccountStandingOf,
+} from '../../../application/identity/account-standing.js';
 import { accountOf, nameOfPrincipal } from '../../../application/identity/sign-in.js';
 import type { AuthFailure, Principal } from '../../../ports/authenticator.js';
 import { publicJwks, type SigningJwk } from './signing-keys.js';
 
 // The access tokens the gateway's authorization server issues: short-lived JWTs (RFC 9068, `typ: at+jwt`)
 // signed with its own keys, `aud` the protected resource (the gateway's MCP URL), `sub` the principal id of
-// the key that signed in, `tenant` its tenant, `scope` the permissions granted. Checked here without any
-// store: nothing is looked up per call.
+// the key that signed in, `tenant` its tenant, `gid` its grant, `scope` the permissions granted. Checked
+// here: the signature and claims, then (issue 38) whether the account is still configured and with which
+// permissions (in process), and whether the grant still exists (the store, at most once per grant every
+// `revocationCheckSeconds`, so a revocation ends its tokens on every instance within that bound).
 
 /** The claim carrying the tenant of the person who signed in. */
 export const TENANT_CLAIM = 'tenant';
 /** The claim carrying the account id (`tenant|principalId`); `sub` alone is the principal id. */
 export const ACCOUNT_CLAIM = 'acct';
+/** The claim carrying the id of the grant the token was issued under. */
+export const GRANT_CLAIM = 'gid';
+
+/** How long a grant's "still there" answer is kept by default: the bound on a revocation reaching every instance. */
+export const REVOCATION_CHECK_SECONDS = 30;
 
 export interface AccessTokenVerifierOptions {
   readonly issuer: string;
@@ -20,6 +33,14 @@ export interface AccessTokenVerifierOptions {
   readonly keys: readonly SigningJwk[];
   /** Allowed clock difference for `exp`/`nbf` (default 30 s, as the gateway's JWT verifier). */
   readonly leewaySeconds?: number;
+  /** The account's standing now: a removed key's tokens are refused, a narrowed key's carry less. */
+  readonly accountStanding?: AccountStandingOf;
+  /** Does a grant still exist (the OAuth store)? Rejects when the store cannot say. */
+  readonly grantExists?: (grantId: string) => Promise<boolean>;
+  /** How long an answer of `grantExists` is kept (default REVOCATION_CHECK_SECONDS). */
+  readonly revocationCheckSeconds?: number;
+  /** The store could not say whether a grant exists (the token is accepted meanwhile): for the log. */
+  readonly onCheckError?: (error: unknown) => void;
 }
 
 /** A principal as the gateway's Authenticator port has it, plus the OAuth client the token was issued to. */
@@ -29,6 +50,15 @@ export interface OAuthPrincipal extends Principal {
 
 /** Verifies an access token; a refusal says why in words for the 401 (never the token itself). */
 export type VerifyAccessToken = (token: string) => Promise<OAuthPrincipal | AuthFailure>;
+
+/** A verifier that can be told at once of a grant revoked on this instance. */
+export interface AccessTokenVerifier extends VerifyAccessToken {
+  /** Forget what is known of a grant (revoked here: the next check asks the store). */
+  forgetGrant(grantId: string): void;
+}
+
+/** How many grants' answers are kept (a busy gateway's active sign-ins). */
+const GRANT_CHECKS_KEPT = 10_000;
 
 const reasonOf = (e: unknown): string => {
   if (e instanceof errors.JWTExpired) return 'the token has expired';
@@ -47,9 +77,24 @@ const reasonOf = (e: unknown): string => {
  * tokens. ES256 only, `typ` must be `at+jwt` (an ID token or another JWT signed with the same key is not an
  * access token), and `iss`, `aud`, `exp` are required.
  */
-export const accessTokenVerifier = (options: AccessTokenVerifierOptions): VerifyAccessToken => {
+export const accessTokenVerifier = (options: AccessTokenVerifierOptions): AccessTokenVerifier => {
   const keySet = createLocalJWKSet(publicJwks(options.keys));
-  return async (token) => {
+  const ttl = (options.revocationCheckSeconds ?? REVOCATION_CHECK_SECONDS) * 1000;
+  const grants = new LRUCache<string, boolean>({ max: GRANT_CHECKS_KEPT, ttl: Math.max(1, ttl) });
+  /** Whether the grant still exists, asked of the store at most once per `ttl`; true when it cannot say. */
+  const grantStands = async (grantId: string): Promise<boolean> => {
+    const known = ttl > 0 ? grants.get(grantId) : undefined;
+    if (known !== undefined || !options.grantExists) return known ?? true;
+    try {
+      const exists = await options.grantExists(grantId);
+      if (ttl > 0) grants.set(grantId, exists);
+      return exists;
+    } catch (error) {
+      options.onCheckError?.(error);
+      return true;
+    }
+  };
+  const verify = async (token: string): Promise<OAuthPrincipal | AuthFailure> => {
     try {
       const { payload } = await jwtVerify(token, keySet, {
         issuer: options.issuer,
@@ -63,17 +108,25 @@ export const accessTokenVerifier = (options: AccessTokenVerifierOptions): Verify
       if (!account || account.principalId !== payload.sub || account.tenant !== payload[TENANT_CLAIM])
         return { reason: 'the token does not name its tenant and principal' };
       const scope = typeof payload['scope'] === 'string' ? payload['scope'] : '';
+      const standing: AccountStanding = options.accountStanding
+        ? await options.accountStanding(account)
+        : { kind: 'unknown' };
+      if (standing.kind === 'gone') return { reason: 'the key that signed in is no longer configured here' };
+      const grantId = payload[GRANT_CLAIM];
+      if (typeof grantId === 'string' && !(await grantStands(grantId)))
+        return { reason: 'the authorization behind the token was revoked' };
       return {
         id: account.principalId,
         name: nameOfPrincipal(account.principalId),
         tenant: account.tenant,
-        permissions: new Set(scope.split(' ').filter(Boolean)),
+        permissions: new Set(stillAllowed(scope.split(' ').filter(Boolean), standing)),
         clientId: String(payload['client_id']),
       };
     } catch (e) {
       return { reason: reasonOf(e) };
     }
   };
+  return Object.assign(verify, { forgetGrant: (grantId: string) => void grants.delete(grantId) });
 };
 
 /** Does a bearer token look like one of ours (a JWS with `typ: at+jwt`)? Cheap, no verification. */

@@ -4,6 +4,7 @@ import { Hono, type Context } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { AdapterFactory, ClientMetadata } from 'oidc-provider';
+import type { AccountStandingOf } from '../../../application/identity/account-standing.js';
 import type { VerifyApiKey } from '../../../application/identity/sign-in.js';
 import { accessTokenVerifier, type VerifyAccessToken } from './access-tokens.js';
 import { interactionRoutes, type AuthorizationEvent } from './interaction-routes.js';
@@ -27,8 +28,19 @@ export interface AuthorizationServerOptions {
   readonly scopes: readonly string[];
   /** Checks the key typed into the sign-in form (`verifyApiKeyWith(authenticator)` builds one). */
   readonly verifyApiKey: VerifyApiKey;
-  /** Is an account still allowed to refresh its tokens (default: yes)? Asked on every refresh. */
-  readonly isActive?: (account: { tenant: string; principalId: string }) => Promise<boolean>;
+  /**
+   * Is the account still there, and with which permissions (default: unknown, so every grant stands)? Asked at
+   * every sign-in, refresh and access-token check: a removed key's refreshes get invalid_grant and its access
+   * tokens are refused; a narrowed key's tokens carry only what it still holds.
+   */
+  readonly accountStanding?: AccountStandingOf;
+  /**
+   * Does a grant still exist (the OAuth store's `grant`)? Asked when an access token is checked, at most once
+   * per grant every `revocationCheckSeconds` (default 30): the bound on a revocation ending its access tokens
+   * on every instance. Unset: access tokens live to their expiry.
+   */
+  readonly grantExists?: (grantId: string) => Promise<boolean>;
+  readonly revocationCheckSeconds?: number;
   /** ES256 keys, the first signs (`derivedSigningKey` / `randomSigningKey`). */
   readonly signingKeys: readonly SigningJwk[];
   /** Secrets for the cookies and the consent form's seal; the first signs, the others still verify. */
@@ -88,8 +100,9 @@ export interface AuthorizationServer {
   readonly provider: () => Promise<Provider>;
   /**
    * Revokes a grant as oidc-provider's own revocation does (`helpers/revoke.js`): every refresh token,
-   * authorization code and stored access token of the grant, then the grant itself. Access tokens are JWTs
-   * checked without the store: one already issued stays valid until it expires (`accessTokenTtlSeconds`).
+   * authorization code and stored access token of the grant, then the grant itself. Its access tokens (JWTs)
+   * are refused at once on this instance, and on the others within `revocationCheckSeconds` (with
+   * `grantExists`; without it they live to their expiry, `accessTokenTtlSeconds`).
    * Emits no event: the caller (the grants API) records who revoked it.
    */
   readonly revokeGrant: (grantId: string) => Promise<void>;
@@ -134,7 +147,9 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
     clients: options.clients ?? [],
     registration: options.registration ?? true,
     clientIdMetadataDocuments: options.clientIdMetadataDocuments,
-    isActive: options.isActive ?? (() => Promise.resolve(true)),
+    accountStanding: options.accountStanding ?? (() => Promise.resolve({ kind: 'unknown' } as const)),
+    onAccountGone: (account: { tenant: string; principalId: string }, clientId: string) =>
+      onEvent({ type: 'account_gone', tenant: account.tenant, principalId: account.principalId, clientId }),
     serviceName,
   };
 
@@ -205,13 +220,23 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
       : {}),
   });
 
+  const verifyAccessToken = accessTokenVerifier({
+    issuer,
+    resource: options.resource,
+    keys: options.signingKeys,
+    ...(options.accountStanding ? { accountStanding: options.accountStanding } : {}),
+    ...(options.grantExists ? { grantExists: options.grantExists } : {}),
+    ...(options.revocationCheckSeconds !== undefined ? { revocationCheckSeconds: options.revocationCheckSeconds } : {}),
+    onCheckError: onError,
+  });
+
   return {
     routes,
     paths: [...PROVIDER_PATHS, '/oauth/interaction/*', ...(options.openIdProvider ? [FEDERATION_CALLBACK] : [])],
     issuer,
     resource: options.resource,
     metadataUrl: `${issuer}/.well-known/oauth-authorization-server`,
-    verifyAccessToken: accessTokenVerifier({ issuer, resource: options.resource, keys: options.signingKeys }),
+    verifyAccessToken,
     jwks: publicJwks(options.signingKeys),
     provider,
     revokeGrant: async (grantId) => {
@@ -220,6 +245,7 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
         [p.AccessToken, p.RefreshToken, p.AuthorizationCode].map((model) => model.revokeByGrantId(grantId)),
       );
       await p.Grant.adapter.destroy(grantId);
+      verifyAccessToken.forgetGrant(grantId);
     },
   };
 };

@@ -51,6 +51,13 @@ export type AuthorizationEvent =
     }
   | { readonly type: 'consent_denied'; readonly clientId: string; readonly principalId?: string }
   | { readonly type: 'grant_revoked'; readonly grantId: string }
+  | {
+      /** A refresh refused: the key that signed in is no longer configured. */
+      readonly type: 'account_gone';
+      readonly tenant: string;
+      readonly principalId: string;
+      readonly clientId: string;
+    }
   | { readonly type: 'refresh_token_reused'; readonly clientId: string; readonly grantId: string };
 
 export interface InteractionOptions {

@@ -1,7 +1,12 @@
 import type { AdapterFactory, ClientMetadata, Configuration, KoaContextWithOIDC, ResourceServer } from 'oidc-provider';
 import type * as oidc from 'oidc-provider';
+import {
+  stillAllowed,
+  type AccountStanding,
+  type AccountStandingOf,
+} from '../../../application/identity/account-standing.js';
 import { accountIdOf, accountOf } from '../../../application/identity/sign-in.js';
-import { ACCOUNT_CLAIM, TENANT_CLAIM } from './access-tokens.js';
+import { ACCOUNT_CLAIM, GRANT_CLAIM, TENANT_CLAIM } from './access-tokens.js';
 import { errorPage } from './pages.js';
 import type { SigningJwk } from './signing-keys.js';
 
@@ -49,8 +54,10 @@ export interface ProviderSettings {
         readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
       }
     | undefined;
-  /** Is the account still allowed to use its grants (asked on every refresh)? */
-  readonly isActive: (account: { tenant: string; principalId: string }) => Promise<boolean>;
+  /** Is the account still there, and with which permissions (asked at every sign-in and refresh)? */
+  readonly accountStanding: AccountStandingOf;
+  /** A refresh was refused because its account is gone (for the audit log). */
+  readonly onAccountGone: (account: { tenant: string; principalId: string }, clientId: string) => void;
   readonly serviceName: string;
 }
 
@@ -140,10 +147,13 @@ export const providerConfiguration = (s: ProviderSettings, errors: ProviderError
         // A request without `resource` is for the gateway's MCP endpoint, the one resource this server serves.
         defaultResource: () => s.resource,
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
+        getResourceServerInfo: (ctx: KoaContextWithOIDC, indicator: string) => {
           if (indicator !== s.resource)
             throw new errors.InvalidTarget(`this server issues tokens only for ${s.resource}`);
-          return resourceServer;
+          // A token (at a refresh above all) carries only what the account's permissions still allow: a
+          // key narrowed since the consent narrows every token minted afterwards.
+          const standing = (ctx.oidc?.account as { standing?: AccountStanding } | undefined)?.standing;
+          return standing ? { ...resourceServer, scope: stillAllowed(s.scopes, standing).join(' ') } : resourceServer;
         },
       },
       clientIdMetadataDocument: cimd
@@ -157,10 +167,17 @@ export const providerConfiguration = (s: ProviderSettings, errors: ProviderError
     },
     ...(cimd?.fetch ? { fetch: cimd.fetch } : {}),
     interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${INTERACTION_PREFIX}/${interaction.uid}` },
-    findAccount: async (_ctx: KoaContextWithOIDC, accountId: string) => {
+    // A removed key's account is not found: its refresh tokens are refused (invalid_grant) and its sessions end.
+    findAccount: async (ctx: KoaContextWithOIDC, accountId: string) => {
       const account = accountOf(accountId);
-      if (!account || !(await s.isActive(account))) return undefined;
-      return { accountId, claims: () => ({ sub: accountId }) };
+      if (!account) return undefined;
+      const standing = await s.accountStanding(account);
+      if (standing.kind === 'gone') {
+        const refreshing = ctx.oidc?.entities.RefreshToken;
+        if (refreshing) s.onAccountGone(account, refreshing.clientId ?? '');
+        return undefined;
+      }
+      return { accountId, standing, claims: () => ({ sub: accountId }) };
     },
     // A refresh token for every client allowed the grant, with or without `offline_access`.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -179,7 +196,14 @@ export const providerConfiguration = (s: ProviderSettings, errors: ProviderError
     },
     extraTokenClaims: (_ctx, token) => {
       const account = accountOfToken(token);
-      return account ? { [TENANT_CLAIM]: account.tenant, [ACCOUNT_CLAIM]: accountIdOf(account) } : undefined;
+      if (!account) return undefined;
+      // The grant, so that a check of the token can tell its grant was revoked (access-tokens.ts).
+      const grantId = 'grantId' in token && typeof token.grantId === 'string' ? token.grantId : undefined;
+      return {
+        [TENANT_CLAIM]: account.tenant,
+        [ACCOUNT_CLAIM]: accountIdOf(account),
+        ...(grantId ? { [GRANT_CLAIM]: grantId } : {}),
+      };
     },
     formats: {
       customizers: {

@@ -30,6 +30,8 @@ const digest = (token: string): Buffer => createHash('sha256').update(token, 'ut
  */
 export class ApiKeyAuthenticator implements Authenticator {
   private readonly keys = new Map<string, { digest: Buffer; principal: Principal }>();
+  /** The same principals by `tenant|principalId`, to tell whether an account that signed in is still configured. */
+  private readonly byAccount = new Map<string, Principal>();
   /**
    * Tokens already verified, so that a busy client does not pay for a SHA-256 on every call. Bounded;
    * only accepted tokens enter it, so unknown tokens cannot grow it.
@@ -41,20 +43,24 @@ export class ApiKeyAuthenticator implements Authenticator {
     for (const k of keys) {
       const d = k.sha256 ? Buffer.from(k.sha256, 'hex') : digest(k.token ?? '');
       if (d.length !== 32) throw new Error(`API key ${k.name}: a SHA-256 digest has 32 bytes`);
-      this.keys.set(d.toString('hex'), {
-        digest: d,
-        principal: {
-          id: principalId(k.kind ?? 'key', k.name),
-          name: k.name,
-          permissions: new Set(k.permissions),
-          tenant: k.tenant ?? DEFAULT_TENANT,
-        },
-      });
+      const principal: Principal = {
+        id: principalId(k.kind ?? 'key', k.name),
+        name: k.name,
+        permissions: new Set(k.permissions),
+        tenant: k.tenant ?? DEFAULT_TENANT,
+      };
+      this.keys.set(d.toString('hex'), { digest: d, principal });
+      this.byAccount.set(`${principal.tenant}|${principal.id}`, principal);
     }
   }
 
   authenticate(bearer: string): Principal | AuthFailure {
     return this.find(bearer) ?? UNKNOWN;
+  }
+
+  /** The principal a configured key signs in as in `tenant`, by its id (`key:ops`), or undefined. */
+  principalOf(tenant: string, id: string): Principal | undefined {
+    return this.byAccount.get(`${tenant}|${id}`);
   }
 
   /** The principal of a configured key, or undefined. */

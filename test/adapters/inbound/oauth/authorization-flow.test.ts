@@ -226,7 +226,10 @@ describe('refresh tokens', () => {
 
   it('a refresh token is refused when the account is no longer active', async () => {
     const gone = new Set<string>();
-    const h2 = await startHarness({ isActive: (a) => Promise.resolve(!gone.has(a.principalId)) });
+    const h2 = await startHarness({
+      accountStanding: (a) =>
+        Promise.resolve(gone.has(a.principalId) ? { kind: 'gone' } : { kind: 'current', permissions: ['*'] }),
+    });
     try {
       const client = await register(h2.base);
       const t0 = await exchange(h2, client, await authorize(h2, client, { scope: 'crm:read' }));
