@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import {
   quotaPeriodOf,
   usagePeriodsOf,
@@ -8,6 +8,9 @@ import {
   type UsageStore,
 } from '../../../ports/usage-store.js';
 import type { GatewayDatabase } from './schema.js';
+
+/** kysely's `sql`, loaded with the database rather than at start: a gateway in memory mode never loads kysely. */
+const kysely = () => import('kysely');
 
 // Usage per tenant in the gateway's database (issue 32): one row per tenant, period (a UTC day `2026-11-27`
 // or month `2026-11`) and counter, in gateway_usage_counters. Adding is one upsert (a batch a second per
@@ -59,6 +62,7 @@ export class SqlUsageStore implements UsageStore {
       entries.map(([name, n]) => ({ tenant, period, name, count: Math.trunc(n) })),
     );
     const db = await this.db();
+    const { sql } = await kysely();
     const upsert = (into: Kysely<GatewayDatabase>, chunk: Row[]) =>
       into
         .insertInto('gateway_usage_counters')
@@ -96,6 +100,7 @@ export class SqlUsageStore implements UsageStore {
 
   async take(tenant: string, at: Date, name: string, limit: number, period: QuotaPeriod = 'day'): Promise<boolean> {
     if (!(limit >= 1)) return false;
+    const { sql } = await kysely();
     // Insert 1, or add 1 while under the limit: the row comes back only when one was taken. On PostgreSQL a
     // conflicting upsert waits for the row's lock and checks the limit against the row as committed.
     const taken = await (
@@ -115,6 +120,7 @@ export class SqlUsageStore implements UsageStore {
   }
 
   async release(tenant: string, at: Date, name: string, period: QuotaPeriod = 'day'): Promise<void> {
+    const { sql } = await kysely();
     await (
       await this.db()
     )
@@ -136,6 +142,7 @@ export class SqlUsageStore implements UsageStore {
     const cutoff = new Date(at.getTime() - kept * 86_400_000).toISOString().slice(0, 10);
     const batch = this.options.purgeBatchRows ?? PURGE_BATCH_ROWS;
     const db = await this.db();
+    const { sql } = await kysely();
     let purged = 0;
     for (let i = 0; i < (this.options.purgeBatches ?? PURGE_BATCHES); i++) {
       // A day's period is 10 characters (a month's 7, never purged); both databases take the row-value IN.
