@@ -5,7 +5,11 @@
 // - Top-3 hit rate: each task phrasing of bench/discovery-tasks.json goes to gateway_findTools through the
 //   official v2 MCP client (2026-07-28) on a real socket; a hit is an expected tool among the first three.
 //   Goal: 95 % or more. Every miss is listed with what was found instead. bench/discovery-heldout.json, written
-//   after the synonym table was tuned on the first set, says how it does on wording it was not tuned on.
+//   after the synonym table was tuned on the first set, says how it does on wording it was not tuned on;
+//   bench/discovery-heldout-2.json (issue 41), written and committed before the tenant's names and the
+//   question ranking were built, on the tenant's own nouns and questions. Goals there: top-3 95 %, top-1 80 %.
+// - Calls per task: the walkthrough tasks of bench/discovery-walkthrough.json, search mode (a scripted agent
+//   that knows only what find answers told it, bench/discovery-agent.ts) against full mode. Goal: 1.3x or less.
 //
 //   npm run bench:discovery
 import { readFileSync } from 'node:fs';
@@ -15,9 +19,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { getEncoding } from 'js-tiktoken';
 import pino from 'pino';
 import { createGateway } from '../composition/gateway.js';
+import { walkthrough, type FoundTool, type WalkthroughTask } from './discovery-agent.js';
 
 const TOKEN_GOAL = 1_500;
 const HIT_GOAL = 0.95;
+const FIRST_GOAL = 0.8;
+const CALLS_GOAL = 1.3;
 const token = 'discovery-bench-token-0123';
 const encoding = getEncoding('o200k_base');
 const tokens = (value: unknown) => encoding.encode(JSON.stringify(value)).length;
@@ -64,7 +71,7 @@ try {
   console.log(`| discovery=search | ${list.tools.length} | ${read(list.tools)} | ${upFront} |`);
   console.log(`up-front tokens: ${upFront} (goal under ${TOKEN_GOAL}: ${upFront < TOKEN_GOAL ? 'met' : 'NOT met'})\n`);
 
-  const measure = async (file: string, goal?: number) => {
+  const measure = async (file: string, goal?: number, firstGoal?: number) => {
     const tasks = taskSet(file);
     let hits = 0;
     let first = 0;
@@ -83,13 +90,40 @@ try {
     const verdict =
       goal === undefined ? '' : `; goal ${100 * goal} %: ${hits / tasks.length >= goal ? 'met' : 'NOT met'}`;
     console.log(`${file.slice(2)}: ${tasks.length} task phrasings, gateway_findTools with limit 3`);
-    console.log(`  top-1: ${first}/${tasks.length} (${pct(first)})`);
+    const firstVerdict =
+      firstGoal === undefined
+        ? ''
+        : `; goal ${100 * firstGoal} %: ${first / tasks.length >= firstGoal ? 'met' : 'NOT met'}`;
+    console.log(`  top-1: ${first}/${tasks.length} (${pct(first)}${firstVerdict})`);
     console.log(`  top-3: ${hits}/${tasks.length} (${pct(hits)}${verdict})`);
     console.log(misses.length ? `  misses:\n${misses.map((m) => `  ${m}`).join('\n')}` : '  misses: none');
   };
   await measure('./discovery-tasks.json', HIT_GOAL);
   // written after the search was tuned on the set above: how it does on wording it was not tuned on
   await measure('./discovery-heldout.json');
+  // issue 41: written and committed before the tenant's names and the question ranking were built
+  await measure('./discovery-heldout-2.json', HIT_GOAL, FIRST_GOAL);
+
+  const walk = JSON.parse(readFileSync(new URL('./discovery-walkthrough.json', import.meta.url), 'utf8')) as {
+    tasks: WalkthroughTask[];
+  };
+  const calls = await walkthrough(walk.tasks, async (query, limit) => {
+    const result = (await client.callTool({ name: 'gateway_findTools', arguments: { query, limit } })) as {
+      structuredContent?: { tools: FoundTool[] };
+    };
+    return result.structuredContent?.tools ?? [];
+  });
+  console.log(`\nWalkthrough, ${calls.length} tasks: calls in full mode / search mode (finds, describes)`);
+  for (const c of calls) {
+    const missed = c.misses.length ? ` missed ${c.misses.join(', ')}` : '';
+    console.log(`- "${c.ask}": ${c.full} / ${c.search} (${c.finds}, ${c.describes})${missed}`);
+  }
+  const sum = (f: (c: (typeof calls)[number]) => number) => calls.reduce((s, c) => s + f(c), 0);
+  const ratio = sum((c) => c.search) / sum((c) => c.full);
+  console.log(
+    `total: full ${sum((c) => c.full)}, search ${sum((c) => c.search)} (${sum((c) => c.finds)} finds, ` +
+      `${sum((c) => c.describes)} describes): ${ratio.toFixed(2)}x (goal ${CALLS_GOAL}x or less: ${ratio <= CALLS_GOAL ? 'met' : 'NOT met'})`,
+  );
   await Promise.all([catalogue.close(), client.close()]);
 } finally {
   await new Promise((resolve) => server.close(resolve));
