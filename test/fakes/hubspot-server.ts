@@ -72,6 +72,7 @@ export class HubSpotServer {
   readonly #crm: CrmState;
   #canned: Canned[] = [];
   #resets = 0;
+  #resetsAfter = 0;
 
   private constructor(server: Server, options: HubSpotServerOptions) {
     this.#server = server;
@@ -104,6 +105,14 @@ export class HubSpotServer {
   /** The next request is read and then its connection reset, with no answer (what a client sees as ECONNRESET). */
   resetNext(): void {
     this.#resets++;
+  }
+
+  /**
+   * The next request is carried out (a contact created) and then its connection reset instead of answered:
+   * what a client sees as ECONNRESET after its write was made.
+   */
+  resetAfterNext(): void {
+    this.#resetsAfter++;
   }
 
   /** Drops the canned answers not used yet. */
@@ -159,6 +168,11 @@ export class HubSpotServer {
       }
       const reply = this.#answer(entry, raw);
       entry.status = reply.status;
+      if (this.#resetsAfter > 0) {
+        this.#resetsAfter--;
+        req.socket.destroy();
+        return;
+      }
       const headers: Record<string, string> = { ...this.rateLimitHeaders, ...(reply.headers ?? {}) };
       let payload = '';
       if (reply.body !== undefined && reply.status !== 204) {

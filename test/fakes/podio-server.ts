@@ -60,6 +60,7 @@ export class PodioServer {
   readonly grantCode: (userId: number, redirectUri: string) => string;
   readonly #routes: Route[] = [];
   #canned: Canned[] = [];
+  #resetsAfter = 0;
 
   private constructor(server: Server, options: PodioServerOptions) {
     this.#server = server;
@@ -115,6 +116,11 @@ export class PodioServer {
   /** The next API call (not the token endpoint) is answered with this instead; a string body is sent as it is. */
   failNext(status: number, body?: unknown, headers: Record<string, string> = {}): void {
     this.#canned.push({ status, body, headers, tokenEndpoint: false });
+  }
+
+  /** The next API call is carried out (an item created) and then its connection reset instead of answered. */
+  resetAfterNext(): void {
+    this.#resetsAfter++;
   }
 
   /** The next token request is answered with this instead. */
@@ -182,6 +188,11 @@ export class PodioServer {
       reply = { status: 500, body: podioError('server_error', 'The stand-in failed', entry) };
     }
     entry.status = reply.status;
+    if (this.#resetsAfter > 0 && entry.path !== TOKEN_PATH) {
+      this.#resetsAfter--;
+      req.socket.destroy();
+      return;
+    }
     const headers: Record<string, string> = { ...(reply.headers ?? {}) };
     let payload = '';
     if (reply.body !== undefined && reply.status !== 204) {

@@ -83,6 +83,8 @@ export interface ShareFileStandIn {
   grantCode(): string;
   /** Answers the next API request with this status and body (ShareFile's error form by default). */
   failNext(status: number, body?: unknown, headers?: Record<string, string>): void;
+  /** The next API request is carried out (a folder created) and then its connection reset instead of answered. */
+  resetAfterNext: boolean;
   /** Copies and moves answer with an AsyncOperation (as across storage zones). */
   asyncTransfers: boolean;
   /** Downloads answer 302 to the link even with redirect=false (a provider without DownloadSpecification). */
@@ -151,6 +153,7 @@ export const startShareFileServer = async (options: {
         headers,
       };
     },
+    resetAfterNext: false,
     asyncTransfers: false,
     redirectDownloads: false,
     symlinks: new Map(),
@@ -226,6 +229,15 @@ export const startShareFileServer = async (options: {
       return reply.send(res, f.status, f.body, f.headers);
     }
 
+    if (state.resetAfterNext) {
+      // the route runs and writes its answer, which never leaves: the socket is destroyed instead
+      state.resetAfterNext = false;
+      res.writeHead = () => res;
+      res.end = () => {
+        req.socket.destroy();
+        return res;
+      };
+    }
     const p = logged.path.slice('/sf/v3'.length);
     for (const route of ROUTES) {
       if (route.method !== logged.method) continue;

@@ -85,7 +85,11 @@ export const configureResilience = (
 /** Calls HTTP says are idempotent; a POST that only reads (a search) says so with `idempotent: true`. */
 const IDEMPOTENT = new Set(['get', 'head', 'options', 'put', 'delete']);
 /** Errors raised before the request could leave: safe to retry even for a write. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+export const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Whether a request may be repeated without a second effect: an idempotent method, or a POST marked as a read. */
+export const isIdempotentRequest = (config: { method?: string; idempotent?: boolean } | undefined): boolean =>
+  config?.idempotent === true || IDEMPOTENT.has((config?.method ?? 'get').toLowerCase());
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -173,7 +177,7 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter, day?: DayZo
       throw new QuotaReserved(vendor, low.window, low.remaining, Math.ceil(low.waitMs / 1000));
     if (low) await new Promise((resolve) => setTimeout(resolve, low.waitMs));
     const started = Date.now();
-    const idempotent = config.idempotent === true || IDEMPOTENT.has((config.method ?? 'get').toLowerCase());
+    const idempotent = isIdempotentRequest(config);
     let attempt = 0;
     let nextDelay = 0;
     /** Whether one more attempt fits, and after how long (set for the back-off to read). */

@@ -5,7 +5,14 @@ import { rateLimited, upstreamFailure, type GatewayError } from '../../../domain
 import { recordUpstreamCall } from './upstream-calls.js';
 import { currentToolSpan, endVendorSpan, vendorSpan } from './vendor-spans.js';
 import type { DayZone } from './quota.js';
-import { breakerRetryAfterSeconds, isBrokenCircuit, QuotaReserved, resilientAdapter } from './resilience.js';
+import {
+  breakerRetryAfterSeconds,
+  isBrokenCircuit,
+  isIdempotentRequest,
+  NEVER_SENT,
+  QuotaReserved,
+  resilientAdapter,
+} from './resilience.js';
 
 let axiosModule: AxiosStatic | undefined;
 /**
@@ -145,6 +152,17 @@ const transportError = (vendor: string, error: unknown): GatewayError => {
       {
         retryable: true,
       },
+    );
+  }
+  // Only a connection that was refused or never resolved is sure to have carried nothing. Any other failure
+  // (a reset or broken pipe, axios's "socket hang up") may come after the vendor read the request: a write
+  // may have been made, and repeating it could make it twice (issue 42).
+  if (!NEVER_SENT.has(e?.code ?? '') && e?.config && !isIdempotentRequest(e.config)) {
+    return upstreamFailure(
+      vendor,
+      `${vendor} closed the connection (${e.code ?? 'network error'}) after the request was sent, without answering: ` +
+        'the change may have been made; check first whether the change was made before repeating it.',
+      { retryable: false },
     );
   }
   return upstreamFailure(vendor, `${vendor} could not be reached (${e?.code ?? 'network error'}). Try again shortly.`, {
