@@ -69,11 +69,9 @@ export const budgetedText = (
   maxRows?: number,
   surface: Surface = 'rest',
   advice: Advice = surface === 'rest' ? REST_ADVICE : mcpAdvice(isPlainObject(result.payload)),
+  phrase: string = STRUCTURED_PHRASE[surface],
 ): Fitted => {
-  const presentation = forSurface(
-    result.presentation ? result.presentation() : result.text(),
-    STRUCTURED_PHRASE[surface],
-  );
+  const presentation = forSurface(result.presentation ? result.presentation() : result.text(), phrase);
   return typeof presentation === 'string'
     ? { text: fitText(presentation, budget, advice) }
     : fitPage(presentation, budget, callText(result), maxRows, advice);
@@ -89,9 +87,10 @@ export const budgetedPayload = (
   result: Succeeded,
   budget: number,
   maxRows?: number,
+  shape?: (payload: unknown) => unknown,
 ): { readonly payload: unknown; readonly shown?: number } => {
   const rows = result.tool.declaration.rows;
-  const payload = result.payload;
+  const payload = shape ? shape(result.payload) : result.payload;
   if (!rows || !isPlainObject(payload) || !Array.isArray(payload[rows.key])) return { payload };
   const all = (payload[rows.key] as readonly unknown[]).length;
   const cut = (n: number) => cutRows(payload, rows, n, rows.whenCut?.(n) ?? {}, result.next?.(n));
@@ -120,14 +119,21 @@ export const budgetedPair = (
   result: Succeeded,
   budgetsOrText: Budgets | number = DEFAULT_BUDGETS,
   surface: Surface = 'mcp',
+  /**
+   * The structured answer in another shape than the payload (MCP's table rows: adapters/inbound/mcp/
+   * table-rows.ts), with the same rows in the same order, and how the text names the whole payload then.
+   */
+  reshaped?: { readonly shape: (payload: unknown) => unknown; readonly phrase: string },
 ) => {
   // a number: the text's budget, with the JSON's default
   const budgets = typeof budgetsOrText === 'number' ? budgetsFor({ text: budgetsOrText }) : budgetsOrText;
-  let text = budgetedText(result, budgets.text, undefined, surface);
-  const structured = budgetedPayload(result, budgets.json, text.shownRows);
-  if (structured.shown !== undefined && structured.shown !== text.shownRows) {
-    text = budgetedText(result, budgets.text, structured.shown, surface);
-  }
+  const textOf = (maxRows?: number) =>
+    reshaped
+      ? budgetedText(result, budgets.text, maxRows, surface, undefined, reshaped.phrase)
+      : budgetedText(result, budgets.text, maxRows, surface);
+  let text = textOf();
+  const structured = budgetedPayload(result, budgets.json, text.shownRows, reshaped?.shape);
+  if (structured.shown !== undefined && structured.shown !== text.shownRows) text = textOf(structured.shown);
   return { text: text.text, payload: structured.payload };
 };
 

@@ -44,9 +44,11 @@ describe('agent scenarios over MCP', () => {
       sort_by: 'score',
       sort_desc: true,
       limit: 1,
+      // structuredContent carries what the table shows plus ids (issue 41): the agent names the field it needs
+      field_ids: ['property'],
     });
     const lead = leads.data.records[0];
-    const property = lead.fields.find((f: any) => f.external_id === 'property').value[0];
+    const property = lead.values.property[0];
     const record = await a.call('records_getRecord', { record_id: property.record_id ?? property.id });
     expect(record.text).toMatch(/\d{5}/); // the location carries its ZIP code
     const street = record.data.fields.find((f: any) => f.external_id === 'address')?.value;

@@ -186,7 +186,14 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     server.setRequestHandler('tools/call', (request, ctx) =>
       // discovery.call answers the meta tools and hands every call (gateway_callTool's too) to the one below
       discovery.call(caller, request.params, (params) =>
-        callTool(executor, params, caller, { outputBudget, jsonBudget, ctx, legacyElicits, approvalWaitMs }),
+        callTool(executor, params, caller, {
+          outputBudget,
+          jsonBudget,
+          ctx,
+          legacyElicits,
+          approvalWaitMs,
+          ...(caller.outputSchemas ? { outputSchemas: caller.outputSchemas } : {}),
+        }),
       ),
     );
     return server;

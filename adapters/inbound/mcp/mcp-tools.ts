@@ -15,6 +15,7 @@ import type { Group } from '../../../application/runtime/define-tool.js';
 import { outsideToolsets } from '../../../application/runtime/toolsets.js';
 import { mcpTool, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 import { personReach, runWithPerson } from './mcp-approval.js';
+import { givesTableRows, TABLE_ROWS_PHRASE, withTableRows } from './table-rows.js';
 
 /** Every tool as tools/list gives it, in the registry's order (the same shape as `GET /v1/tools?dialect=mcp`). */
 export const mcpToolList = (executor: ToolExecutor, outputs: OutputSchemaForm = 'outline'): Tool[] =>
@@ -45,7 +46,13 @@ export const ERROR_META_KEY = 'tool-gateway/error';
  * the message (which names what to change); the envelope, with its details (a confirm_token, a connect_url,
  * retry_after_seconds), goes in the result's `_meta` under ERROR_META_KEY, which MCP leaves to implementations.
  */
-export const toCallToolResult = (result: ToolResult, outputBudget?: number, jsonBudget?: number): CallToolResult => {
+export const toCallToolResult = (
+  result: ToolResult,
+  outputBudget?: number,
+  jsonBudget?: number,
+  /** structuredContent's rows as the table shows them, plus ids (table-rows.ts, givesTableRows). */
+  tableRows = false,
+): CallToolResult => {
   if (!result.ok) {
     const { code, message, details } = result.error;
     return {
@@ -54,7 +61,10 @@ export const toCallToolResult = (result: ToolResult, outputBudget?: number, json
       _meta: { [ERROR_META_KEY]: { code, message, details } },
     };
   }
-  const { text, payload } = budgetedPair(result, budgetsFor({ text: outputBudget, json: jsonBudget }), 'mcp');
+  const reshaped = tableRows
+    ? { shape: (payload: unknown) => withTableRows(result, payload), phrase: TABLE_ROWS_PHRASE }
+    : undefined;
+  const { text, payload } = budgetedPair(result, budgetsFor({ text: outputBudget, json: jsonBudget }), 'mcp', reshaped);
   return {
     content: [{ type: 'text', text }],
     ...(isPlainObject(payload) ? { structuredContent: payload } : {}),
@@ -99,6 +109,11 @@ export interface CallOptions {
    * nobody is asked.
    */
   readonly ctx?: ServerContext;
+  /**
+   * The caller's output schema form (`output_schemas=`): with `full`, whose schemas describe whole rows, a
+   * list's structuredContent keeps whole rows; otherwise a list tool with `verbose` gives table rows.
+   */
+  readonly outputSchemas?: OutputSchemaForm;
   /** A 2025-era client that declared elicitation at initialize (its session says so). */
   readonly legacyElicits?: boolean;
   /** How long a 2025-era exchange waits for the person's answer. */
@@ -145,5 +160,7 @@ export const callTool = async (
     personReach(ctx, options.legacyElicits),
     options.approvalWaitMs,
   );
-  return 'resultType' in result ? result : toCallToolResult(result, outputBudget, jsonBudget);
+  if ('resultType' in result) return result;
+  const tableRows = givesTableRows(result, params.arguments ?? {}, options.outputSchemas === 'full');
+  return toCallToolResult(result, outputBudget, jsonBudget, tableRows);
 };
