@@ -73,6 +73,8 @@ export interface GatewayConfig {
     readonly dataDir: string;
     readonly encryptionKey?: string;
     readonly oldEncryptionKeys: readonly string[];
+    /** Bound of the local spool of audit rows kept while the database is away (bytes). */
+    readonly auditSpoolBytes: number;
   };
   /** Retries and circuit breakers of vendor calls (adapters/outbound/http/resilience.ts). */
   readonly upstream: {
@@ -91,6 +93,16 @@ export interface GatewayConfig {
     readonly dynamicRegistration: boolean;
     readonly clientIdMetadataDocuments: boolean;
     readonly clients: readonly ClientMetadata[];
+    /** Limits per address and client (adapters/inbound/oauth/limits.ts). */
+    readonly limits: {
+      readonly registrationsPerHour: number;
+      readonly tokenRequestsPerMinute: number;
+      readonly signInFailuresPerMinute: number;
+      readonly signInFailuresPerHour: number;
+    };
+    /** Registered clients without a grant: their lifetime and how many are kept. */
+    readonly unusedClientTtlSeconds: number;
+    readonly maxUnusedClients: number;
     /** Sign-in through an external OpenID Connect provider (OIDC_*), when configured. */
     readonly openIdProvider?: OpenIdProviderOptions;
   };
@@ -233,6 +245,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
       dataDir: v.GATEWAY_DATA_DIR,
       encryptionKey: v.GATEWAY_ENCRYPTION_KEY,
       oldEncryptionKeys: v.GATEWAY_ENCRYPTION_KEYS,
+      auditSpoolBytes: v.GATEWAY_AUDIT_SPOOL_MB * 1024 * 1024,
     },
     tenantScopes: { max: v.GATEWAY_TENANTS_MAX, idleSeconds: v.GATEWAY_TENANT_IDLE_SECONDS },
     oauth: {
@@ -241,6 +254,14 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
       refreshTokenTtlSeconds: v.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
       dynamicRegistration: v.OAUTH_DYNAMIC_REGISTRATION,
       clientIdMetadataDocuments: v.OAUTH_CLIENT_ID_METADATA_DOCUMENTS,
+      limits: {
+        registrationsPerHour: v.OAUTH_REGISTRATIONS_PER_HOUR,
+        tokenRequestsPerMinute: v.OAUTH_TOKEN_REQUESTS_PER_MINUTE,
+        signInFailuresPerMinute: v.OAUTH_SIGN_IN_FAILURES_PER_MINUTE,
+        signInFailuresPerHour: v.OAUTH_SIGN_IN_FAILURES_PER_HOUR,
+      },
+      unusedClientTtlSeconds: v.OAUTH_UNUSED_CLIENT_TTL_SECONDS,
+      maxUnusedClients: v.OAUTH_MAX_UNUSED_CLIENTS,
       // A client without a secret is public: it proves itself with PKCE alone.
       clients: v.OAUTH_CLIENTS.map((c) => ({
         token_endpoint_auth_method: c.client_secret ? ('client_secret_basic' as const) : ('none' as const),

@@ -249,6 +249,9 @@ export const CORE_ENV = {
     'Folder of the embedded database (connections, audit log) when DATABASE_URL is not set; opened on first use.',
     './.gateway-data',
   ),
+  GATEWAY_AUDIT_SPOOL_MB: intVar(1, 10_000, 64).doc(
+    "While the audit log's database is away, audit rows are kept in a file in GATEWAY_DATA_DIR and written to the database when it is back; past this size writes are refused (503) until then.",
+  ),
   GATEWAY_ENCRYPTION_KEY: new EnvVar<string | undefined>(
     'key',
     '32 bytes in base64 (openssl rand -base64 32)',
@@ -278,6 +281,24 @@ export const CORE_ENV = {
     'Lifetime of a refresh token, renewed by each rotation (a replayed one revokes its whole family).',
   ),
   OAUTH_DYNAMIC_REGISTRATION: boolVar(true).doc('Open dynamic client registration (RFC 7591) at /register.'),
+  OAUTH_REGISTRATIONS_PER_HOUR: intVar(1, 1_000_000, 20).doc(
+    'Client registrations (/register) accepted from one address an hour; past it 429 with Retry-After.',
+  ),
+  OAUTH_TOKEN_REQUESTS_PER_MINUTE: intVar(1, 1_000_000, 120).doc(
+    'Token requests (/token) accepted from one address, and for one client, a minute; past it 429 with Retry-After.',
+  ),
+  OAUTH_SIGN_IN_FAILURES_PER_MINUTE: intVar(1, 1_000, 5).doc(
+    'Wrong keys typed in the sign-in form from one address (or in one sign-in) a minute; past it every attempt, a right key too, is refused (429) until the minute lets one more through.',
+  ),
+  OAUTH_SIGN_IN_FAILURES_PER_HOUR: intVar(1, 100_000, 20).doc(
+    'Wrong keys from one address an hour; past it the form is refused (429) to that address until the hour lets one more through.',
+  ),
+  OAUTH_UNUSED_CLIENT_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400).doc(
+    'A dynamically registered client no grant was made for is deleted after this long; its first grant keeps it.',
+  ),
+  OAUTH_MAX_UNUSED_CLIENTS: intVar(1, 10_000_000, 10_000).doc(
+    'At most this many registered clients without a grant are kept; past it the oldest are deleted.',
+  ),
   OAUTH_CLIENT_ID_METADATA_DOCUMENTS: boolVar(true).doc(
     'Accept a URL as client_id (Client ID Metadata Documents), fetched through the URL guard (public addresses only).',
   ),

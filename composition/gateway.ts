@@ -27,6 +27,7 @@ import { loadConfig, type GatewayConfig } from './config.js';
 import { apiKeysFor, buildContainer, buildTenantScope, overriddenPorts, type ContainerOverrides } from './container.js';
 import { lazyRoutes, mountTenantRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
 import { vendorAccess } from './vendor-access.js';
+import { auditPolicyOf } from './audit-spool.js';
 import { authorizationServerFor } from './identity.js';
 import { mountGrantRoutes } from '../adapters/inbound/http/grant-routes.js';
 import { oauthGrantRegistry } from '../adapters/inbound/oauth/grants-registry.js';
@@ -218,6 +219,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     storage,
     audit: services.audit,
     logger,
+    limiter: container.get(RateLimiter),
     // Demo mode (as the banner says it): the sign-in page mentions the printed demo token.
     demo:
       config.demoData &&
@@ -253,10 +255,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       observer,
       simulatedLatencyMs: config.simulatedLatencyMs,
       clock: shared.clock,
-      audit: {
-        record: (entry) => services.audit.record(entry),
-        vendorOf: (group) => vendorOfGroup.get(group),
-      },
+      audit: auditPolicyOf(services.audit, (group) => vendorOfGroup.get(group)),
       tenantSettings: config.tenantSettings,
       confirm: new ConfirmGate({
         required: config.confirmDestructive,

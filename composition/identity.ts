@@ -14,6 +14,8 @@ import type { ApiKeyAuthenticator } from '../adapters/outbound/auth/api-key-auth
 import { configuredAccountStanding } from '../application/identity/account-standing.js';
 import { UrlFetchGuard } from '../adapters/outbound/http/url-fetch-guard.js';
 import type { GatewayConfig } from './config.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { LimitedRequest } from '../adapters/inbound/oauth/limits.js';
 
 /** The largest Client ID Metadata Document read. */
 const METADATA_DOCUMENT_BYTES = 64 * 1024;
@@ -34,6 +36,8 @@ export interface IdentityDeps {
   readonly storage: ConnectionStorage;
   readonly audit: AuditLog;
   readonly logger: Logger;
+  /** The gateway's rate limiter (Redis when configured): the authorization server's limits per address and client. */
+  readonly limiter?: RateLimiter;
   /** Memory mode with the printed demo token: the sign-in page says the demo token signs in. */
   readonly demo: boolean;
 }
@@ -61,6 +65,23 @@ const auditEntryOf = (event: AuthorizationEvent, at: Date): AuditEntry => {
   };
 };
 
+/** A request the authorization server's limits refused, as an audit row (issue 38). */
+const limitedEntryOf = (refused: LimitedRequest, at: Date): AuditEntry => ({
+  at,
+  tenant: DEFAULT_TENANT,
+  principal: 'anonymous',
+  tool: `oauth.${refused.endpoint}_limited`,
+  targets: [
+    `address:${refused.address}`,
+    `limit:${refused.scope}`,
+    ...(refused.clientId ? [refused.clientId] : []),
+    ...(refused.refusals > 1 ? [`refusals:${refused.refusals}`] : []),
+  ],
+  status: 429,
+  code: 'RATE_LIMITED',
+  requestId: randomUUID(),
+});
+
 /**
  * The gateway's own OAuth 2.1 authorization server (adapters/inbound/oauth, on oidc-provider, loaded on its
  * first request), or undefined when OAUTH_SERVER=false. Its tokens are for the MCP endpoint (`{base}/mcp`,
@@ -77,7 +98,16 @@ export const authorizationServerFor = (
   const documents = () =>
     (guard ??= new UrlFetchGuard({ maxBytes: METADATA_DOCUMENT_BYTES, timeoutMs: 5000, allowPrivate: false }));
   const { storage, logger } = deps;
-  const store = sqlOAuthStore({ database: storage.database, box: () => storage.secretBox('oauth-store') });
+  const store = sqlOAuthStore({
+    database: storage.database,
+    box: () => storage.secretBox('oauth-store'),
+    unusedClientTtlSeconds: settings.unusedClientTtlSeconds,
+    maxUnusedClients: settings.maxUnusedClients,
+  });
+  const record = (entry: AuditEntry) =>
+    deps.audit.record(entry).catch((error: unknown) => {
+      logger.error({ err: error }, 'audit log unavailable: an authorization event was not recorded');
+    });
   let purging = false;
   const startPurge = () => {
     if (purging) return;
@@ -117,11 +147,9 @@ export const authorizationServerFor = (
     demoHint: deps.demo,
     ...(settings.openIdProvider ? { openIdProvider: settings.openIdProvider } : {}),
     rememberedGrants: async (account, client) => (await store.grants(account, client)).map((g) => g.grantId),
-    onEvent: (event) => {
-      deps.audit.record(auditEntryOf(event, new Date())).catch((error: unknown) => {
-        logger.error({ err: error }, 'audit log unavailable: an authorization event was not recorded');
-      });
-    },
+    onEvent: (event) => void record(auditEntryOf(event, new Date())),
+    ...(deps.limiter ? { limits: { limiter: deps.limiter, ...settings.limits } } : {}),
+    onLimited: (refused) => void record(limitedEntryOf(refused, new Date())),
     onError: (error) => logger.error({ err: error }, 'authorization server error'),
   });
   return { server, store, close: async () => guard?.close?.() };

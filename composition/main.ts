@@ -6,6 +6,7 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { answeredAtTurnEnd } from '../adapters/inbound/http/turn-end-answers.js';
 import { bannerLines, isDemoMode } from './banner.js';
+import { announceDatabase } from './database-at-start.js';
 import { ConfigurationError, createGateway } from './gateway.js';
 
 // The server entry: `npm start` (tsx) and `node dist/composition/main.js`.
@@ -153,6 +154,7 @@ const start = () => {
     };
     process.stdout.write(`${bannerLines(facts).join('\n')}\n\n`);
     logger.info({ port: info.port, host: info.address }, 'listening');
+    if (config.storage.databaseUrl) void announceDatabase(config.storage.databaseUrl, config.storage.dataDir, logger);
     // No document reader starts here: the first document read starts one (its start is not counted against
     // the document's time limit), so an idle gateway does not hold one and its libraries (bench/startup.ts).
     if (facts.demoTokenConfigured && !isDemoMode(facts))

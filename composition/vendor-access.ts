@@ -11,6 +11,7 @@ import { ConnectionTokenStore } from '../adapters/outbound/persistence/connectio
 import type { ConnectionStorage } from '../adapters/outbound/persistence/connection-storage.js';
 import type { OpenDatabase } from '../adapters/outbound/persistence/databases.js';
 import { SqlAuditLog } from '../adapters/outbound/persistence/sql-audit-log.js';
+import { spooledAudit } from './audit-spool.js';
 import type { AuditLog } from '../ports/audit-log.js';
 import { DEFAULT_TENANT } from '../ports/authenticator.js';
 import { VENDOR_LABELS, type Connection, type ConnectionStore, type Vendor } from '../ports/connection-store.js';
@@ -82,7 +83,7 @@ export const vendorAccess = ({
   const inMemory = !config.storage.databaseUrl && backed.size === 0;
   const audit: AuditLog = inMemory
     ? new InMemoryAuditLog(shared.clock)
-    : new SqlAuditLog(async () => (await storage.database()).db);
+    : spooledAudit(new SqlAuditLog(async () => (await storage.database()).db), config, shared.logger);
 
   const started = shared.clock.now();
   const fromEnvironment = new Map<Vendor, Connection>();

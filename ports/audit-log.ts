@@ -49,6 +49,8 @@ export interface AuditQuery {
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
   query(q: AuditQuery): Promise<StoredAuditEntry[]>;
+  /** Can a row be kept now? False only when neither the store nor its local spool can take one (absent: yes). */
+  accepting?(): boolean;
 }
 
 export const AuditLog = Symbol.for('AuditLog') as ServiceIdentifier<AuditLog>;

@@ -17,6 +17,8 @@ export interface RateDecision {
  */
 export interface RateLimiter {
   take(key: string, limit: number, windowSeconds: number): Promise<RateDecision>;
+  /** Would `take` allow one more now? The same decision, with nothing counted (absent: not supported). */
+  peek?(key: string, limit: number, windowSeconds: number): Promise<RateDecision>;
 }
 
 export const RateLimiter = Symbol.for('RateLimiter') as ServiceIdentifier<RateLimiter>;

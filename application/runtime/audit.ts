@@ -2,6 +2,8 @@ import type { Principal } from '../../ports/authenticator.js';
 import type { AuditEntry } from '../../ports/audit-log.js';
 import type { RegisteredTool } from './registry.js';
 import type { Approver, ToolResult } from './executor-types.js';
+import { UNAVAILABLE_RETRY_SECONDS } from './idempotency.js';
+import { toolError } from './tool-error.js';
 
 const ID_KEY = /(^|_)ids?$|^Id$/;
 const MAX_TARGETS = 50;
@@ -52,3 +54,11 @@ export const auditEntryOf = (
       : {}),
   };
 };
+
+/** Issue 37: a write whose audit row could not be kept is not run. */
+export const auditUnavailable = toolError(
+  503,
+  'UNAVAILABLE',
+  `Writes cannot be accepted right now: the audit log's database is away and the gateway's local spool of audit rows is full. Nothing was changed. Retry in ${UNAVAILABLE_RETRY_SECONDS} s.`,
+  { retry_after_seconds: UNAVAILABLE_RETRY_SECONDS, retryable: true },
+);

@@ -79,6 +79,11 @@ export interface AuditPolicy {
   record(entry: AuditEntry): Promise<void>;
   /** The vendor behind a group for a tenant ('memory' in memory mode). */
   vendorOf(group: string, tenant: string): string | undefined;
+  /**
+   * Can a row be kept now (false: the database is away and the local spool is full)? When false, a write is
+   * refused with 503 UNAVAILABLE before it runs. Absent: always.
+   */
+  accepting?(): boolean;
 }
 
 export interface ExecutorOptions {

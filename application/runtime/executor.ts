@@ -18,7 +18,7 @@ import type {
 import { takeControls } from './confirm.js';
 import { approveCall, APPROVAL_REQUIRED, gatedBy, sayWhoApproved } from './approval.js';
 import { Deadlines } from './deadlines.js';
-import { auditEntryOf } from './audit.js';
+import { auditEntryOf, auditUnavailable } from './audit.js';
 import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
 import { dropNullOptionals, explainDecodeErrors, findUnknownMember } from './arguments.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
@@ -49,7 +49,7 @@ export class ToolExecutor {
   constructor(
     readonly registry: ToolRegistry,
     /** The use case of a tool for a tenant (each tenant has its own adapters: demo data, connections). */
-    private readonly resolve: UseCaseResolver,
+    readonly resolve: UseCaseResolver,
     private readonly options: ExecutorOptions = {},
   ) {}
 
@@ -69,6 +69,7 @@ export class ToolExecutor {
 
   private async runAudited(call: ToolCall, audit: AuditPolicy, note: ApprovalNote): Promise<ToolResult> {
     const { tool, args, principal, requestId } = call;
+    if (audit.accepting && !audit.accepting()) return fail(auditUnavailable);
     const result = await this.runWatched(call, note);
     // Asking a person changes nothing, like a dry run: only the call that follows is recorded.
     if (!result.ok && result.error.code === APPROVAL_REQUIRED) return result;

@@ -8,6 +8,8 @@ import type { AccountStandingOf } from '../../../application/identity/account-st
 import type { VerifyApiKey } from '../../../application/identity/sign-in.js';
 import { accessTokenVerifier, type VerifyAccessToken } from './access-tokens.js';
 import { interactionRoutes, type AuthorizationEvent } from './interaction-routes.js';
+import { authorizationLimits, type AuthorizationLimitSettings, type LimitedRequest } from './limits.js';
+import { answerOutagesOf, answerOutagesOn, outageAwareAdapter, StoreUnavailable } from './store-outage.js';
 import { FEDERATION_CALLBACK, openIdFederation, type OpenIdProviderOptions } from './oidc-federation.js';
 import { providerConfiguration, ROUTES } from './provider-config.js';
 import { signInSeal } from './sealed-sign-in.js';
@@ -74,6 +76,13 @@ export interface AuthorizationServerOptions {
   readonly rememberedGrants?: (accountId: string, clientId: string) => Promise<readonly string[]>;
   /** Sign-ins, consents, denials, revocations and refresh-token reuse, for the audit log. */
   readonly onEvent?: (event: AuthorizationEvent) => void;
+  /**
+   * Limits per address and per client on /register, /token and the sign-in form (limits.ts), answered 429 with
+   * Retry-After; unset: none.
+   */
+  readonly limits?: AuthorizationLimitSettings;
+  /** A request refused by those limits (at most one report per endpoint and address every 10 s), for the audit log. */
+  readonly onLimited?: (refused: LimitedRequest) => void;
   /** A failure inside the server (a store that did not answer...): for the log. */
   readonly onError?: (error: unknown) => void;
   /**
@@ -141,7 +150,8 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
     scopes: options.scopes,
     signingKeys: options.signingKeys,
     cookieKeys: options.cookieKeys,
-    adapter: options.adapter,
+    // A store that fails answers 503 with Retry-After (store-outage.ts), not oidc-provider's 500.
+    adapter: options.adapter && outageAwareAdapter(options.adapter),
     accessTokenTtlSeconds,
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 30 * 86_400,
     clients: options.clients ?? [],
@@ -159,6 +169,7 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
     // The Host and scheme are pinned to the issuer's below, so the metadata and every URL the provider
     // writes name the issuer, whatever Host header a request carried.
     provider.proxy = true;
+    answerOutagesOf(provider);
     provider.on('server_error', (_ctx, error) => onError(error));
     provider.on('grant.revoked', (_ctx, grantId: string) => onEvent({ type: 'grant_revoked', grantId }));
     provider.on('grant.error', (ctx, error: Error) => {
@@ -200,7 +211,15 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
   };
 
   const routes = new Hono();
+  if (options.limits)
+    authorizationLimits(routes, {
+      settings: options.limits,
+      onLimited: options.onLimited ?? (() => undefined),
+      onError,
+    });
+  answerOutagesOn(routes, ['/oauth/interaction/*']);
   for (const path of PROVIDER_PATHS) routes.all(path, toProvider);
+  const remembered = options.rememberedGrants;
   interactionRoutes(routes, {
     provider,
     resource: options.resource,
@@ -210,7 +229,12 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
     serviceName,
     demoHint: options.demoHint ?? false,
     onEvent,
-    rememberedGrants: options.rememberedGrants,
+    rememberedGrants:
+      remembered &&
+      ((account: string, client: string) =>
+        remembered(account, client).catch((error: unknown) => {
+          throw new StoreUnavailable(error);
+        })),
     ...(options.openIdProvider
       ? {
           federation: openIdFederation(options.openIdProvider, { issuer, cookieKeys: options.cookieKeys }),

@@ -42,9 +42,17 @@ export class InMemoryRateLimiter implements RateLimiter {
   }
 
   take(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+    return this.decide(key, limit, windowSeconds, true);
+  }
+
+  peek(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+    return this.decide(key, limit, windowSeconds, false);
+  }
+
+  private decide(key: string, limit: number, windowSeconds: number, count: boolean): Promise<RateDecision> {
     const now = (this.deciding = this.clock.now().getTime());
     const r = gcra(this.tats.get(key), now, limit, windowSeconds * 1000);
-    if (r.allowed) this.tats.set(key, r.tat, { ttl: Math.max(1, Math.ceil(r.tat - now)) });
+    if (r.allowed && count) this.tats.set(key, r.tat, { ttl: Math.max(1, Math.ceil(r.tat - now)) });
     this.deciding = undefined;
     return Promise.resolve({
       allowed: r.allowed,

@@ -102,6 +102,13 @@ export interface OAuthStoreOptions {
    */
   readonly box: SecretBox | (() => SecretBox);
   readonly now?: () => Date;
+  /**
+   * Issue 38: a dynamically registered client that no grant was made for is deleted after this many seconds
+   * (default a day); its first grant lifts the expiry.
+   */
+  readonly unusedClientTtlSeconds?: number;
+  /** At most this many such unused clients are kept; past it the oldest are deleted (default 10,000). */
+  readonly maxUnusedClients?: number;
 }
 
 export interface OAuthStore {
@@ -144,6 +151,45 @@ export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
       throw error;
     }));
 
+  const unusedTtlMs = (options.unusedClientTtlSeconds ?? 86_400) * 1000;
+  const maxUnused = options.maxUnusedClients ?? 10_000;
+
+  /** A client's expiry: none once a grant was made for it, else the unused-client lifetime. */
+  const clientExpiry = async (clientId: string, at: Date): Promise<string | null> => {
+    const granted = await (
+      await db()
+    )
+      .selectFrom('gateway_oauth')
+      .select('id')
+      .where('model', '=', 'Grant')
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+    return granted ? null : new Date(at.getTime() + unusedTtlMs).toISOString();
+  };
+
+  /** Deletes the oldest unused clients past the bound. */
+  const evictUnused = async (): Promise<void> => {
+    const d = await db();
+    const count = await d
+      .selectFrom('gateway_oauth')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('model', '=', 'Client')
+      .where('expires_at', 'is not', null)
+      .executeTakeFirst();
+    const excess = Number(count?.n ?? 0) - maxUnused;
+    if (excess <= 0) return;
+    const oldest = await d
+      .selectFrom('gateway_oauth')
+      .select('id')
+      .where('model', '=', 'Client')
+      .where('expires_at', 'is not', null)
+      .orderBy('updated_at', 'asc')
+      .limit(excess)
+      .execute();
+    const ids = oldest.map((r) => r.id);
+    if (ids.length) await d.deleteFrom('gateway_oauth').where('model', '=', 'Client').where('id', 'in', ids).execute();
+  };
+
   const live = (nowIso: string) => (row: { expires_at: string | null }) =>
     row.expires_at === null || row.expires_at > nowIso;
 
@@ -177,7 +223,11 @@ export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
           user_code: payload.userCode ? hash(payload.userCode) : null,
           account_id: payload.accountId ?? null,
           client_id: payload.clientId ?? (model === 'Client' ? (payload.client_id ?? null) : null),
-          expires_at: expiresIn ? new Date(at.getTime() + expiresIn * 1000).toISOString() : null,
+          expires_at: expiresIn
+            ? new Date(at.getTime() + expiresIn * 1000).toISOString()
+            : model === 'Client'
+              ? await clientExpiry(id, at)
+              : null,
           updated_at: at.toISOString(),
         };
         await (
@@ -187,6 +237,18 @@ export const sqlOAuthStore = (options: OAuthStoreOptions): OAuthStore => {
           .values({ model, id: key, consumed_at: null, ...values })
           .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(values))
           .execute();
+        if (model === 'Client' && values.expires_at !== null) await evictUnused();
+        // The client's first grant: it is kept from now on (issue 38, unused registrations expire).
+        if (model === 'Grant' && values.client_id)
+          await (
+            await db()
+          )
+            .updateTable('gateway_oauth')
+            .set({ expires_at: null })
+            .where('model', '=', 'Client')
+            .where('id', '=', hash(values.client_id))
+            .where('expires_at', 'is not', null)
+            .execute();
       },
       find: (id) => read('id', id),
       findByUid: (uid) => read('uid', uid),

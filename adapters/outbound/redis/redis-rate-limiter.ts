@@ -9,6 +9,7 @@ import { RATE_LIMIT_BUDGET_MS, withinBudget } from './redis-availability.js';
 // that instances with skewed clocks still agree. Returns {allowed, remaining, resetMs, retryAfterMs}.
 const GCRA = `
 local limit = tonumber(ARGV[1])
+local count = ARGV[3] ~= '0'
 local window = tonumber(ARGV[2])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -19,7 +20,7 @@ local nextTat = tat + interval
 if nextTat - now > window then
   return {0, 0, math.ceil(tat - now), math.ceil(nextTat - window - now)}
 end
-redis.call('SET', KEYS[1], tostring(nextTat), 'PX', math.ceil(nextTat - now))
+if count then redis.call('SET', KEYS[1], tostring(nextTat), 'PX', math.ceil(nextTat - now)) end
 return {1, math.floor((window - (nextTat - now)) / interval), math.ceil(nextTat - now), 0}
 `;
 
@@ -32,13 +33,22 @@ export class RedisRateLimiter implements RateLimiter {
     redis.defineCommand('tgGcra', { numberOfKeys: 1, lua: GCRA });
   }
 
-  async take(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+  take(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+    return this.decide(key, limit, windowSeconds, 1);
+  }
+
+  /** The same decision with nothing counted. */
+  peek(key: string, limit: number, windowSeconds: number): Promise<RateDecision> {
+    return this.decide(key, limit, windowSeconds, 0);
+  }
+
+  private async decide(key: string, limit: number, windowSeconds: number, count: 0 | 1): Promise<RateDecision> {
     const gcra = (this.redis as unknown as { tgGcra: (...a: unknown[]) => Promise<number[]> }).tgGcra.bind(this.redis);
     const [allowed, remaining, resetMs, retryAfterMs] = (await withinBudget(
       this.redis,
       RATE_LIMIT_BUDGET_MS,
       'a rate-limit decision',
-      () => gcra(this.prefix + key, limit, windowSeconds * 1000),
+      () => gcra(this.prefix + key, limit, windowSeconds * 1000, count),
     )) as [number, number, number, number];
     return {
       allowed: allowed === 1,

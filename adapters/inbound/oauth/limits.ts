@@ -1,0 +1,177 @@
+import type { HttpBindings } from '@hono/node-server';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
+import type { RateDecision, RateLimiter } from '../../../ports/rate-limiter.js';
+import { errorPage, PAGE_HEADERS } from './pages.js';
+
+// Issue 38: limits on the authorization server, per address and per client, answered 429 with Retry-After,
+// through the gateway's RateLimiter (in memory, or in Redis so that every instance holds one limit):
+//
+// - /register: registrations per address and hour;
+// - /token: requests per address and minute, and per client (its HTTP Basic client id) and minute;
+// - the sign-in form: wrong keys per address and minute (slow down), per address and hour (stop), and per
+//   sign-in (interaction) and minute. Only wrong keys count; while a limit is reached every attempt is refused,
+//   the right key too, until the window lets one more through.
+//
+// A refusal is reported (`onLimited`, for the audit log) at most once per endpoint and address every 10 s,
+// with the number of refusals it stands for: a flood is a handful of rows, not one per request.
+
+export interface AuthorizationLimitSettings {
+  readonly limiter: RateLimiter;
+  /** Client registrations per address and hour. */
+  readonly registrationsPerHour: number;
+  /** Token requests per address, and per client, and minute. */
+  readonly tokenRequestsPerMinute: number;
+  /** Wrong keys in the sign-in form per address (and per sign-in) and minute: past it, one every 60/n s. */
+  readonly signInFailuresPerMinute: number;
+  /** Wrong keys per address and hour: past it, the form is closed to that address for the rest of the hour. */
+  readonly signInFailuresPerHour: number;
+}
+
+export interface LimitedRequest {
+  readonly endpoint: 'register' | 'token' | 'sign_in';
+  /** Which limit: the address's, the client's, or the sign-in's. */
+  readonly scope: 'address' | 'client' | 'interaction';
+  readonly address: string;
+  readonly clientId?: string;
+  readonly retryAfterSeconds: number;
+  /** Refusals of this endpoint to this address this report stands for (1, or more when held back). */
+  readonly refusals: number;
+}
+
+export interface LimitOptions {
+  readonly settings: AuthorizationLimitSettings;
+  readonly onLimited: (refused: LimitedRequest) => void;
+  /** The limiter failed (Redis away): the request is let through. */
+  readonly onError: (error: unknown) => void;
+}
+
+/** Least time between two reports of one endpoint's refusals to one address. */
+const REPORT_EVERY_MS = 10_000;
+
+type Limit = readonly [key: string, limit: number, windowSeconds: number, scope: LimitedRequest['scope']];
+
+/** The caller's address: the socket's peer (the gateway trusts no forwarding header). */
+export const addressOf = (c: Context): string =>
+  (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+
+const basicClientId = (c: Context): string | undefined => {
+  const header = c.req.header('authorization') ?? '';
+  if (!/^basic /i.test(header)) return undefined;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  try {
+    return decodeURIComponent(decoded.slice(0, colon)).slice(0, 200);
+  } catch {
+    return undefined;
+  }
+};
+
+export const authorizationLimits = (app: Hono, o: LimitOptions): void => {
+  const s = o.settings;
+  const reported = new LRUCache<string, { at: number; held: number }>({ max: 10_000, ttl: 60_000 });
+  const reportWithHeld = (refused: Omit<LimitedRequest, 'refusals'>): void => {
+    const key = `${refused.endpoint}|${refused.address}`;
+    const now = Date.now();
+    const seen = reported.get(key);
+    if (seen && now - seen.at < REPORT_EVERY_MS) {
+      seen.held++;
+      return;
+    }
+    reported.set(key, { at: now, held: 0 });
+    o.onLimited({ ...refused, refusals: 1 + (seen?.held ?? 0) });
+  };
+
+  /** The first limit refused, by `take` (counting this request) or `peek` (counting nothing). */
+  const firstRefused = async (
+    limits: readonly Limit[],
+    count: boolean,
+  ): Promise<{ decision: RateDecision; scope: LimitedRequest['scope'] } | undefined> => {
+    let refused: { decision: RateDecision; scope: LimitedRequest['scope'] } | undefined;
+    for (const [key, limit, window, scope] of limits) {
+      try {
+        const decide = !count && s.limiter.peek ? s.limiter.peek.bind(s.limiter) : s.limiter.take.bind(s.limiter);
+        const decision = await decide(`oauth:${key}`, limit, window);
+        if (!decision.allowed && (!refused || decision.retryAfterSeconds > refused.decision.retryAfterSeconds))
+          refused = { decision, scope };
+      } catch (error) {
+        o.onError(error); // fail open, as the tool calls' limits do
+      }
+    }
+    return refused;
+  };
+
+  const tooMany = (c: Context, retryAfter: number, description: string) =>
+    c.json({ error: 'too_many_requests', error_description: description }, 429, {
+      'retry-after': String(retryAfter),
+      'cache-control': 'no-store',
+    });
+
+  const register: MiddlewareHandler = async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const address = addressOf(c);
+    const refused = await firstRefused([[`register:${address}`, s.registrationsPerHour, 3600, 'address']], true);
+    if (!refused) return next();
+    const retryAfter = Math.max(1, refused.decision.retryAfterSeconds);
+    reportWithHeld({ endpoint: 'register', scope: refused.scope, address, retryAfterSeconds: retryAfter });
+    return tooMany(
+      c,
+      retryAfter,
+      `Too many client registrations from this address (at most ${s.registrationsPerHour} an hour). A client registers once and keeps its client_id; try again in ${retryAfter} s.`,
+    );
+  };
+
+  const token: MiddlewareHandler = async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const address = addressOf(c);
+    const clientId = basicClientId(c);
+    const limits: Limit[] = [[`token:${address}`, s.tokenRequestsPerMinute, 60, 'address']];
+    if (clientId) limits.push([`token-client:${clientId}`, s.tokenRequestsPerMinute, 60, 'client']);
+    const refused = await firstRefused(limits, true);
+    if (!refused) return next();
+    const retryAfter = Math.max(1, refused.decision.retryAfterSeconds);
+    reportWithHeld({
+      endpoint: 'token',
+      scope: refused.scope,
+      address,
+      ...(clientId ? { clientId } : {}),
+      retryAfterSeconds: retryAfter,
+    });
+    return tooMany(
+      c,
+      retryAfter,
+      `Too many token requests from this ${refused.scope === 'client' ? 'client' : 'address'} (at most ${s.tokenRequestsPerMinute} a minute); try again in ${retryAfter} s.`,
+    );
+  };
+
+  const signIn: MiddlewareHandler = async (c, next) => {
+    const address = addressOf(c);
+    const uid = c.req.param('uid') ?? '';
+    const limits: Limit[] = [
+      [`sign-in:${address}`, s.signInFailuresPerMinute, 60, 'address'],
+      [`sign-in-hour:${address}`, s.signInFailuresPerHour, 3600, 'address'],
+      [`sign-in-uid:${uid.slice(0, 100)}`, s.signInFailuresPerMinute, 60, 'interaction'],
+    ];
+    // Without `peek` every attempt counts; with it only the wrong keys, after the answer.
+    const refused = await firstRefused(limits, false);
+    if (refused) {
+      const retryAfter = Math.max(1, refused.decision.retryAfterSeconds);
+      reportWithHeld({ endpoint: 'sign_in', scope: refused.scope, address, retryAfterSeconds: retryAfter });
+      return c.html(
+        errorPage(
+          'Too many wrong keys',
+          `Too many wrong keys were typed here. Wait ${retryAfter} seconds, then try again (every attempt before then is refused, a right key too).`,
+        ),
+        429,
+        { ...PAGE_HEADERS, 'retry-after': String(retryAfter) },
+      );
+    }
+    await next();
+    if (c.res.status === 401 && s.limiter.peek) await firstRefused(limits, true);
+  };
+
+  app.use('/register', register);
+  app.use('/token', token);
+  app.post('/oauth/interaction/:uid/login', signIn);
+};
