@@ -1,10 +1,11 @@
 import { inject, injectable, optional } from 'inversify';
 import {
   describeIdentity,
+  doNotCallReasons,
   identifyProperty,
-  okToCall,
   rankPhones,
   type Person,
+  type PhoneNumber,
   type PostalAddress,
   type PropertyIdentity,
   type SkipTraceResult,
@@ -95,6 +96,38 @@ const address = (a: PostalAddress | undefined): string | undefined =>
 
 const yes = (b: boolean | undefined): string => (b ? 'yes' : 'no');
 
+/** The "OK to call" cell: yes, or no with every reason. */
+const callVerdict = (person: Person, phone: PhoneNumber): string => {
+  const reasons = doNotCallReasons(person, phone);
+  return reasons.length ? `no: ${reasons.join('; ')}` : 'yes';
+};
+
+/**
+ * BatchData's answer with the gateway's verdict on each phone beside BatchData's own members: `ok_to_call`
+ * and, when false, `do_not_call_reasons` (the same verdict and words as the text's "OK to call" column).
+ */
+const withCallVerdicts = (result: SkipTraceResult): SkipTraceResult => ({
+  ...result,
+  results: {
+    ...result.results,
+    persons: result.results.persons.map((person) =>
+      person.phoneNumbers
+        ? {
+            ...person,
+            phoneNumbers: person.phoneNumbers.map((phone) => {
+              const reasons = doNotCallReasons(person, phone);
+              return {
+                ...phone,
+                ok_to_call: reasons.length === 0,
+                ...(reasons.length ? { do_not_call_reasons: reasons } : {}),
+              };
+            }),
+          }
+        : person,
+    ),
+  },
+});
+
 const personText = (person: Person, index: number): string => {
   const name =
     person.name?.full ?? [person.name?.first, person.name?.middle, person.name?.last].filter(Boolean).join(' ');
@@ -119,7 +152,7 @@ const personText = (person: Person, index: number): string => {
           ['phone', 'OK to call', 'type', 'carrier', 'score', 'reachable', 'DNC', 'TCPA', 'last reported'],
           phones.map((ph) => [
             ph.number,
-            yes(okToCall(person, ph)),
+            callVerdict(person, ph),
             ph.type,
             ph.carrier,
             ph.score,
@@ -148,7 +181,7 @@ export const skipTracePropertyTool = defineTool({
   params: SkipTracePropertyParams,
   useCase: SkipTraceProperty,
   result: SkipTraceAnswer,
-  json: (r) => r.result,
+  json: (r) => withCallVerdicts(r.result),
   text: ({ identity, result }) => {
     const matched = result.results.persons.filter((p) => p.meta.matched);
     const where = describeIdentity(identity);

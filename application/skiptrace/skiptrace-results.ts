@@ -8,7 +8,17 @@ import { openObject } from '../runtime/results.js';
 const Phone = openObject(
   'Phone',
   { number: t.string },
-  { type: t.string, carrier: t.string, score: t.number, dnc: t.boolean, tcpa: t.boolean, reachable: t.boolean },
+  {
+    type: t.string,
+    carrier: t.string,
+    score: t.number,
+    dnc: t.boolean,
+    tcpa: t.boolean,
+    reachable: t.boolean,
+    // the gateway's verdict (not BatchData's): may the number be called, and if not, why
+    ok_to_call: t.boolean,
+    do_not_call_reasons: t.array(t.string),
+  },
 );
 
 const Person = openObject(

@@ -166,13 +166,22 @@ export const rankPhones = (phones: readonly PhoneNumber[]): PhoneNumber[] =>
   );
 
 /**
- * Whether a number may be called: not on the DNC list, not flagged TCPA, not known unreachable, and its
- * owner is neither a known TCPA litigator, on the TCPA list, nor deceased.
+ * Why a number may not be called, in words (none: it may be): on the DNC list, flagged TCPA, known
+ * unreachable, or its owner a known TCPA litigator, on the TCPA list, or deceased.
  */
+export const doNotCallReasons = (
+  person: Pick<Person, 'litigator' | 'dnc' | 'death'>,
+  phone: PhoneNumber,
+): readonly string[] =>
+  [
+    phone.dnc ? 'the number is on the Do Not Call list' : '',
+    phone.tcpa ? 'the number is flagged under the TCPA' : '',
+    phone.reachable === false ? 'the number is not reachable' : '',
+    person.litigator ? 'the owner is a known TCPA litigator' : '',
+    person.dnc?.tcpa ? 'the owner is on the TCPA list' : '',
+    person.death?.deceased ? 'the owner is deceased' : '',
+  ].filter(Boolean);
+
+/** Whether a number may be called: no reason not to (doNotCallReasons). */
 export const okToCall = (person: Pick<Person, 'litigator' | 'dnc' | 'death'>, phone: PhoneNumber): boolean =>
-  !phone.dnc &&
-  !phone.tcpa &&
-  phone.reachable !== false &&
-  !person.litigator &&
-  !person.dnc?.tcpa &&
-  !person.death?.deceased;
+  doNotCallReasons(person, phone).length === 0;

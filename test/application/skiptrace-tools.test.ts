@@ -32,6 +32,23 @@ describe('skiptrace_skipTraceProperty in memory', () => {
     });
   });
 
+  it('says for each phone whether it may be called and why not, in the text and in JSON (issue 41)', async () => {
+    const args = { street: '1011 Rosegold St', zip: '11010' };
+    const text = String((await trace(args)).body.data);
+    const json = (await trace(args, 'json')).body.data as any;
+    const phones = json.results.persons[0].phoneNumbers as any[];
+    const blocked = phones.find((p) => p.dnc);
+    const fine = phones.find((p) => !p.dnc && !p.tcpa && p.reachable !== false);
+    expect(blocked).toMatchObject({
+      ok_to_call: false,
+      do_not_call_reasons: ['the number is on the Do Not Call list'],
+    });
+    expect(fine).toMatchObject({ ok_to_call: true });
+    expect(fine).not.toHaveProperty('do_not_call_reasons');
+    expect(text).toContain(`| ${blocked.number} | no: the number is on the Do Not Call list |`);
+    expect(text).toContain(`| ${fine.number} | yes |`);
+  });
+
   it('warns about litigators and the deceased in the text', async () => {
     const r = await trace({ apn: '14-28-107-006', county_fips_code: '17167' });
     const text = r.body.success ? String(r.body.data) : '';
