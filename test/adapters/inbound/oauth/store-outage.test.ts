@@ -1,4 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEmbedded } from '../../../../adapters/outbound/persistence/databases.js';
+import { sqlOAuthStore } from '../../../../adapters/outbound/persistence/oauth-store.js';
+import { encryptionKey, newEncryptionKey, SecretBox } from '../../../../adapters/outbound/persistence/secret-box.js';
 import { Browser, location, pkcePair, register, startHarness, type Harness, type Registered } from './oauth-harness.js';
 import { switchableStore } from './switchable-store.js';
 
@@ -72,5 +78,44 @@ describe('the authorization server while its store is away', () => {
       store.down = false;
     }
     expect((await register(h.base)).client_id).toBeTruthy();
+  });
+});
+
+describe('on the embedded SQLite store', () => {
+  it('/register and /token answer 503 with Retry-After once its database is gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oauth-outage-'));
+    const open = await openEmbedded(dir);
+    const sqlite = sqlOAuthStore({
+      database: () => Promise.resolve(open),
+      box: new SecretBox(encryptionKey(newEncryptionKey())),
+    });
+    const server = await startHarness({ adapter: sqlite.adapter });
+    try {
+      const registered = await register(server.base);
+      await open.db.destroy(); // the file's database closed under the server: every query fails
+      await unavailable(
+        await fetch(`${server.base}/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }),
+        }),
+        'json',
+      );
+      await unavailable(
+        await fetch(`${server.base}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'refresh_token',
+            refresh_token: 'r'.repeat(43),
+            client_id: registered.client_id,
+          }),
+        }),
+        'json',
+      );
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
