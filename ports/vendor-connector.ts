@@ -36,9 +36,15 @@ export interface VendorConnector {
   readonly oauth?: OAuthConnector;
   /**
    * Revokes at the vendor (best effort: the connection is forgotten either way), given the connection's
-   * secret and its details (the account's hosts, for ShareFile).
+   * secret, its details (the account's hosts, for ShareFile) and the details of the tenant's other
+   * connections of the vendor (a revoke that would end their access too is skipped). May answer a sentence
+   * saying what happened, which the disconnect's answer carries.
    */
-  readonly revoke?: (secret: ConnectionSecret, details: Readonly<Record<string, string>>) => Promise<void>;
+  readonly revoke?: (
+    secret: ConnectionSecret,
+    details: Readonly<Record<string, string>>,
+    others: readonly Readonly<Record<string, string>>[],
+  ) => Promise<string | void>;
 }
 
 /** Every vendor's connector, by vendor. */

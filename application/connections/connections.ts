@@ -15,6 +15,7 @@ import {
 import type { OAuthConnector, VendorConnectors } from '../../ports/vendor-connector.js';
 import type { AuditLog } from '../../ports/audit-log.js';
 import { listConnections, listingOf, type ConnectionListing, type ConnectionScope } from './connection-listing.js';
+import { revokeAtVendor } from './revoke-at-vendor.js';
 import type { OneTimeMarks } from '../../ports/one-time-marks.js';
 import {
   flowCookieName,
@@ -377,7 +378,7 @@ export class Connections {
     principal: Principal,
     vendorName: string,
     scope: ConnectionScope,
-  ): Promise<Either<GatewayError, { removed: boolean }>> {
+  ): Promise<Either<GatewayError, { removed: boolean; revoke?: string }>> {
     const vendor = this.#vendor(vendorName);
     if (E.isLeft(vendor)) return vendor;
     const owner = this.#owner(principal, scope);
@@ -391,10 +392,9 @@ export class Connections {
         ),
       );
     if (!existing) return E.right({ removed: false });
-    const connector = this.deps.connectors.get(vendor.right);
-    await (async () => connector?.revoke?.(existing.secret, existing.details))().catch(() => undefined);
+    const revoke = await revokeAtVendor(this.deps.connectors.get(vendor.right), store, existing);
     const removed = await store.remove(principal.tenant, vendor.right, owner.right);
     await this.#audited('connections.disconnect', principal.tenant, principal.id, vendor.right, owner.right);
-    return E.right({ removed });
+    return E.right({ removed, ...(revoke ? { revoke } : {}) });
   }
 }

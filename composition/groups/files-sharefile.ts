@@ -94,16 +94,13 @@ const connectorOptions = (config: ShareFileConfig, shared: SharedServices) =>
 
 /** How tenants connect ShareFile: OAuth with the gateway's ShareFile app (none without one). */
 export const shareFileTenantConnector = (config: ShareFileConfig, shared: SharedServices) => {
-  const options = connectorOptions(config, shared);
+  const found = connectorOptions(config, shared);
+  const options = found && config.app?.name ? { ...found, appName: config.app.name } : found;
   // deleting a connection revokes the gateway's app for that user at ShareFile (best effort, logged)
   return options
     ? {
         ...shareFileConnector(options),
-        revoke: shareFileRevoker({
-          ...options,
-          ...(config.app?.name ? { appName: config.app.name } : {}),
-          log: shared.logger,
-        }),
+        revoke: shareFileRevoker({ ...options, log: shared.logger }),
       }
     : undefined;
 };

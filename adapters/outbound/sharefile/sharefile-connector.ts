@@ -6,6 +6,7 @@ import type { VendorConnector } from '../../../ports/vendor-connector.js';
 import type { RefreshedTokens, Refresher } from '../http/stored-refreshing-token.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { errorMessageOf, SfToken } from './sharefile-codecs.js';
+import { recordConnectedApp } from './sharefile-connected-app.js';
 
 const VENDOR = 'ShareFile';
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -29,6 +30,11 @@ export interface ShareFileConnectorOptions {
   readonly apiBaseUrl?: string;
   readonly timeoutMs: number;
   readonly clock: Clock;
+  /**
+   * The name the gateway's app is registered under at ShareFile (SHAREFILE_APP_NAME), matched against a
+   * ConnectedApp's `Name` only when no ConnectedApp's `Id` is the client id.
+   */
+  readonly appName?: string;
 }
 
 /** The hosts of one ShareFile account, from the callback (checked) or the configured overrides. */
@@ -146,6 +152,9 @@ export const shareFileConnector = (o: ShareFileConnectorOptions): VendorConnecto
       );
       if (E.isLeft(outcome)) return outcome;
       const { tokens } = outcome.right;
+      // the gateway's ConnectedApp and its ShareFile user, so that a delete revokes that app, and not while
+      // another connection of the same user is kept (issue 42)
+      const app = await recordConnectedApp(o, hosts.apiBaseUrl, tokens.accessToken);
       return E.right({
         secret: {
           accessToken: tokens.accessToken,
@@ -153,7 +162,7 @@ export const shareFileConnector = (o: ShareFileConnectorOptions): VendorConnecto
           expiresAt: o.clock.now().getTime() + tokens.expiresInSeconds * 1000,
         },
         label: `ShareFile account ${details.subdomain || 'of the configured host'}`,
-        details,
+        details: { ...details, ...app },
       });
     },
   },

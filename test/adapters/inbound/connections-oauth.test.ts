@@ -121,6 +121,7 @@ describe('ShareFile OAuth connect flow', () => {
 
     expect((await request(g, 'DELETE', '/v1/connections/sharefile', { token: ADMIN })).body.data).toEqual({
       removed: true,
+      revoke: `The gateway's access at ShareFile (connected app ${SHAREFILE_TEST_CLIENT.clientId}) was revoked.`,
     });
     // the grant is revoked at ShareFile with the connection's own token: DELETE Apps(id) of the gateway's app
     // (ShareFile-NET AppsEntity.Delete), and no other app of the user

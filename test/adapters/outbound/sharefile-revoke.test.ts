@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureResilience } from '../../../adapters/outbound/http/resilience.js';
+import { shareFileConnector } from '../../../adapters/outbound/sharefile/sharefile-connector.js';
 import { shareFileRevoker, type RevokeLog } from '../../../adapters/outbound/sharefile/sharefile-revoke.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { SHAREFILE_TEST_CLIENT, startShareFileServer, type ShareFileStandIn } from '../../fakes/sharefile-server.js';
@@ -81,9 +82,9 @@ describe('ShareFile grant revoked when a connection is deleted', () => {
   it('never throws: a failing GET Apps or DELETE is logged', async () => {
     fake.connectedApps.push({ Id: SHAREFILE_TEST_CLIENT.clientId, Name: 'Tool Gateway', Active: true });
     fake.failNext(500);
-    await expect(revoke()(fresh, {})).resolves.toBeUndefined();
+    await expect(revoke()(fresh, {})).resolves.toContain('was not revoked: GET Apps failed');
     expect(lines.at(-1)).toMatchObject({ level: 'warn', message: 'ShareFile grant not revoked: GET Apps failed' });
-    await expect(revoke()({}, {})).resolves.toBeUndefined();
+    await expect(revoke()({}, {})).resolves.toContain('no usable access or refresh token');
     expect(lines.at(-1)).toMatchObject({ message: 'ShareFile grant not revoked: no usable access or refresh token' });
     const unreachable = shareFileRevoker({
       ...SHAREFILE_TEST_CLIENT,
@@ -94,7 +95,72 @@ describe('ShareFile grant revoked when a connection is deleted', () => {
       clock,
       log,
     });
-    await expect(unreachable(fresh, {})).resolves.toBeUndefined();
+    await expect(unreachable(fresh, {})).resolves.toContain('was not revoked');
     expect(lines.at(-1)?.level).toBe('warn');
+  });
+});
+
+// Issue 42: the revoke prefers an exact Id, uses Name only when no app has the client id, revokes the app
+// recorded at connect, and is skipped while another connection of the gateway belongs to the same ShareFile user.
+describe('ShareFile revoke: which app, and whose', () => {
+  const clock = new FixedClock(new Date('2026-11-28T10:00:00.000Z'));
+  let fake: ShareFileStandIn;
+  const options = () => ({
+    ...SHAREFILE_TEST_CLIENT,
+    authorizeBaseUrl: fake.url,
+    oauthBaseUrl: fake.url,
+    apiBaseUrl: fake.apiBaseUrl,
+    timeoutMs: 5000,
+    clock,
+  });
+  const fresh = { accessToken: 'sf-static-token', expiresAt: Date.parse('2026-11-28T18:00:00.000Z') };
+  const gateway = () => ({ Id: SHAREFILE_TEST_CLIENT.clientId, Name: 'Tool Gateway', Active: true, UserId: 'u-1' });
+  const other = { Id: 'other-vendor-app', Name: 'Tool Gateway', Active: true, UserId: 'u-1' };
+  const reset = (...apps: Record<string, unknown>[]) => {
+    fake.connectedApps.splice(0, fake.connectedApps.length, ...apps);
+    fake.revokedApps.splice(0);
+  };
+  beforeAll(async () => {
+    fake = await startShareFileServer({ clock });
+  });
+  afterAll(() => fake.close());
+
+  it('with an exact Id match and a Name match, revokes the exact Id only', async () => {
+    reset(gateway(), other);
+    const said = await shareFileRevoker({ ...options(), appName: 'Tool Gateway' })(fresh, {});
+    expect(fake.revokedApps).toEqual([SHAREFILE_TEST_CLIENT.clientId]);
+    expect(said).toContain('was revoked');
+  });
+
+  it('records the ConnectedApp and its user at connect, and revokes by that id', async () => {
+    reset(gateway(), other);
+    const connected = await shareFileConnector({ ...options(), appName: 'Tool Gateway' }).oauth!.exchange({
+      code: fake.grantCode(),
+      redirectUri: 'https://gateway.example.com/callback',
+      codeVerifier: '',
+      query: {},
+    });
+    if (connected._tag === 'Left') throw new Error(connected.left.message);
+    expect(connected.right.details).toMatchObject({ app_id: SHAREFILE_TEST_CLIENT.clientId, user_id: 'u-1' });
+    expect(fake.violations).toEqual([]);
+    // the gateway's app is gone (revoked at ShareFile's site); another app of the same name must not be revoked
+    reset(other);
+    const said = await shareFileRevoker({ ...options(), appName: 'Tool Gateway' })(
+      connected.right.secret,
+      connected.right.details,
+    );
+    expect(fake.revokedApps).toEqual([]);
+    expect(said).toContain('no longer connected');
+  });
+
+  it('skips the revoke, and says so, while another connection belongs to the same ShareFile user', async () => {
+    reset(gateway());
+    const details = { app_id: SHAREFILE_TEST_CLIENT.clientId, user_id: 'u-1' };
+    const said = await shareFileRevoker(options())(fresh, details, [{ user_id: 'u-2' }, { user_id: 'u-1' }]);
+    expect(fake.revokedApps).toEqual([]);
+    expect(said).toContain('1 other connection of the gateway uses the same ShareFile user');
+    // a connection of another user does not stop it
+    expect(await shareFileRevoker(options())(fresh, details, [{ user_id: 'u-2' }])).toContain('was revoked');
+    expect(fake.revokedApps).toEqual([SHAREFILE_TEST_CLIENT.clientId]);
   });
 });
