@@ -11,7 +11,7 @@ import type { WebSearchHit } from '../../ports/web.js';
 export type Relevance = 'strong' | 'partial' | 'weak';
 
 export interface JudgedHit extends WebSearchHit {
-  /** strong: every query word appears; partial: some do; weak: none does. */
+  /** strong: every query word appears; partial: some do, a distinctive one among them; weak: none does, or only generic ones. */
   readonly relevance: Relevance;
   /** The query words the result contains. */
   readonly matched: readonly string[];
@@ -20,6 +20,8 @@ export interface JudgedHit extends WebSearchHit {
 export interface JudgedResults {
   /** The words of the query that the judgement uses (no common words); empty when there are none to judge by. */
   readonly terms: readonly string[];
+  /** Those of `terms` a relevant result must contain one of (the distinctive ones, or all when none is). */
+  readonly keyTerms: readonly string[];
   /** Results that contain at least one query word, in the backend's order, then the weak ones. */
   readonly hits: readonly JudgedHit[];
   readonly relevantCount: number;
@@ -30,6 +32,21 @@ const COMMON = new Set(
     'a an and are as at be but by can do does for from how i if in into is it its me my no not of on or our ' +
     'so than that the their them then there these this to was we what when where which who why will with you ' +
     'your about all any also get has have just more most new near best vs via www http https com org net html'
+  ).split(' '),
+);
+
+/**
+ * Words a query keeps (they say what it is about) but that alone do not make a page relevant: almost every
+ * page about places, people or businesses has one ("find", "owner", "street", "services"). A result that
+ * matches only these is weak, as the text has always worded it ("Matches only: way (not harbor, renovation)");
+ * a query made only of them is judged by them.
+ */
+const GENERIC = new Set(
+  (
+    'find search look lookup owner owners way street st road rd ave avenue drive dr lane ln blvd court ct ' +
+    'house houses home homes property properties real estate company companies business service services ' +
+    'info information page website site online free top list guide local city county state contact phone ' +
+    'number email address name people inc llc co buy sell sale rent price cost review reviews official near'
   ).split(' '),
 );
 
@@ -67,6 +84,8 @@ const appears = (term: string, words: readonly string[], text: string): boolean 
 /** Judges each result against the query's words; relevant results keep the backend's order and come first. */
 export const judgeResults = (query: string, hits: readonly WebSearchHit[]): JudgedResults => {
   const terms = queryTerms(query);
+  // A match counts when it holds a distinctive word; a query of generic words only is judged by those.
+  const distinctive = terms.some((t) => !GENERIC.has(t)) ? (t: string) => !GENERIC.has(t) : () => true;
   const judged = hits.map((h): JudgedHit => {
     if (!terms.length) return { ...h, relevance: 'strong', matched: [] };
     let address = h.url;
@@ -78,12 +97,14 @@ export const judgeResults = (query: string, hits: readonly WebSearchHit[]): Judg
     const text = `${h.title} ${h.snippet} ${address}`.toLowerCase();
     const words = wordsOf(text);
     const matched = terms.filter((t) => appears(t, words, text));
-    const relevance: Relevance = matched.length === terms.length ? 'strong' : matched.length > 0 ? 'partial' : 'weak';
+    const relevance: Relevance =
+      matched.length === terms.length ? 'strong' : matched.some(distinctive) ? 'partial' : 'weak';
     return { ...h, relevance, matched };
   });
   const relevant = judged.filter((h) => h.relevance !== 'weak');
   return {
     terms,
+    keyTerms: terms.filter(distinctive),
     hits: [...relevant, ...judged.filter((h) => h.relevance === 'weak')],
     relevantCount: relevant.length,
   };

@@ -84,12 +84,12 @@ export const searchWebTool = defineTool({
     const weak = r.hits.slice(r.relevantCount);
     const shown = weak.slice(0, WEAK_SHOWN);
     const weakList = weak.length
-      ? `### Weak results (none of your words appear in them)\n\n${shown.map((h, i) => hitText(h, i, r.terms)).join('\n')}${weak.length > shown.length ? `\n\n${weak.length - shown.length} more weak results are not shown.` : ''}`
+      ? `### Weak results (${r.keyTerms.length === r.terms.length ? 'none of your words appear' : `none of ${r.keyTerms.join(', ')} appears`} in them)\n\n${shown.map((h, i) => hitText(h, i, r.terms)).join('\n')}${weak.length > shown.length ? `\n\n${weak.length - shown.length} more weak results are not shown.` : ''}`
       : '';
     if (!relevant.length) {
       return [
         `## Nothing relevant found for "${p.query}"${where}`,
-        `The search returned ${weak.length} result${weak.length === 1 ? '' : 's'}, but none contains any of your words (${r.terms.join(', ')}) in its title, address or snippet. ${advice(p)}`,
+        `The search returned ${weak.length} result${weak.length === 1 ? '' : 's'}, but none contains any of your words (${r.keyTerms.join(', ')}) in its title, address or snippet${r.keyTerms.length < r.terms.length ? ` (words as common as ${r.terms.filter((t) => !r.keyTerms.includes(t)).join(', ')} alone do not count)` : ''}. ${advice(p)}`,
         weakList,
       ].join('\n\n');
     }

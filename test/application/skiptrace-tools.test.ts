@@ -34,8 +34,8 @@ describe('skiptrace_skipTraceProperty in memory', () => {
 
   it('says for each phone whether it may be called and why not, in the text and in JSON (issue 41)', async () => {
     const args = { street: '1011 Rosegold St', zip: '11010' };
-    const text = String((await trace(args)).body.data);
-    const json = (await trace(args, 'json')).body.data as any;
+    const text = String(((await trace(args)).body as any).data);
+    const json = ((await trace(args, 'json')).body as any).data;
     const phones = json.results.persons[0].phoneNumbers as any[];
     const blocked = phones.find((p) => p.dnc);
     const fine = phones.find((p) => !p.dnc && !p.tcpa && p.reachable !== false);

@@ -41,6 +41,21 @@ describe('the relevance rule', () => {
     expect(r.relevantCount).toBe(3);
   });
 
+  it('judges a result that matches only generic words ("find", "street") as weak, in JSON as in the text (issue 41)', async () => {
+    const r = judgeResults('find the owner of 10 zorgle street', [
+      hit('Find a street near you', 'Street maps and owner lookup'),
+      hit('Zorgle Street history', 'who lived at number 10'),
+    ]);
+    expect(r.hits.map((h) => [h.title, h.relevance])).toEqual([
+      ['Zorgle Street history', 'partial'],
+      ['Find a street near you', 'weak'],
+    ]);
+    expect(r.relevantCount).toBe(1);
+    expect(r.keyTerms).toEqual(['10', 'zorgle']);
+    // a query of generic words only is judged by them
+    expect(judgeResults('find owner', [hit('Owner search')]).hits[0]!.relevance).toBe('partial');
+  });
+
   it('judges a nonsense query that shares only common words with the pages as matching nothing', () => {
     const r = judgeResults('the flurbish of zorgle', [
       hit('The Boston housing market', 'Prices rose in the third quarter of 2026'),
