@@ -85,6 +85,8 @@ export interface ShareFileStandIn {
   failNext(status: number, body?: unknown, headers?: Record<string, string>): void;
   /** The next API request is carried out (a folder created) and then its connection reset instead of answered. */
   resetAfterNext: boolean;
+  /** Appended as it is to each upload ChunkUri (e.g. `&h=a%20b:c/d=`): the storage host's own query. */
+  chunkUriSuffix: string;
   /** Copies and moves answer with an AsyncOperation (as across storage zones). */
   asyncTransfers: boolean;
   /** Downloads answer 302 to the link even with redirect=false (a provider without DownloadSpecification). */
@@ -154,6 +156,7 @@ export const startShareFileServer = async (options: {
       };
     },
     resetAfterNext: false,
+    chunkUriSuffix: '',
     asyncTransfers: false,
     redirectDownloads: false,
     symlinks: new Map(),
@@ -196,6 +199,7 @@ export const startShareFileServer = async (options: {
         query: u.searchParams,
         headers: req.headers,
         body: undefined,
+        raw: req.url ?? '',
       });
       if (await standardUpload(req, res, u, { items, signer, clock: options.clock, flags: state })) return;
       return storage(req, res);

@@ -12,11 +12,18 @@ import { SHAREFILE } from './sharefile-client.js';
 // Transfers/ShareFileApiResponse.cs and Transfers/UploadResponse.cs (the UploadedFile members). The SDK's JSON
 // reader ignores case, so members are read here in any case too.
 
-/** The ChunkUri with `fmt=json`, unless it already asks for a format. */
+/**
+ * The ChunkUri with `fmt=json` appended to the string as it came (`&fmt=json`, or `?fmt=json` when it has no
+ * query), unless it already asks for a format: as the SDK appends it, so the storage host's signed query is
+ * sent byte for byte (a URL re-serialisation would re-encode `:`, `/`, `=` or `%20` in it; issue 42).
+ */
 export const withJsonFormat = (chunkUri: string): string => {
-  const u = new URL(chunkUri);
-  if (!u.searchParams.has('fmt')) u.searchParams.set('fmt', 'json');
-  return u.toString();
+  const hash = chunkUri.indexOf('#');
+  const uri = hash < 0 ? chunkUri : chunkUri.slice(0, hash);
+  const query = uri.indexOf('?');
+  if (query >= 0 && /(?:^|&)fmt=/i.test(uri.slice(query + 1))) return uri;
+  const joiner = query < 0 ? '?' : uri.endsWith('?') || uri.endsWith('&') ? '' : '&';
+  return `${uri}${joiner}fmt=json`;
 };
 
 const member = (o: Record<string, unknown>, name: string): unknown => {

@@ -37,6 +37,19 @@ describe('ShareFile uploads the storage host refuses', () => {
     expect(r.right.Name).toBe('json.txt');
   });
 
+  it("appends fmt=json to the ChunkUri as it came, leaving the storage host's own query as it was (issue 42)", async () => {
+    // a storage host's signed parameter that URL re-serialisation would re-encode (`%20`, `:`, `/`, `=`)
+    fake.chunkUriSuffix = '&h=a%20b:c/d=e';
+    try {
+      const r = await contents.write('home', 'raw-query.txt', new TextEncoder().encode('one'), false)();
+      if (E.isLeft(r)) throw new Error(r.left.message);
+    } finally {
+      fake.chunkUriSuffix = '';
+    }
+    const chunk = fake.requests.filter((q) => q.path.endsWith('/chunk')).at(-1)!;
+    expect(chunk.raw).toMatch(/&h=a%20b:c\/d=e&fmt=json$/);
+  });
+
   it('an overwrite the storage host refuses is an error, not the old file', async () => {
     const first = await contents.write('home', 'report.txt', new TextEncoder().encode('version 1'), false)();
     if (E.isLeft(first)) throw new Error(first.left.message);

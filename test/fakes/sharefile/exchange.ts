@@ -16,6 +16,8 @@ export interface LoggedRequest {
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
   readonly body: unknown;
+  /** The request target exactly as it came (the storage host's requests). */
+  readonly raw?: string;
 }
 
 export interface Violation {
@@ -53,6 +55,8 @@ export interface StandInContext {
     readonly redirectDownloads: boolean;
     /** Symbolic-link folders: folder id → the Location its `Children` answers 302 to. */
     readonly symlinks: ReadonlyMap<string, string>;
+    /** Appended as it is to each upload ChunkUri's query (a storage host's own signed parameters). */
+    readonly chunkUriSuffix: string;
   };
   readonly resends: Json[];
   /** The current user's connected apps (`GET Apps`), and the ids revoked with `DELETE Apps(id)`. */

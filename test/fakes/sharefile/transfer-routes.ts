@@ -26,7 +26,7 @@ export const TRANSFER_ROUTES: readonly SfRoute[] = [
   {
     method: 'POST',
     path: /^\/Items\(([^)]+)\)\/Upload2$/,
-    handle: ({ items, reply }, { res, logged, body, match }) => {
+    handle: ({ items, reply, flags }, { res, logged, body, match }) => {
       if (!reply.checked(logged, 'itemsUpload2.request.json'))
         return reply.sfError(res, 400, 'BadRequest', 'Request body does not match UploadRequestParams');
       const b = body as Json;
@@ -44,6 +44,7 @@ export const TRANSFER_ROUTES: readonly SfRoute[] = [
           reply.send(res, 200, {
             'odata.type': 'ShareFile.Api.Models.UploadSpecification',
             ...s,
+            ...(flags.chunkUriSuffix ? { ChunkUri: `${s.ChunkUri}${flags.chunkUriSuffix}` } : {}),
             ExpiresAt: undefined,
             ChunkSizeBytes: undefined,
           }),
