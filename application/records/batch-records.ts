@@ -11,7 +11,7 @@ import { defineTool, type CallContext, type UseCase } from '../runtime/define-to
 import { limitAttachmentUrls, writeWithAttachments } from './attachments.js';
 import { FieldsObject, flagParams, flagsOf } from './common.js';
 import { BatchOutcomes, batchContinuation, type BatchItem, type BatchResult } from './batch-results.js';
-import { batchSummary, fixFor } from './batch-text.js';
+import { batchSummary, fixFor, idRuns } from './batch-text.js';
 import { BatchResult as BatchResultCodec } from './record-results.js';
 
 /** Records written per chunk: in parallel inside a chunk, chunks one after another (spec Limits). */
@@ -37,6 +37,30 @@ interface BadInput {
   readonly message: string;
 }
 
+/** How many different problems the message names (details.errors has every bad index). */
+const PROBLEMS_NAMED = 20;
+
+/**
+ * Each different problem once, with the indexes that have it (`[0-19] Field "name" takes a string.`): twenty
+ * inputs with the same mistake are one sentence, not twenty.
+ */
+const groupedProblems = (bad: readonly BadInput[]): string => {
+  const byMessage = new Map<string, number[]>();
+  for (const b of bad) {
+    const indexes = byMessage.get(b.message);
+    if (indexes) indexes.push(b.index);
+    else byMessage.set(b.message, [b.index]);
+  }
+  const groups = [...byMessage];
+  const named = groups
+    .slice(0, PROBLEMS_NAMED)
+    .map(([message, indexes]) => `[${idRuns(indexes).runs.join(', ')}] ${message}`)
+    .join(' ');
+  return groups.length > PROBLEMS_NAMED
+    ? `${named} ...and ${groups.length - PROBLEMS_NAMED} more problems (see details.errors).`
+    : named;
+};
+
 /** Validates every input first: one bad input means nothing is written, and the 400 names each bad index. */
 const validateAll = <I>(
   items: readonly I[],
@@ -58,10 +82,7 @@ const validateAll = <I>(
   if (bad.length === 0) return E.right(good);
   return E.left(
     invalidInput(
-      `${bad.length} of ${items.length} ${what} failed validation, so nothing was written. Fix them and send the batch again. ${bad
-        .slice(0, 20)
-        .map((b) => `[${b.index}] ${b.message}`)
-        .join(' ')}${bad.length > 20 ? ` ...and ${bad.length - 20} more (see details.errors).` : ''}`,
+      `${bad.length} of ${items.length} ${what} failed validation, so nothing was written. Fix them and send the batch again. ${groupedProblems(bad)}`,
       what,
       'valid inputs',
       { errors: bad },

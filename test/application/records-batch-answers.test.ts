@@ -14,6 +14,22 @@ const inputs = (n: number) => Array.from({ length: n }, (_, i) => ({ fields: { a
 const batchIdOf = (text: string) => /records_getBatchResults \{"batch_id":"(b[0-9a-f]{32})"\}/.exec(text)?.[1];
 
 describe('compact batch answers', () => {
+  it('a batch that fails validation names each problem once, with the indexes that have it (issue 41)', async () => {
+    const { call } = setup();
+    const bad = Array.from({ length: 20 }, (_, i) => ({ fields: { address: i === 7 ? 'Fine Rd' : 42 } }));
+    bad[12] = { fields: { nosuch: 'x' } } as never;
+    const r = await call('batchCreateRecords', { app_id: PROPERTIES_APP, inputs: bad }, 'text');
+    expect(r.status).toBe(400);
+    const message = r.error.message as string;
+    expect(message).toMatch(/^19 of 20 inputs failed validation, so nothing was written\./);
+    const takesString = /\[0-6, 8-11, 13-19\] Field "address" \(single_text\) takes a string\./;
+    expect(message).toMatch(takesString);
+    expect(message.match(/takes a string/g)).toHaveLength(1);
+    expect(message).toContain('[12] App "Properties"');
+    // details keep every bad index
+    expect(r.error.details.errors).toHaveLength(19);
+  });
+
   it('writes ids as runs of consecutive numbers, in order', () => {
     expect(idRuns([5, 6, 7, 9, 11, 12]).runs).toEqual(['5-7', '9', '11-12']);
     expect(idRuns([]).runs).toEqual([]);
