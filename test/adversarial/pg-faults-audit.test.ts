@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -200,5 +200,58 @@ describe.skipIf('skip' in found)('a DATABASE_URL that cannot be used is named at
     expect(line).toContain(`/${missing}`);
     expect(line).toContain('does not exist');
     await stop(server);
+  }, 40_000);
+});
+
+describe('a full audit spool while the database is away', () => {
+  let server: ServerProcess | undefined;
+  afterAll(() => stop(server));
+
+  it('refuses writes with 503 UNAVAILABLE and Retry-After before they run; reads go on', async () => {
+    // A spool left full (1 MB, the smallest bound) by an instance that stopped while the database was away.
+    const dir = dataDir();
+    const row = JSON.stringify({
+      at: new Date().toISOString(),
+      tenant: 'spool-filler',
+      principal: 'key:filler',
+      tool: 'crm_createContact',
+      targets: [],
+      status: 200,
+      requestId: 'filler',
+    });
+    writeFileSync(join(dir, 'audit-spool.jsonl'), `${row}\n`.repeat(Math.ceil((1 << 20) / row.length) + 10));
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const token = `full-token-${randomUUID()}`;
+    server = await startServerProcess({
+      DATABASE_URL: `postgres://gw@127.0.0.1:${port}/gatewaydb`,
+      GATEWAY_DATA_DIR: dir,
+      GATEWAY_AUDIT_SPOOL_MB: '1',
+      GATEWAY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      GATEWAY_API_KEYS: JSON.stringify([{ name: 'ops', token, permissions: ['*'], tenant: 'full' }]),
+    });
+    const call = (tool: string, args: unknown) =>
+      fetch(`${server!.base}/v1/tools/crm/${tool}?format=json`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+    const email = `full-${randomUUID()}@example.com`;
+    const refused = await call('createContact', { values: { email } });
+    const body = (await refused.json()) as {
+      error: { code: string; message: string; details: Record<string, unknown> };
+    };
+    expect(refused.status).toBe(503);
+    expect(body.error.code).toBe('UNAVAILABLE');
+    expect(body.error.message).toMatch(/Nothing was changed/);
+    expect(refused.headers.get('retry-after')).toBe(String(body.error.details['retry_after_seconds']));
+    // Nothing was done: the contact is not there, and reads are served.
+    const search = await call('searchContacts', { query: email });
+    expect(search.status).toBe(200);
+    expect(((await search.json()) as { data: { results: unknown[] } }).data.results).toEqual([]);
   }, 40_000);
 });
