@@ -84,6 +84,15 @@ export class PodioRecordApps implements RecordApps {
     this.countCache.delete(appId);
   }
 
+  /**
+   * Drops a kept record count after the gateway's own write changed it (issue 42): an app's, after a create
+   * in it; every app's when the app is not known (a delete names only the item).
+   */
+  forgetCount(appId?: number): void {
+    if (appId === undefined) this.countCache.clear();
+    else this.countCache.delete(appId);
+  }
+
   listApps(workspaceId?: number): TaskEither<GatewayError, readonly AppSummary[]> {
     return pipe(
       this.podio.task('GET', workspaceId === undefined ? '/app/v2/' : `/app/space/${workspaceId}/`, {

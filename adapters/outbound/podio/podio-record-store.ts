@@ -37,7 +37,10 @@ const PAGE = 500;
 export class PodioRecordStore implements RecordStore {
   constructor(
     private readonly podio: PodioClient,
-    private readonly apps: Pick<RecordApps, 'getApp'> & { forget?(appId: number): void },
+    private readonly apps: Pick<RecordApps, 'getApp'> & {
+      forget?(appId: number): void;
+      forgetCount?(appId?: number): void;
+    },
   ) {}
 
   /**
@@ -206,6 +209,12 @@ export class PodioRecordStore implements RecordStore {
         }),
       ),
       TE.orElse(this.refreshAppOn<t.TypeOf<typeof PodioCreatedItem>>(app.app_id)),
+      // the app's kept record count is out of date (the batch tools create through here too); dropped after
+      // a failure as well, since a write that failed in transit may have been made
+      TE.bimap(
+        (e) => (this.apps.forgetCount?.(app.app_id), e),
+        (r) => (this.apps.forgetCount?.(app.app_id), r),
+      ),
     );
   }
 
@@ -240,7 +249,11 @@ export class PodioRecordStore implements RecordStore {
         query: flagQuery(flags),
         resource: { kind: 'record', id: recordId },
       }),
-      TE.map(() => undefined),
+      // a delete names only the item: every kept record count is dropped (the batch delete comes through here)
+      TE.bimap(
+        (e) => (this.apps.forgetCount?.(), e),
+        () => this.apps.forgetCount?.(),
+      ),
     );
   }
 
