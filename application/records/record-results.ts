@@ -78,7 +78,7 @@ export const RelatableRecordsResult = resultObject(
 /** createRecord and updateRecord: the record's id (and link), or the whole record with id_only false. */
 export const WrittenRecordResult = t.union([
   RecordResult,
-  resultObject('WrittenRecord', { record_id: t.number }, { record_url: t.string }),
+  resultObject('WrittenRecord', { record_id: t.number }, { record_url: t.string, revision: t.number }),
 ]);
 
 export const DeletedRecordResult = destructive(

@@ -70,13 +70,20 @@ export const updateRecordTool = defineTool({
   params: UpdateRecordParams,
   useCase: UpdateRecord,
   result: WrittenRecordResult,
+  // The new revision rides with the answer (issue 41), so the next call can name what this update changed.
   json: ({ app, record }, p) =>
-    p.id_only === false ? recordPayload(app, record, app.fields, false) : { record_id: record.record_id },
+    p.id_only === false
+      ? { ...recordPayload(app, record, app.fields, false), revision: record.revision }
+      : { record_id: record.record_id, revision: record.revision },
   text: ({ app, record }, p) =>
     [
       p.id_only === false
         ? recordText(app, record, app.fields)
         : `## Updated ${app.item_name.toLowerCase()} "${record.title}" (record ${record.record_id}), now at revision ${record.revision}`,
-      nextSteps([`See what changed: ${call('records_getRecordRevisions', { record_id: record.record_id })}`]),
+      nextSteps([
+        record.revision > 0
+          ? `See what this update changed: ${call('records_getRecordRevisionDelta', { record_id: record.record_id, revision_from: record.revision - 1, revision_to: record.revision })}`
+          : `See its revisions: ${call('records_getRecordRevisions', { record_id: record.record_id })}`,
+      ]),
     ].join('\n'),
 });

@@ -60,6 +60,24 @@ describe('revision hints', () => {
     expect(old.data.changes).toEqual([]);
   });
 
+  it("an update's answer carries its new revision and names the delta of this update (issue 41)", async () => {
+    const { call } = setup();
+    const id = (await call('createRecord', { app_id: LEADS_APP, fields: { name: 'Delta Person' } })).data
+      .record_id as number;
+    await call('updateRecord', { record_id: id, fields: { score: 3 } });
+    const json = await call('updateRecord', { record_id: id, fields: { score: 9 } });
+    expect(json.data).toEqual({ record_id: id, revision: 2 });
+    const text = (await call('updateRecord', { record_id: id, fields: { score: 12 } }, 'text')).data as string;
+    const args = hinted(text);
+    expect(args).toEqual({ record_id: id, revision_from: 2, revision_to: 3 });
+    const delta = await call('getRecordRevisionDelta', args);
+    expect(delta.data.changes.map((c: { external_id: string; to: unknown }) => [c.external_id, c.to])).toEqual([
+      ['score', 12],
+    ]);
+    const full = await call('updateRecord', { record_id: id, fields: { score: 13 }, id_only: false });
+    expect(full.data).toMatchObject({ record_id: id, revision: 4, fields: expect.any(Array) });
+  });
+
   it('in memory: a record only deleted and restored gets no hint', async () => {
     const { call } = setup();
     const id = (await call('createRecord', { app_id: LEADS_APP, fields: { name: 'No Change' } })).data

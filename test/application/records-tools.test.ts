@@ -46,7 +46,7 @@ describe('records tools in memory', () => {
       hook: false,
       workflow: false,
     });
-    expect(upd.data).toEqual({ record_id: id });
+    expect(upd.data).toEqual({ record_id: id, revision: 1 });
     expect(store.events.filter((e) => e.id === id && e.action === 'record.update')).toEqual([]);
     const after = await call('getRecord', { record_id: id, field_ids: ['tasks', 300110] });
     expect((after.data.fields as any[]).map((f) => f.external_id)).toEqual(['score', 'tasks']);
