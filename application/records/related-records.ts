@@ -38,10 +38,14 @@ export interface RelatedResult {
   readonly total: number;
   readonly offset: number;
   readonly records: readonly RelatedRecord[];
+  /** The reverse read stopped before Podio's total: `total` is then at least that many, not a count. */
+  readonly lowerBound?: boolean;
 }
 
-/** The most records one reverse read returns (Podio's largest filter page). */
-const REVERSE_LIMIT = 500;
+/** Records one reverse filter call reads (Podio's largest filter page). */
+const REVERSE_PAGE = 500;
+/** The most referencing records read per relation field (20 pages); Podio's total is said beyond it. */
+const REVERSE_MAX = 10_000;
 /** Referenced records read at once in the forward direction (issue 31: not one after another). */
 const FORWARD_PARALLEL = 8;
 
@@ -124,20 +128,30 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
           valueTypeOf(f.field_type) === 'app' &&
           (f.referenced_app_ids === undefined || f.referenced_app_ids.includes(source.app_id)),
       );
-      return pipe(
-        links,
-        A.map((field) =>
-          this.store.query(related, {
-            filters: [{ kind: 'field', field, type: 'app', match: 'any', strings: [], numbers: [], ids: p.record_ids }],
-            sortDesc: false,
-            offset: 0,
-            limit: REVERSE_LIMIT,
-            countOnly: false,
-          }),
-        ),
-        TE.sequenceSeqArray,
-        TE.map((pages) => pages.flatMap((page) => page.records)),
-      );
+      // each field's referencing records page by page until Podio's total (`filtered`) is read (issue 42: it
+      // stopped at the first 500 and counted what it read)
+      const everyPage =
+        (field: FieldDefinition): TaskEither<GatewayError, { records: RecordData[]; total: number }> =>
+        async () => {
+          const records: RecordData[] = [];
+          for (let offset = 0; ; offset += REVERSE_PAGE) {
+            const page = await this.store.query(related, {
+              filters: [
+                { kind: 'field', field, type: 'app', match: 'any', strings: [], numbers: [], ids: p.record_ids },
+              ],
+              sortDesc: false,
+              offset,
+              limit: REVERSE_PAGE,
+              countOnly: false,
+            })();
+            if (E.isLeft(page)) return page;
+            records.push(...page.right.records);
+            const done = page.right.records.length < REVERSE_PAGE || records.length >= page.right.total;
+            if (done || records.length >= REVERSE_MAX)
+              return E.right({ records, total: Math.max(page.right.total, records.length) });
+          }
+        };
+      return pipe(links, A.map(everyPage), TE.sequenceSeqArray);
     };
     return pipe(
       TE.Do,
@@ -149,16 +163,17 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
           : checkSelection(related, { field_ids: p.field_ids }),
       ),
       TE.bind('forward', ({ source }) => (direction === 'reverse' ? TE.right([] as RecordData[]) : forward(source))),
-      TE.bind('reverse', ({ source, related }) =>
-        direction === 'forward' ? TE.right([] as RecordData[]) : reverse(source, related),
-      ),
+      TE.bind('reverse', ({ source, related }) => (direction === 'forward' ? TE.right([]) : reverse(source, related))),
       TE.map(({ related, fields, forward: f, reverse: r }) => {
-        const all = unique([...f, ...r]);
+        const all = unique([...f, ...r.flatMap((x) => x.records)]);
+        // a field whose referencing records were not all read: Podio's total for it is the least there are
+        const unread = r.filter((x) => x.total > x.records.length);
         return {
           app: related,
-          total: all.length,
+          total: Math.max(all.length, ...unread.map((x) => x.total)),
           offset: p.offset,
           records: all.slice(p.offset).map((x) => relatedRecord(related, x, fields)),
+          ...(unread.length ? { lowerBound: true } : {}),
         };
       }),
     );
@@ -169,7 +184,7 @@ export class GetRelatedRecords implements UseCase<GetRelatedRecordsParams, Relat
 const ROW_FIELDS = 8;
 
 const relatedText = (
-  r: { records: readonly RelatedRecord[]; total?: number; offset?: number },
+  r: { records: readonly RelatedRecord[]; total?: number; offset?: number; lowerBound?: boolean },
   heading: string,
   asked = false,
   after?: string,
@@ -180,7 +195,7 @@ const relatedText = (
   return r.records.length === 0
     ? `${heading}: none.`
     : {
-        before: `${heading}: ${r.total ?? r.records.length}${r.offset ? ` (from number ${r.offset + 1})` : ''}`,
+        before: `${heading}: ${r.lowerBound ? 'at least ' : ''}${r.total ?? r.records.length}${r.offset ? ` (from number ${r.offset + 1})` : ''}`,
         columns: ['record_id', 'title', 'created', 'fields'],
         rows: r.records.map((x) => [
           x.record.record_id,
@@ -210,7 +225,11 @@ export const getRelatedRecordsTool = defineTool({
   result: RelatedRecordsResult,
   rows: { key: 'records' },
   continuation: (p, r, shown) => nextOffset(p, r.offset, shown, r.total),
-  json: (r) => ({ total: r.total, records: r.records.map((x) => relatedRecordJson(x, true)) }),
+  json: (r) => ({
+    total: r.total,
+    ...(r.lowerBound ? { total_is_lower_bound: true } : {}),
+    records: r.records.map((x) => relatedRecordJson(x, true)),
+  }),
   text: (r, p) => relatedText(r, `## Related ${r.app.name} (app ${r.app.app_id})`, p.field_ids !== undefined),
 });
 
