@@ -65,7 +65,7 @@ const relatedMembers = {
 export const RelatedRecordsResult = resultObject(
   'RelatedRecords',
   { total: t.number, records: t.array(resultObject('RelatedRecord', { ...relatedMembers, record_url: t.string })) },
-  { truncated: Truncated },
+  { truncated: Truncated, total_is_lower_bound: t.boolean },
 );
 
 /** findRelatableRecords: the related-record shape without record_url. */
