@@ -1,6 +1,7 @@
 import { DocumentReader } from '../ports/document-reader.js';
 import type { Container, ServiceIdentifier } from 'inversify';
 import { UrlFetcher } from '../ports/url-fetcher.js';
+import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
@@ -144,7 +145,13 @@ export const mountTenantRoutes = (app: Hono, tenants: TenantScopes): void => {
     const url = new URL(c.req.url);
     url.pathname = url.pathname.slice(`/t/${tenant}`.length) || '/';
     const raw = c.req.raw;
-    const hasBody = raw.method !== 'GET' && raw.method !== 'HEAD';
+    // The body reaches the tenant's routes one way only. Under Node they read it from Node's request in
+    // `c.env` (body-reader.ts), as the default tenant's do, so `raw.body` must stay untouched: reading it
+    // starts a second reader of the same request (a WHATWG stream nobody drains), which pauses the request
+    // once its 16 KiB queue is full and leaves the upload waiting for bytes that never come (408).
+    // Without a Node request (app.request, other runtimes) the WHATWG body is the only one, and is handed on.
+    const node = (c.env as Partial<HttpBindings> | undefined)?.incoming !== undefined;
+    const hasBody = !node && raw.method !== 'GET' && raw.method !== 'HEAD';
     return routes.fetch(
       new Request(url, {
         method: raw.method,
