@@ -126,7 +126,7 @@ export const ShareResult = openObject(
 export const ShareListResult = resultObject(
   'ShareList',
   { ...Paged, shares: t.array(ShareResult) },
-  { summary_only: t.literal(true), truncated: Truncated },
+  { summary_only: t.literal(true), truncated: Truncated, total_count_is_lower_bound: t.literal(true), note: t.string },
 );
 
 export const ShareNotificationResult = resultObject('ShareNotification', {

@@ -61,19 +61,22 @@ export const listSharesTool = defineTool({
   continuation: (p, r, shown) => (r.skip + shown < r.totalCount ? { ...p, skip: r.skip + shown } : undefined),
   json: (r, p) => ({
     total_count: r.totalCount,
+    ...(r.scanEnded ? { total_count_is_lower_bound: true, note: r.scanEnded.note } : {}),
     returned_count: r.shares.length,
     has_more: r.skip + r.shares.length < r.totalCount,
     shares: r.shares.map((s) => (p.summary_only ? shareSummaryJson(s, 'list') : shareJson(s))),
     ...(p.summary_only ? { summary_only: true } : {}),
   }),
   text: (r, p) => {
-    const heading = `## Shares: ${r.totalCount}${p.share_type ? ` ${p.share_type}` : ''}${p.include_expired ? ' (expired included)' : ''}`;
+    const heading = `## Shares: ${r.scanEnded ? 'at least ' : ''}${r.totalCount}${p.share_type ? ` ${p.share_type}` : ''}${p.include_expired ? ' (expired included)' : ''}`;
     if (!r.shares.length) {
       return [
         heading,
-        r.totalCount
-          ? `No shares on this page; there are ${r.totalCount}. Start again with skip 0.`
-          : `No shares${p.include_expired ? '' : ' that are still active; include_expired=true also lists expired ones'}.`,
+        r.scanEnded
+          ? `No ${p.share_type ?? ''} shares on this page: the scan ran out. ${r.scanEnded.note}`
+          : r.totalCount
+            ? `No shares on this page; there are ${r.totalCount}. Start again with skip 0.`
+            : `No shares${p.include_expired ? '' : ' that are still active; include_expired=true also lists expired ones'}.`,
       ].join('\n\n');
     }
     const hasMore = r.skip + r.shares.length < r.totalCount;
@@ -91,7 +94,7 @@ export const listSharesTool = defineTool({
       ]),
       more: hasMore
         ? `Next page: ${call('files_listShares', { ...withoutDefaults(ListSharesParams, p), skip: r.skip + r.shares.length })}`
-        : 'This is the last page.',
+        : (r.scanEnded?.note ?? 'This is the last page.'),
       after: nextSteps([
         `Details of one, with a Send share's direct download link: ${call('files_getShare', { share_id: r.shares[0]!.Id, include_items: true })}`,
       ]),

@@ -74,6 +74,11 @@ export interface ShareChanges {
 export interface SharePage {
   readonly totalCount: number;
   readonly shares: readonly Share[];
+  /**
+   * Set when the listing could not read every share (ShareFile's shares of one type, past the scan):
+   * `totalCount` is then the number found, the least there are, and `note` says what was read and how to go on.
+   */
+  readonly scanEnded?: { readonly note: string };
 }
 
 /** Days until a share expires when the caller does not say (ShareFile's documented default). */

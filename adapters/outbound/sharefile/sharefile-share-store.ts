@@ -1,6 +1,6 @@
 import type { AxiosResponse } from 'axios';
 import type { NewShare, Share, ShareChanges, SharePage, ShareType } from '../../../domain/files/share.js';
-import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
+import type { GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { ShareListQuery, ShareStore } from '../../../ports/share-store.js';
 import type { ShareNotification, ShareNotifier } from '../../../ports/share-notifier.js';
@@ -73,8 +73,10 @@ export class ShareFileShareStore implements ShareStore {
    * Shares of one type: the feed of both types read from the start in pages of {@link SCAN_PAGE} (one call
    * for an account with up to 500 shares), at most {@link SCAN_PAGES} pages, the other type dropped, and the
    * caller's skip and top applied to what is left. `totalCount` counts the shares of that type: exact when the
-   * feed ended within the scan; when the account has more shares than the scan reads, it is the count found
-   * plus one (more may follow), and a page past the scan is refused with a way out.
+   * feed ended within the scan; when the account has more shares than the scan reads, it is the count found,
+   * marked a lower bound (`scanEnded`), and a page past what was found is an empty page that says the scan
+   * ran out and how to go on (issue 42: it was an estimate presented as a count, and `skip: 0` was refused
+   * when the scan found none of the type).
    */
   private listOfType(type: ShareType, q: ShareListQuery): TaskEither<GatewayError, SharePage> {
     return async () => {
@@ -91,15 +93,14 @@ export class ShareFileShareStore implements ShareStore {
           !shares.length || (count !== undefined ? offset >= count : !more && shares.length < this.scan.page);
         if (ended) return E.right({ totalCount: matching.length, shares: matching.slice(q.skip, q.skip + q.top) });
       }
-      if (q.skip >= matching.length)
-        return E.left(
-          invalidInput(
-            `The gateway reads the first ${this.scan.page * this.scan.pages} shares to list ${type} shares (no document shows ShareFile filters shares by type) and found ${matching.length} of them; skip ${q.skip} is past those. List without share_type to page through every share.`,
-            'skip',
-            `less than ${matching.length}`,
-          ),
-        );
-      return E.right({ totalCount: matching.length + 1, shares: matching.slice(q.skip, q.skip + q.top) });
+      const note =
+        `The gateway reads the first ${offset} shares to list ${type} shares (no document shows ShareFile filters shares by type) and found ${matching.length} of them; the account has more shares than that, so there may be more ${type} shares. ` +
+        `To go on, list without share_type from skip ${offset}: every share, both types, newest first.`;
+      return E.right({
+        totalCount: matching.length,
+        shares: matching.slice(q.skip, q.skip + q.top),
+        scanEnded: { note },
+      });
     };
   }
 

@@ -89,15 +89,26 @@ describe('ShareFile shares of one type', () => {
     ).toEqual(['500']);
   });
 
-  it('past the scan, totalCount says more may follow and a page beyond it is refused', async () => {
+  it('past the scan, totalCount is the count found, marked a lower bound, and a page beyond it is empty (issue 42)', async () => {
     const store = new ShareFileShareStore(client, { page: 2, pages: 1 });
     const r = await store.list({ shareType: 'Send', top: 5, skip: 0, includeExpired: false })();
     if (E.isLeft(r)) throw new Error(r.left.message);
     expect(r.right.shares.map((s) => s.Id)).toEqual(sent.slice(0, 1));
-    expect(r.right.totalCount).toBe(2);
+    expect(r.right.totalCount).toBe(1);
+    expect(r.right.scanEnded?.note).toContain('list without share_type from skip 2');
     const past = await store.list({ shareType: 'Send', top: 5, skip: 1, includeExpired: false })();
-    expect(E.isLeft(past) && past.left._tag).toBe('InvalidInput');
-    expect(E.isLeft(past) && past.left.message).toContain('List without share_type');
+    if (E.isLeft(past)) throw new Error(past.left.message);
+    expect(past.right.shares).toEqual([]);
+    expect(past.right.scanEnded?.note).toContain('list without share_type from skip 2');
+  });
+
+  it('none of the type in the scan: skip 0 is an empty page that says the scan ran out, not a refusal', async () => {
+    // the newest share is a Send: a scan of one share finds no Request share
+    const store = new ShareFileShareStore(client, { page: 1, pages: 1 });
+    const r = await store.list({ shareType: 'Request', top: 5, skip: 0, includeExpired: false })();
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    expect(r.right).toMatchObject({ totalCount: 0, shares: [] });
+    expect(r.right.scanEnded?.note).toContain('found 0 of them');
   });
 
   it('without a type, the page is one call and totalCount is the feed count', async () => {
