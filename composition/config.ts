@@ -99,6 +99,7 @@ export interface GatewayConfig {
       readonly tokenRequestsPerMinute: number;
       readonly signInFailuresPerMinute: number;
       readonly signInFailuresPerHour: number;
+      readonly trustedProxies: readonly string[];
     };
     /** Registered clients without a grant: their lifetime and how many are kept. */
     readonly unusedClientTtlSeconds: number;
@@ -259,6 +260,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
         tokenRequestsPerMinute: v.OAUTH_TOKEN_REQUESTS_PER_MINUTE,
         signInFailuresPerMinute: v.OAUTH_SIGN_IN_FAILURES_PER_MINUTE,
         signInFailuresPerHour: v.OAUTH_SIGN_IN_FAILURES_PER_HOUR,
+        trustedProxies: v.OAUTH_TRUSTED_PROXIES,
       },
       unusedClientTtlSeconds: v.OAUTH_UNUSED_CLIENT_TTL_SECONDS,
       maxUnusedClients: v.OAUTH_MAX_UNUSED_CLIENTS,

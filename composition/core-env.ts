@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { DEFAULT_JSON_BUDGET, DEFAULT_OUTPUT_BUDGET } from '../application/runtime/envelope.js';
 import { TENANT_ID } from '../ports/authenticator.js';
 import { HUMAN_APPROVAL_MODES, type TenantSettingsOverride } from '../ports/tenant-settings.js';
+import { isAddressOrRange } from '../adapters/inbound/oauth/limits.js';
 import { boolVar, EnvVar, enumVar, intVar, jsonVar, optionalString, tokenVar, urlVar } from './env.js';
 
 // The gateway's own environment variables (each group module declares its own), documented where they
@@ -292,6 +293,19 @@ export const CORE_ENV = {
   ),
   OAUTH_SIGN_IN_FAILURES_PER_HOUR: intVar(1, 100_000, 20).doc(
     'Wrong keys from one address an hour; past it the form is refused (429) to that address until the hour lets one more through.',
+  ),
+  OAUTH_TRUSTED_PROXIES: new EnvVar<string[]>(
+    'proxies',
+    'a comma-separated list of IP addresses or CIDR ranges (10.0.0.0/8, ::1)',
+    (raw) => {
+      const entries = (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      return entries.every(isAddressOrRange) ? { ok: true, value: entries } : { ok: false };
+    },
+  ).doc(
+    "The reverse proxies in front of the gateway (haproxy, an ingress): for a request from one of them the authorization server's limits count the address its X-Forwarded-For names. Unset: the socket's address (behind a proxy every caller then shares the proxy's limits).",
   ),
   OAUTH_UNUSED_CLIENT_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400).doc(
     'A dynamically registered client no grant was made for is deleted after this long; its first grant keeps it.',

@@ -1,6 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { LRUCache } from 'lru-cache';
+import { BlockList, isIP } from 'node:net';
 import type { RateDecision, RateLimiter } from '../../../ports/rate-limiter.js';
 import { errorPage, PAGE_HEADERS } from './pages.js';
 
@@ -26,6 +27,12 @@ export interface AuthorizationLimitSettings {
   readonly signInFailuresPerMinute: number;
   /** Wrong keys per address and hour: past it, the form is closed to that address for the rest of the hour. */
   readonly signInFailuresPerHour: number;
+  /**
+   * Addresses or CIDR ranges of the reverse proxies in front of the gateway (`10.0.0.0/8`, `::1`): a request from
+   * one of them is counted against the address its `X-Forwarded-For` names (the last hop that is not itself a
+   * trusted proxy). Empty: the socket's peer, whatever the headers say.
+   */
+  readonly trustedProxies?: readonly string[];
 }
 
 export interface LimitedRequest {
@@ -51,9 +58,51 @@ const REPORT_EVERY_MS = 10_000;
 
 type Limit = readonly [key: string, limit: number, windowSeconds: number, scope: LimitedRequest['scope']];
 
-/** The caller's address: the socket's peer (the gateway trusts no forwarding header). */
-export const addressOf = (c: Context): string =>
+const peerOf = (c: Context): string =>
   (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+
+/** An IPv4 address mapped into IPv6 (`::ffff:10.0.0.1`) as IPv4. */
+const plain = (address: string): string =>
+  address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+
+/** Is `entry` an address or a CIDR range `trustedProxies` accepts? */
+export const isAddressOrRange = (entry: string): boolean => {
+  const [ip = '', bits, ...rest] = entry.split('/');
+  const family = isIP(ip);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+};
+
+/** The caller's address: the socket's peer, or behind a trusted proxy the address it forwarded for. */
+export const callerAddress = (trustedProxies: readonly string[] = []): ((c: Context) => string) => {
+  if (!trustedProxies.length) return (c) => plain(peerOf(c));
+  const list = new BlockList();
+  for (const entry of trustedProxies) {
+    const [ip = '', bits] = entry.split('/');
+    const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(ip, type);
+    else list.addSubnet(ip, Number(bits), type);
+  }
+  const trusted = (address: string) => {
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  };
+  return (c) => {
+    const peer = plain(peerOf(c));
+    if (!trusted(peer)) return peer;
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((hop) => plain(hop.trim()))
+      .filter(Boolean);
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = hops[i]!;
+      if (!isIP(hop)) return peer; // a hop that is no address: the proxy's own, rather than anything the caller chose
+      if (!trusted(hop)) return hop;
+    }
+    return peer;
+  };
+};
 
 const basicClientId = (c: Context): string | undefined => {
   const header = c.req.header('authorization') ?? '';
@@ -70,6 +119,7 @@ const basicClientId = (c: Context): string | undefined => {
 
 export const authorizationLimits = (app: Hono, o: LimitOptions): void => {
   const s = o.settings;
+  const addressOf = callerAddress(s.trustedProxies);
   const reported = new LRUCache<string, { at: number; held: number }>({ max: 10_000, ttl: 60_000 });
   const reportWithHeld = (refused: Omit<LimitedRequest, 'refusals'>): void => {
     const key = `${refused.endpoint}|${refused.address}`;

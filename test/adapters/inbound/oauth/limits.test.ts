@@ -159,3 +159,53 @@ describe('limits on the authorization server', () => {
     }
   });
 });
+
+describe('behind a trusted reverse proxy', () => {
+  it('counts the address the proxy forwarded for; a caller that is no trusted proxy cannot choose its address', async () => {
+    const behind = await startHarness({
+      limits: {
+        limiter: new InMemoryRateLimiter(clock),
+        registrationsPerHour: 1,
+        tokenRequestsPerMinute: 100,
+        signInFailuresPerMinute: 100,
+        signInFailuresPerHour: 100,
+        trustedProxies: ['127.0.0.1', '10.0.0.0/8'],
+      },
+    });
+    try {
+      const via = (address: string, forwardedFor?: string) =>
+        new Promise<number>((resolve, reject) => {
+          const body = JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' });
+          const req = request(
+            `${behind.base}/register`,
+            {
+              method: 'POST',
+              localAddress: address,
+              headers: {
+                'content-type': 'application/json',
+                'content-length': Buffer.byteLength(body),
+                ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+              },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+      // Through the proxy (127.0.0.1): each forwarded caller has its own limit; the last untrusted hop counts.
+      expect(await via('127.0.0.1', '203.0.113.5')).toBe(201);
+      expect(await via('127.0.0.1', '203.0.113.5')).toBe(429);
+      expect(await via('127.0.0.1', '203.0.113.6')).toBe(201);
+      expect(await via('127.0.0.1', '198.51.100.1, 203.0.113.7, 10.1.2.3')).toBe(201);
+      expect(await via('127.0.0.1', '198.51.100.1, 203.0.113.7, 10.1.2.3')).toBe(429);
+      // Not a trusted proxy: its X-Forwarded-For is ignored, so rotating it does not escape the limit.
+      expect(await via('127.0.0.9', '192.0.2.1')).toBe(201);
+      expect(await via('127.0.0.9', '192.0.2.2')).toBe(429);
+    } finally {
+      await behind.close();
+    }
+  });
+});
