@@ -11,6 +11,9 @@ import type { JsonSchema } from './json-schema.js';
 import type { RegisteredTool } from './registry.js';
 import type { ToolError } from './tool-error.js';
 import { queryTerms, ToolIndexes } from './tool-search.js';
+import { EXAMPLES, idSource, MAX_RELATED, relatedEntry, relatedText, relatedTools } from './discovery-hints.js';
+import type { CompiledNames } from './name-terms.js';
+import type { ToolRegistry } from './registry.js';
 
 // The answers of gateway_findTools and gateway_describeTool (issue 30), whatever the surface: MCP makes a
 // CallToolResult of them, REST an envelope. Both see only the caller's visible set (the tools it may call,
@@ -42,9 +45,13 @@ const purposeOf = (description: string): string => {
 
 const MAX_OPTIONAL_NAMES = 8;
 
-const foundTool = (t: RegisteredTool) => {
+const foundTool = (t: RegisteredTool, visible: ReadonlyMap<string, RegisteredTool>) => {
   const properties = t.inputSchema.properties ?? {};
-  const required = t.requiredParameters.map((name) => ({ name, type: typeOf(properties[name] ?? {}) }));
+  const required = t.requiredParameters.map((name) => {
+    const from = idSource(t, name, visible);
+    return { name, type: typeOf(properties[name] ?? {}), ...(from ? { from } : {}) };
+  });
+  const example = EXAMPLES[t.name];
   const optional = Object.keys(properties).filter(
     (p) => !t.requiredParameters.includes(p) && p !== 'dry_run' && p !== 'confirm_token',
   );
@@ -55,10 +62,16 @@ const foundTool = (t: RegisteredTool) => {
     purpose: purposeOf(t.declaration.description),
     required,
     optional,
+    ...(example ? { example } : {}),
   };
 };
 
-const foundText = (query: string, found: ReturnType<typeof foundTool>[], searched: number): string => {
+const foundText = (
+  query: string,
+  found: ReturnType<typeof foundTool>[],
+  searched: number,
+  related: readonly RegisteredTool[],
+): string => {
   const shown = query.length > 80 ? `${query.slice(0, 79)}…` : query;
   if (!found.length) {
     return (
@@ -67,18 +80,23 @@ const foundText = (query: string, found: ReturnType<typeof foundTool>[], searche
     );
   }
   const lines = found.map((t, i) => {
-    const needs = t.required.length ? t.required.map((p) => `${p.name} (${p.type})`).join(', ') : 'nothing';
+    const needs = t.required.length
+      ? t.required.map((p) => `${p.name} (${p.type}${'from' in p ? `; from ${p.from}` : ''})`).join(', ')
+      : 'nothing';
     const more = t.optional.length > MAX_OPTIONAL_NAMES ? ', …' : '';
     const optional = t.optional.length
       ? ` Optional: ${t.optional.slice(0, MAX_OPTIONAL_NAMES).join(', ')}${more}.`
       : '';
-    return `${i + 1}. **${t.name}** (${t.kind}): ${t.purpose}\n   Needs: ${needs}.${optional}`;
+    const example = t.example ? `\n   e.g. ${JSON.stringify(t.example)}` : '';
+    return `${i + 1}. **${t.name}** (${t.kind}): ${t.purpose}\n   Needs: ${needs}.${optional}${example}`;
   });
   const first = found[0]!.name;
   return (
     `## ${found.length} tool${found.length === 1 ? '' : 's'} for "${shown}"\n\n${lines.join('\n')}\n\n` +
+    (related.length ? `Also in ${related[0]!.declaration.group}: ${related.map(relatedText).join('; ')}.\n\n` : '') +
     `Call one with ${CALL_TOOL} {"name": "${first}", "arguments": {...}} (or by its name); ` +
-    `${DESCRIBE_TOOL} {"name": "${first}"} gives its whole input schema.`
+    `${DESCRIBE_TOOL} {"name": "${first}"} gives its whole input schema.` +
+    (found.some((t) => t.example) ? " Examples use the demo account's ids: put in your own." : '')
   );
 };
 
@@ -87,15 +105,54 @@ const foundText = (query: string, found: ReturnType<typeof foundTool>[], searche
  * an LRU). One per surface; the arguments are checked here (discovery.ts), so both surfaces bound alike.
  */
 export const createToolFinder = (indexes: ToolIndexes = new ToolIndexes()) => {
-  const find = (visible: readonly RegisteredTool[], args: Record<string, unknown>): DiscoveryAnswer | ToolError => {
+  /**
+   * The tools a name that is no tool most likely meant: by meaning (its words and the argument names given,
+   * through the same search as find) and by spelling (the registry's nearest names), visible ones only.
+   */
+  const suggest = (
+    visible: readonly RegisteredTool[],
+    name: string,
+    args: Record<string, unknown> = {},
+    registry?: ToolRegistry,
+  ): string[] => {
+    const names = new Set(visible.map((t) => t.name));
+    const words = `${name.replace(/^[a-z]+_/, (g) => `${g.slice(0, -1)} `)} ${Object.keys(args).slice(0, 8).join(' ')}`;
+    const terms = queryTerms(words.slice(0, 400));
+    const byMeaning =
+      'status' in terms
+        ? []
+        : indexes
+            .of(visible)
+            .search(terms, undefined, 3)
+            .map((t) => t.name);
+    const bySpelling = ((registry?.unknownName(name).details?.['did_you_mean'] as string[] | undefined) ?? []).filter(
+      (n) => names.has(n),
+    );
+    return [...new Set([...bySpelling, ...byMeaning])].slice(0, 3);
+  };
+
+  const find = (
+    visible: readonly RegisteredTool[],
+    args: Record<string, unknown>,
+    names?: CompiledNames,
+  ): DiscoveryAnswer | ToolError => {
     const checked = checkFindArgs(args);
     if ('status' in checked) return checked;
-    const terms = queryTerms(checked.query);
+    const terms = queryTerms(checked.query, names);
     if ('status' in terms) return terms;
-    const found = indexes.of(visible).search(terms, checked.groups, checked.limit).map(foundTool);
+    const byName = new Map(visible.map((t) => [t.name, t]));
+    const ranked = indexes.of(visible).search(terms, checked.groups, checked.limit + MAX_RELATED);
+    const hits = ranked.slice(0, checked.limit);
+    const found = hits.map((t) => foundTool(t, byName));
+    const related = relatedTools(hits, ranked.slice(checked.limit), visible);
     return {
-      text: foundText(checked.query, found, visible.length),
-      payload: { query: checked.query, count: found.length, tools: found },
+      text: foundText(checked.query, found, visible.length, related),
+      payload: {
+        query: checked.query,
+        count: found.length,
+        tools: found,
+        ...(related.length ? { related: related.map(relatedEntry) } : {}),
+      },
     };
   };
 
@@ -103,26 +160,18 @@ export const createToolFinder = (indexes: ToolIndexes = new ToolIndexes()) => {
     visible: readonly RegisteredTool[],
     args: Record<string, unknown>,
     shape: ToolShape,
+    registry?: ToolRegistry,
   ): DiscoveryAnswer | ToolError => {
     const name = checkDescribeArgs(args);
     if (typeof name !== 'string') return name;
     const found: RegisteredTool | MetaToolListing | undefined =
       visible.find((t) => t.name === name) ?? metaToolListings(visible).find((t) => t.name === name);
-    if (!found) {
-      const near = queryTerms(name);
-      const suggestions = !('status' in near)
-        ? indexes
-            .of(visible)
-            .search(near, undefined, 2)
-            .map((t) => t.name)
-        : [];
-      return notAvailable(name, suggestions);
-    }
+    if (!found) return notAvailable(name, suggest(visible, name, {}, registry));
     const tool = shape(found);
     return { text: `## ${name}\n\n${JSON.stringify(tool)}`, payload: { tool } };
   };
 
-  return { find, describe, indexes };
+  return { find, describe, suggest, indexes };
 };
 
 export type ToolFinder = ReturnType<typeof createToolFinder>;

@@ -4,6 +4,10 @@ import type { JsonSchema } from './json-schema.js';
 import type { RegisteredTool } from './registry.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_QUERY_CHARS } from './discovery.js';
 import { toolError, type ToolError } from './tool-error.js';
+import { CHANGE_WORDS, PHRASES, QUESTION_OPENERS, stem, SYNONYMS, words, type Synonyms } from './search-words.js';
+import { matchNames, type CompiledNames } from './name-terms.js';
+
+export { stem, words } from './search-words.js';
 
 // Tool search (issue 30): BM25F ranking of the tools a caller can see, by what a task asks for. Each tool is a
 // document of weighted fields (its name split at `_` and camelCase, its title, its description, its
@@ -14,155 +18,12 @@ import { toolError, type ToolError } from './tool-error.js';
 /** Most distinct words of a query searched for (the rest are ignored). */
 export const MAX_QUERY_TERMS = 24;
 
-const STOP = new Set(
-  (
-    "a an and any are as at be by can could do does for from give has have how i i'd i'm in into is it its " +
-    'let me my need of on or our please show some tell than that the their them then there these this those to ' +
-    'us want we what whats where which whom why will with would you your all every just one about still also ' +
-    'again already yet exactly instead'
-  )
-    .split(' ')
-    .filter(Boolean),
-);
-
-/** Words the suffix rules would take for another word (news is not new). */
-const UNSTEMMED = new Set(['news', 'series', 'always', 'perhaps', 'analysis']);
-
-/** A light suffix stripper: enough that delete/deleted/deletion, share/shares/sharing meet at one stem. */
-export const stem = (word: string): string => {
-  let w = word;
-  if (w.length <= 3 || /^\d/.test(w) || UNSTEMMED.has(w)) return w;
-  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  for (const suffix of ['ation', 'ion', 'ing', 'ed', 'ly']) {
-    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
-      w = w.slice(0, -suffix.length);
-      break;
-    }
-  }
-  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
-  // a doubled final consonant left by -ing/-ed (dropped -> dropp) is one
-  if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss)$/.test(w)) w = w.slice(0, -1);
-  return w;
-};
-
-/** The words of a text: camelCase and `_` split, lower-cased, stop words dropped (unless `keep` them), stemmed. */
-export const words = (text: string, keep: (stop: string) => boolean = () => false): string[] =>
-  text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/['’]/g, '')
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1 && ((!STOP.has(w) && !STOP.has(stem(w))) || keep(w)))
-    .map(stem);
-
-/**
- * Words agents use for what the catalogue names otherwise. `their words = ours`: the same meaning, searched
- * for as if the query said it; `their words: ours`: related words, searched for at RELATED_WEIGHT (at 1 when
- * the query's word is in none of the tools, as it then has no other meaning here). A word's related words
- * share its weight (each gets 1/sqrt(n) of it). General meanings only, no tool names, so that it helps
- * phrasings not yet seen. Stemmed when the module loads.
- */
-const SYNONYM_TABLE = `
-remove erase trash discard throw rid revoke purge wipe = delete
-undo undelete recover = restore
-add = create
-edit modify alter = update
-relationship = relation
-lookup locate = search
-duplicate clone = copy
-relocate = move
-properties = property
-shared = share
-cancel kick: delete end remove
-new leave post: create
-ask: request
-make turn: update create
-show display see: list get read
-over above below under greater less more fewer: filter
-set fix: update
-change: update revision
-rename: update name
-extend prolong: update expiration
-mark: update
-promote demote: role update
-look: search find
-find: search
-google online internet: search web
-website article: web page
-link: url share
-browse: list folder
-say says contents: text read
-person people customer lead client prospect: contact
-hubspot: crm contact
-podio: record
-directory: folder
-doc document pdf spreadsheet video image photo memo report: file
-put: move write
-save store: write file
-send: share email notification
-remind resend: notification send email
-table database: app
-column attribute: field property
-field: property
-status stage: field record
-row entry ticket deal task: record
-import bulk many: batch create
-total average sum: aggregate
-count: aggregate count
-history: revision
-version: revision
-note discussion: comment
-workspace team: space
-invite: member add
-access: member
-org company: organization
-owner own: skip trace property
-house home building: property
-parcel: apn property
-phone: owner phone
-attach: upload file
-linked: relation related
-pick choose: value option
-big large: size
-modified when: date
-recently recent latest: newest
-private public: privacy
-`;
-
-/** Phrases that mean one catalogue word, replaced before the words are split. */
-const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\bset up\b/g, 'create'],
-  [/\blook up\b/g, 'search'],
-  [/\bget rid of\b/g, 'delete'],
-  [/\bhow many\b/g, 'count'],
-  [/\bsign up\b/g, 'create'],
-];
-
-interface Synonyms {
-  readonly same: readonly string[];
-  readonly related: readonly string[];
-}
-
-const SYNONYMS: ReadonlyMap<string, Synonyms> = (() => {
-  const table = new Map<string, { same: Set<string>; related: Set<string> }>();
-  for (const line of SYNONYM_TABLE.trim().split('\n')) {
-    const same = line.includes('=');
-    const [theirs = '', ours = ''] = line.split(same ? '=' : ':');
-    const targets = ours.trim().split(/\s+/).map(stem);
-    for (const w of theirs.trim().split(/\s+/)) {
-      const key = stem(w);
-      const entry = table.get(key) ?? { same: new Set<string>(), related: new Set<string>() };
-      for (const t of targets) if (t !== key) entry[same ? 'same' : 'related'].add(t);
-      table.set(key, entry);
-    }
-  }
-  return new Map([...table].map(([k, v]) => [k, { same: [...v.same], related: [...v.related] }]));
-})();
 const RELATED_WEIGHT = 0.5;
 const MAX_TERM_WEIGHT = 1.5;
+/** How much a tool that changes data counts when the query is a question (issue 41: questions read first). */
+const QUESTION_CHANGE_FACTOR = 0.45;
+/** Groups whose Write tools change nothing of the tenant's (a skip trace is Write for what it costs). */
+const WRITES_THAT_READ: ReadonlySet<Group> = new Set(['skiptrace']);
 
 /** A field of a tool's document, and how much a word in it counts (BM25F weight and length normalisation). */
 const FIELDS = {
@@ -252,7 +113,12 @@ export class ToolIndex {
     // words that mean one term add up (a query that says "row" and "deal" asks for records), to a limit
     const add = (term: string, weight: number) =>
       terms.set(term, Math.min(MAX_TERM_WEIGHT, (terms.get(term) ?? 0) + weight));
-    for (const { word, same, related } of query) {
+    for (const { word, same, related, via } of query) {
+      if (via !== undefined) {
+        // a catalogue word a tenant's name stands for: weaker when the name's own word means something here
+        add(word, this.idf.has(via) ? RELATED_WEIGHT : 1);
+        continue;
+      }
       add(word, 1);
       for (const s of same) add(s, 1);
       // a number in a task is most often an id ("record 4411")
@@ -291,6 +157,8 @@ export class ToolIndex {
         }
         if (tf > 0) score += weight * idf * ((tf * (K1 + 1)) / (K1 + tf));
       }
+      const { kind } = doc.tool.declaration.annotations;
+      if (query.question && kind !== 'Read' && !WRITES_THAT_READ.has(doc.group)) score *= QUESTION_CHANGE_FACTOR;
       if (score > 0) scored.push({ tool: doc.tool, score, at });
     });
     scored.sort((a, b) => b.score - a.score || a.at - b.at);
@@ -298,14 +166,33 @@ export class ToolIndex {
   }
 }
 
-/** A query's words, each with the catalogue's words for it (SYNONYM_TABLE). */
-export type Query = ReadonlyArray<{ readonly word: string } & Synonyms>;
+/**
+ * A query's words, each with the catalogue's words for it (SYNONYM_TABLE), and the catalogue words the
+ * tenant's names in it stand for (`via`: the one word such a term came from, see name-terms.ts). `question`:
+ * it asks to read (no word of change, or put as a question), so Read tools rank first.
+ */
+export type Query = ReadonlyArray<{ readonly word: string; readonly via?: string | undefined } & Synonyms> & {
+  readonly question?: boolean;
+};
+
+const NO_SYNONYMS: Synonyms = { same: [], related: [] };
+
+/** Whether a query asks to read: put as a question or a request to read, or with no word of change. */
+const asksToRead = (query: string, list: readonly string[]): boolean => {
+  const first =
+    query
+      .trim()
+      .toLowerCase()
+      .split(/[^a-z']+/)[0] ?? '';
+  if (query.trim().endsWith('?') || QUESTION_OPENERS.has(first.replace(/'s$/, ''))) return true;
+  return !list.some((w) => CHANGE_WORDS.has(w) || SYNONYMS.get(w)?.same.some((s) => CHANGE_WORDS.has(s)));
+};
 
 /**
  * A query's words: at most MAX_QUERY_TERMS distinct ones (the rest are ignored). A query over
  * MAX_QUERY_CHARS is refused before it is read.
  */
-export const queryTerms = (query: string): Query | ToolError => {
+export const queryTerms = (query: string, names: CompiledNames = []): Query | ToolError => {
   if (query.length > MAX_QUERY_CHARS) {
     return toolError(
       400,
@@ -318,13 +205,22 @@ export const queryTerms = (query: string): Query | ToolError => {
   const plain = query
     .toLowerCase()
     .split(/\s+/)
-    .map((t) => (/^https?:\/\//.test(t) ? 'web url' : t.includes('@') ? 'email' : t))
+    .map((t) => (/^https?:\/\//.test(t) ? 'web url' : t.includes('@') || DOMAIN.test(t) ? 'email' : t))
     .join(' ');
   const phrased = PHRASES.reduce((text, [phrase, word]) => text.replace(phrase, word), plain);
   // a stop word that stands for catalogue words ("show": list, get) is kept for its synonyms
-  const distinct = [...new Set(words(phrased, (w) => SYNONYMS.has(stem(w))))].slice(0, MAX_QUERY_TERMS);
-  return distinct.map((word) => ({ word, ...(SYNONYMS.get(word) ?? { same: [], related: [] }) }));
+  const list = words(phrased, (w) => SYNONYMS.has(stem(w)));
+  const { rest, terms: named } = matchNames(list, names);
+  const distinct = [...new Set(rest)].slice(0, MAX_QUERY_TERMS);
+  const terms = [
+    ...distinct.map((word) => ({ word, ...(SYNONYMS.get(word) ?? NO_SYNONYMS) })),
+    ...named.map(({ term, via }) => ({ word: term, via: via ?? '', ...NO_SYNONYMS })),
+  ];
+  return Object.assign(terms, { question: asksToRead(phrased, list) });
 };
+
+/** A bare domain in a task ("anyone from acme.com") is most often a company's e-mail domain. */
+const DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|co|dev|biz|us|uk|de|fr|pt|es|it|ca|au)[?.,!]?$/;
 
 /** Indexes by visible set (the tools' names in catalogue order), each built once; at most `max` kept. */
 export class ToolIndexes {

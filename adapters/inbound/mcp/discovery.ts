@@ -6,9 +6,11 @@ import {
   DESCRIBE_TOOL,
   FIND_TOOLS,
   metaToolListings,
+  notAvailable,
   searchesTools,
   type DiscoveryMode,
 } from '../../../application/runtime/discovery.js';
+import { TenantNamesCache } from '../../../application/runtime/tenant-names.js';
 import { createToolFinder, type DiscoveryAnswer } from '../../../application/runtime/discovery-answers.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool } from '../../../application/runtime/registry.js';
@@ -45,6 +47,8 @@ const failure = (e: ToolError): CallToolResult => {
 
 export const createDiscovery = (executor: ToolExecutor, forms: McpForms, tenantSettings?: TenantSettingsSource) => {
   const finder = createToolFinder();
+  // the tenant's own names for search, read through the tools' use cases on the caller's first search
+  const names = new TenantNamesCache((tool, tenant) => executor.resolve(tool, tenant));
   const registry = executor.registry;
   const thresholdOf = (caller: DiscoveryCaller) => tenantSettings?.of(caller.principal.tenant).toolSearchAbove ?? 0;
 
@@ -73,14 +77,29 @@ export const createDiscovery = (executor: ToolExecutor, forms: McpForms, tenantS
   const answered = (a: DiscoveryAnswer | ToolError): CallToolResult =>
     'status' in a ? failure(a) : { content: [{ type: 'text', text: a.text }], structuredContent: { ...a.payload } };
 
-  const find = (caller: DiscoveryCaller, args: Record<string, unknown>): CallToolResult =>
-    answered(finder.find(visibleOf(caller), args));
+  const find = async (caller: DiscoveryCaller, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const visible = visibleOf(caller);
+    return answered(finder.find(visible, args, await names.of(caller.principal, visible)));
+  };
+
+  /** A name the caller cannot call here (none such, or outside its toolsets): an isError naming likely tools. */
+  const unavailable = (caller: DiscoveryCaller, name: string, args: Record<string, unknown>) => {
+    const visible = visibleOf(caller);
+    return failure(notAvailable(name, finder.suggest(visible, name, args, registry)));
+  };
+  const unknownHere = (caller: DiscoveryCaller, name: string): boolean => {
+    const tool = registry.get(name);
+    return !tool || (caller.groups !== undefined && !caller.groups.includes(tool.declaration.group));
+  };
 
   const describe = (caller: DiscoveryCaller, args: Record<string, unknown>): CallToolResult => {
     const form = caller.outputSchemas ?? 'outline';
     return answered(
-      finder.describe(visibleOf(caller), args, (t) =>
-        'declaration' in t ? forms.get(form)!.get(t.name) : (mcpTool(t, form) as unknown as Tool),
+      finder.describe(
+        visibleOf(caller),
+        args,
+        (t) => ('declaration' in t ? forms.get(form)!.get(t.name) : (mcpTool(t, form) as unknown as Tool)),
+        registry,
       ),
     );
   };
@@ -104,14 +123,23 @@ export const createDiscovery = (executor: ToolExecutor, forms: McpForms, tenantS
       case CALL_TOOL: {
         const checked = checkCallArgs(args);
         if ('status' in checked) return failure(checked);
+        if (unknownHere(caller, checked.name)) return unavailable(caller, checked.name, checked.arguments);
         return next({ ...params, name: checked.name, arguments: checked.arguments });
       }
       default:
+        // In search mode tools are called by the names find gives, none of them listed: a wrong one is the
+        // model's to correct, so it reads as a tool error. With the catalogue listed, an unlisted name stays
+        // the protocol error (-32602) the MCP specification gives for an unknown tool.
+        if (
+          unknownHere(caller, params.name) &&
+          searchesTools(caller.discovery, visibleOf(caller).length, thresholdOf(caller))
+        )
+          return unavailable(caller, params.name, args);
         return next(params);
     }
   };
 
-  return { listKey, list, call, indexes: finder.indexes };
+  return { listKey, list, call, indexes: finder.indexes, names };
 };
 
 export type Discovery = ReturnType<typeof createDiscovery>;

@@ -83,7 +83,7 @@ describe.each(ERAS)('discovery mode through the official v2 client, %s', (era) =
     });
     expect(textOf(find)).toMatch(/^1\. \*\*crm_getContact\*\* \(Read\): /m);
     expect(find.structuredContent.tools.find((t: any) => t.name === 'crm_getContact').required).toEqual([
-      { name: 'contact_id', type: 'string' },
+      { name: 'contact_id', type: 'string', from: 'crm_searchContacts' },
     ]);
 
     const described: any = await client.callTool({
@@ -149,6 +149,25 @@ describe.each(ERAS)('discovery mode through the official v2 client, %s', (era) =
   it('still calls a real tool by name in discovery mode', async () => {
     const result: any = await client.callTool({ name: 'crm_getContact', arguments: { contact_id: '101' } });
     expect(textOf(result)).toContain('Maria Alvarez');
+  });
+
+  it('answers a name that is no tool with an isError result suggesting tools by meaning (issue 41)', async () => {
+    const viaCall: any = await client.callTool({
+      name: 'gateway_callTool',
+      arguments: { name: 'crm_findPerson', arguments: { email: 'jane@acme.com' } },
+    });
+    expect(viaCall.isError).toBe(true);
+    expect(textOf(viaCall)).toContain('No tool "crm_findPerson" is available on this connection');
+    expect(viaCall._meta[ERROR_META_KEY].details.did_you_mean).toContain('crm_searchContacts');
+    const direct: any = await client.callTool({ name: 'records_listRows', arguments: { app_id: 3001 } });
+    expect(direct.isError).toBe(true);
+    expect(direct._meta[ERROR_META_KEY].details.did_you_mean).toContain('records_listRecords');
+    const described: any = await client.callTool({
+      name: 'gateway_describeTool',
+      arguments: { name: 'crm_getContacts' },
+    });
+    expect(described.isError).toBe(true);
+    expect(described._meta[ERROR_META_KEY].details.did_you_mean[0]).toBe('crm_getContact');
   });
 
   it('answers wrong meta arguments with an error the model can act on, and bounds the query', async () => {

@@ -20,7 +20,7 @@ describe('REST tool search', () => {
     const names = found.body.data.tools.map((t: any) => t.name);
     expect(names).toContain('crm_getContact');
     const entry = found.body.data.tools.find((t: any) => t.name === 'crm_getContact');
-    expect(entry.required).toEqual([{ name: 'contact_id', type: expect.any(String) }]);
+    expect(entry.required).toEqual([{ name: 'contact_id', type: expect.any(String), from: 'crm_searchContacts' }]);
 
     const text = await find('show the contact with id 101', DEMO_TOKEN, {}, '');
     expect(typeof text.body.data).toBe('string');

@@ -1,0 +1,184 @@
+// The words of tool search (issue 30, issue 41): stop words, a light stemmer, and the words agents use for
+// what the catalogue names otherwise. General meanings only, never tool names, so that they help phrasings not
+// yet seen.
+
+export const STOP = new Set(
+  (
+    "a an and any are as at be by can could do does for from give has have how i i'd i'm in into is it its " +
+    'let me my need of on or our please show some tell than that the their them then there these this those to ' +
+    'us want we what whats where which whom why will with would you your all every just one about still also ' +
+    'again already yet exactly instead'
+  )
+    .split(' ')
+    .filter(Boolean),
+);
+
+/** Words the suffix rules would take for another word (news is not new). */
+const UNSTEMMED = new Set(['news', 'series', 'always', 'perhaps', 'analysis']);
+
+/** A light suffix stripper: enough that delete/deleted/deletion, share/shares/sharing meet at one stem. */
+export const stem = (word: string): string => {
+  let w = word;
+  if (w.length <= 3 || /^\d/.test(w) || UNSTEMMED.has(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  for (const suffix of ['ation', 'ion', 'ing', 'ed', 'ly']) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= 3) {
+      w = w.slice(0, -suffix.length);
+      break;
+    }
+  }
+  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
+  // a doubled final consonant left by -ing/-ed (dropped -> dropp) is one
+  if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss)$/.test(w)) w = w.slice(0, -1);
+  return w;
+};
+
+/** The words of a text: camelCase and `_` split, lower-cased, stop words dropped (unless `keep` them), stemmed. */
+export const words = (text: string, keep: (stop: string) => boolean = () => false): string[] =>
+  text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1 && ((!STOP.has(w) && !STOP.has(stem(w))) || keep(w)))
+    .map(stem);
+
+/**
+ * Words agents use for what the catalogue names otherwise. `their words = ours`: the same meaning, searched
+ * for as if the query said it; `their words: ours`: related words, searched for at RELATED_WEIGHT (at 1 when
+ * the query's word is in none of the tools, as it then has no other meaning here). A word's related words
+ * share its weight (each gets 1/sqrt(n) of it). General meanings only, no tool names, so that it helps
+ * phrasings not yet seen. Stemmed when the module loads.
+ */
+const SYNONYM_TABLE = `
+remove erase trash bin discard throw rid revoke purge wipe = delete
+undo undelete recover = restore
+add = create
+edit modify alter = update
+relationship = relation
+lookup locate = search
+duplicate clone = copy
+relocate = move
+properties = property
+shared = share
+cancel kick: delete end remove
+new leave post: create
+ask: request
+make turn: update create
+show display see: list get read
+over above below under greater less more fewer: filter
+set fix: update
+change: update revision
+rename: update name
+extend prolong: update expiration
+mark: update
+promote demote: role update
+admin rights permission: role member
+look: search find
+find: search
+google online internet news: search web
+website article: web page
+link: url share
+browse: list folder
+say says contents: text read
+person people customer lead client prospect anyone someone anybody somebody profile: contact
+who: contact member
+item: record
+root: top level folder home
+homeowner landlord: owner skip trace property
+directory: folder
+doc document pdf spreadsheet video image photo memo report: file
+put: move write
+save store: write file
+send: share email notification
+remind resend: notification send email
+table database: app
+column attribute: field property
+field: property
+status stage: field record
+row entry ticket deal task: record
+import bulk many load: batch create
+total average sum: aggregate
+count: aggregate count
+history: revision
+version: revision
+note discussion conversation thread: comment
+workspace team: space
+invite: member add
+access: member
+org company: organization
+owner own: skip trace property
+house home building: property
+parcel: apn property
+phone: owner phone
+attach: upload file
+linked: relation related
+pick choose: value option
+big large: size
+modified when: date
+month week year today yesterday: date created
+recently recent latest: newest
+private public: privacy
+`;
+
+/** Phrases that mean one catalogue word, replaced before the words are split. */
+export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bset up\b/g, 'create'],
+  [/\blook up\b/g, 'search'],
+  [/\bget rid of\b/g, 'delete'],
+  [/\bhow many\b/g, 'count'],
+  [/\bsign up\b/g, 'create'],
+  [/\bshut down\b/g, 'delete'],
+  [/\bwhat(?:'s| is|s) in(?:side)?\b/g, 'list'],
+  [/\bwhose\b/g, 'filter'],
+  [/\bwhere (?:the |its |their )?\w+ (?:is|are|was|were|has|have)\b/g, 'filter'],
+  [/\bclose down\b/g, 'delete'],
+  [/\bhome ?owner'?s?\b/g, 'homeowner'],
+];
+
+/**
+ * Words that ask for a change. A query with none of them, or one that is put as a question ("which shares
+ * have we sent out?", "do we have anyone from acme.com"), asks to read: Read tools rank first.
+ */
+export const CHANGE_WORDS: ReadonlySet<string> = new Set(
+  (
+    'create add insert make build set update edit change modify alter rename move relocate put copy duplicate ' +
+    'clone delete remove erase trash discard archive purge wipe restore undo undelete recover write save store ' +
+    'upload attach import load send resend share invite grant promote demote end cancel revoke kick post mark ' +
+    'assign link unlink comment note discussion reply fix extend prolong bring take start stop close'
+  )
+    .split(' ')
+    .map(stem),
+);
+
+/** Words that open a question, or a request to read. */
+export const QUESTION_OPENERS: ReadonlySet<string> = new Set(
+  (
+    'who whom whose what whats which when where how is are was were do does did have has any anything anyone ' +
+    'show list get find read open see look search fetch pull check view display count tell'
+  ).split(' '),
+);
+
+export interface Synonyms {
+  readonly same: readonly string[];
+  readonly related: readonly string[];
+}
+
+export const SYNONYMS: ReadonlyMap<string, Synonyms> = (() => {
+  const table = new Map<string, { same: Set<string>; related: Set<string> }>();
+  for (const line of SYNONYM_TABLE.trim().split('\n')) {
+    const same = line.includes('=');
+    const [theirs = '', ours = ''] = line.split(same ? '=' : ':');
+    const targets = ours.trim().split(/\s+/).map(stem);
+    for (const w of theirs.trim().split(/\s+/)) {
+      const key = stem(w);
+      const entry = table.get(key) ?? { same: new Set<string>(), related: new Set<string>() };
+      for (const t of targets) if (t !== key) entry[same ? 'same' : 'related'].add(t);
+      table.set(key, entry);
+    }
+  }
+  return new Map([...table].map(([k, v]) => [k, { same: [...v.same], related: [...v.related] }]));
+})();
