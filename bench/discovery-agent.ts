@@ -1,10 +1,11 @@
 // Calls per task in search mode against full mode (issue 41), by a scripted agent that knows only what find
 // answers told it. Full mode: the agent has every tool's schema from tools/list, so a task costs its steps.
 // Search mode, in one session (what was found for one task is remembered for the next):
-// - a task with a tool the agent does not know yet starts with gateway_findTools on the task's words (`ask`);
+// - a task with a tool the agent does not know yet starts with gateway_findTools on the task's words (`ask`,
+//   the default limit);
 // - every hit of a find answer becomes known with the parameters the answer shows (required and optional names,
 //   and its example call when there is one); a tool an answer names as where a required id comes from
-//   (`from`) becomes known by name, callable without a describe only with no arguments;
+//   (`from`), or as another tool of the group (`related`), becomes known with the parameters named there;
 // - a step whose tool is still unknown searches again with the step's own words (`find`), then with limit 10;
 //   still unknown, it is a miss and costs one more call (a describe of a guessed name);
 // - a step whose arguments use a parameter the answer did not show, or a nested value (an object, a list of
@@ -28,7 +29,17 @@ export interface FoundTool {
   readonly optional: readonly string[];
   readonly example?: Readonly<Record<string, unknown>>;
 }
-export type Find = (query: string, limit: number) => Promise<readonly FoundTool[]>;
+/** The other tools of the best hit's group, named with their required parameters (since issue 41). */
+export interface RelatedTool {
+  readonly name: string;
+  readonly required: readonly string[];
+  readonly example?: Readonly<Record<string, unknown>>;
+}
+export interface FindAnswer {
+  readonly tools: readonly FoundTool[];
+  readonly related?: readonly RelatedTool[];
+}
+export type Find = (query: string, limit?: number) => Promise<FindAnswer>;
 
 interface Known {
   readonly shown: ReadonlySet<string>;
@@ -47,40 +58,52 @@ export interface TaskCalls {
   readonly finds: number;
   readonly describes: number;
   readonly misses: readonly string[];
+  /** Why each describe was needed. */
+  readonly notes: readonly string[];
 }
 
 export const walkthrough = async (tasks: readonly WalkthroughTask[], find: Find): Promise<TaskCalls[]> => {
   const known = new Map<string, Known>();
-  const learn = (found: readonly FoundTool[]) => {
+  // what an answer shows of a tool adds to what the agent knew of it
+  const note = (name: string, shown: readonly string[], example?: Readonly<Record<string, unknown>>) => {
+    const had = known.get(name);
+    if (had?.complete) return;
+    const merged = new Set([...(had?.shown ?? []), ...shown, ...Object.keys(example ?? {})]);
+    const ex = example ?? had?.example;
+    known.set(name, { shown: merged, ...(ex ? { example: ex } : {}), complete: false });
+  };
+  const learn = ({ tools: found, related = [] }: FindAnswer) => {
+    for (const t of related) note(t.name, t.required, t.example);
     for (const t of found) {
-      if (!known.get(t.name)?.complete) {
-        const shown = new Set([...t.required.map((r) => r.name), ...t.optional]);
-        known.set(t.name, { shown, ...(t.example ? { example: t.example } : {}), complete: false });
-      }
+      note(t.name, [...t.required.map((r) => r.name), ...t.optional], t.example);
       for (const r of t.required) {
-        for (const source of r.from?.match(/\b[a-z]+_[A-Za-z]+\b/g) ?? []) {
-          if (!known.has(source)) known.set(source, { shown: new Set(), complete: false });
+        // "files_searchItems (needs query) or files_listChildren"
+        for (const [, source, needs] of (r.from ?? '').matchAll(/\b([a-z]+_[A-Za-z]+)(?: \(needs ([a-z_, ]+)\))?/g)) {
+          note(source!, needs?.split(', ') ?? []);
         }
       }
     }
   };
-  const needsDescribe = (step: Step, k: Known) =>
-    !k.complete &&
-    Object.entries(step.args).some(
-      ([name, value]) => !k.shown.has(name) || (nested(value) && !(name in (k.example ?? {}))),
-    );
+  /** The argument the agent could not write from what it was shown, if any. */
+  const unshown = (step: Step, k: Known) =>
+    k.complete
+      ? undefined
+      : Object.entries(step.args).find(
+          ([name, value]) => !k.shown.has(name) || (nested(value) && !(name in (k.example ?? {}))),
+        )?.[0];
 
   const out: TaskCalls[] = [];
   for (const task of tasks) {
     let finds = 0;
     let describes = 0;
     const misses: string[] = [];
+    const notes: string[] = [];
     if (task.steps.some((s) => !known.has(s.tool))) {
       finds++;
-      learn(await find(task.ask, 5));
+      learn(await find(task.ask));
     }
     for (const step of task.steps) {
-      for (const limit of [5, 10]) {
+      for (const limit of [undefined, 10]) {
         if (known.has(step.tool)) break;
         finds++;
         learn(await find(step.find ?? task.ask, limit));
@@ -91,13 +114,15 @@ export const walkthrough = async (tasks: readonly WalkthroughTask[], find: Find)
         known.set(step.tool, { shown: new Set(), complete: true });
       }
       const k = known.get(step.tool)!;
-      if (needsDescribe(step, k)) {
+      const missing = unshown(step, k);
+      if (missing !== undefined) {
+        notes.push(`describe ${step.tool} for ${missing}`);
         describes++;
         k.complete = true;
       }
     }
     const full = task.steps.length;
-    out.push({ ask: task.ask, full, search: full + finds + describes, finds, describes, misses });
+    out.push({ ask: task.ask, full, search: full + finds + describes, finds, describes, misses, notes });
   }
   return out;
 };

@@ -19,7 +19,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { getEncoding } from 'js-tiktoken';
 import pino from 'pino';
 import { createGateway } from '../composition/gateway.js';
-import { walkthrough, type FoundTool, type WalkthroughTask } from './discovery-agent.js';
+import { walkthrough, type FindAnswer, type WalkthroughTask } from './discovery-agent.js';
 
 const TOKEN_GOAL = 1_500;
 const HIT_GOAL = 0.95;
@@ -107,18 +107,24 @@ try {
   const walk = JSON.parse(readFileSync(new URL('./discovery-walkthrough.json', import.meta.url), 'utf8')) as {
     tasks: WalkthroughTask[];
   };
+  const answerTokens: number[] = [];
   const calls = await walkthrough(walk.tasks, async (query, limit) => {
-    const result = (await client.callTool({ name: 'gateway_findTools', arguments: { query, limit } })) as {
-      structuredContent?: { tools: FoundTool[] };
+    const args = limit === undefined ? { query } : { query, limit };
+    const result = (await client.callTool({ name: 'gateway_findTools', arguments: args })) as {
+      structuredContent?: FindAnswer;
+      content?: Array<{ text?: string }>;
     };
-    return result.structuredContent?.tools ?? [];
+    answerTokens.push(encoding.encode(result.content?.[0]?.text ?? '').length);
+    return result.structuredContent ?? { tools: [] };
   });
   console.log(`\nWalkthrough, ${calls.length} tasks: calls in full mode / search mode (finds, describes)`);
   for (const c of calls) {
-    const missed = c.misses.length ? ` missed ${c.misses.join(', ')}` : '';
-    console.log(`- "${c.ask}": ${c.full} / ${c.search} (${c.finds}, ${c.describes})${missed}`);
+    const missed = [...(c.misses.length ? [`missed ${c.misses.join(', ')}`] : []), ...c.notes].join('; ');
+    console.log(`- "${c.ask}": ${c.full} / ${c.search} (${c.finds}, ${c.describes})${missed ? `: ${missed}` : ''}`);
   }
   const sum = (f: (c: (typeof calls)[number]) => number) => calls.reduce((s, c) => s + f(c), 0);
+  const meanTokens = answerTokens.reduce((s, n) => s + n, 0) / Math.max(1, answerTokens.length);
+  console.log(`find answers' text: ${Math.round(meanTokens)} tokens on average (${answerTokens.length} finds)`);
   const ratio = sum((c) => c.search) / sum((c) => c.full);
   console.log(
     `total: full ${sum((c) => c.full)}, search ${sum((c) => c.search)} (${sum((c) => c.finds)} finds, ` +
