@@ -9,7 +9,7 @@ import { errorPage, PAGE_HEADERS } from './pages.js';
 // through the gateway's RateLimiter (in memory, or in Redis so that every instance holds one limit):
 //
 // - /register: registrations per address and hour;
-// - /token: requests per address and minute, and per client (its HTTP Basic client id) and minute;
+// - /token: requests per address and minute, and per client (its HTTP Basic or form `client_id`) and minute;
 // - the sign-in form: wrong keys per address and minute (slow down), per address and hour (stop), and per
 //   sign-in (interaction) and minute. Only wrong keys count; while a limit is reached every attempt is refused,
 //   the right key too, until the window lets one more through.
@@ -117,6 +117,35 @@ const basicClientId = (c: Context): string | undefined => {
   }
 };
 
+/** oidc-provider's own bound on a request body. */
+const TOKEN_BODY_LIMIT = 56 * 1024;
+
+/**
+ * The `client_id` of a form-encoded token request (a public client names itself in the body). The body is read
+ * here and handed on unchanged: the Node request is made to give the same bytes again to oidc-provider, which
+ * reads it as a stream (`readable`, `iterator`), as if nothing had read it before.
+ */
+const formClientId = async (c: Context): Promise<string | undefined | 'too large'> => {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (!incoming || !/^application\/x-www-form-urlencoded/i.test(c.req.header('content-type') ?? '')) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of incoming.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > TOKEN_BODY_LIMIT) return 'too large';
+    chunks.push(chunk);
+  }
+  const body = Buffer.concat(chunks, size);
+  Object.defineProperty(incoming, 'readable', { configurable: true, get: () => true });
+  Object.defineProperty(incoming, 'iterator', {
+    configurable: true,
+    value: async function* replay() {
+      yield body;
+    },
+  });
+  return new URLSearchParams(body.toString('utf8')).get('client_id')?.slice(0, 200) || undefined;
+};
+
 export const authorizationLimits = (app: Hono, o: LimitOptions): void => {
   const s = o.settings;
   const addressOf = callerAddress(s.trustedProxies);
@@ -175,7 +204,10 @@ export const authorizationLimits = (app: Hono, o: LimitOptions): void => {
   const token: MiddlewareHandler = async (c, next) => {
     if (c.req.method !== 'POST') return next();
     const address = addressOf(c);
-    const clientId = basicClientId(c);
+    const form = await formClientId(c);
+    if (form === 'too large')
+      return c.json({ error: 'invalid_request', error_description: 'The request body is too large.' }, 413);
+    const clientId = basicClientId(c) ?? form;
     const limits: Limit[] = [[`token:${address}`, s.tokenRequestsPerMinute, 60, 'address']];
     if (clientId) limits.push([`token-client:${clientId}`, s.tokenRequestsPerMinute, 60, 'client']);
     const refused = await firstRefused(limits, true);

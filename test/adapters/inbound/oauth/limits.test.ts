@@ -4,12 +4,15 @@ import type { LimitedRequest } from '../../../../adapters/inbound/oauth/limits.j
 import { InMemoryRateLimiter } from '../../../../adapters/outbound/memory/in-memory-rate-limiter.js';
 import { FixedClock } from '../../../../adapters/outbound/system-clock.js';
 import {
+  authorize,
   Browser,
+  exchange,
   formAction,
   location,
   pkcePair,
   register,
   startHarness,
+  token,
   type Harness,
   type Registered,
 } from './oauth-harness.js';
@@ -121,6 +124,41 @@ describe('limits on the authorization server', () => {
     expect(limited).toContainEqual(
       expect.objectContaining({ endpoint: 'token', scope: 'client', clientId: 'ops-console' }),
     );
+    // A public client names itself in the form body: limited per client too, whatever its addresses.
+    const publicForm = new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: 'r'.repeat(43),
+      client_id: 'public-agent',
+    }).toString();
+    for (let i = 0; i < 4; i++)
+      expect(
+        (
+          await postFrom(`127.0.2.${i + 1}`, '/token', publicForm, {
+            'content-type': 'application/x-www-form-urlencoded',
+          })
+        ).status,
+      ).not.toBe(429);
+    expect(
+      (await postFrom('127.0.2.9', '/token', publicForm, { 'content-type': 'application/x-www-form-urlencoded' }))
+        .status,
+    ).toBe(429);
+    expect(limited).toContainEqual(
+      expect.objectContaining({ endpoint: 'token', scope: 'client', clientId: 'public-agent' }),
+    );
+  });
+
+  it('a token request within the limits reaches the server unchanged: the code is exchanged for tokens', async () => {
+    clock.advance(3_600_000);
+    const a = await authorize(h, client);
+    const answer = await exchange(h, client, a);
+    expect(answer.status).toBe(200);
+    expect(answer.body.access_token).toBeTruthy();
+    const refreshed = await token(h.base, {
+      grant_type: 'refresh_token',
+      refresh_token: answer.body.refresh_token,
+      client_id: client.client_id,
+    });
+    expect(refreshed.status).toBe(200);
   });
 
   it('the sign-in form: wrong keys slow down, then stop; a right key is refused while the limit holds', async () => {
