@@ -77,6 +77,13 @@ export const TransferResult = t.union([
     item_id: t.string,
     target_folder_id: t.string,
   }),
+  resultObject('TransferUnseen', {
+    copied: t.literal(true),
+    found: t.literal(false),
+    message: t.string,
+    item_id: t.string,
+    target_folder_id: t.string,
+  }),
 ]);
 
 export const FileTextResult = t.union([

@@ -20,20 +20,31 @@ export const TransferItemParams = params(
 );
 export type TransferItemParams = t.TypeOf<typeof TransferItemParams>;
 
+const unseenMessage = (o: { name: string; targetId: string }) =>
+  `Copied: ShareFile reported the copy of "${o.name}" done, but it is not listed in folder ${o.targetId} yet (under that name or as "<name> (n)"). Do not copy again: list the folder in a moment.`;
+
 export const transferJson = (o: TransferOutcome): unknown =>
   o.kind === 'done'
     ? itemJson(o.item)
-    : {
-        async: true,
-        message:
-          'The storage accepted the operation and runs it in the background (the destination is in another storage zone).',
-        operation_id: o.operationId,
-        state: o.state,
-        item_id: o.itemId,
-        target_folder_id: o.targetId,
-      };
+    : o.kind === 'unseen'
+      ? { copied: true, found: false, message: unseenMessage(o), item_id: o.itemId, target_folder_id: o.targetId }
+      : {
+          async: true,
+          message:
+            'The storage accepted the operation and runs it in the background (the destination is in another storage zone).',
+          operation_id: o.operationId,
+          state: o.state,
+          item_id: o.itemId,
+          target_folder_id: o.targetId,
+        };
 
 export const transferText = (o: TransferOutcome, verb: 'Copied' | 'Moved'): string => {
+  if (o.kind === 'unseen')
+    return [
+      `## Copied ${o.itemId}; not found in the destination yet`,
+      unseenMessage(o),
+      nextSteps([`Look for it: ${call('files_listChildren', { folder_id: o.targetId })}`]),
+    ].join('\n\n');
   if (o.kind === 'async') {
     return [
       `## ${verb === 'Copied' ? 'Copy' : 'Move'} of ${o.itemId} started (runs in the background)`,

@@ -69,7 +69,21 @@ export type TransferOutcome =
       readonly state?: string;
       readonly itemId: string;
       readonly targetId: string;
-    };
+    }
+  /** The vendor said the copy was made, but it is not listed in the target yet (ShareFile's copy answer names none). */
+  | { readonly kind: 'unseen'; readonly itemId: string; readonly name: string; readonly targetId: string };
+
+/**
+ * Whether `name` is `source` or the name ShareFile gives a copy beside a same-named item: `<base> (n).<ext>`
+ * (`<name> (n)` without an extension).
+ */
+export const isCopyName = (source: string, name: string): boolean => {
+  if (name === source) return true;
+  const dot = source.lastIndexOf('.');
+  const [base, ext] = dot > 0 ? [source.slice(0, dot), source.slice(dot)] : [source, ''];
+  if (!name.startsWith(`${base} (`) || !name.endsWith(`)${ext}`)) return false;
+  return /^\d+$/.test(name.slice(base.length + 2, name.length - ext.length - 1));
+};
 
 export interface TopLevelFolders {
   readonly folders: readonly Item[];

@@ -87,6 +87,8 @@ export interface ShareFileStandIn {
   resetAfterNext: boolean;
   /** Appended as it is to each upload ChunkUri (e.g. `&h=a%20b:c/d=`): the storage host's own query. */
   chunkUriSuffix: string;
+  /** The name a copy is given in its target (ShareFile's `<base> (n).<ext>`); '' makes it not listed yet. */
+  copyLandsAs: string | undefined;
   /** Copies and moves answer with an AsyncOperation (as across storage zones). */
   asyncTransfers: boolean;
   /** Downloads answer 302 to the link even with redirect=false (a provider without DownloadSpecification). */
@@ -157,6 +159,7 @@ export const startShareFileServer = async (options: {
     },
     resetAfterNext: false,
     chunkUriSuffix: '',
+    copyLandsAs: undefined,
     asyncTransfers: false,
     redirectDownloads: false,
     symlinks: new Map(),

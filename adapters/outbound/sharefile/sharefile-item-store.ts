@@ -1,4 +1,4 @@
-import { isAlias, type Item, type ItemPage, type TransferOutcome } from '../../../domain/files/item.js';
+import { isAlias, isCopyName, type Item, type ItemPage, type TransferOutcome } from '../../../domain/files/item.js';
 import { filterToOData, orderByToOData } from '../../../domain/files/query.js';
 import type { ItemSearch, SearchResults } from '../../../domain/files/search.js';
 import {
@@ -8,7 +8,7 @@ import {
   type UploadRequest,
   type UploadSpecification,
 } from '../../../domain/files/transfer.js';
-import { invalidInput, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
+import { invalidInput, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { ChildrenQuery, ItemChanges, ItemStore } from '../../../ports/item-store.js';
 import type { AxiosResponse } from 'axios';
@@ -23,7 +23,7 @@ import {
   SfSearchResults,
   SfUploadSpecification,
 } from './sharefile-codecs.js';
-import { itemPath, SHAREFILE, type ShareFileClient, type SfRequest } from './sharefile-client.js';
+import { itemPath, type ShareFileClient, type SfRequest } from './sharefile-client.js';
 import {
   downloadAnswer,
   itemTypeOf,
@@ -228,25 +228,19 @@ export class ShareFileItemStore implements ItemStore {
         ...(name === undefined ? {} : { filter: { op: 'eq', field: 'Name', value: { kind: 'string', value: name } } }),
         orderBy: [{ field: 'CreationDate', descending: true }],
       });
-    const notSource = (page: ItemPage) => page.items.find((i) => i.Id !== source.Id);
+    // only the source's name or ShareFile's renamed form (`<base> (n).<ext>`) is the copy (issue 42: the
+    // newest item of any name in the target was taken for it)
+    const copyOf = (page: ItemPage) => page.items.find((i) => i.Id !== source.Id && isCopyName(source.Name, i.Name));
     return pipe(
       newestNamed(source.Name),
       TE.chain((page) => {
-        const found = notSource(page);
-        return found
-          ? TE.right<GatewayError, Item | undefined>(found)
-          : pipe(newestNamed(undefined), TE.map(notSource));
+        const found = copyOf(page);
+        return found ? TE.right<GatewayError, Item | undefined>(found) : pipe(newestNamed(undefined), TE.map(copyOf));
       }),
-      TE.chain((copy) =>
+      TE.map((copy): TransferOutcome =>
         copy
-          ? TE.right<GatewayError, TransferOutcome>({ kind: 'done', item: copy })
-          : TE.left(
-              upstreamFailure(
-                SHAREFILE,
-                `ShareFile reported the copy of "${source.Name}" done, but no copy is in folder ${target} yet. List the folder with files_listChildren in a moment.`,
-                { retryable: true },
-              ),
-            ),
+          ? { kind: 'done', item: copy }
+          : { kind: 'unseen', itemId: source.Id, name: source.Name, targetId: target },
       ),
     );
   }

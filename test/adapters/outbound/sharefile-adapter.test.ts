@@ -166,6 +166,38 @@ describe('ShareFile adapter specifics', () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it("takes only the source's name or ShareFile's renamed form as the copy; else copied, not found yet (issue 42)", async () => {
+    const from = await items.createFolder('home', { name: 'CopyFrom42', overwrite: false })();
+    const to = await items.createFolder('home', { name: 'CopyTo42', overwrite: false })();
+    if (E.isLeft(from) || E.isLeft(to)) throw new Error('seed');
+    const f = fake.items.addFile(from.right.Id, 'report.pdf', new TextEncoder().encode('p'), { overwrite: false });
+    if (E.isLeft(f)) throw new Error('seed');
+    try {
+      fake.copyLandsAs = 'report (2).pdf';
+      const renamed = await items.copy(f.right.item.Id, to.right.Id, false)();
+      if (E.isLeft(renamed) || renamed.right.kind !== 'done') throw new Error('copy failed');
+      expect(renamed.right.item.Name).toBe('report (2).pdf');
+      // the copy is not listed yet, and another file is the newest in the target: it is not the copy
+      fake.copyLandsAs = '';
+      const to2 = await items.createFolder('home', { name: 'CopyTo42b', overwrite: false })();
+      if (E.isLeft(to2)) throw new Error('seed');
+      clock.advance(60_000);
+      const other = fake.items.addFile(to2.right.Id, 'notes.txt', new TextEncoder().encode('n'), { overwrite: false });
+      if (E.isLeft(other)) throw new Error('seed');
+      const unseen = await items.copy(f.right.item.Id, to2.right.Id, false)();
+      if (E.isLeft(unseen)) throw new Error(unseen.left.message);
+      expect(unseen.right).toEqual({
+        kind: 'unseen',
+        itemId: f.right.item.Id,
+        name: 'report.pdf',
+        targetId: to2.right.Id,
+      });
+    } finally {
+      fake.copyLandsAs = undefined;
+    }
+    expect(fake.violations).toEqual([]);
+  });
+
   it('moves with overwrite by deleting the clash first; PATCH carries no overwrite', async () => {
     const a = await items.createFolder('home', { name: 'MoveA', overwrite: false })();
     const b = await items.createFolder('home', { name: 'MoveB', overwrite: false })();

@@ -57,6 +57,8 @@ export interface StandInContext {
     readonly symlinks: ReadonlyMap<string, string>;
     /** Appended as it is to each upload ChunkUri's query (a storage host's own signed parameters). */
     readonly chunkUriSuffix: string;
+    /** The name a copy is given in its target (ShareFile's renamed form); '' makes it not listed yet. */
+    readonly copyLandsAs: string | undefined;
   };
   readonly resends: Json[];
   /** The current user's connected apps (`GET Apps`), and the ids revoked with `DELETE Apps(id)`. */

@@ -154,6 +154,12 @@ export const ITEM_ROUTES: readonly SfRoute[] = [
       // The answer is the modified source (ShareFile-NET ItemsEntity.Copy), not the copy.
       const copied = await items.copy(match[1]!, target, bool(q.get('overwrite')))();
       if (E.isRight(copied) && copied.right.kind !== 'done') return reply.send(res, 202, {});
+      // a test may rename the copy (ShareFile's `<base> (n).<ext>`) or make it not listed yet ('')
+      if (E.isRight(copied) && copied.right.kind === 'done' && flags.copyLandsAs !== undefined) {
+        const id = copied.right.item.Id;
+        if (flags.copyLandsAs === '') await items.delete(id, { singleVersion: false, forceSync: false })();
+        else await items.update(id, { name: flags.copyLandsAs })();
+      }
       const source = E.isLeft(copied)
         ? async () => copied
         : items.get(match[1]!, { includeDeleted: false, includeChildren: false });
