@@ -19,12 +19,16 @@ export type DocumentText =
  * with Unavailable when every reader is busy; bytes that are simply not text are `unreadable`, not a failure.
  */
 export interface DocumentReader {
-  /** `deadline` (epoch ms) is when the call's time runs out: reading stops then. */
+  /**
+   * `deadline` (epoch ms) is when the call's time runs out: reading stops then. `owner` (the caller's tenant)
+   * is whom the read counts for: readers shared by many owners give each its share.
+   */
   read(
     bytes: Uint8Array,
     fileName: string,
     contentType?: string,
     deadline?: number,
+    owner?: string,
   ): TaskEither<GatewayError, DocumentText>;
 }
 

@@ -68,7 +68,7 @@ export class ReadFile implements UseCase<ReadFileParams, ReadFileResult> {
       this.files.read(p.item_id.trim(), READ_MAX_BYTES),
       TE.chain((file) =>
         pipe(
-          this.reader.read(file.bytes, file.item.Name, file.contentType, context?.deadline),
+          this.reader.read(file.bytes, file.item.Name, file.contentType, context?.deadline, context?.principal.tenant),
           TE.chain((doc): TaskEither<GatewayError, ReadFileResult> => {
             if (doc.kind === 'unreadable')
               return pipe(

@@ -42,13 +42,14 @@ export class CachedDocumentReader implements DocumentReader {
     fileName: string,
     contentType?: string,
     deadline?: number,
+    owner?: string,
   ): TaskEither<GatewayError, DocumentText> {
     return async () => {
       const extension = /\.([A-Za-z0-9]{1,10})$/.exec(fileName)?.[1]?.toLowerCase() ?? '';
       const key = `${createHash('sha256').update(bytes).digest('base64url')}|${extension}|${contentType ?? ''}`;
       const known = this.#texts.get(key);
       if (known) return '_tag' in known ? E.left(known) : E.right(known);
-      const doc = await this.inner.read(bytes, fileName, contentType, deadline)();
+      const doc = await this.inner.read(bytes, fileName, contentType, deadline, owner)();
       // What was read is kept, and so is a document's own refusal (past a bound, or too slow or too large
       // to read at all), so that asking again for a hostile file does not hold a reader for its whole time
       // limit each time. Not kept: busy readers, and a call whose own time ran out first. An entry larger

@@ -3,6 +3,7 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { tooComplex, unavailable, type GatewayError } from '../../../domain/shared/errors.js';
 import { E } from '../../../domain/shared/fp.js';
+import { FairSlots, type Release, type SlotRefusal } from './fair-slots.js';
 import type { ParseOutcome, ParseRead, ParseTask, ResultOf, Started } from './parse-task.js';
 
 // Every parser of untrusted bytes (HTML, PDF, Word, and whatever comes next) runs here, in worker threads
@@ -15,7 +16,11 @@ import type { ParseOutcome, ParseRead, ParseTask, ResultOf, Started } from './pa
 // - in off-heap memory: ArrayBuffers are outside that limit, so while tasks run the process's resident size
 //   is sampled, and tasks are ended when it grows past their allowance (a decoder filling a buffer);
 // - in waiting: at most `queue` tasks wait for a worker; past that a call is refused at once with a
-//   retryable 503 rather than queued without end.
+//   retryable 503 rather than queued without end;
+// - per owner (the tenant a task is read for): at most `perOwnerThreads` of the workers and
+//   `perOwnerQueue` of the waiting places, and waiting tasks are given workers round-robin between owners
+//   (fair-slots.ts), so one tenant's backlog of slow documents neither fills the pool nor delays another
+//   tenant's document by more than one task in turn.
 // Concurrency follows the cores, at a lower scheduling priority than the event loop. Nothing starts with the
 // gateway: piscina itself is loaded, and a worker started, on the first task; workers leave after a minute
 // idle, so the document libraries cost nothing at start-up, nothing on the main thread, and nothing once
@@ -32,6 +37,10 @@ export interface ParserPoolOptions {
   readonly heapMb?: number;
   /** How much the process may grow per running task before the tasks are ended (default 768 MiB). */
   readonly growthMb?: number;
+  /** Workers one owner (tenant) may hold at once (default: half the workers, at least one). */
+  readonly perOwnerThreads?: number;
+  /** Tasks one owner may have waiting (default: a quarter of the queue, at least one). */
+  readonly perOwnerQueue?: number;
   /** The worker's module (tests give their own); by default parse-worker beside this file. */
   readonly worker?: URL;
 }
@@ -45,7 +54,12 @@ const IDLE_MS = 60_000;
 interface Running {
   readonly controller: AbortController;
   stopped?: 'time' | 'call_time' | 'memory';
+  /** Given a worker (past the fair waiting line). */
+  inWorker?: boolean;
 }
+
+/** The owner of tasks run without one (warming, callers that name no tenant). */
+export const NO_OWNER = '';
 
 /** The module each worker loads: the compiled .js when built, the .ts source (through tsx) in development. */
 const defaultWorker = (): { url: URL; execArgv: string[] } => {
@@ -62,6 +76,9 @@ export class ParserPool {
   readonly maxTaskMs: number;
   readonly heapMb: number;
   readonly growthMb: number;
+  readonly perOwnerThreads: number;
+  readonly perOwnerQueue: number;
+  readonly #slots: FairSlots;
   #pool: Promise<Piscina> | undefined;
   #piscina: Piscina | undefined;
   #closed = false;
@@ -75,6 +92,14 @@ export class ParserPool {
     this.maxTaskMs = o.maxTaskMs ?? 20_000;
     this.heapMb = o.heapMb ?? 512;
     this.growthMb = o.growthMb ?? 768;
+    this.perOwnerThreads = Math.min(this.threads, Math.max(1, o.perOwnerThreads ?? Math.floor(this.threads / 2)));
+    this.perOwnerQueue = Math.min(this.queue, Math.max(1, o.perOwnerQueue ?? Math.floor(this.queue / 4)));
+    this.#slots = new FairSlots({
+      slots: this.threads,
+      perOwner: this.perOwnerThreads,
+      waiting: this.queue,
+      perOwnerWaiting: this.perOwnerQueue,
+    });
   }
 
   /** Reader threads started now. */
@@ -90,20 +115,20 @@ export class ParserPool {
   /**
    * Runs a task within the bounds. Left: the pool is full or closed (Unavailable, retryable) or the document
    * passed a bound (TooComplex: depth, size, time, memory). Right: what the worker read, or why the bytes
-   * could not be read as their type says.
+   * could not be read as their type says. `owner` (the tenant the document is read for) has its share of the
+   * workers and of the waiting places.
    */
-  async run<T extends ParseTask>(task: T, deadline?: number): Promise<E.Either<GatewayError, ParseRead<ResultOf<T>>>> {
+  async run<T extends ParseTask>(
+    task: T,
+    deadline?: number,
+    owner: string = NO_OWNER,
+  ): Promise<E.Either<GatewayError, ParseRead<ResultOf<T>>>> {
     if (this.#closed) return E.left(unavailable('The gateway is shutting down; retry on another instance.', 1));
     const callLeft = deadline === undefined ? Infinity : deadline - Date.now();
     if (callLeft <= 0) return E.left(timedOut(0, true));
-    if (this.#running.size >= this.threads + this.queue)
-      return E.left(
-        unavailable(
-          `The gateway's document readers are all busy (${this.threads} reading, ${this.queue} waiting); nothing was read. Retry in a few seconds.`,
-          2,
-        ),
-      );
     const running: Running = { controller: new AbortController() };
+    const slot = this.#slots.enter(owner, running.controller.signal);
+    if (!(slot instanceof Promise)) return E.left(this.#busy(slot));
     const stop = (why: NonNullable<Running['stopped']>) => {
       running.stopped ??= why;
       running.controller.abort();
@@ -118,7 +143,11 @@ export class ParserPool {
     const { port1: began, port2: started } = new MessageChannel();
     began.once('message', () => (taskTimer = setTimeout(() => stop('time'), this.maxTaskMs)));
     began.unref();
+    let release: Release | undefined;
     try {
+      release = await slot;
+      if (!release) throw new Error('ended while waiting for a reader');
+      running.inWorker = true;
       const pool = await this.#start();
       const outcome = (await pool.run({ ...task, started } satisfies ParseTask & Started, {
         signal: running.controller.signal,
@@ -146,10 +175,25 @@ export class ParserPool {
     } finally {
       clearTimeout(callTimer);
       clearTimeout(taskTimer);
+      release?.();
       began.close();
       this.#running.delete(running);
       if (this.#running.size === 0) this.#unwatch();
     }
+  }
+
+  /** The refusal of a task for which no waiting place is left: the owner's share, or the whole line. */
+  #busy(refusal: SlotRefusal): GatewayError {
+    const reading = `${this.threads} reader${this.threads === 1 ? '' : 's'}`;
+    return refusal.scope === 'owner'
+      ? unavailable(
+          `Your workspace has ${refusal.limit} of ${refusal.limit} documents waiting for the gateway's document readers (the most one workspace may have waiting; it may use ${this.perOwnerThreads} of the ${reading} at once); nothing was read. Retry in a few seconds, once one of them is read.`,
+          2,
+        )
+      : unavailable(
+          `The gateway's document readers are all busy (${this.threads} reading, ${refusal.limit} waiting); nothing was read. Retry in a few seconds.`,
+          2,
+        );
   }
 
   /**
@@ -206,11 +250,9 @@ export class ParserPool {
     this.#sampler = setInterval(() => {
       const allowance = this.growthMb * MiB * Math.max(1, Math.min(this.#running.size, this.threads));
       if (rss() - this.#baseline <= allowance) return;
-      // The pool runs tasks in the order they came, so the oldest `threads` are the ones in workers; the
-      // rest are still waiting and hold no memory of their own.
-      let n = 0;
+      // Only the tasks given a worker hold memory; the rest are still waiting.
       for (const r of this.#running) {
-        if (n++ >= this.threads) break;
+        if (!r.inWorker) continue;
         r.stopped = 'memory';
         r.controller.abort();
       }

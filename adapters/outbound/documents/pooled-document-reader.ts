@@ -12,11 +12,13 @@ export class PooledDocumentReader implements DocumentReader {
     fileName: string,
     contentType?: string,
     deadline?: number,
+    owner?: string,
   ): TaskEither<GatewayError, DocumentText> {
     return async () => {
       const got = await this.pool.run(
         { op: 'file', bytes, fileName, ...(contentType ? { contentType } : {}) },
         deadline,
+        owner,
       );
       if (E.isLeft(got)) return got;
       const outcome = got.right;

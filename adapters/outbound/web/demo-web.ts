@@ -138,6 +138,7 @@ export class DemoWebReader implements WebReader {
       const read = await this.parser.run(
         { op: 'page', kind: 'html', bytes: html, contentType: 'text/html; charset=utf-8' },
         caller.deadline,
+        caller.tenant,
       );
       if (E.isLeft(read)) return read;
       if (!read.right.ok) throw new Error(`a demo page could not be read: ${read.right.message}`);

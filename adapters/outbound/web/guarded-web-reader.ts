@@ -98,7 +98,7 @@ export class GuardedWebReader implements WebReader {
       }
       this.inFlight.set(key, running + 1);
       try {
-        return await this.readChecked(u, caller.deadline);
+        return await this.readChecked(u, caller);
       } finally {
         const left = (this.inFlight.get(key) ?? 1) - 1;
         if (left > 0) this.inFlight.set(key, left);
@@ -107,7 +107,7 @@ export class GuardedWebReader implements WebReader {
     };
   }
 
-  private async readChecked(u: URL, deadline: number | undefined): Promise<E.Either<GatewayError, WebPage>> {
+  private async readChecked(u: URL, caller: WebCaller): Promise<E.Either<GatewayError, WebPage>> {
     const url = u.toString();
     if (this.o.respectRobots) {
       const allowed = await this.robotsAllow(u);
@@ -136,7 +136,7 @@ export class GuardedWebReader implements WebReader {
       return E.right({ ...cached.page, cached: true, fetchedAt: new Date(now).toISOString() });
     }
     if (res.status < 200 || res.status > 299) return E.left(this.statusError(url, res));
-    const page = await this.toPage(url, res, now, Math.round(performance.now() - started), deadline);
+    const page = await this.toPage(url, res, now, Math.round(performance.now() - started), caller);
     if (
       E.isRight(page) &&
       (res.headers['etag'] || res.headers['last-modified']) &&
@@ -157,7 +157,7 @@ export class GuardedWebReader implements WebReader {
     res: FetchedResource,
     now: number,
     fetchMs: number,
-    deadline: number | undefined,
+    caller: WebCaller,
   ): Promise<E.Either<GatewayError, WebPage>> {
     const contentType = mediaTypeOf(res.headers['content-type']) || 'application/octet-stream';
     const kind = kindOf(contentType);
@@ -174,7 +174,9 @@ export class GuardedWebReader implements WebReader {
     const contentTypeHeader = res.headers['content-type'];
     const read = await this.o.parser.run(
       { op: 'page', kind, bytes: res.body, ...(contentTypeHeader ? { contentType: contentTypeHeader } : {}) },
-      deadline,
+      caller.deadline,
+      // The page's tenant has its share of the document readers (parser-pool.ts).
+      caller.tenant,
     );
     if (E.isLeft(read)) return read;
     if (!read.right.ok)

@@ -65,9 +65,8 @@ const stored = async (itemId: string): Promise<Buffer> => {
 
 /**
  * POSTs `bytes` over its own connection, the headers first and then the body in pieces of `piece` bytes a
- * moment apart, so that the server reads
- * it in several parts however the machine's socket buffers fall. `chunked` sends no Content-Length
- * (Node then sends the body with Transfer-Encoding: chunked).
+ * moment apart, so that the server reads it in several parts however the machine's socket buffers fall.
+ * `chunked` sends no Content-Length (Node then sends the body with Transfer-Encoding: chunked).
  */
 const send = (url: string, bytes: Buffer, piece: number, chunked = false): Promise<Answer> =>
   new Promise((resolve, reject) => {
