@@ -151,6 +151,7 @@ export class PodioClient {
         path,
         status: res.status,
         retryAfter: res.headers['retry-after'],
+        rateLimitLimit: res.headers['x-rate-limit-limit'],
         body: error,
         token: token.right,
         resource: options.resource,

@@ -18,6 +18,11 @@ export interface PodioErrorAnswer {
   readonly status: number;
   /** The Retry-After header, read on a 429 only. */
   readonly retryAfter: unknown;
+  /**
+   * The X-Rate-Limit-Limit header: the hourly budget the call counts against (PODIO-DOCS /index/limits: 1,000
+   * calls an hour, 250 for calls marked "Rate limited").
+   */
+  readonly rateLimitLimit?: unknown;
   readonly body: PodioErrorBody;
   /** The access token the request carried, kept out of every message. */
   readonly token: string;
@@ -30,6 +35,10 @@ export interface PodioErrorContext {
   /** The retry hint of a 420 (Podio's rate limit carries no reset time). */
   readonly rateLimitWaitSeconds: number;
 }
+
+/** A wait as a person reads it: seconds under two minutes, else minutes. */
+const waitText = (seconds: number): string =>
+  seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `about ${Math.ceil(seconds / 60)} minutes`;
 
 const clip = (text: string, max = 500): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
@@ -90,8 +99,12 @@ export const podioError = (answer: PodioErrorAnswer, context: PodioErrorContext)
       const seconds =
         (status === 429 ? retryAfterSeconds(answer.retryAfter, context.clock.now()) : undefined) ??
         context.rateLimitWaitSeconds;
+      const limit = typeof answer.rateLimitLimit === 'string' ? answer.rateLimitLimit.trim() : '';
+      const budget = /^\d{1,9}$/.test(limit)
+        ? `this call counts against Podio's budget of ${Number(limit).toLocaleString('en-US')} calls an hour${Number(limit) <= 250 ? ' (the budget of calls Podio marks "Rate limited"; other calls have 1,000)' : ''}`
+        : 'Podio allows about 1,000 calls an hour, 250 for calls it marks "Rate limited"';
       return rateLimited(
-        `Podio's rate limit was reached (Podio allows about 1,000 calls an hour, 250 for heavy calls, and does not say when the counter resets). Wait about ${Math.ceil(seconds / 60)} minutes before calling Podio again.`,
+        `Podio's rate limit was reached (${budget}; Podio does not say when the counter resets). Wait ${waitText(seconds)} before calling Podio again.`,
         seconds,
       );
     }

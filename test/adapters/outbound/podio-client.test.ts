@@ -162,6 +162,21 @@ describe('PodioClient', () => {
     ).toMatchObject({ _tag: 'NotFound', resource: 'workspace' });
   });
 
+  it("a write's 429 with Retry-After: 1 says the real wait, and X-Rate-Limit-Limit names the budget (issue 42)", async () => {
+    const { server, client } = await setUp();
+    server.route('POST', '/item/app/:app_id/', () => ({ status: 200, body: { item_id: 1 } }));
+    server.failNext(429, podioError('rate_limit', 'Too many'), { 'Retry-After': '1', 'X-Rate-Limit-Limit': '250' });
+    const e = left(await client.request('POST', '/item/app/1/', { codec: Space, body: { fields: {} } }));
+    expect(e).toMatchObject({ _tag: 'RateLimited', retryAfterSeconds: 1 });
+    expect(e.message).toContain('Wait 1 second before');
+    expect(e.message).not.toContain('minute');
+    expect(e.message).toContain('budget of 250 calls an hour');
+    server.failNext(420, podioError('rate_limit', 'Too many'), { 'X-Rate-Limit-Limit': '1000' });
+    const general = left(await client.request('GET', '/space/2001', { codec: Space }));
+    expect(general.message).toContain('budget of 1,000 calls an hour');
+    expect(general.message).toContain('Wait about 5 minutes');
+  });
+
   it('a rejected token with a static provider fails once it was retried, and never shows the token', async () => {
     const { server, client, token } = await setUp();
     server.failNext(401, podioError('invalid_token', `expired_token ${token}`));
