@@ -22,6 +22,11 @@ const RELATED_WEIGHT = 0.5;
 const MAX_TERM_WEIGHT = 1.5;
 /** How much a tool that changes data counts when the query is a question (issue 41: questions read first). */
 const QUESTION_CHANGE_FACTOR = 0.45;
+/** How much a tool that needs the id of one thing counts when the query gives no id (no word with a digit). */
+const NO_ID_FACTOR = 0.85;
+/** Parameters that name one thing by an id a task would quote ("contact 310", "record 4411", "fo123"). */
+const THING_ID = /^(record_ids?|contact_id|comment_id|share_id|item_id|batch_id|revision_(from|to))$/;
+
 /** Groups whose Write tools change nothing of the tenant's (a skip trace is Write for what it costs). */
 const WRITES_THAT_READ: ReadonlySet<Group> = new Set(['skiptrace']);
 
@@ -41,6 +46,8 @@ const K1 = 1.2;
 interface Doc {
   readonly tool: RegisteredTool;
   readonly group: Group;
+  /** Whether it needs the id of one thing (THING_ID). */
+  readonly needsId: boolean;
   readonly tf: Record<Field, Map<string, number>>;
   readonly length: Record<Field, number>;
 }
@@ -82,7 +89,7 @@ const documentOf = (tool: RegisteredTool): Doc => {
     tf[f] = counts(fields[f]);
     length[f] = fields[f].length;
   }
-  return { tool, group: d.group, tf, length };
+  return { tool, group: d.group, tf, length, needsId: tool.requiredParameters.some((p) => THING_ID.test(p)) };
 };
 
 /** The ranked search over one visible set of tools. */
@@ -141,6 +148,7 @@ export class ToolIndex {
     limit = DEFAULT_SEARCH_LIMIT,
   ): Array<{ tool: RegisteredTool; score: number }> {
     const terms = this.weigh(query);
+    const givesId = query.givesId ?? query.some(({ word }) => /\d/.test(word));
     const scored: Array<{ tool: RegisteredTool; score: number; at: number }> = [];
     this.docs.forEach((doc, at) => {
       if (groups && !groups.includes(doc.group)) return;
@@ -159,6 +167,7 @@ export class ToolIndex {
       }
       const { kind } = doc.tool.declaration.annotations;
       if (query.question && kind !== 'Read' && !WRITES_THAT_READ.has(doc.group)) score *= QUESTION_CHANGE_FACTOR;
+      if (!givesId && doc.needsId) score *= NO_ID_FACTOR;
       if (score > 0) scored.push({ tool: doc.tool, score, at });
     });
     scored.sort((a, b) => b.score - a.score || a.at - b.at);
@@ -173,6 +182,8 @@ export class ToolIndex {
  */
 export type Query = ReadonlyArray<{ readonly word: string; readonly via?: string | undefined } & Synonyms> & {
   readonly question?: boolean;
+  /** Whether it names one thing (a word with a digit, an e-mail address). */
+  readonly givesId?: boolean;
 };
 
 const NO_SYNONYMS: Synonyms = { same: [], related: [] };
@@ -216,7 +227,7 @@ export const queryTerms = (query: string, names: CompiledNames = []): Query | To
     ...distinct.map((word) => ({ word, ...(SYNONYMS.get(word) ?? NO_SYNONYMS) })),
     ...named.map(({ term, via }) => ({ word: term, via: via ?? '', ...NO_SYNONYMS })),
   ];
-  return Object.assign(terms, { question: asksToRead(phrased, list) });
+  return Object.assign(terms, { question: asksToRead(phrased, list), givesId: /\d|@/.test(query) });
 };
 
 /** A bare domain in a task ("anyone from acme.com") is most often a company's e-mail domain. */
