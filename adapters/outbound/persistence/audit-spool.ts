@@ -95,7 +95,9 @@ export class SpooledAuditLog implements AuditLog {
 
   /** Writes the spooled rows to the database now; resolves when done or when the database failed again. */
   flush(): Promise<void> {
-    return (this.replay ??= this.replayOnce().finally(() => (this.replay = undefined)));
+    return (this.replay ??= this.replayOnce()
+      .catch((error: unknown) => this.o.onFault?.(error, 'replay')) // a file error: the rows stay for the next attempt
+      .finally(() => (this.replay = undefined)));
   }
 
   /** Stops the retry timer (rows still spooled are written by the next start). */
