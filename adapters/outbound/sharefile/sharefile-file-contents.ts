@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Item } from '../../../domain/files/item.js';
+import { isCopyName, type Item } from '../../../domain/files/item.js';
 import { invalidInput, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, pipe, TE, type TaskEither } from '../../../domain/shared/fp.js';
 import type { FileBytes, FileContents } from '../../../ports/file-contents.js';
@@ -107,22 +107,18 @@ export class ShareFileFileContents implements FileContents {
 
   write(folderId: string, fileName: string, bytes: Uint8Array, overwrite: boolean): TaskEither<GatewayError, Item> {
     return pipe(
-      // the files already named like it: the new one is the one not among them (a version keeps its item)
-      overwrite ? TE.right<GatewayError, readonly Item[]>([]) : this.#namedLike(folderId, fileName, false),
-      TE.chain((before) =>
-        pipe(
-          this.#send(folderId, fileName, bytes, overwrite),
-          TE.map((storedId) => ({ before: new Set(before.map((i) => i.Id)), storedId })),
-        ),
-      ),
-      TE.chain(({ before, storedId }) =>
+      // no listing before the upload (issue 42: one call too many): the storage host's fmt=json answer names
+      // the stored file; only an answer that names none is looked for in the folder, newest first, by its
+      // name or the name ShareFile gives it beside a same-named file (`<base> (n).<ext>`)
+      this.#send(folderId, fileName, bytes, overwrite),
+      TE.chain((storedId) =>
         // the storage host named the stored file: read that one (never an older file of the same name)
         storedId !== undefined
           ? this.items.get(storedId, { includeDeleted: false, includeChildren: false })
           : pipe(
               this.#namedLike(folderId, fileName, overwrite),
               TE.chain((after) => {
-                const found = after.find((i) => !before.has(i.Id));
+                const found = after.find((i) => isCopyName(fileName, i.Name));
                 return found
                   ? TE.right(found)
                   : TE.left(

@@ -37,6 +37,16 @@ describe('ShareFile uploads the storage host refuses', () => {
     expect(r.right.Name).toBe('json.txt');
   });
 
+  it('overwrite false: no folder listing before the upload when the storage answer names the file (issue 42)', async () => {
+    const before = fake.requests.length;
+    const r = await contents.write('home', 'once.txt', new TextEncoder().encode('one'), false)();
+    if (E.isLeft(r)) throw new Error(r.left.message);
+    expect(r.right.Name).toBe('once.txt');
+    const calls = fake.requests.slice(before).map((q) => `${q.method} ${q.path}`);
+    expect(calls.filter((c) => c.endsWith('/Children'))).toEqual([]);
+    expect(calls.filter((c) => c.startsWith('POST') && c.endsWith('/Upload2'))).toHaveLength(1);
+  });
+
   it("appends fmt=json to the ChunkUri as it came, leaving the storage host's own query as it was (issue 42)", async () => {
     // a storage host's signed parameter that URL re-serialisation would re-encode (`%20`, `:`, `/`, `=`)
     fake.chunkUriSuffix = '&h=a%20b:c/d=e';
