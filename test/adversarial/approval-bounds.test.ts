@@ -15,31 +15,63 @@ describe('PendingAnswers', () => {
   const answer = (id: string) => ({ jsonrpc: '2.0' as const, id, result: { action: 'accept' } });
 
   it('refuses past its count, overall and per caller', () => {
-    const pending = new PendingAnswers({ max: 3, perOwner: 2 });
-    expect(pending.add('a', 60_000, () => undefined)).toBeDefined();
-    expect(pending.add('a', 60_000, () => undefined)).toBeDefined();
-    expect(pending.add('a', 60_000, () => undefined)).toBeUndefined(); // a's two are waiting
-    expect(pending.add('b', 60_000, () => undefined)).toBeDefined();
-    expect(pending.add('c', 60_000, () => undefined)).toBeUndefined(); // three in all
+    const pending = new PendingAnswers({ max: 3, perOwner: 2, perTenant: 3 });
+    expect(pending.add('a', 60_000, () => undefined)).toMatch(/^tg-/);
+    expect(pending.add('a', 60_000, () => undefined)).toMatch(/^tg-/);
+    expect(pending.add('a', 60_000, () => undefined)).toEqual({ scope: 'caller', limit: 2, retryAfterSeconds: 30 });
+    expect(pending.add('b', 60_000, () => undefined)).toMatch(/^tg-/);
+    expect(pending.add('c', 60_000, () => undefined)).toMatchObject({ scope: 'gateway', limit: 3 }); // three in all
     expect(pending.size).toBe(3);
+  });
+
+  // Issue 38: one tenant with 63 callers filled the gateway's 1,000 waiting approvals in 4 s, and every
+  // other tenant's approval was refused for two minutes at a time.
+  it("keeps one tenant's callers together within the tenant's share, so another tenant's approval still waits", () => {
+    let now = 0;
+    const pending = new PendingAnswers({ max: 10, perOwner: 2, perTenant: 4 }, () => now);
+    const refusals = [];
+    for (let caller = 0; caller < 6; caller++) {
+      for (let i = 0; i < 2; i++) {
+        const r = pending.add(`acme:key-${caller}`, 20_000, () => undefined);
+        if (typeof r !== 'string') refusals.push(r);
+      }
+      now += 1000;
+    }
+    expect(pending.waitingFor('acme')).toBe(4);
+    expect(refusals).toHaveLength(8);
+    // When to try again: when acme's first waiting approval runs out (at 20 s; it was 5 s then).
+    expect(refusals.at(-1)).toEqual({ scope: 'tenant', limit: 4, retryAfterSeconds: 15 });
+    expect(pending.add('globex:key-0', 20_000, () => undefined)).toMatch(/^tg-/);
+    expect(pending.add('globex:key-1', 20_000, () => undefined)).toMatch(/^tg-/);
+    expect(pending.waitingFor('globex')).toBe(2);
+    // Its share is freed as its approvals are answered or run out.
+    now += 20_000;
+    expect(pending.add('acme:key-9', 20_000, () => undefined)).toMatch(/^tg-/);
+  });
+
+  it("defaults a tenant's share to a tenth of the gateway's, never below one caller's", () => {
+    const pending = new PendingAnswers({ max: 50, perOwner: 2 });
+    const got = Array.from({ length: 5 }, (_, i) => pending.add(`t:k${i}`, 60_000, () => undefined));
+    expect(got.filter((r) => typeof r === 'string')).toHaveLength(5);
+    expect(pending.add('t:k9', 60_000, () => undefined)).toMatchObject({ scope: 'tenant', limit: 5 });
   });
 
   it('forgets an entry once its time is up, and takes no late answer', () => {
     let now = 1_000;
     const pending = new PendingAnswers({ max: 1, perOwner: 1 }, () => now);
     const delivered: unknown[] = [];
-    const id = pending.add('a', 500, (m) => delivered.push(m))!;
+    const id = pending.add('a', 500, (m) => delivered.push(m)) as string;
     now += 501;
     expect(pending.answer(answer(id), 'a')).toBe(false);
     expect(delivered).toHaveLength(0);
-    expect(pending.add('b', 500, () => undefined)).toBeDefined(); // the expired one no longer counts
+    expect(pending.add('b', 500, () => undefined)).toMatch(/^tg-/); // the expired one no longer counts
     expect(pending.size).toBe(1);
   });
 
   it('takes an answer only from the caller it was asked of, once, and only for ids it gave', () => {
     const pending = new PendingAnswers({ max: 10, perOwner: 10 });
     const delivered: unknown[] = [];
-    const id = pending.add('tenant-a:alice', 60_000, (m) => delivered.push(m))!;
+    const id = pending.add('tenant-a:alice', 60_000, (m) => delivered.push(m)) as string;
     expect(id).toMatch(/^tg-[A-Za-z0-9_-]{24}$/);
     expect(pending.answer(answer(id), 'tenant-b:alice')).toBe(false);
     expect(pending.answer(answer('tg-guessed'), 'tenant-a:alice')).toBe(false);
@@ -121,7 +153,9 @@ describe('a 2025-era exchange waiting for a person', () => {
     await askedOnce;
     const second: any = await client.callTool({ name: 'crm_deleteContact', arguments: { contact_id: '111' } });
     expect(second._meta[ERROR_META_KEY].code).toBe('UNAVAILABLE');
-    expect(second.content[0].text).toContain('too many approvals');
+    expect(second.content[0].text).toContain('you have 1 of 1 approvals waiting');
+    expect(second._meta[ERROR_META_KEY].details).toMatchObject({ scope: 'caller', limit: 1 });
+    expect(second._meta[ERROR_META_KEY].details.retry_after_seconds).toBeGreaterThanOrEqual(1);
     release({ action: 'accept', content: { approve: true } });
     const done: any = await first;
     expect(done.isError).not.toBe(true);

@@ -24,6 +24,7 @@ import {
 
 interface Pending {
   readonly owner: string;
+  readonly tenant: string;
   readonly expires: number;
   readonly deliver: (message: JSONRPCMessage) => void;
 }
@@ -33,37 +34,88 @@ export interface PendingLimits {
   readonly max: number;
   /** Most awaited by one caller (tenant and principal). */
   readonly perOwner: number;
+  /** Most awaited for one tenant, all its callers together (default: a tenth of `max`, at least `perOwner`). */
+  readonly perTenant?: number;
 }
 
-export const DEFAULT_PENDING_LIMITS: PendingLimits = { max: 1000, perOwner: 16 };
+export const DEFAULT_PENDING_LIMITS: PendingLimits = { max: 1000, perOwner: 16, perTenant: 100 };
 
 /** The error a send meets when no more answers may be awaited (mcp-approval.ts says "retry later"). */
 export const TOO_MANY = 'Too many approvals are waiting';
+
+/** Which bound refused an approval: the caller's, its tenant's (workspace) or the gateway's. */
+export interface PendingRefusal {
+  readonly scope: 'caller' | 'tenant' | 'gateway';
+  readonly limit: number;
+  /** When to try again: when the first approval holding that bound runs out, at most 30 s (one is often answered sooner). */
+  readonly retryAfterSeconds: number;
+}
+
+/** What a send throws when an approval cannot wait: the refusal, for the answer's words and Retry-After. */
+export class TooManyApprovals extends Error {
+  constructor(readonly refusal: PendingRefusal) {
+    super(`${TOO_MANY}: ${refusal.scope} ${refusal.limit}, retry in ${refusal.retryAfterSeconds} s.`);
+  }
+}
+
+const RETRY_AT_MOST_SECONDS = 30;
+
+/** A caller's tenant, from its owner key `<tenant>:<principal>` (a tenant id holds no ":"). */
+const tenantOf = (owner: string): string => owner.slice(0, Math.max(0, owner.indexOf(':'))) || owner;
 
 /** Answers awaited from 2025-era clients, by the id their request went out under: bounded in count and time. */
 export class PendingAnswers {
   readonly #entries = new Map<string, Pending>();
   readonly #perOwner = new Map<string, number>();
+  readonly #perTenant = new Map<string, number>();
+  readonly #tenantLimit: number;
 
   constructor(
     private readonly limits: PendingLimits = DEFAULT_PENDING_LIMITS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#tenantLimit = Math.max(limits.perOwner, limits.perTenant ?? Math.floor(limits.max / 10));
+  }
 
   get size(): number {
     return this.#entries.size;
   }
 
-  /** Registers an awaited answer; the id it goes out under, or undefined when the limits are reached. */
-  add(owner: string, ttlMs: number, deliver: (message: JSONRPCMessage) => void): string | undefined {
+  /**
+   * Registers an awaited answer of `owner` (`<tenant>:<principal>`): the id it goes out under, or which bound
+   * refused it. A tenant's callers together may hold at most `perTenant`, so one tenant never fills the
+   * gateway's `max` (which stays as the backstop across tenants).
+   */
+  add(owner: string, ttlMs: number, deliver: (message: JSONRPCMessage) => void): string | PendingRefusal {
     this.sweep();
-    if (this.#entries.size >= this.limits.max || (this.#perOwner.get(owner) ?? 0) >= this.limits.perOwner) {
-      return undefined;
-    }
+    const tenant = tenantOf(owner);
+    const refused =
+      (this.#perOwner.get(owner) ?? 0) >= this.limits.perOwner
+        ? this.#refusal('caller', this.limits.perOwner, (p) => p.owner === owner)
+        : (this.#perTenant.get(tenant) ?? 0) >= this.#tenantLimit
+          ? this.#refusal('tenant', this.#tenantLimit, (p) => p.tenant === tenant)
+          : this.#entries.size >= this.limits.max
+            ? this.#refusal('gateway', this.limits.max, () => true)
+            : undefined;
+    if (refused) return refused;
     const id = `tg-${randomBytes(18).toString('base64url')}`;
-    this.#entries.set(id, { owner, expires: this.now() + ttlMs, deliver });
+    this.#entries.set(id, { owner, tenant, expires: this.now() + ttlMs, deliver });
     this.#perOwner.set(owner, (this.#perOwner.get(owner) ?? 0) + 1);
+    this.#perTenant.set(tenant, (this.#perTenant.get(tenant) ?? 0) + 1);
     return id;
+  }
+
+  /** Approvals waiting for `tenant` now. */
+  waitingFor(tenant: string): number {
+    return this.#perTenant.get(tenant) ?? 0;
+  }
+
+  /** The refusal of one bound, with the time its first approval runs out (one is often answered sooner). */
+  #refusal(scope: PendingRefusal['scope'], limit: number, holds: (p: Pending) => boolean): PendingRefusal {
+    let first = Infinity;
+    for (const p of this.#entries.values()) if (holds(p) && p.expires < first) first = p.expires;
+    const seconds = first === Infinity ? 1 : Math.ceil((first - this.now()) / 1000);
+    return { scope, limit, retryAfterSeconds: Math.min(RETRY_AT_MOST_SECONDS, Math.max(1, seconds)) };
   }
 
   /** Hands a posted response to the exchange that awaits it; false when none does (unknown, expired, another caller). */
@@ -84,6 +136,9 @@ export class PendingAnswers {
     const left = (this.#perOwner.get(pending.owner) ?? 1) - 1;
     if (left > 0) this.#perOwner.set(pending.owner, left);
     else this.#perOwner.delete(pending.owner);
+    const tenantLeft = (this.#perTenant.get(pending.tenant) ?? 1) - 1;
+    if (tenantLeft > 0) this.#perTenant.set(pending.tenant, tenantLeft);
+    else this.#perTenant.delete(pending.tenant);
   }
 
   private sweep(): void {
@@ -140,7 +195,7 @@ export class RelayTransport implements Transport {
     const id = this.pending.add(this.owner, this.ttlMs, (answer) =>
       this.onmessage?.({ ...answer, id: serverId } as JSONRPCMessage),
     );
-    if (id === undefined) throw new Error(`${TOO_MANY} on this gateway.`);
+    if (typeof id !== 'string') throw new TooManyApprovals(id);
     this.#mine.add(id);
     await this.inner.send({ ...message, id }, options);
   }

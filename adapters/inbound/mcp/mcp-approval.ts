@@ -9,6 +9,7 @@ import {
 import { APPROVAL_REQUIRED, type ApprovalAsk } from '../../../application/runtime/approval.js';
 import type { PersonChannel, ToolResult } from '../../../application/runtime/executor-types.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
+import { TooManyApprovals, type PendingRefusal } from './legacy-relay.js';
 
 // A person approves a gated call (a Destructive tool, a skip trace) through the MCP client: the executor's
 // first answer is APPROVAL_REQUIRED with a preview and a token (approval.ts); this module asks the person.
@@ -121,15 +122,32 @@ export const runWithPerson = async (
   return run({ answer: { token: ask.approval_token, approved: approvedIn(answer) } });
 };
 
+/** Which bound refused the approval, from the error the relay threw (or its words, if the SDK rewrapped it). */
+const refusalIn = (error: unknown, text: string): PendingRefusal | undefined => {
+  if (error instanceof TooManyApprovals) return error.refusal;
+  const m = /too many approvals are waiting: (caller|tenant|gateway) (\d+), retry in (\d+) s/i.exec(text);
+  if (m) return { scope: m[1] as PendingRefusal['scope'], limit: Number(m[2]), retryAfterSeconds: Number(m[3]) };
+  return /too many approvals/i.test(text) ? { scope: 'gateway', limit: 0, retryAfterSeconds: 30 } : undefined;
+};
+
+const WHO_WAITS: Record<PendingRefusal['scope'], string> = {
+  caller: 'you have',
+  tenant: 'your workspace has',
+  gateway: 'this gateway has',
+};
+
 /** Why no answer came: the wait ran out, too many approvals are waiting, or the client failed. Nothing changed. */
 const notAnswered = (tool: string, error: unknown, waitMs: number) => {
   const text = error instanceof Error ? error.message : String(error);
-  if (/too many approvals/i.test(text)) {
+  const refused = refusalIn(error, text);
+  if (refused) {
+    const { scope, limit, retryAfterSeconds } = refused;
+    const count = limit > 0 ? `${limit} of ${limit} approvals` : 'as many approvals as it may have';
     return toolError(
       503,
       'UNAVAILABLE',
-      `Nothing was changed: too many approvals are waiting on this gateway right now. Retry ${tool} in 30 s.`,
-      { retry_after_seconds: 30, retryable: true },
+      `Nothing was changed: ${WHO_WAITS[scope]} ${count} waiting for a person's answer (the most ${scope === 'gateway' ? 'the gateway holds' : scope === 'tenant' ? 'one workspace may have' : 'one caller may have'} at once). Retry ${tool} in ${retryAfterSeconds} s, or once one of them is answered.`,
+      { retry_after_seconds: retryAfterSeconds, retryable: true, limit, scope },
     );
   }
   if (/timed? ?out/i.test(text)) {
