@@ -19,15 +19,24 @@ export type DeleteRecordParams = t.TypeOf<typeof DeleteRecordParams>;
 
 @injectable()
 export class DeleteRecord implements UseCase<DeleteRecordParams, { deleted: true; record_id: number }> {
-  constructor(@inject(RecordStore) private readonly store: RecordStore) {}
+  constructor(
+    @inject(RecordStore) private readonly store: RecordStore,
+    @inject(RecordApps) private readonly apps: RecordApps,
+  ) {}
 
+  /** What a person approves: the record and its app by name (not an address, which may be no web link). */
   preview(p: DeleteRecordParams): TaskEither<GatewayError, Preview> {
     return pipe(
       this.store.get(p.record_id),
-      TE.map((r) => ({
-        summary: `move record ${r.record_id} "${r.title}" (app ${r.app_id}) to the trash (records_restoreRecord brings it back)`,
-        facts: { record_id: r.record_id, title: r.title, app_id: r.app_id, record_url: r.record_url },
-      })),
+      TE.chain((r) =>
+        pipe(
+          this.apps.getApp(r.app_id),
+          TE.map((app) => ({
+            summary: `move ${app.item_name.toLowerCase()} "${r.title}" (record ${r.record_id}) of the app ${app.name} to the trash (records_restoreRecord brings it back)`,
+            facts: { record_id: r.record_id, title: r.title, app: app.name, app_id: r.app_id },
+          })),
+        ),
+      ),
     );
   }
 

@@ -31,8 +31,9 @@ export const gatedBy = (tool: RegisteredTool): 'destructive' | 'billed' | undefi
       ? 'billed'
       : undefined;
 
+/** Why a person is asked, by what the call does (a preview may say it more exactly: Preview.reason). */
 const REASON = {
-  destructive: 'it cannot be undone',
+  destructive: 'it deletes data',
   billed: 'it costs money (each BatchData match is billed)',
 } as const;
 
@@ -70,6 +71,7 @@ export const approveCall = async (input: GateInput): Promise<ToolResult | undefi
   const { tool, params, controls, useCase, context, meta, mode, person, gate, note } = input;
   const why = gatedBy(tool);
   if (why === undefined) return undefined;
+  note.gated = { why, mode };
   // A dry run, or a tenant (or a gateway without tokens) that asks nobody: today's confirm-token flow.
   if (controls?.dryRun || mode === 'off' || !gate) {
     return controls && gate ? gate.check(tool, params, controls, useCase, context, meta, note) : undefined;
@@ -78,6 +80,8 @@ export const approveCall = async (input: GateInput): Promise<ToolResult | undefi
     const refused = await gate.redeemApproval(person.answer.token, context.principal, tool, params);
     if (refused) return fail(input, refused);
     if (!person.answer.approved) {
+      // The person answered: the audit row names them, whatever they decided.
+      note.by = 'person';
       return fail(
         input,
         toolError(
@@ -94,10 +98,11 @@ export const approveCall = async (input: GateInput): Promise<ToolResult | undefi
   if (person) {
     const preview = await gate.preview(tool, params, useCase, context);
     if ('status' in preview) return fail(input, preview);
+    const reason = preview.reason ?? REASON[why];
     const details: ApprovalAsk = {
       would: preview.summary,
       preview: preview.facts,
-      reason: REASON[why],
+      reason,
       approval_token: gate.issueApproval(context.principal, tool, params),
       expires_in_seconds: gate.ttlSeconds,
     };
@@ -106,7 +111,7 @@ export const approveCall = async (input: GateInput): Promise<ToolResult | undefi
       toolError(
         428,
         APPROVAL_REQUIRED,
-        `A person must approve this call (${REASON[why]}): it would ${preview.summary}.`,
+        `A person must approve this call (${reason}): it would ${preview.summary}.`,
         details as unknown as Record<string, unknown>,
       ),
     );
@@ -127,22 +132,41 @@ export const approveCall = async (input: GateInput): Promise<ToolResult | undefi
 
 const BY_MODEL = 'Confirmed by the model (a confirm token), not by a person: this client cannot ask one.';
 
-/** A call the model confirmed says so in its text: the answer never passes for a person's approval. */
+/** Who let a gated call that ran go ahead (a person, the model, nobody), in words. */
+const whoApproved = (note: ApprovalNote): string | undefined => {
+  if (note.by === 'model') return BY_MODEL;
+  if (note.by === 'person') return 'A person approved this call before it ran.';
+  if (note.by !== 'nobody' || !note.gated) return undefined;
+  const why =
+    note.gated.mode === 'off' ? 'approval is off for this workspace' : 'this client cannot ask a person to approve it';
+  return note.gated.why === 'billed'
+    ? `Nobody approved this lookup: ${why}.`
+    : `Nobody confirmed this call, neither a person nor the model: ${why}, and no confirm token is required.`;
+};
+
+/**
+ * A gated call that ran says in its text who let it (the model, or nobody): the answer never passes for a
+ * person's approval. A dry run changed nothing and says nothing of it.
+ */
 export const sayWhoApproved = (result: ToolResult, note: ApprovalNote): ToolResult => {
-  if (!result.ok || note.by !== 'model') return result;
+  const said = result.ok && !isDryRun(result.payload) ? whoApproved(note) : undefined;
+  if (!result.ok || !said) return result;
   const { presentation, text } = result;
   return {
     ...result,
-    text: () => `${text()}\n\n${BY_MODEL}`,
+    text: () => `${text()}\n\n${said}`,
     ...(presentation
       ? {
           presentation: () => {
             const drawn = presentation();
             return typeof drawn === 'string'
-              ? `${drawn}\n\n${BY_MODEL}`
-              : { ...drawn, after: drawn.after ? `${drawn.after}\n\n${BY_MODEL}` : BY_MODEL };
+              ? `${drawn}\n\n${said}`
+              : { ...drawn, after: drawn.after ? `${drawn.after}\n\n${said}` : said };
           },
         }
       : {}),
   };
 };
+
+const isDryRun = (payload: unknown): boolean =>
+  typeof payload === 'object' && payload !== null && (payload as { dry_run?: unknown }).dry_run === true;

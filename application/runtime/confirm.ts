@@ -28,6 +28,8 @@ export interface Preview {
   /** Completes "This call would ...": "move the folder Contracts (id fo1, 12 files, 3.4 MB) to the recycle bin". */
   readonly summary: string;
   readonly facts: Readonly<Record<string, unknown>>;
+  /** Why a person is asked, when "it deletes data" says it too vaguely ("it removes people from the workspace"). */
+  readonly reason?: string;
 }
 
 /** A use case that can say what its call would remove without removing it. */
@@ -187,7 +189,15 @@ export class ConfirmGate implements DestructiveGate {
         ),
       };
     }
-    const payload = { dry_run: true, would: preview.summary, preview: preview.facts, confirm_token: token };
+    // A workspace that requires a person, and a client that cannot ask one: no token route to offer (the call
+    // would be refused whatever token came with it).
+    const personOnly = note?.gated?.mode === 'required' && !note.person;
+    const payload = {
+      dry_run: true,
+      would: preview.summary,
+      preview: preview.facts,
+      ...(personOnly ? { human_approval: 'required' } : { confirm_token: token }),
+    };
     return {
       ok: true,
       tool,
@@ -200,9 +210,11 @@ export class ConfirmGate implements DestructiveGate {
           '',
           note?.person
             ? `To go ahead, call ${tool.name} again without dry_run: your client will ask a person to approve it.`
-            : this.policy.required
-              ? `To go ahead, ${again}.`
-              : `To go ahead, call ${tool.name} again without dry_run (or with "confirm_token": "${token}").`,
+            : personOnly
+              ? `This workspace requires a person to approve ${tool.name}, and this client cannot ask one: call it from an MCP client that supports elicitation, where a person approves it.`
+              : this.policy.required
+                ? `To go ahead, ${again}.`
+                : `To go ahead, call ${tool.name} again without dry_run (or with "confirm_token": "${token}").`,
         ].join('\n'),
       meta,
     };

@@ -1,5 +1,5 @@
 import type { Principal } from '../../ports/authenticator.js';
-import type { TenantSettingsSource } from '../../ports/tenant-settings.js';
+import type { HumanApproval, TenantSettingsSource } from '../../ports/tenant-settings.js';
 import type { CallObserver, CallSurface, TraceCarrier } from '../../ports/call-observer.js';
 import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { RateDecision, RateLimiter } from '../../ports/rate-limiter.js';
@@ -120,6 +120,8 @@ export interface ApprovalNote {
   by: Approver;
   /** The client can ask a person (dry runs then say that a person will be asked). */
   readonly person: boolean;
+  /** Set by the approval step for a gated call: why it is gated, and the tenant's human_approval setting. */
+  gated?: { readonly why: 'destructive' | 'billed'; readonly mode: HumanApproval };
 }
 
 /**
@@ -159,6 +161,8 @@ export interface Controls {
 export interface CallPreview {
   readonly summary: string;
   readonly facts: Readonly<Record<string, unknown>>;
+  /** Why a person is asked, when the tool's kind says it too vaguely ("it removes people from the workspace"). */
+  readonly reason?: string;
 }
 
 /**

@@ -45,12 +45,15 @@ export const Truncated = resultObject('Truncated', {
 });
 
 /** The answer of a Destructive tool called with dry_run (or refused for confirmation): what would go. */
-export const PreviewResult = resultObject('Preview', {
-  dry_run: t.literal(true),
-  would: t.string,
-  preview: t.record(t.string, t.unknown),
-  confirm_token: t.string,
-});
+export const PreviewResult = resultObject(
+  'Preview',
+  { dry_run: t.literal(true), would: t.string, preview: t.record(t.string, t.unknown) },
+  {
+    // the model's way to go ahead; none where the workspace requires a person (human_approval: 'required')
+    confirm_token: t.string,
+    human_approval: t.literal('required'),
+  },
+);
 
 /** A Destructive tool's result: its preview under dry_run, or what it did. */
 export const destructive = <C extends t.Mixed>(done: C) => t.union([PreviewResult, done]);

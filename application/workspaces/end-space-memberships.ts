@@ -40,6 +40,7 @@ export class EndSpaceMemberships implements UseCase<EndSpaceMembershipsParams, M
         return {
           summary: `end the membership or invitation of ${words.join(', ')} in space ${p.space_id}`,
           facts: { space_id: p.space_id, people },
+          reason: 'it removes people from a workspace',
         };
       }),
     );

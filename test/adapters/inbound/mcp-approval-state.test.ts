@@ -165,6 +165,11 @@ describe('human_approval: required', () => {
     // A dry run changes nothing and is still answered.
     const dry = await client.callTool({ name: 'crm_deleteContact', arguments: { contact_id: '107', dry_run: true } });
     expect(dry.isError).not.toBe(true);
+    // ... and offers no confirm-token route the workspace would refuse (issue 41)
+    expect(dry.content[0].text).not.toContain('confirm_token');
+    expect(dry.content[0].text).toContain('requires a person to approve');
+    expect(dry.structuredContent).toMatchObject({ dry_run: true, human_approval: 'required' });
+    expect(dry.structuredContent).not.toHaveProperty('confirm_token');
   });
 
   it('refuses REST with 403 HUMAN_APPROVAL_REQUIRED, and audits the refusal with approver nobody', async () => {

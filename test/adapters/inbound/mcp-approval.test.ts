@@ -72,7 +72,9 @@ describe.each(ERAS)('a person approves over MCP %s', (era) => {
     expect(asked).toHaveLength(1);
     // The form shows the dry run's preview (what would go: the id and the name) and asks yes or no.
     expect(asked[0]!.message).toContain(`archive contact ${approved}`);
-    expect(asked[0]!.message).toMatch(/cannot be undone/);
+    // worded by what it does (issue 41): an archive that can be restored is not "cannot be undone"
+    expect(asked[0]!.message).toMatch(/deletes data/);
+    expect(asked[0]!.message).not.toMatch(/cannot be undone/);
     expect(asked[0]!.requestedSchema.properties.approve.type).toBe('boolean');
     expect(await contactExists(approved)).toBe(false);
     const rows = (await auditRows('crm_deleteContact')).filter((r) => r.targets.includes(approved));
@@ -90,7 +92,8 @@ describe.each(ERAS)('a person approves over MCP %s', (era) => {
     expect(refused.content[0].text).toContain('A person declined');
     expect(await contactExists(declined)).toBe(true);
     const rows = (await auditRows('crm_deleteContact')).filter((r) => r.targets.includes(declined));
-    expect(rows.map((r) => [r.code, r.approver])).toEqual([['APPROVAL_DECLINED', 'nobody']]);
+    // the person who declined is the approver of record (issue 41), not nobody
+    expect(rows.map((r) => [r.code, r.approver])).toEqual([['APPROVAL_DECLINED', 'person']]);
     await client.close();
   });
 
