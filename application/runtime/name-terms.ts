@@ -1,11 +1,20 @@
 import type { Group } from './define-tool.js';
 import { words } from './search-words.js';
-import type { TenantName } from './tenant-names.js';
 
 // The tenant's names in a query (issue 41): "the Deals app", "Harbor Ops", "in hubspot". A name the query
 // says stands for the catalogue words of what it names (an app's records, a space, a folder, a vendor's
 // group); a name of more than one word replaces its words, whose own meaning would mislead ("Property
 // Management" is a space, not a property).
+
+/** What a name stands for, and so which catalogue words a query that says it searches for. */
+export type NameKind = 'app' | 'space' | 'organization' | 'folder' | 'property' | 'vendor';
+
+export interface TenantName {
+  readonly text: string;
+  readonly kind: NameKind;
+  /** A vendor's or product's group. */
+  readonly group?: Group;
+}
 
 /** A name as a sequence of query words, and the catalogue words it stands for. */
 interface CompiledName {

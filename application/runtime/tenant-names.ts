@@ -2,7 +2,9 @@ import { LRUCache } from 'lru-cache';
 import { E } from '../../domain/shared/fp.js';
 import type { Principal } from '../../ports/authenticator.js';
 import type { Group, UseCase } from './define-tool.js';
-import { compileNames, type CompiledNames } from './name-terms.js';
+import { compileNames, type CompiledNames, type NameKind, type TenantName } from './name-terms.js';
+
+export type { NameKind, TenantName } from './name-terms.js';
 import type { RegisteredTool } from './registry.js';
 
 // The tenant's own names for tool search (issue 41): what its accounts call things (Podio apps and spaces,
@@ -11,16 +13,6 @@ import type { RegisteredTool } from './registry.js';
 // are read through the tools' own use cases (so through the same ports and the same connection as its calls),
 // once per caller and visible set, when it first searches; they are kept in a bounded cache with a time to
 // live. A call that does not search never reads them.
-
-/** What a name stands for, and so which catalogue words a query that says it searches for. */
-export type NameKind = 'app' | 'space' | 'organization' | 'folder' | 'property' | 'vendor';
-
-export interface TenantName {
-  readonly text: string;
-  readonly kind: NameKind;
-  /** A vendor's or product's group. */
-  readonly group?: Group;
-}
 
 /**
  * The vendors' and their products' names, the same for every tenant: each says which group a task is
