@@ -176,6 +176,8 @@ class Parser {
       valueTok = this.expect('string', 'a quoted string');
     }
     this.expect('rparen', '")"');
+    // `startswith(Name, 'x') eq true`: the form ShareFile's own SDK writes (FunctionEqualityFilter)
+    if (this.isWord(this.peek(), 'eq') && this.isWord(this.tokens[this.pos + 1], 'true')) this.pos += 2;
     const field = fieldOf(fieldTok.text);
     if (field !== 'Name' && field !== 'FileName')
       throw new FilterSyntax(`${fn} works on Name or FileName, not "${fieldTok.text}"`);
@@ -305,11 +307,12 @@ export const filterToOData = (f: FilterExpr, typePrefix = 'ShareFile.Api.Models.
       return `not (${filterToOData(f.expr, typePrefix)})`;
     case 'isof':
       return `isof(${quote(typePrefix + f.type)})`;
+    // the string functions as ShareFile-NET's FunctionEqualityFilter writes them: compared with `eq true`
     case 'startswith':
     case 'endswith':
-      return `${f.op}(${f.field},${quote(f.value)})`;
+      return `${f.op}(${f.field}, ${quote(f.value)}) eq true`;
     case 'substringof':
-      return `substringof(${quote(f.value)},${f.field})`;
+      return `substringof(${quote(f.value)}, ${f.field}) eq true`;
     default: {
       const v =
         f.value.kind === 'number'
