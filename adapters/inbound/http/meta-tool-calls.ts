@@ -7,6 +7,7 @@ import {
   DESCRIBE_TOOL,
   FIND_TOOLS,
   META_GROUP,
+  notAvailable,
   type MetaToolListing,
 } from '../../../application/runtime/discovery.js';
 import { isPlainObject, type Budgets, type Presented } from '../../../application/runtime/envelope.js';
@@ -87,7 +88,7 @@ export const createMetaTools = (registry: ToolRegistry): ReadonlyMap<string, Met
       return 'status' in answered ? answered : { answer: answered };
     };
 
-  const call: MetaResolve = (given, _principal, query, idempotencyKey) => {
+  const call: MetaResolve = (given, principal, query, idempotencyKey) => {
     const args = argumentsOf(given);
     if (!args) return notAnObject(CALL_TOOL);
     const checked = checkCallArgs(args);
@@ -95,14 +96,18 @@ export const createMetaTools = (registry: ToolRegistry): ReadonlyMap<string, Met
     const groups = parseToolsets(query('groups'));
     if (groups !== undefined && 'status' in groups) return groups;
     const tool = registry.get(checked.name);
-    if (!tool) return registry.unknownName(checked.name);
+    if (!tool) {
+      // the same answer as MCP's: the 404, naming visible tools by spelling and by meaning (issue 41)
+      const visible = visibleTools(registry, principal, groups);
+      return notAvailable(checked.name, finder.suggest(visible, checked.name, checked.arguments, registry));
+    }
     if (groups && !groups.includes(tool.declaration.group)) return outsideToolsets(tool, groups);
     return { tool, args: checked.arguments, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
   };
 
   return new Map<string, MetaResolve>([
     [FIND_TOOLS, answering(FIND_TOOLS, finder.find)],
-    [DESCRIBE_TOOL, answering(DESCRIBE_TOOL, (visible, args) => finder.describe(visible, args, shape))],
+    [DESCRIBE_TOOL, answering(DESCRIBE_TOOL, (visible, args) => finder.describe(visible, args, shape, registry))],
     [CALL_TOOL, call],
   ]);
 };

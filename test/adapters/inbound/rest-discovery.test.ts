@@ -126,6 +126,13 @@ describe('REST tool search', () => {
       arguments: { contact_id: '101' },
     });
     expect(called.status).toBe(404);
+    // issue 41: a name that is no tool names the visible tools it most likely meant, by meaning too
+    const unknown = await post(gateway, '/v1/tools/gateway/callTool', {
+      name: 'crm_findPerson',
+      arguments: { email: 'jane@acme.com' },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.details.did_you_mean).toContain('crm_searchContacts');
     const bad = await post(gateway, '/v1/tools/gateway/findTools?groups=nope', { query: 'contact' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.parameter).toBe('groups');
