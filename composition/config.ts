@@ -43,7 +43,12 @@ export interface GatewayConfig {
     readonly queue: number;
     readonly maxTaskMs: number;
     readonly heapMb: number;
+    /** Each tenant's share of the readers and of the waiting line (undefined: the pool's defaults). */
+    readonly perOwnerThreads?: number;
+    readonly perOwnerQueue?: number;
   };
+  /** Approvals one tenant may have waiting for a person (2025-era MCP clients) on this instance. */
+  readonly approvalsWaitingPerTenant: number;
   /** A Destructive call needs a confirm token (from a dry run or a 428 answer). */
   readonly confirmDestructive: boolean;
   /** The HMAC key of confirm tokens; without it each instance makes its own (tokens then verify only there). */
@@ -200,7 +205,10 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
       queue: v.DOCUMENT_READ_QUEUE,
       maxTaskMs: v.DOCUMENT_READ_TIMEOUT_MS,
       heapMb: v.DOCUMENT_READ_MEMORY_MB,
+      ...(v.DOCUMENT_READERS_PER_TENANT > 0 ? { perOwnerThreads: v.DOCUMENT_READERS_PER_TENANT } : {}),
+      ...(v.DOCUMENT_READ_QUEUE_PER_TENANT > 0 ? { perOwnerQueue: v.DOCUMENT_READ_QUEUE_PER_TENANT } : {}),
     },
+    approvalsWaitingPerTenant: v.APPROVALS_WAITING_PER_TENANT,
     confirmDestructive: v.GATEWAY_CONFIRM_DESTRUCTIVE,
     confirmSecret: v.GATEWAY_CONFIRM_SECRET,
     tenantSettings: configuredTenantSettings(

@@ -148,6 +148,14 @@ export const CORE_ENV = {
   DOCUMENT_READ_QUEUE: intVar(0, 10_000, 16).doc(
     'Documents that may wait for a reader; past that a call gets 503 UNAVAILABLE with retry_after_seconds at once.',
   ),
+  DOCUMENT_READERS_PER_TENANT: intVar(0, 64, 0).doc(
+    "Reader threads one tenant's documents may hold at once, so that one tenant's slow documents leave readers for the others; 0 means half of DOCUMENT_READERS (at least one).",
+    'half the readers',
+  ),
+  DOCUMENT_READ_QUEUE_PER_TENANT: intVar(0, 10_000, 0).doc(
+    "Documents one tenant may have waiting for a reader (waiting documents get readers in turn between tenants); past it that tenant's call gets 503 UNAVAILABLE with retry_after_seconds, naming its share. 0 means a quarter of DOCUMENT_READ_QUEUE (at least one).",
+    'a quarter of the queue',
+  ),
   DOCUMENT_READ_TIMEOUT_MS: intVar(100, 600_000, 20_000).doc(
     "Longest one document may take to read, from when a reader begins it (the call's own time limit ends it sooner); past it the reader is terminated and the call gets 422 DOCUMENT_TOO_COMPLEX.",
   ),
@@ -198,6 +206,9 @@ export const CORE_ENV = {
   ),
   HUMAN_APPROVAL: enumVar(HUMAN_APPROVAL_MODES, 'when_possible').doc(
     'Who approves a Destructive call or a skip trace. when_possible: a person, through the MCP client (2026-07-28 input_required, or elicitation for a 2025-11-25 client that declares it), when the client can ask one; otherwise the confirm-token flow of GATEWAY_CONFIRM_DESTRUCTIVE, marked as confirmed by the model. required: a person must approve, and a client that cannot ask one is refused. off: nobody is asked. TENANT_SETTINGS overrides it per tenant.',
+  ),
+  APPROVALS_WAITING_PER_TENANT: intVar(1, 1000, 100).doc(
+    "Approvals of 2025-era MCP clients (elicitation) one tenant's callers together may have waiting for a person at once on an instance, within the instance's 1,000 and each caller's 16; past it the call answers 503 UNAVAILABLE with retry_after_seconds, naming the workspace's share.",
   ),
   TOOL_SEARCH_ABOVE: intVar(0, 100_000, 0).doc(
     'tools/list gives the tool-search meta tools instead of the catalogue when the caller would see more tools than this; 0: only when the client asks (/mcp?discovery=search). TENANT_SETTINGS overrides it per tenant.',

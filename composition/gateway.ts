@@ -320,6 +320,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         authorizationServers: [...(oauth ? [oauth.issuer] : []), ...(config.jwt?.issuer ? [config.jwt.issuer] : [])],
         maxBodyBytes: config.maxBodyBytes,
         tenantSettings: config.tenantSettings,
+        approvalsWaitingPerTenant: config.approvalsWaitingPerTenant,
       });
       mountOpenApi(app, surface);
       mountDocs(app, surface);

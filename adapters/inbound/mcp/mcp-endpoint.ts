@@ -23,6 +23,8 @@ export interface McpDeps extends SurfaceDeps {
   readonly maxBodyBytes?: number;
   /** Each tenant's human-approval and tool-search settings (defaults: approval when possible, no automatic search). */
   readonly tenantSettings?: TenantSettingsSource;
+  /** Approvals 2025-era exchanges of one tenant may wait for at once (APPROVALS_WAITING_PER_TENANT). */
+  readonly approvalsWaitingPerTenant?: number;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -80,6 +82,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
           jsonBudget: deps.jsonBudget,
           maxBodyBytes,
           tenantSettings: deps.tenantSettings,
+          ...(deps.approvalsWaitingPerTenant ? { approvalsWaitingPerTenant: deps.approvalsWaitingPerTenant } : {}),
         }),
         authInfoFor: m.authInfoFor,
       }),

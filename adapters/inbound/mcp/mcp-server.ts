@@ -111,6 +111,8 @@ export interface McpServerParts {
   readonly approvalWaitMs?: number;
   /** Bounds of the approvals 2025-era exchanges of this process wait for at once. */
   readonly pendingLimits?: PendingLimits;
+  /** Sets the per-tenant bound of those (APPROVALS_WAITING_PER_TENANT) over `pendingLimits`. */
+  readonly approvalsWaitingPerTenant?: number;
 }
 
 /** The catalogue's version: a hash of the listed tools and the build, stable across instances of one build. */
@@ -200,7 +202,10 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   };
   const modern = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: parts.maxBodyBytes });
   const legacy = legacyLeg(factory, {
-    pending: new PendingAnswers(parts.pendingLimits ?? DEFAULT_PENDING_LIMITS),
+    pending: new PendingAnswers({
+      ...(parts.pendingLimits ?? DEFAULT_PENDING_LIMITS),
+      ...(parts.approvalsWaitingPerTenant ? { perTenant: parts.approvalsWaitingPerTenant } : {}),
+    }),
     waitMs: approvalWaitMs,
     ownerOf: (authInfo) => {
       const { principal } = callerOf(authInfo);
