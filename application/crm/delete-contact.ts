@@ -1,17 +1,15 @@
+import { ContactId } from './contact-id.js';
 import { inject, injectable } from 'inversify';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { described, NumericString, params, t } from '../runtime/codecs.js';
+import { described, params, t } from '../runtime/codecs.js';
 import type { Preview } from '../runtime/confirm.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { contactDisplayName } from '../../domain/crm/contact.js';
 import { DeletedContactResult } from './crm-results.js';
 
-export const DeleteContactParams = params(
-  { contact_id: described(NumericString, 'The contact id (numeric string).') },
-  {},
-);
+export const DeleteContactParams = params({ contact_id: described(ContactId, 'The contact id (numeric string).') }, {});
 export type DeleteContactParams = t.TypeOf<typeof DeleteContactParams>;
 
 export interface DeleteContactResult {

@@ -1,16 +1,17 @@
+import { ContactId } from './contact-id.js';
 import { inject, injectable } from 'inversify';
 import { DEFAULT_CONTACT_PROPERTIES, type Contact } from '../../domain/crm/contact.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { described, NonEmptyString, NumericString, params, t } from '../runtime/codecs.js';
+import { described, NonEmptyString, params, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { contactPayload, contactText } from './contact-text.js';
 import { ContactResult } from './crm-results.js';
 
 export const GetContactParams = params(
   {
-    contact_id: described(NumericString, 'A numeric string such as "101".'),
+    contact_id: described(ContactId, 'A numeric string such as "101".'),
   },
   {
     return_properties: described(t.array(NonEmptyString), 'Properties to return.', [...DEFAULT_CONTACT_PROPERTIES]),

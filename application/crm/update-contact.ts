@@ -1,15 +1,16 @@
+import { ContactId } from './contact-id.js';
 import { inject, injectable } from 'inversify';
 import { invalidInput, type GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import { ContactBook } from '../../ports/contact-book.js';
-import { described, NumericString, params, PropertyValue, t } from '../runtime/codecs.js';
+import { described, params, PropertyValue, t } from '../runtime/codecs.js';
 import { defineTool, type UseCase } from '../runtime/define-tool.js';
 import { call, nextSteps } from '../runtime/markdown.js';
 import { UpdatedContactResult } from './crm-results.js';
 
 export const UpdateContactParams = params(
   {
-    contact_id: described(NumericString, 'The contact id (numeric string).'),
+    contact_id: described(ContactId, 'The contact id (numeric string).'),
     values: described(
       t.record(t.string, PropertyValue),
       'By internal name, as strings (enumerations: the internal value, see crm_getProperties); an empty string clears one.',

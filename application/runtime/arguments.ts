@@ -36,6 +36,23 @@ const closest = (name: string, candidates: readonly string[]): string | undefine
 };
 
 /**
+ * The members a misnamed one most likely meant: the closest by spelling, else those that begin with it
+ * (`field` for field_id, field_label, field_type), at most three, in the schema's order.
+ */
+const guessesFor = (name: string, candidates: readonly string[]): readonly string[] => {
+  const close = closest(name, candidates);
+  if (close) return [close];
+  const lower = name.toLowerCase();
+  return lower.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(lower)).slice(0, 3) : [];
+};
+
+const didYouMean = (guesses: readonly string[]): string => {
+  if (!guesses.length) return '';
+  const quoted = guesses.map((g) => `"${g}"`);
+  return ` Did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`}?`;
+};
+
+/**
  * Rejects members the schema does not declare, at any depth: models misspell parameters, and
  * silently ignoring one hides the mistake. First bounds the arguments' depth and size and refuses
  * reserved keys such as `__proto__` (see argument-limits.ts), so nothing after it recurses into
@@ -52,10 +69,10 @@ const unknownIn = (value: unknown, schema: JsonSchema, path: string): ToolError 
       const at = path ? `${path}.${shownKey(key)}` : shownKey(key);
       if (!sub) {
         // A guess costs key length times candidate length; a huge key gets none.
-        const guess = key.length <= 64 ? closest(key, accepted) : undefined;
+        const guesses = key.length <= 64 ? guessesFor(key, accepted) : [];
         const where = path ? ` in "${path}"` : '';
         return invalidParameter(
-          `Unknown parameter "${at}"${where}.${guess ? ` Did you mean "${guess}"?` : ''} Accepted: ${accepted.join(', ')}.`,
+          `Unknown parameter "${at}"${where}.${didYouMean(guesses)} Accepted: ${accepted.join(', ')}.`,
           at,
           'no such parameter',
           { accepted },
@@ -85,6 +102,18 @@ const unwrap = (codec: Tagged): Tagged => {
   }
 };
 
+/**
+ * A codec's own advice for a value it refused (`withHint` in codecs.ts): an email where a contact id goes
+ * points to crm_searchContacts.
+ */
+const hintOf = (codec: Tagged, value: unknown): string | undefined => {
+  for (let c: Tagged | undefined = codec; c; c = c._tag === 'DescribedType' ? (c.inner as Tagged) : undefined) {
+    const hint = (c as { hint?: (value: unknown) => string | undefined }).hint;
+    if (typeof hint === 'function') return hint(value);
+  }
+  return undefined;
+};
+
 /** Turns io-ts's first error into a 400 that names the parameter and its expected type. */
 export const explainDecodeErrors = (errors: t.Errors): ToolError => {
   const first = errors[0];
@@ -102,10 +131,11 @@ export const explainDecodeErrors = (errors: t.Errors): ToolError => {
   const parameter = parts.join('');
   const expected = describeExpected(expectedSchema);
   if (!parameter) return invalidParameter(`The body must be a JSON object of parameters.`, 'body', 'JSON object');
+  const hint = first.value === undefined ? undefined : hintOf(ctx[ctx.length - 1]!.type as Tagged, first.value);
   const message =
     first.value === undefined
       ? `Missing required parameter "${parameter}" (${expected}).`
-      : `Parameter "${parameter}" must be ${withArticle(expected)}; got ${preview(first.value)}.`;
+      : `Parameter "${parameter}" must be ${withArticle(expected)}; got ${preview(first.value)}.${hint ? ` ${hint}` : ''}`;
   return invalidParameter(message, parameter, expected);
 };
 

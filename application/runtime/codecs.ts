@@ -18,6 +18,13 @@ export const NumericString = new SchemaType<string, string, unknown>(
   { type: 'string', pattern: '^[0-9]+$' },
 );
 
+/**
+ * A codec with advice for a value it refuses, added to the 400's message (`explainDecodeErrors`): where to
+ * find what goes there instead.
+ */
+export const withHint = <C extends t.Mixed>(codec: C, hint: (value: unknown) => string | undefined): C =>
+  Object.assign(Object.create(Object.getPrototypeOf(codec) as object) as C, codec, { hint });
+
 /** A positive integer id (Podio ids). Numeric strings are accepted and turned into numbers. */
 export const NumericId = new SchemaType<number, number, unknown>(
   'NumericId',

@@ -210,11 +210,14 @@ export const describeExpected = (schema: JsonSchema): string => {
       }
       return 'object';
     }
-    case 'string':
+    case 'string': {
       if (schema.pattern === '^[0-9]+$') return 'numeric string';
       if (schema.pattern === '^[A-Za-z]{2}$') return 'two-letter code';
-      if (schema.maxLength !== undefined) return `string of at most ${schema.maxLength} characters`;
-      return 'string';
+      // "" and "  " are strings: say what the string must hold (issue 37)
+      const kind = (schema.minLength ?? 0) >= 1 ? 'non-empty string' : 'string';
+      if (schema.maxLength !== undefined) return `${kind} of at most ${schema.maxLength} characters`;
+      return kind;
+    }
     default:
       return schema.type ?? 'value';
   }
