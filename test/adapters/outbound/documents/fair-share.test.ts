@@ -77,9 +77,12 @@ describe("the document readers' shares", () => {
   it("serves tenant B at once while tenant A fills its share of readers and line, and refuses A's extra documents by name", async () => {
     const p = pool({ threads: 2, queue: 8 });
     expect([p.perOwnerThreads, p.perOwnerQueue]).toEqual([1, 2]);
+    // Both readers started first, so that what is compared below is the order of work, not start-up times.
+    await Promise.all([p.run(task('sleep', 50), undefined, 'x'), p.run(task('sleep', 50), undefined, 'y')]);
+    expect(p.readers).toBe(2);
     let aRead = 0;
     const a = Array.from({ length: 6 }, () =>
-      p.run(task('sleep', 800), undefined, 'tenant-a').then((r) => {
+      p.run(task('sleep', 1500), undefined, 'tenant-a').then((r) => {
         if (E.isRight(r)) aRead++;
         return r;
       }),
