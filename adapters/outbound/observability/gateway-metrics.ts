@@ -132,5 +132,16 @@ export class GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
+    // prom-client gives three of its default gauges a second name ending in _total, a suffix Prometheus keeps
+    // for counters (rate() over them is meaningless). The same figures stay, by type, under the gauges'
+    // own names: gateway_nodejs_active_resources, _handles and _requests.
+    for (const name of GAUGES_NAMED_AS_COUNTERS) this.registry.removeSingleMetric(`gateway_${name}`);
   }
 }
+
+/** prom-client's default gauges whose names end in _total (their totals by type stay under the gauges' names). */
+const GAUGES_NAMED_AS_COUNTERS = [
+  'nodejs_active_resources_total',
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+];
