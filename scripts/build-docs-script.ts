@@ -8,4 +8,5 @@ const dir = resolve(import.meta.dirname, '../dist/adapters/inbound/docs');
 const source = await bundleDocsScript();
 mkdirSync(dir, { recursive: true });
 writeFileSync(resolve(dir, DOCS_SCRIPT_BUNDLE), source);
-console.log(`dist/adapters/inbound/docs/${DOCS_SCRIPT_BUNDLE}: ${source.length} characters`);
+// On stderr: `npm pack --json` runs this build (prepack) and its stdout must be the JSON alone.
+process.stderr.write(`dist/adapters/inbound/docs/${DOCS_SCRIPT_BUNDLE}: ${source.length} characters\n`);

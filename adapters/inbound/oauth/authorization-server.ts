@@ -129,6 +129,26 @@ const PROVIDER_PATHS = [
   ROUTES.jwks,
 ];
 
+/**
+ * oidc-provider 9 prints "Unsupported runtime. Use Node.js v22.x LTS" when it loads on Node 20. The gateway
+ * supports Node 20.19 (package.json engines): CI runs the authorization server's tests and the OAuth client
+ * matrix on 20, 22 and 24. That one line, printed at a person's first sign-in, is therefore dropped, knowingly
+ * (docs/operations.md, "Supported Node.js versions"); every other warning passes.
+ */
+const UNSUPPORTED_RUNTIME = 'oidc-provider WARNING: Unsupported runtime';
+const importQuietly = async () => {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith(UNSUPPORTED_RUNTIME)) return;
+    warn(...args);
+  };
+  try {
+    return await import('oidc-provider');
+  } finally {
+    console.warn = warn;
+  }
+};
+
 const issuerOf = (issuer: string): URL => {
   const url = new URL(issuer);
   if (url.pathname !== '/' || url.search || url.hash)
@@ -164,7 +184,7 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
   };
 
   const made = async () => {
-    const { default: ProviderClass, errors } = await import('oidc-provider');
+    const { default: ProviderClass, errors } = await importQuietly();
     const provider = new ProviderClass(issuer, providerConfiguration(settings, errors));
     // The Host and scheme are pinned to the issuer's below, so the metadata and every URL the provider
     // writes name the issuer, whatever Host header a request carried.
