@@ -29,6 +29,8 @@ export default defineConfig({
     include: set === 'alone' ? ALONE.map((g) => (g.endsWith('**') ? `${g}/*.test.ts` : g)) : ['test/**/*.test.ts'],
     ...(set === 'together' ? { exclude: ALONE, maxWorkers: 2 } : { maxWorkers: 1 }),
     setupFiles: ['test/setup.ts'],
+    // A PostgreSQL database of the run's own, dropped at its end (test/support/postgres-database.ts).
+    globalSetup: ['test/support/postgres-database.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     env: { [SKIP_LOG_VARIABLE]: skipLog },

@@ -2,8 +2,6 @@ import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { registerSkip, SKIP_REASONS } from './skips.js';
 
-const LOCAL = 'postgres://postgres@127.0.0.1:5432/test';
-
 const answers = async (url: string): Promise<boolean> => {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
   client.on('error', () => undefined);
@@ -19,18 +17,21 @@ const answers = async (url: string): Promise<boolean> => {
 };
 
 /**
- * A PostgreSQL for integration tests: DATABASE_URL when set (CI sets it); else the one on this machine
- * (127.0.0.1:5432, database test) when it answers; else a throwaway container through testcontainers
- * where a Docker engine runs; else none, and the caller skips with a message.
+ * A PostgreSQL for integration tests: the database this test run created (TEST_DATABASE_URL, made by
+ * postgres-database.ts on the server DATABASE_URL names, or on 127.0.0.1:5432, and dropped after the run);
+ * else DATABASE_URL as given, when the run could not create one there; else a throwaway container through
+ * testcontainers where a Docker engine runs; else none, and the caller skips with a message. Never a database
+ * the run did not create or was not given.
  */
 export const postgresForTests = async (): Promise<{ url: string; stop(): Promise<void> } | { skip: string }> => {
+  const own = process.env['TEST_DATABASE_URL'];
+  if (own && (await answers(own))) return { url: own, stop: async () => {} };
   const given = process.env['DATABASE_URL'];
   if (given) return { url: given, stop: async () => {} };
-  if (await answers(LOCAL)) return { url: LOCAL, stop: async () => {} };
   if (!existsSync('/var/run/docker.sock') && !process.env['DOCKER_HOST']) {
     registerSkip(SKIP_REASONS.postgres);
     return {
-      skip: 'PostgreSQL tests skipped: DATABASE_URL is not set, none answers at 127.0.0.1:5432, and no Docker engine is available for testcontainers.',
+      skip: 'PostgreSQL tests skipped: DATABASE_URL is not set, none answers at 127.0.0.1:5432 (where the run would create a database of its own), and no Docker engine is available for testcontainers.',
     };
   }
   try {

@@ -7,8 +7,8 @@ import { GatewayMetrics } from '../../../adapters/outbound/observability/gateway
 describe('metric names', () => {
   it('no gauge ends in _total, and every counter does', async () => {
     const metrics = await new GatewayMetrics().registry.getMetricsAsJSON();
-    const gauges = metrics.filter((m) => m.type === 'gauge').map((m) => m.name);
-    const counters = metrics.filter((m) => m.type === 'counter').map((m) => m.name);
+    const gauges = metrics.filter((m) => String(m.type) === 'gauge').map((m) => m.name);
+    const counters = metrics.filter((m) => String(m.type) === 'counter').map((m) => m.name);
     expect(gauges.length).toBeGreaterThan(5);
     expect(gauges.filter((n) => n.endsWith('_total'))).toEqual([]);
     expect(counters.filter((n) => !n.endsWith('_total'))).toEqual([]);
