@@ -24,6 +24,16 @@ describe('GET /docs', () => {
     expect(r.raw).toContain('<label for="token">Bearer token</label>');
   });
 
+  it('says how to connect over MCP: the /mcp URL, a bearer header or OAuth sign-in, and docs/clients.md', async () => {
+    const { raw } = await page();
+    const section = /<details[^>]*id="mcp"[^>]*>([\s\S]*?)<\/details>/.exec(raw)?.[1] ?? '';
+    expect(section).toContain('<summary>Connect over MCP</summary>');
+    expect(section).toContain('<code>/mcp</code>');
+    expect(section).toContain('Authorization: Bearer');
+    expect(section).toMatch(/OAuth/);
+    expect(section).toContain('docs/clients.md');
+  });
+
   it('loads nothing from another origin and has no inline script or style', async () => {
     const { raw } = await page();
     expect(raw).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);

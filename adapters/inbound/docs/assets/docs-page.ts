@@ -43,6 +43,15 @@ export const docsPage = ({ script, style, version }: PageAssets): string => `<!d
     <label for="filter" class="visually-hidden">Filter tools</label>
     <input id="filter" type="search" placeholder="Filter tools" autocomplete="off">
     <nav id="tool-list" aria-label="Tools"><p class="muted">Loading the tools…</p></nav>
+    <details class="connections" id="mcp">
+      <summary>Connect over MCP</summary>
+      <p>The same tools are served over MCP (Streamable HTTP) at <code>/mcp</code> on this server: the page's own address with <code>docs</code> replaced by <code>mcp</code>, e.g. <code>https://gateway.example.com/mcp</code>.</p>
+      <ul>
+        <li>With a token: send <code>Authorization: Bearer &lt;token&gt;</code> on every request, the same token this page signs in with.</li>
+        <li>With no token: an MCP client that speaks OAuth (Claude, ChatGPT, Cursor, VS Code, <code>mcp-remote</code>) gets <code>401</code>, discovers the sign-in, and opens a browser where a person signs in once; write and delete permissions are asked for when a tool first needs them.</li>
+        <li>Client by client setup, callbacks and troubleshooting: <code>docs/clients.md</code> in the gateway's repository and package.</li>
+      </ul>
+    </details>
     <details class="connections">
       <summary>Connections and audit</summary>
       <p>Each tenant connects its own vendor accounts. A tool whose vendor is not connected answers <code>409 NOT_CONNECTED</code> with <code>details.connect_url</code>, a link a person opens to connect.</p>
