@@ -4,7 +4,7 @@ import { notFound, type GatewayError } from '../../domain/shared/errors.js';
 import { pipe, TE, type TaskEither } from '../../domain/shared/fp.js';
 import type { Principal } from '../../ports/authenticator.js';
 import { SharedCache } from '../../ports/shared-cache.js';
-import { described, intRange, MAX_OFFSET, params, t } from '../runtime/codecs.js';
+import { described, intRange, MAX_OFFSET, params, t, withHint } from '../runtime/codecs.js';
 import { defineTool, nextOffset, type CallContext, type UseCase } from '../runtime/define-tool.js';
 import { SchemaType } from '../runtime/json-schema.js';
 import type { Page } from '../runtime/markdown.js';
@@ -86,11 +86,18 @@ const BatchId = new SchemaType<string, string, unknown>(
   (u, c) =>
     typeof u === 'string' && BATCH_ID.test(u) ? t.success(u) : t.failure(u, c, 'a batch_id from a batch answer'),
   t.identity,
-  { type: 'string' },
+  // what it must hold, for the schema and the 400 ("a non-empty string", never "a string; got \"\"")
+  { type: 'string', minLength: 1 },
+);
+
+const BatchIdWithHint = withHint(
+  BatchId,
+  () =>
+    'A batch_id is the batch_id of a records_batchCreateRecords or records_batchUpdateRecords answer: "b" and 32 hex digits.',
 );
 
 export const GetBatchResultsParams = params(
-  { batch_id: described(BatchId, 'The batch_id of a batch answer (kept 1 hour).') },
+  { batch_id: described(BatchIdWithHint, 'The batch_id of a batch answer (kept 1 hour).') },
   {
     failed_only: described(t.boolean, 'Only the records that failed (offset then counts failures).', false),
     offset: described(intRange(0, MAX_OFFSET), 'Results to skip.', 0),

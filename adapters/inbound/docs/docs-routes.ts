@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { SurfaceDeps } from '../http/surface-deps.js';
 import { docsPage } from './assets/docs-page.js';
+import { NEEDS_EARLIER_CALL, TRY_EXAMPLES } from './try-examples.js';
 import { DOCS_STYLE } from './assets/docs-style.js';
 import { loadDocsScript } from './docs-script.js';
 
@@ -72,6 +73,14 @@ export const mountDocs = (app: Hono, deps: SurfaceDeps): void => {
       }),
   );
   app.get('/docs/', () => new Response(null, { status: 308, headers: { location: '../docs' } }));
+
+  // The bodies "Try it" starts with: calls that succeed on the demo data (try-examples.ts).
+  app.get('/docs/try-examples.json', (c) =>
+    c.json({ examples: TRY_EXAMPLES, needs_earlier_call: NEEDS_EARLIER_CALL }, 200, {
+      'cache-control': 'no-cache',
+      ...COMMON_HEADERS,
+    }),
+  );
 
   app.get('/docs/assets/:file', async (c) => {
     const a = (await files()).assets.get(c.req.path);

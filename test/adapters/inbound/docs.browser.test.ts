@@ -121,6 +121,9 @@ describe.skipIf(!available)(
       expect(await page.evaluate("sessionStorage.getItem('tool-gateway.token')")).toBe(TOKEN);
       expect(await send.isEnabled()).toBe(true);
 
+      // Issue 37: the body starts as a call that works on the demo data, not a schema's placeholder.
+      expect(JSON.parse(await page.locator('#request-body').inputValue())).toEqual({ query: 'rosegold' });
+
       // Try the tool: text answer, rendered as a table.
       await page.fill('#request-body', '{"query":"rosegold"}');
       await send.click();

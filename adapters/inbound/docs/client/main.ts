@@ -7,7 +7,24 @@ import { renderSignIn, showSignInError, signIn, signOut } from './sign-in.js';
 import { api, state, TOKEN_KEY, type Tool } from './state.js';
 import { route } from './tool-page.js';
 
+/** The prefilled bodies; without them the page derives bodies from the schemas. */
+const loadExamples = async (): Promise<void> => {
+  try {
+    const res = await fetch(api('docs/try-examples.json'), { credentials: 'omit' });
+    if (!res.ok) return;
+    const body = (await res.json()) as {
+      examples?: Record<string, unknown>;
+      needs_earlier_call?: Record<string, string>;
+    };
+    state.examples = body.examples ?? {};
+    state.needsEarlierCall = body.needs_earlier_call ?? {};
+  } catch {
+    /* the schemas' bodies instead */
+  }
+};
+
 const loadTools = async (): Promise<void> => {
+  await loadExamples();
   try {
     const res = await fetch(api('v1/tools'), { credentials: 'omit' });
     if (!res.ok) throw new Error('GET /v1/tools answered ' + res.status);

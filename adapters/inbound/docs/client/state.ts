@@ -26,6 +26,10 @@ export const state = {
   callable: null as Set<string> | null,
   current: null as string | null,
   busy: false,
+  /** The bodies "Try it" starts with (GET docs/try-examples.json): calls that work on the demo data. */
+  examples: {} as Readonly<Record<string, unknown>>,
+  /** Tools whose id only an earlier call gives, and that call. */
+  needsEarlierCall: {} as Readonly<Record<string, string>>,
 };
 
 /** The gateway's API lives beside the page, so the page also works behind a path prefix. */

@@ -145,13 +145,14 @@ const renderTool = (tool: Tool): void => {
         el('summary', { text: 'JSON Schema of the parameters' }),
         el('pre', null, el('code', { id: 'tool-schema', text: JSON.stringify(tool.inputSchema, null, 2) })),
       ),
-      tryForm(rows.length > 0, destructive),
+      tryForm(rows.length > 0, destructive, state.needsEarlierCall[tool.name]),
     ),
   );
 
   const body = byId('request-body', HTMLTextAreaElement);
+  const example = state.examples[tool.name];
   const setBody = (all: boolean): void => {
-    body.value = exampleBody(tool.inputSchema, all);
+    body.value = !all && example !== undefined ? JSON.stringify(example, null, 2) : exampleBody(tool.inputSchema, all);
     body.rows = Math.min(18, Math.max(4, body.value.split('\n').length + 1));
     updateCurl();
   };
@@ -171,7 +172,7 @@ const renderTool = (tool: Tool): void => {
 };
 
 /** The "Try it" section: request body, options, Send, the answer and the same call with curl. */
-const tryForm = (hasParams: boolean, destructive: boolean): HTMLElement =>
+const tryForm = (hasParams: boolean, destructive: boolean, earlier: string | undefined): HTMLElement =>
   el(
     'section',
     { className: 'try', 'aria-labelledby': 'try-title' },
@@ -181,7 +182,11 @@ const tryForm = (hasParams: boolean, destructive: boolean): HTMLElement =>
     el(
       'p',
       { id: 'body-hint', className: 'hint' },
-      hasParams ? 'Prefilled with the required parameters; the table above lists the others.' : 'No parameters needed.',
+      earlier
+        ? `Prefilled with a call on the demo data; its id comes from an earlier call: call ${earlier} first and put the id it answers here. `
+        : hasParams
+          ? 'Prefilled with a call that works on the demo data; the table above lists the other parameters. '
+          : 'No parameters needed. ',
       hasParams
         ? el('button', { type: 'button', id: 'fill-all', className: 'link', text: 'Fill in every parameter' })
         : null,
