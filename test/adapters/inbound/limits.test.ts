@@ -187,7 +187,8 @@ describe('bounded in-process stores', () => {
   const done = (n: number) => ({ ok: true as const, payload: { n }, text: `result ${n}` });
 
   it('keeps at most maxEntries idempotency records, dropping the least recently used', async () => {
-    const store = new InMemoryIdempotencyStore(new FixedClock(NOW), { maxEntries: 1000 });
+    // one tenant allowed the whole store, to check the global bound (idempotency-fair-share.test.ts: the share)
+    const store = new InMemoryIdempotencyStore(new FixedClock(NOW), { maxEntries: 1000, maxEntriesPerTenant: 1000 });
     // 20,000 refused keyed writes (the attack kept 289k of them for 24 h).
     for (let i = 0; i < 20_000; i++) {
       await store.claim(`p:k${i}`, 'f', 90);
