@@ -71,6 +71,23 @@ afterAll(async () => {
   await receiver.close();
 });
 
+describe('a caller that does not sample (traceparent flags 00)', () => {
+  it("still gets the tool call's span, in the caller's trace (issue 38)", async () => {
+    const g = gateway();
+    const { traceId, parentId } = callerContext();
+    const answer = await request(g, 'POST', '/v1/tools/crm/getProperties', {
+      body: { object_type: 'contacts' },
+      token: TOKEN,
+      headers: { traceparent: `00-${traceId}-${parentId}-00` },
+    });
+    expect(answer.status).toBe(200);
+    const spans = await exported(g, traceId);
+    const tool = toolSpanOf(spans, 'crm_getProperties');
+    expect(tool).toMatchObject({ parentSpanId: parentId });
+    expect(spans.filter((s) => s.parentSpanId === tool!.spanId).length).toBeGreaterThan(0);
+  });
+});
+
 describe('a REST call with a traceparent header', () => {
   it('is one trace: the tool call continues the caller span, and its vendor call (retried once) is a child', async () => {
     const g = gateway();

@@ -117,7 +117,11 @@ export const startTracing = (settings: TracingSettings, serviceVersion: string):
     .merge(
       resources.resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': serviceVersion }),
     );
-  const provider = new base.BasicTracerProvider({ resource, spanProcessors: processors });
+  // The gateway's spans are kept whatever the caller's `traceparent` flags say (a caller that does not sample
+  // must not switch off the gateway's record of its calls): always on, the caller's trace still continued.
+  // An operator's OTEL_TRACES_SAMPLER (ratio, parent-based...) is honoured as the SDK reads it.
+  const sampler = process.env['OTEL_TRACES_SAMPLER'] ? {} : { sampler: new base.AlwaysOnSampler() };
+  const provider = new base.BasicTracerProvider({ resource, spanProcessors: processors, ...sampler });
   const tracer = provider.getTracer('tool-gateway', serviceVersion);
   const propagator = new core.W3CTraceContextPropagator();
   const parentOf = (carrier: TraceCarrier | undefined): OtelApi.Context => {
