@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomSigningKey, type SigningJwk } from '../../../../adapters/inbound/oauth/signing-keys.js';
-import { openEmbedded, openPostgres, type OpenDatabase } from '../../../../adapters/outbound/persistence/databases.js';
+import type { OpenDatabase } from '../../../../adapters/outbound/persistence/databases.js';
 import { sqlOAuthStore, type OAuthStore } from '../../../../adapters/outbound/persistence/oauth-store.js';
 import { encryptionKey, newEncryptionKey, SecretBox } from '../../../../adapters/outbound/persistence/secret-box.js';
-import { postgresForTests } from '../../../support/postgres.js';
 import {
   authorize,
   Browser,
@@ -20,45 +16,13 @@ import {
   token,
   type Harness,
 } from './oauth-harness.js';
+import { oauthStoreBackends } from './store-backends.js';
 
 // The authorization server's storage in the gateway's database (embedded SQLite and PostgreSQL): the whole
 // flow on it, a second instance on the same database honouring the first's tokens, the atomic use of a
 // refresh token, nothing usable stored in clear, and the clean-up of expired rows.
 
-const dirs: string[] = [];
-let pgUrl: string | undefined;
-let pgSkip: string | undefined;
-let stopPg: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  const found = await postgresForTests();
-  if ('skip' in found) pgSkip = found.skip;
-  else {
-    pgUrl = found.url;
-    stopPg = found.stop;
-  }
-});
-afterAll(async () => {
-  await stopPg?.();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-interface Backend {
-  readonly name: string;
-  open(): Promise<OpenDatabase>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'embedded SQLite',
-    open: () => {
-      const dir = mkdtempSync(join(tmpdir(), 'gateway-oauth-'));
-      dirs.push(dir);
-      return Promise.resolve(openEmbedded(dir));
-    },
-  },
-  { name: 'PostgreSQL', open: () => openPostgres(pgUrl!, 4) },
-];
+const backends = oauthStoreBackends('gateway-oauth-');
 
 describe.each(backends)('the OAuth store on $name', (backend) => {
   let database: OpenDatabase;
@@ -68,7 +32,7 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
   const box = new SecretBox(encryptionKey(newEncryptionKey())).forPurpose('oauth-store');
   let keys: SigningJwk[];
   const cookieKeys = [randomBytes(32).toString('base64url')];
-  const skipped = () => backend.name === 'PostgreSQL' && pgSkip !== undefined;
+  const skipped = () => backend.skipped() !== undefined;
 
   beforeAll(async () => {
     if (skipped()) return;
@@ -97,7 +61,7 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
     );
 
   it('carries the whole flow: registration, code, tokens, rotation, reuse detection', async (ctx) => {
-    if (skipped()) return ctx.skip(pgSkip);
+    if (skipped()) return ctx.skip(backend.skipped());
     const client = await register(h.base);
     const a = await authorize(h, client, { scope: 'crm:read files:read' });
     const t0 = await exchange(h, client, a);
@@ -126,7 +90,7 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
   });
 
   it('stores no code, refresh token or payload in clear', async (ctx) => {
-    if (skipped()) return ctx.skip(pgSkip);
+    if (skipped()) return ctx.skip(backend.skipped());
     const client = await register(h.base);
     const a = await authorize(h, client, { scope: 'crm:read' });
     const t = await exchange(h, client, a);
@@ -139,7 +103,7 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
   });
 
   it('a second instance on the same database honours the first one\u2019s clients and refresh tokens', async (ctx) => {
-    if (skipped()) return ctx.skip(pgSkip);
+    if (skipped()) return ctx.skip(backend.skipped());
     const client = await register(h.base);
     const t0 = await exchange(h, client, await authorize(h, client, { scope: 'crm:read' }));
     // Another process: a store of its own over the same database, the same keys (derived from one secret).
@@ -167,7 +131,7 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
   });
 
   it('of two refreshes with the same token at once, at most one gets tokens', async (ctx) => {
-    if (skipped()) return ctx.skip(pgSkip);
+    if (skipped()) return ctx.skip(backend.skipped());
     const client = await register(h.base);
     const t0 = await exchange(h, client, await authorize(h, client, { scope: 'crm:read' }));
     const form = { grant_type: 'refresh_token', refresh_token: t0.body.refresh_token, client_id: client.client_id };
@@ -181,7 +145,7 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
   });
 
   it('remembers consent per person and client: signed in again, no consent page unless more is asked', async (ctx) => {
-    if (skipped()) return ctx.skip(pgSkip);
+    if (skipped()) return ctx.skip(backend.skipped());
     const client = await register(h.base);
     await authorize(h, client, { scope: 'crm:read files:read' });
     expect(await store.grants('acme|key:ops', client.client_id)).toHaveLength(1);
@@ -216,7 +180,7 @@ describe.each(backends)('the OAuth store on $name', (backend) => {
   });
 
   it('purges expired rows', async (ctx) => {
-    if (skipped()) return ctx.skip(pgSkip);
+    if (skipped()) return ctx.skip(backend.skipped());
     let now = new Date();
     const timed = sqlOAuthStore({ database: () => Promise.resolve(database), box, now: () => now });
     const adapter = timed.adapter('Interaction');

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomSigningKey } from '../../../../adapters/inbound/oauth/signing-keys.js';
-import { openEmbedded, openPostgres, type OpenDatabase } from '../../../../adapters/outbound/persistence/databases.js';
+import type { OpenDatabase } from '../../../../adapters/outbound/persistence/databases.js';
 import { sqlOAuthStore, type OAuthStore } from '../../../../adapters/outbound/persistence/oauth-store.js';
 import { encryptionKey, newEncryptionKey, SecretBox } from '../../../../adapters/outbound/persistence/secret-box.js';
 import type { AccountStanding } from '../../../../application/identity/account-standing.js';
 import { isAuthFailure } from '../../../../ports/authenticator.js';
-import { postgresForTests } from '../../../support/postgres.js';
+import { oauthStoreBackends } from './store-backends.js';
 import { authorize, decodeJwt, exchange, KEYS, register, startHarness, token, type Harness } from './oauth-harness.js';
 
 // Revocation that ends access (issue 38), on the embedded SQLite store and on PostgreSQL, with two instances
@@ -20,35 +17,7 @@ import { authorize, decodeJwt, exchange, KEYS, register, startHarness, token, ty
 //   the audit log) and its access tokens are refused;
 // - a key narrowed: a refresh carries only what it still holds, and so does a token issued before.
 
-const dirs: string[] = [];
-let pgUrl: string | undefined;
-let pgSkip: string | undefined;
-let stopPg: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  const found = await postgresForTests();
-  if ('skip' in found) pgSkip = found.skip;
-  else {
-    pgUrl = found.url;
-    stopPg = found.stop;
-  }
-});
-afterAll(async () => {
-  await stopPg?.();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-const backends = [
-  {
-    name: 'embedded SQLite',
-    open: () => {
-      const dir = mkdtempSync(join(tmpdir(), 'gateway-revocation-'));
-      dirs.push(dir);
-      return Promise.resolve(openEmbedded(dir));
-    },
-  },
-  { name: 'PostgreSQL', open: () => openPostgres(pgUrl!, 4) },
-];
+const backends = oauthStoreBackends('gateway-revocation-');
 
 const CHECK_SECONDS = 1;
 
@@ -59,7 +28,7 @@ describe.each(backends)('revocation on $name', (backend) => {
   let b: Harness;
   /** What the configuration says of each principal now (default: as KEYS has it). */
   const standings = new Map<string, AccountStanding>();
-  const skipped = () => backend.name === 'PostgreSQL' && pgSkip !== undefined;
+  const skipped = () => backend.skipped() !== undefined;
 
   beforeAll(async () => {
     if (skipped()) return;
@@ -104,7 +73,7 @@ describe.each(backends)('revocation on $name', (backend) => {
     token(h.base, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
 
   it('a grant revoked on one instance: refused there at once, on the other within the bound', async (ctx) => {
-    if (skipped()) return ctx.skip(pgSkip);
+    if (skipped()) return ctx.skip(backend.skipped());
     const s = await signIn('crm:read');
     const onB = () => b.as.verifyAccessToken(s.access);
     expect(isAuthFailure(await onB())).toBe(false); // B now holds "the grant stands" for up to its bound
@@ -118,7 +87,7 @@ describe.each(backends)('revocation on $name', (backend) => {
   });
 
   it('a removed key: its refresh gets invalid_grant with an audit event, its access token is refused', async (ctx) => {
-    if (skipped()) return ctx.skip(pgSkip);
+    if (skipped()) return ctx.skip(backend.skipped());
     const s = await signIn('crm:read files:read');
     standings.set('key:ops', { kind: 'gone' });
     try {
@@ -140,7 +109,7 @@ describe.each(backends)('revocation on $name', (backend) => {
   });
 
   it('a narrowed key: a refresh carries only what is still allowed, and so does an older token', async (ctx) => {
-    if (skipped()) return ctx.skip(pgSkip);
+    if (skipped()) return ctx.skip(backend.skipped());
     const s = await signIn('crm:read files:read files:write');
     standings.set('key:ops', { kind: 'current', permissions: ['crm:read'] });
     try {
