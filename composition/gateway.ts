@@ -150,8 +150,8 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     tenant: DEFAULT_TENANT,
     documents: new ParserPool({ ...config.documents, growthMb: Math.round(config.documents.heapMb * 1.5) }),
   };
-  // Redis when configured, and the channel of connection changes (shared-redis.ts).
-  const { redis, changes } = sharedRedis(config, logger);
+  // Redis when configured, the channel of connection changes and the relay of awaited answers (shared-redis.ts).
+  const { redis, changes, answers } = sharedRedis(config, logger);
   // Before the container: vendor clients take their retry and breaker settings when they are made.
   const metrics = new GatewayMetrics();
   configureResilience(
@@ -321,6 +321,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         maxBodyBytes: config.maxBodyBytes,
         tenantSettings: config.tenantSettings,
         approvalsWaitingPerTenant: config.approvalsWaitingPerTenant,
+        answerRelay: answers,
       });
       mountOpenApi(app, surface);
       mountDocs(app, surface);
@@ -331,6 +332,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         connections: services.connections,
         authenticator: container.get(Authenticator),
         audit: services.audit,
+        limiter: container.get(RateLimiter),
         onStoreError: (error) => logger.error({ err: error }, 'connection store unavailable'),
       });
       // The grants API (issue 29): the OAuth clients a person authorised, and revoking one.
@@ -391,7 +393,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       await storage.close().catch(() => undefined);
       await shared.documents.close().catch(() => undefined);
       await databaseProbe?.close().catch(() => undefined);
-      await changes?.close();
+      await Promise.all([changes?.close(), answers?.close()]); // the two subscribers
       await tracing?.close().catch(() => undefined);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ConnectionChangeChannel } from '../adapters/outbound/redis/change-channel.js';
 import { resilientRedisOptions } from '../adapters/outbound/redis/redis-availability.js';
+import { RedisAnswerRelay } from '../adapters/outbound/redis/redis-answer-relay.js';
 import type { GatewayConfig } from './config.js';
 import { throttledWarn } from './store-faults.js';
 
@@ -19,18 +20,27 @@ const newRedis = (url: string, options: IORedis.RedisOptions = {}): Redis => {
  * seconds (redis-availability.ts says what each use does meanwhile); its problems are logged, throttled,
  * and the 'error' listener keeps them from ending the process. Also, when the connections are in
  * PostgreSQL (shared by every instance), the channel that tells every instance about a connection change
- * at once, on a subscriber connection of its own (the resolver's 30 s re-read stays the fallback).
+ * at once, on a subscriber connection of its own (the resolver's 30 s re-read stays the fallback). And the
+ * relay that carries a 2025-era MCP client's answer (a person's approval) posted to any instance to the one
+ * whose call awaits it, which subscribes on a connection of its own when it first awaits one.
  */
 export const sharedRedis = (
   config: GatewayConfig,
   logger: Logger,
-): { readonly redis?: Redis; readonly changes?: ConnectionChangeChannel } => {
+): { readonly redis?: Redis; readonly changes?: ConnectionChangeChannel; readonly answers?: RedisAnswerRelay } => {
   const url = config.redisUrl;
   if (!url) return {};
   const redis = newRedis(url);
   const warn = throttledWarn(logger);
   redis.on('error', (error: Error) => warn('redis', { err: { message: error.message } }, 'redis connection problem'));
-  if (!config.storage.databaseUrl) return { redis };
+  const answers = new RedisAnswerRelay({
+    redis,
+    subscriber: () => newRedis(url, { autoResubscribe: false }),
+    prefix: config.redisKeyPrefix,
+    onError: (what, error) =>
+      warn(what, { err: { message: error instanceof Error ? error.message : String(error) } }, `${what} failed`),
+  });
+  if (!config.storage.databaseUrl) return { redis, answers };
   const changes = new ConnectionChangeChannel({
     publisher: redis,
     subscriber: () => newRedis(url, { autoResubscribe: false }),
@@ -38,5 +48,5 @@ export const sharedRedis = (
     onError: (what, error) =>
       warn(what, { err: { message: error instanceof Error ? error.message : String(error) } }, `${what} failed`),
   });
-  return { redis, changes };
+  return { redis, changes, answers };
 };

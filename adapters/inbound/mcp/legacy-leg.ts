@@ -5,22 +5,19 @@ import {
   type McpRequestContext,
   type Server,
 } from '@modelcontextprotocol/server';
-import {
-  ELICITING_SESSION,
-  elicitingSessionId,
-  isPostedResponse,
-  type PendingAnswers,
-  RelayTransport,
-} from './legacy-relay.js';
+import { ELICITING_SESSION, elicitingSessionId, isPostedResponse, RelayTransport } from './legacy-relay.js';
+import { RELAY_RETRY_SECONDS, type AnswerOutcome, type AwaitedAnswers } from './awaited-answers.js';
 
 // The 2025-era leg: a fresh server per POST on the SDK's stateless transport with JSON answers (the SDK's
 // own fallback always answers SSE, which cost 2025 clients their plain JSON answers). A client that
 // declares elicitation at initialize is given a session id that says so (nothing is stored: any instance
 // reads it); its tools/call exchanges then answer as a stream, so that a gated call can send
-// `elicitation/create` on it and wait for the person's answer (legacy-relay.ts).
+// `elicitation/create` on it and wait for the person's answer (legacy-relay.ts), which the client may post to
+// any instance (awaited-answers.ts).
 
 export interface LegacyLegOptions {
-  readonly pending: PendingAnswers;
+  /** Where exchanges await answers: this process, and with Redis every instance (awaited-answers.ts). */
+  readonly answers: AwaitedAnswers;
   /** How long an exchange waits for a person's answer. */
   readonly waitMs: number;
   /** Whose exchange this is (tenant and principal): an answer is accepted only from the same caller. */
@@ -39,8 +36,12 @@ export const legacyLeg =
   async (request: Request, opts: McpHandlerRequestOptions & { authInfo: AuthInfo }): Promise<Response> => {
     const body = opts.parsedBody;
     const owner = options.ownerOf(opts.authInfo);
-    // A client's answer to an elicitation an exchange of this process is waiting for.
-    if (isPostedResponse(body) && options.pending.answer(body, owner)) return new Response(null, { status: 202 });
+    // A client's answer to a request an exchange awaits, on this instance or (through Redis) another.
+    if (isPostedResponse(body)) {
+      const outcome = await options.answers.answer(body, owner);
+      if (outcome === 'taken') return new Response(null, { status: 202 });
+      if (outcome !== 'unknown') return refusedAnswer(outcome);
+    }
     const elicits = request.headers.get('mcp-session-id')?.startsWith(ELICITING_SESSION) ?? false;
     const streamed = elicits && (body as { method?: unknown } | null)?.method === 'tools/call';
     const server = factory({ era: 'legacy', authInfo: opts.authInfo, requestInfo: request }, elicits);
@@ -61,7 +62,7 @@ export const legacyLeg =
     }
     // The answer is a stream that outlives this function: the server closes once the call is answered.
     const close = () => void server.close().catch(() => undefined);
-    const relay = new RelayTransport(inner, options.pending, owner, options.waitMs + 5_000, () =>
+    const relay = new RelayTransport(inner, options.answers, owner, options.waitMs + 5_000, () =>
       queueMicrotask(close),
     );
     await server.connect(relay);
@@ -75,3 +76,27 @@ export const legacyLeg =
       throw error;
     }
   };
+
+const REFUSED: Record<Exclude<AnswerOutcome, 'taken' | 'unknown'>, readonly [number, string]> = {
+  unreachable: [
+    503,
+    'The call waiting for this answer is on another instance that cannot be reached now (it is reconnecting to the shared store, or it stopped: then the call ended and changed nothing). Send the answer again shortly.',
+  ],
+  'store-unavailable': [
+    503,
+    'The answer could not be handed to the instance whose call waits for it: the shared store (Redis) is unavailable. Send it again shortly; unanswered, the call ends when its wait runs out and changes nothing.',
+  ],
+  'too-large': [413, "The answer is larger than an answer to the gateway's request may be (64 KiB)."],
+};
+
+/** An answer that could not be handed on: said plainly, with when to send it again. */
+const refusedAnswer = (outcome: Exclude<AnswerOutcome, 'taken' | 'unknown'>): Response => {
+  const [status, message] = REFUSED[outcome];
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }), {
+    status,
+    headers: {
+      'content-type': 'application/json',
+      ...(status === 503 ? { 'retry-after': String(RELAY_RETRY_SECONDS) } : {}),
+    },
+  });
+};

@@ -14,13 +14,14 @@ import {
 // there ("per-request legacy serving cannot receive server-to-client requests"), so this module is the
 // gateway's own seam:
 //
-// - RelayTransport wraps the exchange's transport: a request the server sends (elicitation/create) leaves
-//   under a fresh unguessable id, registered in PendingAnswers with the caller it belongs to;
+// - RelayTransport wraps the exchange's transport: a request the server sends (elicitation/create, or any
+//   other server-to-client request) leaves under a fresh unguessable id, registered in PendingAnswers with
+//   the caller it belongs to;
 // - the POST that carries the client's response is looked up by that id and the same caller, and handed
 //   to the waiting server with the id it chose.
 //
-// PendingAnswers lives in this process: the answer must reach the instance that holds the waiting exchange
-// (affinity by the Mcp-Session-Id the gateway gives such clients; see docs/clients.md).
+// PendingAnswers is this process's part (the exchange's stream is open here). With Redis, an answer posted
+// to another instance is forwarded to this one (awaited-answers.ts, ports/answer-relay.ts): no affinity.
 
 interface Pending {
   readonly owner: string;
@@ -129,9 +130,10 @@ export class PendingAnswers {
     return true;
   }
 
-  drop(id: string): void {
+  /** Stops awaiting `id`; whether it was awaited. */
+  drop(id: string): boolean {
     const pending = this.#entries.get(id);
-    if (!pending) return;
+    if (!pending) return false;
     this.#entries.delete(id);
     const left = (this.#perOwner.get(pending.owner) ?? 1) - 1;
     if (left > 0) this.#perOwner.set(pending.owner, left);
@@ -139,6 +141,7 @@ export class PendingAnswers {
     const tenantLeft = (this.#perTenant.get(pending.tenant) ?? 1) - 1;
     if (tenantLeft > 0) this.#perTenant.set(pending.tenant, tenantLeft);
     else this.#perTenant.delete(pending.tenant);
+    return true;
   }
 
   private sweep(): void {
@@ -156,8 +159,15 @@ export const isPostedResponse = (body: unknown): body is JSONRPCMessage =>
   'id' in body &&
   ('result' in body || 'error' in body);
 
+/** Where an exchange awaits its answers (AwaitedAnswers: this process, and the shared store when there is one). */
+export interface Awaiting {
+  /** The id the request goes out under; throws when it cannot be awaited (a bound, the shared store away). */
+  await(owner: string, ttlMs: number, deliver: (message: JSONRPCMessage) => void): Promise<string>;
+  drop(id: string): void;
+}
+
 /**
- * The exchange's transport, with the server's own requests sent under ids from PendingAnswers and their
+ * The exchange's transport, with the server's own requests sent under ids from `Awaiting` and their
  * answers delivered back under the server's ids. `onAnswered` runs once the exchange's response is sent.
  */
 export class RelayTransport implements Transport {
@@ -168,7 +178,7 @@ export class RelayTransport implements Transport {
 
   constructor(
     private readonly inner: WebStandardStreamableHTTPServerTransport,
-    private readonly pending: PendingAnswers,
+    private readonly pending: Awaiting,
     private readonly owner: string,
     private readonly ttlMs: number,
     private readonly onAnswered: () => void,
@@ -192,10 +202,9 @@ export class RelayTransport implements Transport {
       return;
     }
     const serverId = message.id;
-    const id = this.pending.add(this.owner, this.ttlMs, (answer) =>
+    const id = await this.pending.await(this.owner, this.ttlMs, (answer) =>
       this.onmessage?.({ ...answer, id: serverId } as JSONRPCMessage),
     );
-    if (typeof id !== 'string') throw new TooManyApprovals(id);
     this.#mine.add(id);
     await this.inner.send({ ...message, id }, options);
   }

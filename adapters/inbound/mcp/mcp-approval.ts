@@ -10,13 +10,15 @@ import { APPROVAL_REQUIRED, type ApprovalAsk } from '../../../application/runtim
 import type { PersonChannel, ToolResult } from '../../../application/runtime/executor-types.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
 import { TooManyApprovals, type PendingRefusal } from './legacy-relay.js';
+import { RELAY_RETRY_SECONDS, RELAY_UNAVAILABLE, RelayUnavailable } from './awaited-answers.js';
 
 // A person approves a gated call (a Destructive tool, a skip trace) through the MCP client: the executor's
 // first answer is APPROVAL_REQUIRED with a preview and a token (approval.ts); this module asks the person.
 // - 2026-07-28: tools/call answers `input_required` with an elicitation form and the token as `requestState`;
 //   the client asks the person and retries with `inputResponses` and the same `requestState`.
 // - 2025-11-25 with elicitation: `elicitation/create` on the same exchange's stream (the answer arrives
-//   as a separate POST, routed back by legacy-relay.ts), then the call runs within the same tools/call.
+//   as a separate POST to any instance, routed back by legacy-relay.ts and awaited-answers.ts), then the call
+//   runs within the same tools/call.
 
 /** The key of the one input request: the person's answer to "approve this call?". */
 export const APPROVAL_INPUT = 'approval';
@@ -139,6 +141,14 @@ const WHO_WAITS: Record<PendingRefusal['scope'], string> = {
 /** Why no answer came: the wait ran out, too many approvals are waiting, or the client failed. Nothing changed. */
 const notAnswered = (tool: string, error: unknown, waitMs: number) => {
   const text = error instanceof Error ? error.message : String(error);
+  if (error instanceof RelayUnavailable || text.includes(RELAY_UNAVAILABLE)) {
+    return toolError(
+      503,
+      'UNAVAILABLE',
+      `Nothing was changed and nobody was asked: the shared store (Redis) that carries a person's answer between the gateway's instances is unavailable, so the approval could not wait for it. Retry ${tool} in ${RELAY_RETRY_SECONDS} s.`,
+      { retry_after_seconds: RELAY_RETRY_SECONDS, retryable: true },
+    );
+  }
   const refused = refusalIn(error, text);
   if (refused) {
     const { scope, limit, retryAfterSeconds } = refused;

@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import type { Principal } from '../../../ports/authenticator.js';
 import type { TenantSettingsSource } from '../../../ports/tenant-settings.js';
+import type { AnswerRelay } from '../../../ports/answer-relay.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import { parseToolsets } from '../../../application/runtime/toolsets.js';
@@ -25,6 +26,8 @@ export interface McpDeps extends SurfaceDeps {
   readonly tenantSettings?: TenantSettingsSource;
   /** Approvals 2025-era exchanges of one tenant may wait for at once (APPROVALS_WAITING_PER_TENANT). */
   readonly approvalsWaitingPerTenant?: number;
+  /** Carries a 2025-era client's answer posted to another instance to the one whose call awaits it (Redis). */
+  readonly answerRelay?: AnswerRelay | undefined;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -83,6 +86,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
           maxBodyBytes,
           tenantSettings: deps.tenantSettings,
           ...(deps.approvalsWaitingPerTenant ? { approvalsWaitingPerTenant: deps.approvalsWaitingPerTenant } : {}),
+          ...(deps.answerRelay ? { answerRelay: deps.answerRelay } : {}),
         }),
         authInfoFor: m.authInfoFor,
       }),

@@ -20,6 +20,8 @@ import { mayStepUp } from './step-up.js';
 import { DEFAULT_APPROVAL_WAIT_MS } from './mcp-approval.js';
 import { legacyLeg } from './legacy-leg.js';
 import { DEFAULT_PENDING_LIMITS, PendingAnswers, type PendingLimits } from './legacy-relay.js';
+import { AwaitedAnswers } from './awaited-answers.js';
+import type { AnswerRelay } from '../../../ports/answer-relay.js';
 import { createDiscovery } from './discovery.js';
 import type { DiscoveryMode } from '../../../application/runtime/discovery.js';
 import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
@@ -113,6 +115,8 @@ export interface McpServerParts {
   readonly pendingLimits?: PendingLimits;
   /** Sets the per-tenant bound of those (APPROVALS_WAITING_PER_TENANT) over `pendingLimits`. */
   readonly approvalsWaitingPerTenant?: number;
+  /** The shared store that carries a 2025-era answer posted to another instance (Redis); none: this process only. */
+  readonly answerRelay?: AnswerRelay;
 }
 
 /** The catalogue's version: a hash of the listed tools and the build, stable across instances of one build. */
@@ -202,10 +206,13 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   };
   const modern = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: parts.maxBodyBytes });
   const legacy = legacyLeg(factory, {
-    pending: new PendingAnswers({
-      ...(parts.pendingLimits ?? DEFAULT_PENDING_LIMITS),
-      ...(parts.approvalsWaitingPerTenant ? { perTenant: parts.approvalsWaitingPerTenant } : {}),
-    }),
+    answers: new AwaitedAnswers(
+      new PendingAnswers({
+        ...(parts.pendingLimits ?? DEFAULT_PENDING_LIMITS),
+        ...(parts.approvalsWaitingPerTenant ? { perTenant: parts.approvalsWaitingPerTenant } : {}),
+      }),
+      parts.answerRelay,
+    ),
     waitMs: approvalWaitMs,
     ownerOf: (authInfo) => {
       const { principal } = callerOf(authInfo);
