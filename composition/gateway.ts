@@ -332,7 +332,6 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         connections: services.connections,
         authenticator: container.get(Authenticator),
         audit: services.audit,
-        limiter: container.get(RateLimiter),
         onStoreError: (error) => logger.error({ err: error }, 'connection store unavailable'),
       });
       // The grants API (issue 29): the OAuth clients a person authorised, and revoking one.
