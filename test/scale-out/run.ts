@@ -8,7 +8,10 @@
 //      and the audit log counts it once (the replay marked as one);
 //   4. tenants stay isolated (another tenant neither uses the connection nor reads the audit);
 //   5. an instance stopped (SIGTERM) under load through haproxy fails no call;
-//   6. an instance killed (SIGKILL) under load fails only the calls that were in flight on it.
+//   6. an instance killed (SIGKILL) under load fails only the calls that were in flight on it;
+//   7. (run before 5 and 6, while all three serve) a 2025-era approval answered through another instance
+//      than the one holding the call, on 2025-06-18 and 2025-11-25, and through haproxy without affinity
+//      (approval.ts).
 //
 //   npm run build && npm run test:scale-out        (REDIS_URL and DATABASE_URL set; haproxy on PATH or /usr/sbin)
 //
@@ -23,6 +26,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HubSpotServer } from '../fakes/hubspot-server.js';
+import { approvalsAcrossInstances } from './approval.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const entry = resolve(process.env['GATEWAY_ENTRY'] ?? join(root, 'dist/composition/main.js'));
@@ -234,6 +238,22 @@ const main = async () => {
     headers: { authorization: `Bearer ${OTHER}` },
   }).then((r) => r.json() as Promise<any>);
   check((otherAudit?.data?.entries ?? []).length === 0, "another tenant does not read this tenant's audit");
+
+  // 7. A 2025-era approval answered through another instance than the one holding the call.
+  await approvalsAcrossInstances({
+    check,
+    hubspot,
+    token: ADMIN,
+    createContact: async (email) => {
+      const made = await call(base, 'crm/createContact', { values: { email } }, ADMIN);
+      if (made.status !== 200) throw new Error(`createContact answered ${made.status}: ${JSON.stringify(made.body)}`);
+      return String(made.body.data.id);
+    },
+    holder: direct(p1),
+    other: direct(p2),
+    balancer: base,
+    run,
+  });
 
   // Calls through haproxy from six workers until `stop` has run and 1.5 s more have passed; each failure with
   // the time its call was sent.
