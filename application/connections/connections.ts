@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { conflict, forbidden, invalidInput, notFound, type GatewayError } from '../../domain/shared/errors.js';
 import { E, type Either } from '../../domain/shared/fp.js';
 import { isAllowed } from '../runtime/define-tool.js';
@@ -12,7 +12,7 @@ import {
   type ConnectionSummary,
   type Vendor,
 } from '../../ports/connection-store.js';
-import type { OAuthConnector, VendorConnectors } from '../../ports/vendor-connector.js';
+import type { VendorConnectors } from '../../ports/vendor-connector.js';
 import type { AuditLog } from '../../ports/audit-log.js';
 import { listConnections, listingOf, type ConnectionListing, type ConnectionScope } from './connection-listing.js';
 import { revokeAtVendor } from './revoke-at-vendor.js';
@@ -21,33 +21,22 @@ import {
   flowCookieName,
   openBrowserBinding,
   openState,
-  openTicket,
   sameFlow,
   sealed,
-  type BrowserBinding,
   type Sealer,
-  type State,
   type Ticket,
 } from './connect-flow.js';
+import { authorizeAt, heldBy, readTicket, type FlowCookie, type LinkHolder } from './connect-link.js';
 
 export type { Sealer, SealPurpose } from './connect-flow.js';
+export type { FlowCookie, LinkHolder } from './connect-link.js';
 
 export type { ConnectionListing, ConnectionScope } from './connection-listing.js';
 
 export const MANAGE_PERMISSION = 'connections:manage';
-const STATE_TTL_MS = 10 * 60 * 1000;
 const TICKET_TTL_MS = 60 * 60 * 1000;
 /** A used state's mark outlives the state by this much (instances' clocks may differ a little). */
 const MARK_MARGIN_SECONDS = 60;
-
-/** The cookie the browser that opened a connect link keeps until the callback (see connect-flow.ts). */
-export interface FlowCookie {
-  readonly name: string;
-  readonly value: string;
-  readonly maxAgeSeconds: number;
-  /** The gateway is served over https: the cookie is Secure (and named `__Host-`). */
-  readonly secure: boolean;
-}
 
 export interface ConnectionsDeps {
   /** The store, opened on first use (the embedded file or PostgreSQL). */
@@ -118,9 +107,9 @@ export class Connections {
   }
 
   /**
-   * A link a person can open without a token (an agent relays it): valid for an hour, it starts the
-   * vendor's authorization for the caller's tenant (tenant-wide when the caller may manage connections,
-   * else the caller's own).
+   * A link an agent relays to its person: valid for an hour, it asks whoever opens it to sign in to the
+   * gateway, and only the caller it was made for goes on to the vendor's authorization for the caller's
+   * tenant (tenant-wide when the caller may manage connections, else the caller's own).
    */
   connectLink(principal: Principal, vendor: Vendor): string {
     return this.#link(
@@ -153,54 +142,49 @@ export class Connections {
     return flowCookieName(state, this.secureCookies);
   }
 
+  /** What the connect page says before anyone signs in: the vendor and workspace of a valid, unexpired link. */
+  readLink(
+    vendorName: string,
+    sealedTicket: string | undefined,
+  ): Either<GatewayError, { label: string; tenant: string }> {
+    const ticket = readTicket(this.deps.sealer, this.deps.clock.now().getTime(), vendorName, sealedTicket);
+    if (E.isLeft(ticket)) return ticket;
+    return E.right({
+      label: this.deps.connectors.get(ticket.right.v)?.label ?? ticket.right.v,
+      tenant: ticket.right.t,
+    });
+  }
+
   /**
-   * Opens a connect link: the vendor's authorization page for the ticket's tenant and owner, and the
-   * cookie the browser keeps for the callback.
+   * Opens a connect link for the person who signed in on the connect page (connect-link.ts): the vendor's
+   * authorization page for the ticket's tenant and owner, and the cookie the browser keeps for the callback.
    */
   openLink(
     vendorName: string,
     sealedTicket: string | undefined,
+    holder: LinkHolder,
   ): Either<GatewayError, { readonly location: string; readonly cookie: FlowCookie }> {
-    const ticket = openTicket(this.deps.sealer, sealedTicket);
-    if (!ticket || ticket.v !== vendorName)
-      return E.left(invalidInput('This connect link is not valid.', 'ticket', 'the ticket the gateway issued'));
-    if (ticket.e < this.deps.clock.now().getTime())
-      return E.left(
-        invalidInput('This connect link expired (1 hour). Ask the agent for a new one.', 'ticket', 'a fresh ticket'),
-      );
-    const oauth = this.deps.connectors.get(ticket.v)?.oauth;
+    const read = readTicket(this.deps.sealer, this.deps.clock.now().getTime(), vendorName, sealedTicket);
+    const ticket = E.isLeft(read) ? read : heldBy(read.right, holder);
+    if (E.isLeft(ticket)) return ticket;
+    const { v } = ticket.right;
+    const oauth = this.deps.connectors.get(v)?.oauth;
     if (!oauth)
       return E.left(
         invalidInput(
-          `${this.deps.connectors.get(ticket.v)?.label ?? ticket.v} connects with an API key: an administrator of the workspace sends it to POST ${this.deps.publicBaseUrl}/v1/connections/${ticket.v} (see /docs).`,
+          `${this.deps.connectors.get(v)?.label ?? v} connects with an API key: an administrator of the workspace sends it to POST ${this.deps.publicBaseUrl}/v1/connections/${v} (see /docs).`,
           'vendor',
           'a vendor with an OAuth app',
         ),
       );
-    return E.right(this.#authorizeAt(oauth, ticket));
-  }
-
-  #authorizeAt(oauth: OAuthConnector, ticket: Ticket): { location: string; cookie: FlowCookie } {
-    const bound = { t: ticket.t, o: ticket.o, p: ticket.p, v: ticket.v };
-    const flow = randomBytes(16).toString('base64url');
-    const verifier = randomBytes(32).toString('base64url');
-    const expires = this.deps.clock.now().getTime() + STATE_TTL_MS;
-    const issued: State = { typ: 'state', f: flow, k: verifier, ...bound, e: expires };
-    const state = sealed(this.deps.sealer, issued);
-    const browser: BrowserBinding = { typ: 'browser', f: flow, ...bound, e: expires };
-    return {
-      location: oauth.authorizeUrl({
-        state,
+    return E.right(
+      authorizeAt(oauth, ticket.right, {
+        sealer: this.deps.sealer,
+        nowMs: this.deps.clock.now().getTime(),
         redirectUri: this.redirectUri,
-        codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
-      }),
-      cookie: {
-        name: this.flowCookieName(state),
-        value: sealed(this.deps.sealer, browser),
-        maxAgeSeconds: STATE_TTL_MS / 1000,
         secure: this.secureCookies,
-      },
-    };
+      }),
+    );
   }
 
   #owner(principal: Principal, scope: ConnectionScope): Either<GatewayError, string> {

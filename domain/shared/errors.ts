@@ -151,6 +151,6 @@ export const notConnected = (
   status,
   message:
     status === 'needs_reauthorization'
-      ? `The ${label} connection for this workspace has stopped working and must be connected again. Ask the user to open ${connectUrl}.`
-      : `${label} is not connected for this workspace. Ask the user to open ${connectUrl}.`,
+      ? `The ${label} connection for this workspace has stopped working and must be connected again. Ask the user to open ${connectUrl} (they sign in to the gateway there; the link works for them only).`
+      : `${label} is not connected for this workspace. Ask the user to open ${connectUrl} (they sign in to the gateway there; the link works for them only).`,
 });

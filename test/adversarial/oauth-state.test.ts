@@ -11,6 +11,7 @@ import { OneTimeMarks } from '../../ports/one-time-marks.js';
 import { HUBSPOT_TEST_TOKEN, HubSpotServer } from '../fakes/hubspot-server.js';
 import { NOW, request } from '../support/gateway.js';
 import { redisForTests } from '../support/redis.js';
+import { openConnectLink, signInOnConnectPage } from '../support/connect-flow.js';
 
 // The attacks on the connect flow (issue 26, item 5), against the local HubSpot stand-in (which checks
 // the PKCE verifier): the OAuth state and the connect ticket were sealed alike and a state could be used
@@ -74,10 +75,15 @@ const createContact = (g: Gateway, token: string) =>
   });
 
 /** The connect link an agent relays when its call answers NOT_CONNECTED. */
+/** Whose call each link was made for: the person who signs in on its connect page (issue 43). */
+const askedBy = new Map<string, string>();
+
 const linkFor = async (g: Gateway, token: string): Promise<string> => {
   const denied = await createContact(g, token);
   expect(denied.body.error.code).toBe('NOT_CONNECTED');
-  return denied.body.error.details.connect_url as string;
+  const link = denied.body.error.details.connect_url as string;
+  askedBy.set(link, token);
+  return link;
 };
 
 interface Flow {
@@ -89,12 +95,9 @@ interface Flow {
 
 /** A browser opens the link: off to HubSpot, with whatever cookie the gateway set. */
 const start = async (g: Gateway, link: string): Promise<Flow> => {
-  const opened = await g.http.request(link.replace('https://gateway.example', ''));
-  expect(opened.status).toBe(302);
-  const authorize = new URL(opened.headers.get('location')!);
-  expect(authorize.origin).toBe('https://app.hubspot.example');
-  const cookie = (opened.headers.getSetCookie()[0] ?? '').split(';')[0]!;
-  return { authorize, state: authorize.searchParams.get('state')!, cookie };
+  const flow = await openConnectLink(g, link, askedBy.get(link)!);
+  expect(flow.authorize.origin).toBe('https://app.hubspot.example');
+  return flow;
 };
 
 /** The person approves at HubSpot: a code bound to the flow's PKCE challenge. */
@@ -136,8 +139,9 @@ describe('the OAuth connect flow under attack', () => {
 
   it('sets the flow cookie HttpOnly, SameSite=Lax, Secure on https, for the state lifetime only', async () => {
     const g = gateway();
-    const opened = await g.http.request((await linkFor(g, ADMIN)).replace('https://gateway.example', ''));
-    const set = opened.headers.getSetCookie()[0] ?? '';
+    const opened = await signInOnConnectPage(g, await linkFor(g, ADMIN), ADMIN);
+    expect(opened.status).toBe(303);
+    const set = opened.headers.getSetCookie().find((c) => c.startsWith('__Host-tg-connect-')) ?? '';
     expect(set).toMatch(/; HttpOnly/);
     expect(set).toMatch(/; SameSite=Lax/);
     expect(set).toMatch(/; Secure/);

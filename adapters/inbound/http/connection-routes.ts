@@ -8,6 +8,8 @@ import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { AuditLog } from '../../../ports/audit-log.js';
 import { readCapped } from './body-reader.js';
 import { getCookie } from 'hono/cookie';
+import { verifyApiKeyWith } from '../../../application/identity/sign-in.js';
+import { mountConnectPage } from './connect-page-routes.js';
 
 // The connection endpoints: a tenant's connections to its vendors (listing, key-based connections,
 // the OAuth authorize step and callback, disconnecting). Secrets never leave: listings carry none.
@@ -206,25 +208,9 @@ export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): voi
     });
   });
 
-  // A connect link an agent relayed: no bearer token, the sealed ticket names the tenant; off to the vendor,
-  // with a cookie that binds the flow to this browser (the callback finishes only where it started).
-  app.get('/connect/:vendor', (c) => {
-    const outcome = connections.openLink(c.req.param('vendor'), c.req.query('ticket'));
-    if (E.isLeft(outcome)) {
-      const e = fromGatewayError(outcome.left);
-      return page(e.status, 'Cannot connect', e.message);
-    }
-    const { location, cookie } = outcome.right;
-    return new Response(null, {
-      status: 302,
-      headers: {
-        location,
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-        'set-cookie': flowCookie(cookie.name, cookie.value, cookie.maxAgeSeconds, cookie.secure),
-      },
-    });
-  });
+  // A connect link an agent relayed: the page asks whoever opens it to sign in, and only the person the link
+  // was made for goes on to the vendor (connect-page-routes.ts).
+  mountConnectPage(app, { connections, verifyApiKey: verifyApiKeyWith(authenticator) });
 
   // The vendor sends the person back here: no bearer token, the sealed state says who connects what, and
   // the flow cookie that it is the browser that started it. The cookie is cleared either way.

@@ -79,7 +79,7 @@ const authorizeUrl = async (g: Gateway, vendor: string): Promise<BrowserFlow> =>
   );
   expect(denied.status).toBe(409);
   expect(denied.body.error.details.vendor).toBe(vendor);
-  return openConnectLink(g, String(denied.body.error.details.connect_url));
+  return openConnectLink(g, String(denied.body.error.details.connect_url), ADMIN);
 };
 
 describe('ShareFile OAuth connect flow', () => {
@@ -137,7 +137,7 @@ describe('ShareFile OAuth connect flow', () => {
     // No fixed hosts: the callback's own decide where the code would go.
     const g = gateway(false);
     const ask = await request(g, 'GET', '/v1/connections/sharefile/authorize', { token: ADMIN });
-    const flow = await openConnectLink(g, ask.body.data.authorize_url);
+    const flow = await openConnectLink(g, ask.body.data.authorize_url, ADMIN);
     const forged = await finishInBrowser(
       g,
       flow,

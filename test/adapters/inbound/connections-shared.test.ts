@@ -64,7 +64,7 @@ describe('connections shared by two instances', () => {
     const [a, b] = [instance(), instance()];
 
     const ask = await request(a, 'GET', '/v1/connections/hubspot/authorize', { token: ADMIN });
-    const flow = await openConnectLink(a, ask.body.data.authorize_url);
+    const flow = await openConnectLink(a, ask.body.data.authorize_url, ADMIN);
     const authorize = flow.authorize;
     const code = hubspot.grantCode({
       redirectUri: 'https://gateway.example/oauth/callback',

@@ -179,8 +179,8 @@ describe('HubSpot OAuth connect flow', () => {
     expect(link).toMatch(/^https:\/\/gateway\.example\/connect\/hubspot\?ticket=/);
     expect(denied.body.error.message).toContain(`Ask the user to open ${link}`);
 
-    // The person opens the link: off to HubSpot's authorize page (the browser keeps the flow's cookie).
-    const flow = await openConnectLink(g, link);
+    // The person opens the link and signs in as the caller: off to HubSpot's authorize page (the browser keeps the flow's cookie).
+    const flow = await openConnectLink(g, link, AGENT);
     const authorize = flow.authorize;
     expect(`${authorize.origin}${authorize.pathname}`).toBe('https://app.hubspot.example/oauth/authorize');
     expect(authorize.searchParams.get('client_id')).toBe(hubspot.oauth.clientId);
@@ -233,7 +233,7 @@ describe('HubSpot OAuth connect flow', () => {
     const g = gateway();
     const ask = await request(g, 'GET', '/v1/connections/hubspot/authorize', { token: ADMIN });
     expect(ask.status).toBe(200);
-    const flow = await openConnectLink(g, ask.body.data.authorize_url);
+    const flow = await openConnectLink(g, ask.body.data.authorize_url, ADMIN);
     const authorize = flow.authorize;
     const code = hubspot.grantCode({
       redirectUri: 'https://gateway.example/oauth/callback',

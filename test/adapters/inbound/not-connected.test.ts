@@ -25,7 +25,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-// A link a person can open without a token: it names the tenant in a sealed, expiring ticket.
+// A link the caller's person opens and signs in on: it names the tenant and the caller in a sealed, expiring ticket.
 const CONNECT_URL = /^https:\/\/gateway\.example\/connect\/hubspot\?ticket=[\w.%-]+$/;
 
 describe('NOT_CONNECTED', () => {
@@ -39,7 +39,7 @@ describe('NOT_CONNECTED', () => {
     expect(link).toMatch(CONNECT_URL);
     expect(rest.body.error).toEqual({
       code: 'NOT_CONNECTED',
-      message: `HubSpot is not connected for this workspace. Ask the user to open ${link}.`,
+      message: `HubSpot is not connected for this workspace. Ask the user to open ${link} (they sign in to the gateway there; the link works for them only).`,
       details: { vendor: 'hubspot', connect_url: link, connection_status: 'not_connected' },
     });
     const form = await request(h.gateway, 'POST', '/v1/tools/call', {
