@@ -1,5 +1,5 @@
-// The Markdown parser's tree (what markdown-parse.ts gives markdown.ts to build nodes from) and its work
-// meter: every step of a parse ticks the meter, which stops a parse past WORK_PER_CHAR steps a character.
+// The tree markdown.ts builds DOM nodes from: the few kinds of block and inline the page shows, made by
+// markdown-parse.ts from the CommonMark syntax tree (mdast).
 
 export type Inline =
   | { readonly kind: 'text'; readonly text: string }
@@ -23,31 +23,24 @@ export type Block =
       readonly kind: 'list';
       readonly ordered: boolean;
       readonly start: number;
-      /** Each item's lines: the marker's line and the indented lines under it. */
+      /** Each item's lines: its paragraphs' lines, and a nested list's items as lines with their marker. */
       readonly items: readonly (readonly (readonly Inline[])[])[];
     }
   | { readonly kind: 'rule' };
 
-/** Steps a parse may take per character of input (plus a constant) before it gives up. */
-export const WORK_PER_CHAR = 40;
-const WORK_BASE = 4096;
+/**
+ * The longest text parsed as Markdown. Answers are cut to the output budget (12,000 characters unless
+ * configured) before they reach the page; a longer text, or one whose nesting is too deep for the parser,
+ * is shown as it is, so a hostile answer cannot keep the page's script busy for long.
+ */
+export const MAX_MARKDOWN_CHARS = 16_000;
 
-/** Counts the parse's steps; past its limit the parse throws WorkLimitExceeded. */
-export class Meter {
-  steps = 0;
-  readonly limit: number;
-  constructor(length: number) {
-    this.limit = WORK_PER_CHAR * length + WORK_BASE;
-  }
-  tick(n = 1): void {
-    this.steps += n;
-    if (this.steps > this.limit) throw new WorkLimitExceeded(this.limit);
-  }
-}
+/** Nesting past this depth (emphasis in emphasis, lists in lists) is shown as its source text. */
+export const MAX_DEPTH = 24;
 
-export class WorkLimitExceeded extends Error {
-  constructor(limit: number) {
-    super(`Markdown parse stopped after ${limit} steps`);
-    this.name = 'WorkLimitExceeded';
+export class TooLargeToParse extends Error {
+  constructor(reason: string) {
+    super(`Markdown shown as text: ${reason}`);
+    this.name = 'TooLargeToParse';
   }
 }

@@ -1,17 +1,9 @@
-// Tool descriptions and text answers as DOM nodes: markdown-parse.ts reads the Markdown (in linear time,
-// with a bound on its work), this file builds elements from the tree with textContent, never HTML text, so
-// an answer cannot inject markup. Only http(s) links are made clickable. A text the parser gives up on is
-// shown as it is.
+// Tool descriptions and text answers as DOM nodes: markdown-parse.ts reads the Markdown (CommonMark with
+// GFM tables, through mdast-util-from-markdown), this file builds elements from the tree with textContent,
+// never HTML text, so an answer cannot inject markup. Only http(s) links are made clickable. A text the
+// parser does not take (too long, nested too deep) is shown as it is.
 import { append, el, type Child } from './dom.js';
-import {
-  Meter,
-  parseInline,
-  parseMarkdown,
-  WorkLimitExceeded,
-  type Align,
-  type Block,
-  type Inline,
-} from './markdown-parse.js';
+import { parseInline, parseMarkdown, TooLargeToParse, type Align, type Block, type Inline } from './markdown-parse.js';
 
 const WEB_LINK = /^https?:\/\//i;
 
@@ -98,9 +90,9 @@ const blockNode = (block: Block): HTMLElement => {
 /** Inline Markdown (a description, an error message): code spans, bold, italics, links. */
 export const inline = (text: string): Child[] => {
   try {
-    return inlineNodes(parseInline(text, new Meter(text.length)));
+    return inlineNodes(parseInline(text));
   } catch (e) {
-    if (e instanceof WorkLimitExceeded) return [text];
+    if (e instanceof TooLargeToParse) return [text];
     throw e;
   }
 };
@@ -109,9 +101,9 @@ export const inline = (text: string): Child[] => {
 export const markdown = (text: string): HTMLElement => {
   const root = el('div', { className: 'markdown' });
   try {
-    append(root, parseMarkdown(text, new Meter(text.length)).map(blockNode));
+    append(root, parseMarkdown(text).map(blockNode));
   } catch (e) {
-    if (!(e instanceof WorkLimitExceeded)) throw e;
+    if (!(e instanceof TooLargeToParse)) throw e;
     root.textContent = '';
     root.appendChild(el('pre', { className: 'plain', text }));
   }

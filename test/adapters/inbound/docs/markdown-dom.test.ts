@@ -112,10 +112,13 @@ describe('the Markdown renderer in a DOM', () => {
     expect(root.innerHTML).toBe(
       '<p>&lt;img src=x onerror=alert(1)&gt; &lt;script&gt;alert(2)&lt;/script&gt;<br>[x](javascript:alert(3)) [y](data:text/html,hi) memory://crm/1</p>',
     );
-    // A quote ends a URL: it never reaches an attribute, and the text is kept whole.
+    // CommonMark keeps quotes in a destination; the href is set as an attribute value, never as markup.
     const quoted = render.markdown('[a "quote"](https://q.test/?a="b")');
-    expect(Array.from(quoted.querySelectorAll('a'), (a) => a.getAttribute('href'))).toEqual(['https://q.test/?a=']);
-    expect(quoted.textContent).toBe('[a "quote"](https://q.test/?a="b")');
+    expect(Array.from(quoted.querySelectorAll('a'), (a) => a.getAttribute('href'))).toEqual(['https://q.test/?a="b"']);
+    expect(quoted.textContent).toBe('a "quote"');
+    expect(quoted.innerHTML).toBe(
+      '<p><a rel="noopener noreferrer" target="_blank" href="https://q.test/?a=&quot;b&quot;">a "quote"</a></p>',
+    );
   });
 
   it('renders inline Markdown for descriptions and error messages', () => {
