@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ENV_VARIABLES } from '../../composition/config.js';
 import { TRACING_VARIABLES } from '../../adapters/outbound/observability/tracing.js';
 import { CORE_ENV } from '../../composition/core-env.js';
+import { DEFAULT_APPROVAL_WAIT_MS } from '../../adapters/inbound/mcp/mcp-approval.js';
 import { composeProblems, DEPLOY, readYaml, yamlDocuments } from '../support/deploy.js';
 import { registerSkip } from '../support/skips.js';
 
@@ -99,6 +100,9 @@ describe('the topology', () => {
     const serverTimeout = Number(/^\s*timeout server (\d+)s$/m.exec(haproxy)?.[1]);
     const requestTimeout = CORE_ENV.GATEWAY_REQUEST_TIMEOUT_MS.decode(undefined);
     expect(requestTimeout._tag === 'Right' && serverTimeout * 1000 > requestTimeout.right).toBe(true);
+    // Issue 39: a 2025-era approval's stream is silent while a person decides; no affinity is needed for it.
+    expect(serverTimeout * 1000).toBeGreaterThan(DEFAULT_APPROVAL_WAIT_MS + 5_000);
+    expect(haproxy).not.toMatch(/^\s*(stick|stick-table|cookie|balance\s+(source|hdr))\b/m);
     const published = services['haproxy']!['ports'] as string[];
     const bind = /^\s*bind :(\d+)$/m.exec(haproxy)?.[1];
     expect(published).toEqual([`${bind}:${bind}`]);

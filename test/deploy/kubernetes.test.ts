@@ -102,6 +102,9 @@ describe('what the schemas cannot check', () => {
     const service = one('Service');
     expect(labels).toMatchObject(service['spec'].selector as Obj);
     expect(service['spec'].ports.map((p: Obj) => p['targetPort'])).toEqual(['http']);
+    // Issue 39: no affinity (a 2025-era approval's answer reaches the waiting pod through Redis, which is set).
+    expect(service['spec'].sessionAffinity ?? 'None').toBe('None');
+    expect(configMap['data'].REDIS_URL).toMatch(/^rediss?:\/\//);
     expect(labels).toMatchObject(one('PodDisruptionBudget')['spec'].selector.matchLabels as Obj);
     const hpa = one('HorizontalPodAutoscaler')['spec'] as Obj;
     expect(hpa['scaleTargetRef']).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'tool-gateway' });
