@@ -2,8 +2,9 @@
 // holding the call, on both revisions that use the relay (2025-06-18 and 2025-11-25). The client's
 // `tools/call` goes to instance 1, which asks the person (`elicitation/create` on the call's stream); the
 // person's answer is posted to instance 2, which hands it to instance 1 through Redis; the delete then
-// reaches HubSpot once. Then the same through haproxy with no affinity (round robin: the call and the
-// answer are sent without any stickiness), as the shipped deploy/haproxy.cfg balances.
+// reaches HubSpot once. Then the same through haproxy balancing as the shipped deploy/haproxy.cfg does
+// (least connections, its timeouts, no stick table): the call's open stream counts on its instance, so the
+// answer goes to another one.
 
 import type { HubSpotServer } from '../fakes/hubspot-server.js';
 import {
@@ -73,7 +74,7 @@ export const approvalsAcrossInstances = async (step: ApprovalStep): Promise<void
     );
     check(deletesOf(hubspot, id) === 1, `${revision}: HubSpot saw the delete once`, String(deletesOf(hubspot, id)));
   }
-  // Through the balancer, no stickiness: with round robin over the instances the answer lands elsewhere.
+  // Through the balancer as shipped: no stickiness; with least connections the answer lands elsewhere.
   const throughBalancer = [];
   for (let i = 0; i < 3; i++) {
     const id = await step.createContact(`approve-lb-${i}-${step.run}@example.com`);
@@ -82,7 +83,7 @@ export const approvalsAcrossInstances = async (step: ApprovalStep): Promise<void
   }
   check(
     throughBalancer.every(Boolean),
-    'approvals through haproxy (round robin, no affinity) all run',
+    'approvals through haproxy as shipped (leastconn, no stick table) all run',
     throughBalancer.map((ok) => (ok ? 'ok' : 'failed')).join(', '),
   );
 };

@@ -20,7 +20,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -108,9 +108,31 @@ const startProcess = async (cmd: string, args: string[], env: NodeJS.ProcessEnv,
   return { child, log: () => log };
 };
 
+/** The shipped haproxy's balancing algorithm and timeouts (deploy/haproxy.cfg). */
+const shippedHaproxy = () => {
+  const text = readFileSync(join(root, 'deploy/haproxy.cfg'), 'utf8');
+  const setting = (re: RegExp) => {
+    const m = re.exec(text);
+    if (!m) throw new Error(`deploy/haproxy.cfg has no ${re.source}`);
+    return m[1]!;
+  };
+  return {
+    balance: setting(/^\s*balance\s+(\S+)\s*$/m),
+    client: setting(/^\s*timeout client\s+(\S+)\s*$/m),
+    server: setting(/^\s*timeout server\s+(\S+)\s*$/m),
+  };
+};
+
 const main = async () => {
+  const shipped = shippedHaproxy();
   const hubspot = await HubSpotServer.start({ accessTokens: [HUBSPOT_TOKEN] });
-  const [p1, p2, p3, front] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [p1, p2, p3, front, shippedFront] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const base = `http://127.0.0.1:${front}`;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env['PATH'],
@@ -166,6 +188,15 @@ const main = async () => {
       '    http-check expect status 200',
       '    default-server check inter 300ms fall 2 rise 1',
       ...[p1, p2, p3].map((p, i) => `    server gateway-${i + 1} 127.0.0.1:${p}`),
+      // The shipped deploy/haproxy.cfg's balancing and timeouts (no stick table), for step 7's approvals.
+      'frontend shipped',
+      `    bind 127.0.0.1:${shippedFront}`,
+      `    timeout client ${shipped.client}`,
+      '    default_backend shipped',
+      'backend shipped',
+      `    balance ${shipped.balance}`,
+      `    timeout server ${shipped.server}`,
+      ...[p1, p2, p3].map((p, i) => `    server shipped-${i + 1} 127.0.0.1:${p}`),
       '',
     ].join('\n'),
   );
@@ -251,7 +282,7 @@ const main = async () => {
     },
     holder: direct(p1),
     other: direct(p2),
-    balancer: base,
+    balancer: `http://127.0.0.1:${shippedFront}`,
     run,
   });
 
