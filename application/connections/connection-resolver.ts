@@ -1,4 +1,4 @@
-import { notConnected, unavailable, type GatewayError } from '../../domain/shared/errors.js';
+import { notConnected, storeUnavailable, type GatewayError } from '../../domain/shared/errors.js';
 import { E, type Either } from '../../domain/shared/fp.js';
 import type { Principal } from '../../ports/authenticator.js';
 import type { Clock } from '../../ports/clock.js';
@@ -8,8 +8,6 @@ import { VENDOR_LABELS, type Connection, type ConnectionStore, type Vendor } fro
 const RECHECK_MS = 30_000;
 /** A cached connection unused this long is dropped (its adapters with it). */
 const IDLE_MS = 60 * 60 * 1000;
-/** How long a tool call is told to wait when the connection store cannot be read. */
-const STORE_RETRY_SECONDS = 5;
 
 export interface ConnectionResolverDeps<A> {
   /** The store, opened on first use. */
@@ -151,12 +149,7 @@ export class ConnectionResolver<A> {
     } catch (error) {
       this.deps.onStoreError?.(error);
       // The gateway's own outage, not the vendor's: 503 UNAVAILABLE with Retry-After, as the connections API.
-      return E.left(
-        unavailable(
-          `The gateway cannot read its connections right now. Nothing was done; try again in ${STORE_RETRY_SECONDS} s.`,
-          STORE_RETRY_SECONDS,
-        ),
-      );
+      return E.left(storeUnavailable('connection'));
     }
     const version = connection ? versionOf(connection) : '';
     const adapters =

@@ -131,6 +131,19 @@ export const unavailable = (message: string, retryAfterSeconds: number): Unavail
   retryAfterSeconds,
 });
 
+/** Seconds a caller is told to wait when one of the gateway's own stores cannot be reached. */
+export const STORE_RETRY_SECONDS = 5;
+
+/**
+ * The one answer for a store of the gateway's own (connections, usage, authorization grants) it cannot reach:
+ * its outage, not the caller's mistake, so 503 UNAVAILABLE with a retry time. `store` names it ("connection").
+ */
+export const storeUnavailable = (store: string): Unavailable =>
+  unavailable(
+    `The gateway cannot reach its ${store} store right now. Nothing was changed. Try again in ${STORE_RETRY_SECONDS} s.`,
+    STORE_RETRY_SECONDS,
+  );
+
 export const tooComplex = (message: string, limit: string): TooComplex => ({ _tag: 'TooComplex', message, limit });
 
 export const upstreamFailure = (

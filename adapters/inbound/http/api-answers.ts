@@ -1,6 +1,6 @@
 import { errorEnvelope } from '../../../application/runtime/envelope.js';
 import { fromGatewayError, toolError, type ToolError } from '../../../application/runtime/tool-error.js';
-import type { GatewayError } from '../../../domain/shared/errors.js';
+import { STORE_RETRY_SECONDS, storeUnavailable, type GatewayError } from '../../../domain/shared/errors.js';
 import { E, type Either } from '../../../domain/shared/fp.js';
 import type { Authenticator, Principal } from '../../../ports/authenticator.js';
 import { authenticateBearer } from './bearer.js';
@@ -18,6 +18,13 @@ export const json = (status: number, body: unknown, extra: Record<string, string
 export const failure = (e: ToolError): Response => {
   const presented = errorEnvelope(e);
   return json(presented.status, presented.body);
+};
+
+/** The one answer when a store of the gateway's own cannot be reached: 503 UNAVAILABLE with Retry-After. */
+export const storeUnavailableAnswer = (store: string): Response => {
+  const answer = failure(fromGatewayError(storeUnavailable(store)));
+  answer.headers.set('retry-after', String(STORE_RETRY_SECONDS));
+  return answer;
 };
 
 export const fromEither = <A>(outcome: Either<GatewayError, A>, ok: (a: A) => Response): Response =>

@@ -1,9 +1,10 @@
 import type { Context, Hono, Next } from 'hono';
 import type { Connections, ConnectionScope } from '../../../application/connections/connections.js';
 import { fromGatewayError, toolError, type ToolError } from '../../../application/runtime/tool-error.js';
+import { STORE_RETRY_SECONDS } from '../../../domain/shared/errors.js';
 import { E } from '../../../domain/shared/fp.js';
 import type { Authenticator, Principal } from '../../../ports/authenticator.js';
-import { failure, fromEither, json, principalOr401 } from './api-answers.js';
+import { failure, fromEither, json, principalOr401, storeUnavailableAnswer } from './api-answers.js';
 import { isAllowed } from '../../../application/runtime/define-tool.js';
 import type { AuditLog } from '../../../ports/audit-log.js';
 import { readCapped } from './body-reader.js';
@@ -55,9 +56,6 @@ const page = (status: number, title: string, text: string): Response =>
 const flowCookie = (name: string, value: string, maxAgeSeconds: number, secure: boolean): string =>
   `${name}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 
-/** How long a caller is told to wait when the connection store cannot be reached. */
-const STORE_RETRY_SECONDS = 5;
-
 export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): void => {
   const { connections, authenticator } = deps;
 
@@ -73,14 +71,7 @@ export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): voi
           'Try again shortly',
           `The gateway cannot reach its connection store right now. Nothing was changed; try again in ${STORE_RETRY_SECONDS} seconds.`,
         )
-      : failure(
-          toolError(
-            503,
-            'UNAVAILABLE',
-            `The gateway cannot reach its connection store right now. Nothing was changed. Try again in ${STORE_RETRY_SECONDS} s.`,
-            { retryable: true, retry_after_seconds: STORE_RETRY_SECONDS },
-          ),
-        );
+      : storeUnavailableAnswer('connection');
     c.res.headers.set('retry-after', String(STORE_RETRY_SECONDS));
   };
   for (const path of ['/v1/connections', '/v1/connections/*', '/v1/audit']) app.use(path, storeDown(false));

@@ -1,9 +1,9 @@
 import type { Context, Hono, Next } from 'hono';
 import { grantsScopeOf, type GrantsService, type GrantSummary } from '../../../application/identity/grants.js';
-import { fromGatewayError, toolError } from '../../../application/runtime/tool-error.js';
+import { fromGatewayError } from '../../../application/runtime/tool-error.js';
 import { E } from '../../../domain/shared/fp.js';
 import type { Authenticator, Principal } from '../../../ports/authenticator.js';
-import { failure, fromEither, json, principalOr401 } from './api-answers.js';
+import { failure, fromEither, json, principalOr401, storeUnavailableAnswer } from './api-answers.js';
 
 // The grants endpoints (issue 29): the OAuth clients a person authorised at the gateway's own authorization
 // server, and revoking one.
@@ -20,7 +20,6 @@ export interface GrantRouteDeps {
 }
 
 /** How long a caller is told to wait when the OAuth store cannot be reached. */
-const STORE_RETRY_SECONDS = 5;
 
 const iso = (d: Date | undefined): string | undefined => d?.toISOString();
 
@@ -46,15 +45,7 @@ export const mountGrantRoutes = (app: Hono, deps: GrantRouteDeps): void => {
     await next();
     if (!c.error) return;
     deps.onStoreError?.(c.error);
-    c.res = failure(
-      toolError(
-        503,
-        'UNAVAILABLE',
-        `The gateway cannot reach its authorization store right now. Nothing was changed. Try again in ${STORE_RETRY_SECONDS} s.`,
-        { retryable: true, retry_after_seconds: STORE_RETRY_SECONDS },
-      ),
-    );
-    c.res.headers.set('retry-after', String(STORE_RETRY_SECONDS));
+    c.res = storeUnavailableAnswer('authorization');
   };
   app.use('/v1/grants/*', storeDown); // Hono's `/*` matches `/v1/grants` itself too: once per request
 

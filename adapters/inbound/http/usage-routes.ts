@@ -3,7 +3,7 @@ import { isAllowed } from '../../../application/runtime/define-tool.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
 import type { UsageMeter } from '../../../application/runtime/usage.js';
 import type { Authenticator } from '../../../ports/authenticator.js';
-import { failure, json, principalOr401 } from './api-answers.js';
+import { failure, json, principalOr401, storeUnavailableAnswer } from './api-answers.js';
 
 // GET /v1/usage (issue 32): what the caller's tenant spent this UTC day and month: tool calls by tool and
 // outcome, vendor calls by vendor, skip traces and their matches. Needs audit:read, like the audit log.
@@ -16,7 +16,6 @@ export interface UsageRouteDeps {
 }
 
 const USAGE_PERMISSION = 'audit:read';
-const STORE_RETRY_SECONDS = 5;
 
 /** The start of the next UTC day and month: when each period's counts start afresh. */
 const resets = (now: Date) => ({
@@ -39,16 +38,7 @@ export const mountUsageRoutes = (app: Hono, deps: UsageRouteDeps): void => {
       usage = await deps.usage.read(principal.tenant);
     } catch (error) {
       deps.onStoreError?.(error);
-      const answer = failure(
-        toolError(
-          503,
-          'UNAVAILABLE',
-          `The gateway cannot reach its usage store right now. Try again in ${STORE_RETRY_SECONDS} s.`,
-          { retryable: true, retry_after_seconds: STORE_RETRY_SECONDS },
-        ),
-      );
-      answer.headers.set('retry-after', String(STORE_RETRY_SECONDS));
-      return answer;
+      return storeUnavailableAnswer('usage');
     }
     const reset = resets(new Date(`${usage.day.period}T00:00:00Z`));
     return json(200, {
