@@ -13,6 +13,7 @@ import {
   sharedQuotaKey,
   type QuotaListener,
 } from './quota.js';
+import { retryAfterMs } from './retry-after.js';
 import { recordUpstreamCall } from './upstream-calls.js';
 
 export { QuotaReserved, QuotaWindows, shareQuotas } from './quota.js';
@@ -99,14 +100,6 @@ declare module 'axios' {
     quotaExempt?: boolean;
   }
 }
-
-const retryAfterMs = (res: AxiosResponse): number | undefined => {
-  const header = res.headers?.['retry-after'];
-  if (typeof header !== 'string' || !header.trim()) return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-};
 
 const transient = (status: number) => status === 429 || status >= 500;
 
@@ -202,7 +195,7 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter, day?: DayZo
       }).orWhenResult((value) => {
         const res = value as AxiosResponse;
         if (!idempotent || !transient(res.status)) return false;
-        const after = retryAfterMs(res);
+        const after = retryAfterMs(res.headers?.['retry-after']);
         if (after !== undefined && after > settings.maxRetryAfterMs) return false;
         // without Retry-After, a 429's rate-limit headers say how long (HubSpot); a wait that would end past
         // the call's budget is not waited: the 429 is answered (RATE_LIMITED with the wait, hubspot-errors.ts)

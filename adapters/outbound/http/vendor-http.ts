@@ -170,15 +170,4 @@ const transportError = (vendor: string, error: unknown): GatewayError => {
   });
 };
 
-/** Seconds from a Retry-After header (delta seconds or HTTP date), or undefined. */
-/** The longest wait a vendor's Retry-After is believed for (a day): a date years away is a vendor's mistake. */
-export const MAX_RETRY_AFTER_SECONDS = 86_400;
-
-export const retryAfterSeconds = (header: unknown, now: Date = new Date()): number | undefined => {
-  if (typeof header !== 'string' || !header.trim() || header.length > 64) return undefined;
-  if (/^\d+$/.test(header.trim())) return Math.min(MAX_RETRY_AFTER_SECONDS, Number(header.trim()));
-  const at = Date.parse(header);
-  return Number.isNaN(at)
-    ? undefined
-    : Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, Math.ceil((at - now.getTime()) / 1000)));
-};
+export { MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from './retry-after.js';
