@@ -11,6 +11,9 @@
 // - Calls per task: the walkthrough tasks of bench/discovery-walkthrough.json, search mode (a scripted agent
 //   that knows only what find answers told it, bench/discovery-agent.ts) against full mode. Goal: 1.3x or less.
 //
+//   bench/discovery-heldout-3.json (issue 41, point 1), written and committed before the search was tuned
+//   further with held-out-2 as the dev set: the unseen score. `npm run bench:discovery -- --dev` leaves it out.
+//
 //   npm run bench:discovery
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -76,6 +79,7 @@ try {
     let hits = 0;
     let first = 0;
     const misses: string[] = [];
+    const second: string[] = [];
     for (const { task, expect } of tasks) {
       const result = (await client.callTool({ name: 'gateway_findTools', arguments: { query: task, limit: 3 } })) as {
         structuredContent?: { tools: { name: string }[] };
@@ -84,6 +88,7 @@ try {
       const rank = found.findIndex((n) => expect.includes(n));
       if (rank >= 0) hits++;
       if (rank === 0) first++;
+      if (rank > 0) second.push(`- "${task}": ${expect.join(' or ')} is number ${rank + 1} after ${found[0]}`);
       if (rank < 0) misses.push(`- "${task}": expected ${expect.join(' or ')}; found ${found.join(', ') || 'nothing'}`);
     }
     const pct = (n: number) => `${((100 * n) / tasks.length).toFixed(1)} %`;
@@ -97,12 +102,16 @@ try {
     console.log(`  top-1: ${first}/${tasks.length} (${pct(first)}${firstVerdict})`);
     console.log(`  top-3: ${hits}/${tasks.length} (${pct(hits)}${verdict})`);
     console.log(misses.length ? `  misses:\n${misses.map((m) => `  ${m}`).join('\n')}` : '  misses: none');
+    if (second.length) console.log(`  in the top 3, not first:\n${second.map((m) => `  ${m}`).join('\n')}`);
   };
   await measure('./discovery-tasks.json', HIT_GOAL);
   // written after the search was tuned on the set above: how it does on wording it was not tuned on
   await measure('./discovery-heldout.json');
   // issue 41: written and committed before the tenant's names and the question ranking were built
   await measure('./discovery-heldout-2.json', HIT_GOAL, FIRST_GOAL);
+  // issue 41, point 1: written and committed before further tuning (held-out-2 was then the dev set); `--dev`
+  // leaves it out, so that it is scored once, not tuned on
+  if (!process.argv.includes('--dev')) await measure('./discovery-heldout-3.json', HIT_GOAL, FIRST_GOAL);
 
   const walk = JSON.parse(readFileSync(new URL('./discovery-walkthrough.json', import.meta.url), 'utf8')) as {
     tasks: WalkthroughTask[];

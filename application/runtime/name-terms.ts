@@ -20,20 +20,31 @@ export interface TenantName {
 interface CompiledName {
   readonly words: readonly string[];
   readonly terms: readonly string[];
+  /** The groups whose tools act on what it names (a vendor's, or the group of the kind of thing). */
+  readonly groups: readonly Group[];
   /** The word that says what kind of thing it is ("app", "space", "folder"), right after the name. */
   readonly noun?: readonly string[];
+  /** The kind of thing it names (none for a vendor). */
+  readonly kind?: NameKind;
 }
 
 /** The names of one caller, longest first (a longer name wins over a shorter one inside it). */
 export type CompiledNames = readonly CompiledName[];
 
 const KIND_TERMS = {
-  app: { terms: ['record'], noun: ['app', 'database', 'table'] },
-  space: { terms: ['space'], noun: ['space', 'workspace', 'team'] },
-  organization: { terms: ['organization'], noun: ['organization', 'org', 'company'] },
-  folder: { terms: ['folder'], noun: ['folder', 'directory', 'dir'] },
-  property: { terms: ['contact'], noun: ['property', 'field'] },
+  app: { terms: ['record'], noun: ['app', 'database', 'table'], group: 'records' },
+  space: { terms: ['space'], noun: ['space', 'workspace', 'team'], group: 'workspaces' },
+  organization: { terms: ['organization'], noun: ['organization', 'org', 'company'], group: 'workspaces' },
+  folder: { terms: ['folder'], noun: ['folder', 'directory', 'dir'], group: 'files' },
+  property: { terms: ['contact'], noun: ['property', 'field'], group: 'crm' },
 } as const;
+
+/** The kind a word that names a kind of thing says ("app", "folder", "workspace"), stemmed as queries are. */
+export const KIND_NOUNS: ReadonlyMap<string, NameKind> = new Map(
+  (Object.entries(KIND_TERMS) as Array<[keyof typeof KIND_TERMS, (typeof KIND_TERMS)[keyof typeof KIND_TERMS]]>)
+    .filter(([kind]) => kind !== 'property')
+    .flatMap(([kind, { noun }]) => noun.map((n) => [words(n)[0] ?? n, kind] as const)),
+);
 
 /** What a vendor's name stands for: its group's word and the main thing of the group. */
 const VENDOR_TERMS: Record<Group, readonly string[]> = {
@@ -46,21 +57,34 @@ const VENDOR_TERMS: Record<Group, readonly string[]> = {
 };
 
 export const compileNames = (names: readonly TenantName[]): CompiledNames => {
-  const seen = new Set<string>();
-  const out: CompiledName[] = [];
+  const seen = new Map<string, CompiledName>();
   for (const name of names) {
     const nameWords = words(name.text);
     const key = `${name.kind}:${nameWords.join(' ')}`;
-    if (!nameWords.length || nameWords.length > 6 || seen.has(key)) continue;
-    seen.add(key);
+    if (!nameWords.length || nameWords.length > 6) continue;
+    const had = seen.get(key);
     if (name.kind === 'vendor') {
-      out.push({ words: nameWords, terms: name.group ? VENDOR_TERMS[name.group] : [] });
-    } else {
+      // a vendor with more than one group (Podio: records, then workspaces) is about each, and stands for
+      // the main thing of the first one listed
+      const groups = name.group ? [name.group] : [];
+      const terms = name.group ? VENDOR_TERMS[name.group].flatMap((t) => words(t)) : [];
+      seen.set(key, {
+        words: nameWords,
+        terms: had?.terms ?? terms,
+        groups: [...new Set([...(had?.groups ?? []), ...groups])],
+      });
+    } else if (!had) {
       const kind = KIND_TERMS[name.kind];
-      out.push({ words: nameWords, terms: kind.terms, noun: kind.noun.map((n) => words(n)[0] ?? n) });
+      seen.set(key, {
+        words: nameWords,
+        terms: kind.terms.flatMap((t) => words(t)),
+        groups: [kind.group],
+        kind: name.kind,
+        noun: kind.noun.map((n) => words(n)[0] ?? n),
+      });
     }
   }
-  return out.sort((a, b) => b.words.length - a.words.length);
+  return [...seen.values()].sort((a, b) => b.words.length - a.words.length);
 };
 
 /** A catalogue word a name stands for; `via` is the one query word it came from, when only one. */
@@ -72,17 +96,26 @@ export interface NameTerm {
 
 /**
  * The names among a query's words: the words left (a name of more than one word taken out, a vendor's name
- * too) and the catalogue words the names stand for.
+ * too), the catalogue words the names stand for, the groups they belong to, and the words left that are a
+ * one-word name (`named`: in this tenant's world "lead" is a Leads app record before it is a CRM contact).
  */
-export const matchNames = (query: readonly string[], names: CompiledNames): { rest: string[]; terms: NameTerm[] } => {
+export const matchNames = (
+  query: readonly string[],
+  names: CompiledNames,
+): { rest: string[]; terms: NameTerm[]; groups: Set<Group>; named: Set<string> } => {
   const used = new Array<boolean>(query.length).fill(false);
   const drop = new Array<boolean>(query.length).fill(false);
   const terms: NameTerm[] = [];
+  const groups = new Set<Group>();
   for (const name of names) {
     const n = name.words.length;
     for (let i = 0; i + n <= query.length; i++) {
       if (used.slice(i, i + n).some(Boolean) || name.words.some((w, k) => query[i + k] !== w)) continue;
+      // "the Projects app" when Projects is a folder: a name of another kind, not this one
+      const next = KIND_NOUNS.get(query[i + n] ?? '');
+      if (name.kind !== undefined && next !== undefined && next !== name.kind) continue;
       for (let k = i; k < i + n; k++) used[k] = true;
+      for (const g of name.groups) groups.add(g);
       const vendor = name.noun === undefined;
       const named = query[i + n] !== undefined && (name.noun ?? []).includes(query[i + n]!);
       // a name of more words, a vendor's, or one followed by its noun ("the Deals app") is a name, not its meaning
@@ -90,5 +123,6 @@ export const matchNames = (query: readonly string[], names: CompiledNames): { re
       for (const term of name.terms) terms.push(n > 1 || vendor || named ? { term } : { term, via: query[i]! });
     }
   }
-  return { rest: query.filter((_, k) => !drop[k]), terms };
+  const named = new Set(query.filter((_, k) => used[k] && !drop[k]));
+  return { rest: query.filter((_, k) => !drop[k]), terms, groups, named };
 };

@@ -108,6 +108,8 @@ version: revision
 note discussion conversation thread: comment
 workspace team: space
 invite: member add
+grant: role member update
+start begin launch: create
 access: member
 org company: organization
 owner own: skip trace property
@@ -137,6 +139,13 @@ export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bwhere (?:the |its |their )?\w+ (?:is|are|was|were|has|have)\b/g, 'filter'],
   [/\bclose down\b/g, 'delete'],
   [/\bhome ?owner'?s?\b/g, 'homeowner'],
+  // a verb and its particle with up to three words between ("take Lena out of", "bring it back")
+  [/\b(?:take|kick|throw|pull|get|boot|drop)\b((?: [\w'-]+){1,3}?) out(?: of)?\b/g, 'remove$1 from'],
+  [/\b(?:bring|get|put|let|pull)\b((?: [\w'-]+){1,3}?) back\b/g, 'restore$1'],
+  [/\b(?:bring|let|get|pull)\b((?: [\w'-]+){1,3}?) in(?:to)?\b/g, 'add$1 to'],
+  [/\b(?:came|come|comes|coming) in\b/g, 'new'],
+  // "give me / us" asks for something; giving someone something changes what they have
+  [/\bgive\b(?! (?:me|us)\b)/g, 'grant'],
 ];
 
 /**
@@ -148,7 +157,7 @@ export const CHANGE_WORDS: ReadonlySet<string> = new Set(
     'create add insert make build set update edit change modify alter rename move relocate put copy duplicate ' +
     'clone delete remove erase trash discard archive purge wipe restore undo undelete recover write save store ' +
     'upload attach import load send resend share invite grant promote demote end cancel revoke kick post mark ' +
-    'assign link unlink comment note discussion reply fix extend prolong bring take start stop close'
+    'assign link unlink comment note discussion reply fix extend prolong bring take start stop close grant begin'
   )
     .split(' ')
     .map(stem),

@@ -25,9 +25,14 @@ export const VENDOR_NAMES: ReadonlyArray<readonly [string, Group]> = [
   ['share file', 'files'],
   ['citrix', 'files'],
   ['podio', 'records'],
+  ['podio', 'workspaces'],
   ['batchdata', 'skiptrace'],
   ['batch data', 'skiptrace'],
   ['batch skip tracing', 'skiptrace'],
+  // the kind of product, as people name it ("in the CRM", "skip trace this house")
+  ['crm', 'crm'],
+  ['skip trace', 'skiptrace'],
+  ['skiptrace', 'skiptrace'],
 ];
 
 /** Most names kept per caller (a tenant with thousands of apps keeps the first ones), and their length. */

@@ -5,7 +5,7 @@ import type { RegisteredTool } from './registry.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_QUERY_CHARS } from './discovery.js';
 import { toolError, type ToolError } from './tool-error.js';
 import { CHANGE_WORDS, PHRASES, QUESTION_OPENERS, stem, SYNONYMS, words, type Synonyms } from './search-words.js';
-import { matchNames, type CompiledNames } from './name-terms.js';
+import { KIND_NOUNS, matchNames, type CompiledNames } from './name-terms.js';
 
 export { stem, words } from './search-words.js';
 
@@ -22,6 +22,11 @@ const RELATED_WEIGHT = 0.5;
 const MAX_TERM_WEIGHT = 1.5;
 /** How much a tool that changes data counts when the query is a question (issue 41: questions read first). */
 const QUESTION_CHANGE_FACTOR = 0.45;
+/**
+ * How much a tool outside the groups the query's names belong to counts (issue 41: "in hubspot", "the Deals
+ * app", "Harbor Ops" say which vendor's tools the task is about).
+ */
+const OTHER_GROUP_FACTOR = 0.6;
 /** How much a tool that needs the id of one thing counts when the query gives no id (no word with a digit). */
 const NO_ID_FACTOR = 0.85;
 /** Parameters that name one thing by an id a task would quote ("contact 310", "record 4411", "fo123"). */
@@ -38,6 +43,7 @@ const FIELDS = {
   description: { weight: 1, b: 0.75 },
   parameters: { weight: 0.7, b: 0.5 },
   parameterText: { weight: 0.25, b: 0.75 },
+  plural: { weight: 2, b: 0 },
 } as const;
 type Field = keyof typeof FIELDS;
 const FIELD_NAMES = Object.keys(FIELDS) as Field[];
@@ -72,10 +78,25 @@ const parameterWords = (schema: JsonSchema) => {
   return { names, text };
 };
 
+/**
+ * The plural nouns of a tool's name, as they are written (`listShares`: "=shares"): a query that says "shares"
+ * asks for the tool that gives many, more than for the one that reads one share (the stems are the same).
+ */
+const pluralsOf = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(isPlural)
+    .map((w) => `=${w}`);
+const isPlural = (w: string) => w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/.test(w) && !UNSTEMMED_PLURAL.test(w);
+const UNSTEMMED_PLURAL = /^(news|series|always|perhaps|analysis|does|this|has|was|is|its|yes|less|unless)$/;
+
 const documentOf = (tool: RegisteredTool): Doc => {
   const d = tool.declaration;
   const params = parameterWords(tool.inputSchema);
   const fields: Record<Field, string[]> = {
+    plural: pluralsOf(d.name),
     group: words(d.group),
     name: words(d.name),
     title: words(d.title),
@@ -168,6 +189,7 @@ export class ToolIndex {
       const { kind } = doc.tool.declaration.annotations;
       if (query.question && kind !== 'Read' && !WRITES_THAT_READ.has(doc.group)) score *= QUESTION_CHANGE_FACTOR;
       if (!givesId && doc.needsId) score *= NO_ID_FACTOR;
+      if (query.groups?.size && !query.groups.has(doc.group)) score *= OTHER_GROUP_FACTOR;
       if (score > 0) scored.push({ tool: doc.tool, score, at });
     });
     scored.sort((a, b) => b.score - a.score || a.at - b.at);
@@ -184,6 +206,8 @@ export type Query = ReadonlyArray<{ readonly word: string; readonly via?: string
   readonly question?: boolean;
   /** Whether it names one thing (a word with a digit, an e-mail address). */
   readonly givesId?: boolean;
+  /** The groups of the tenant's and vendors' names it says (tools of other groups rank lower). */
+  readonly groups?: ReadonlySet<Group>;
 };
 
 const NO_SYNONYMS: Synonyms = { same: [], related: [] };
@@ -221,13 +245,31 @@ export const queryTerms = (query: string, names: CompiledNames = []): Query | To
   const phrased = PHRASES.reduce((text, [phrase, word]) => text.replace(phrase, word), plain);
   // a stop word that stands for catalogue words ("show": list, get) is kept for its synonyms
   const list = words(phrased, (w) => SYNONYMS.has(stem(w)));
-  const { rest, terms: named } = matchNames(list, names);
+  const { rest, terms: named, groups, named: oneWord } = matchNames(list, names);
   const distinct = [...new Set(rest)].slice(0, MAX_QUERY_TERMS);
+  // a word before the noun of a kind of thing is a name even when the tenant has no such name ("the contacts
+  // app" is an app), so neither its plural nor what agents mean by it elsewhere counts
+  const beforeKind = new Set(
+    rest.filter(
+      (w, k) => KIND_NOUNS.has(rest[k + 1] ?? '') && !CHANGE_WORDS.has(w) && !QUESTION_OPENERS.has(w) && !/\d/.test(w),
+    ),
+  );
+  // a word that is one of the tenant's names means that name, not what agents mean by it elsewhere ("lead")
+  const synonyms = (word: string): Synonyms => {
+    const s = SYNONYMS.get(word) ?? NO_SYNONYMS;
+    return oneWord.has(word) || beforeKind.has(word) ? { same: s.same, related: [] } : s;
+  };
+  // a plural noun as written, for the tools whose names say it in the plural (see pluralsOf)
+  const kept = new Set(rest);
+  const plurals = [...new Set(phrased.replace(/['’]/g, '').split(/[^a-z]+/))]
+    .filter((w) => isPlural(w) && kept.has(stem(w)) && !beforeKind.has(stem(w)))
+    .map((w) => `=${w}`);
   const terms = [
-    ...distinct.map((word) => ({ word, ...(SYNONYMS.get(word) ?? NO_SYNONYMS) })),
+    ...distinct.map((word) => ({ word, ...synonyms(word) })),
+    ...plurals.map((word) => ({ word, ...NO_SYNONYMS })),
     ...named.map(({ term, via }) => ({ word: term, via: via ?? '', ...NO_SYNONYMS })),
   ];
-  return Object.assign(terms, { question: asksToRead(phrased, list), givesId: /\d|@/.test(query) });
+  return Object.assign(terms, { question: asksToRead(phrased, list), givesId: /\d|@/.test(query), groups });
 };
 
 /** A bare domain in a task ("anyone from acme.com") is most often a company's e-mail domain. */

@@ -1,0 +1,104 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { principal } from '../../composition/gateway.js';
+import { compileNames, matchNames, type CompiledNames } from '../../application/runtime/name-terms.js';
+import { TenantNamesCache } from '../../application/runtime/tenant-names.js';
+import { queryTerms, ToolIndex, words } from '../../application/runtime/tool-search.js';
+import { testGateway } from '../support/gateway.js';
+
+// Issue 41, point 1: the ranking rules added with held-out-2 as the dev set. Each test pins one rule by a
+// phrasing that ranks otherwise without it (the same query with no names, or the rule's input left out).
+
+const g = testGateway();
+afterAll(() => g.close());
+const registry = g.executor.registry;
+const index = new ToolIndex(registry.tools);
+const everyone = principal('ranking-test', ['*']);
+let names: Promise<CompiledNames> | undefined;
+const demoNames = () =>
+  (names ??= new TenantNamesCache((tool, tenant) => g.executor.resolve(tool, tenant)).of(everyone, registry.tools));
+
+const top = (query: string, compiled: CompiledNames = [], limit = 3) => {
+  const q = queryTerms(query, compiled);
+  if ('status' in q) throw new Error(q.message);
+  return index.search(q, undefined, limit).map((t) => t.name);
+};
+const terms = (query: string, compiled: CompiledNames = []) => {
+  const q = queryTerms(query, compiled);
+  if ('status' in q) throw new Error(q.message);
+  return q;
+};
+
+describe("the groups a query's names belong to", () => {
+  it('rank the tools of the named groups ahead of the others', async () => {
+    const q = terms('set the status of work order 2 to done', await demoNames());
+    expect([...(q.groups ?? [])]).toEqual(['records']);
+    // without the names, a space's update comes first
+    expect(top('set the status of work order 2 to done', [], 1)).not.toEqual(['records_updateRecord']);
+    expect(top('set the status of work order 2 to done', await demoNames(), 1)).toEqual(['records_updateRecord']);
+  });
+
+  it('take a vendor with two groups (Podio: records and workspaces) as about both, standing for the first', () => {
+    const [podio] = compileNames([
+      { text: 'podio', kind: 'vendor', group: 'records' },
+      { text: 'podio', kind: 'vendor', group: 'workspaces' },
+    ]);
+    expect(podio).toMatchObject({ groups: ['records', 'workspaces'], terms: ['record'] });
+  });
+
+  it('do not take a one-word name followed by the noun of another kind as that name', () => {
+    const compiled = compileNames([{ text: 'Projects', kind: 'folder' }]);
+    expect(matchNames(words('remove record 12 from the projects app'), compiled).groups.size).toBe(0);
+    expect([...matchNames(words('open the projects folder'), compiled).groups]).toEqual(['files']);
+  });
+});
+
+describe("a word that is the tenant's name", () => {
+  it('means that name, not what agents mean by it elsewhere ("lead" is a Leads record, not a contact)', async () => {
+    const lead = (q: ReturnType<typeof terms>) => q.find((t) => t.word === 'lead');
+    expect(lead(terms('undo the delete of lead 9'))?.related).toContain('contact');
+    expect(lead(terms('undo the delete of lead 9', await demoNames()))?.related).toEqual([]);
+    expect(top('undo the delete of lead 9', await demoNames(), 1)).toEqual(['records_restoreRecord']);
+  });
+
+  it('counts for a word before a kind\'s noun even when the tenant has no such name ("the contacts app")', () => {
+    const q = terms('create a new record in the contacts app with name and phone');
+    expect(q.find((t) => t.word === 'contact')?.related).toEqual([]);
+    expect(q.some((t) => t.word === '=contacts')).toBe(false);
+    // a verb before the noun is still a verb
+    expect(terms('rename space 12').find((t) => t.word === stemOf('rename'))?.related).toContain(stemOf('update'));
+  });
+});
+const stemOf = (w: string) => words(w)[0]!;
+
+describe('plural nouns', () => {
+  it('rank the tool whose name says the noun in the plural ahead of the one that reads one', () => {
+    expect(terms('which shares are still active?').some((t) => t.word === '=shares')).toBe(true);
+    expect(top('which shares are still active?', [], 1)).toEqual(['files_listShares']);
+    expect(top('which share is still active?', [], 1)).not.toEqual(['files_listShares']);
+    expect(top('what properties exist on a contact', [], 1)).toEqual(['crm_getProperties']);
+  });
+});
+
+describe('a verb and its particle', () => {
+  it.each([
+    ['take Lena out of the space', 'workspaces_endSpaceMemberships'],
+    ['bring Tom into the space', 'workspaces_addMemberToSpace'],
+  ])('reads "%s" as one verb', (query, tool) => {
+    expect(top(query, [], 3)).toContain(tool);
+  });
+
+  it('reads "bring it back" as restore', () => {
+    expect(terms('trash record 4, then bring it back').some((t) => t.word === stemOf('restore'))).toBe(true);
+  });
+
+  it('reads "give" as a change unless it is "give me"', () => {
+    expect(terms('give Omar admin rights in the space').question).toBe(false);
+    expect(terms('give me the members of the space').question).toBe(true);
+  });
+
+  it('reads "came in" as new, not as a change', () => {
+    const q = terms('records that came in this month');
+    expect(q.question).toBe(true);
+    expect(q.some((t) => t.word === 'new')).toBe(true);
+  });
+});
