@@ -47,11 +47,6 @@ export class AwaitedAnswers {
     });
   }
 
-  /** Whether answers posted to another instance reach this one. */
-  get shared(): boolean {
-    return this.relay !== undefined;
-  }
-
   /**
    * Awaits an answer for `owner`: the id the request goes out under. Throws TooManyApprovals past a bound,
    * RelayUnavailable when the shared store cannot register it (then nothing is asked).
