@@ -2,6 +2,7 @@ import { Container, type ServiceIdentifier } from 'inversify';
 import { ConnectionResolver } from '../application/connections/connection-resolver.js';
 import { connectedUseCase } from '../application/connections/connected-use-case.js';
 import { Connections } from '../application/connections/connections.js';
+import { ConnectionWatch } from '../application/connections/connection-watch.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
 import { allTools } from '../application/tools.js';
@@ -37,6 +38,8 @@ export interface VendorAccess {
   useCase(tool: RegisteredTool): UseCase<unknown, unknown> | undefined;
   /** A connection changed on another instance: what this one cached of it is dropped. */
   changed(tenant: string, vendor: Vendor): void;
+  /** Where calls that asked their person to connect wait for the connection (issue 43). */
+  readonly watch: ConnectionWatch;
 }
 
 export interface VendorAccessDeps {
@@ -139,6 +142,7 @@ export const vendorAccess = ({
     return container;
   };
 
+  const watch = new ConnectionWatch();
   // The resolver and the connections service refer to each other (links one way, changes the other).
   const resolver = new ConnectionResolver<Container>({
     store: storage.store,
@@ -159,6 +163,7 @@ export const vendorAccess = ({
     inUse: new Set(backed.keys()),
     onChange: (tenant, vendor) => {
       resolver.changed(tenant, vendor);
+      watch.changed(tenant, vendor);
       return announce?.(tenant, vendor);
     },
     audit,
@@ -188,6 +193,10 @@ export const vendorAccess = ({
     store: storage.store,
     ...(inMemory ? {} : { database: storage.database }),
     useCase: (tool) => useCases.get(tool.declaration),
-    changed: (tenant, vendor) => resolver.changed(tenant, vendor),
+    changed: (tenant, vendor) => {
+      resolver.changed(tenant, vendor);
+      watch.changed(tenant, vendor);
+    },
+    watch,
   };
 };

@@ -1,5 +1,6 @@
 import type { Authenticator } from '../../../ports/authenticator.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
+import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
 
 /** What every inbound surface (HTTP tools, MCP, OpenAPI, the reference page) is built from. */
 export interface SurfaceDeps {
@@ -13,4 +14,6 @@ export interface SurfaceDeps {
   readonly outputBudget?: number;
   /** Most characters in the JSON of a list answer (format=json, MCP structuredContent). */
   readonly jsonBudget?: number;
+  /** Where an MCP call that asked its person to connect a vendor waits for the connection (issue 43). */
+  readonly connectionWatch?: ConnectionWatch;
 }

@@ -6,6 +6,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import { ELICITING_SESSION, elicitingSessionId, isPostedResponse, RelayTransport } from './legacy-relay.js';
+import { declaresUrlElicitation, urlElicitingSessionId } from './mcp-connect.js';
 import { RELAY_RETRY_SECONDS, type AnswerOutcome, type AwaitedAnswers } from './awaited-answers.js';
 
 // The 2025-era leg: a fresh server per POST on the SDK's stateless transport with JSON answers (the SDK's
@@ -57,7 +58,11 @@ export const legacyLeg =
       } finally {
         await server.close();
       }
-      if (declaresElicitation(body) && response.ok) response.headers.set('mcp-session-id', elicitingSessionId());
+      if (declaresElicitation(body) && response.ok)
+        response.headers.set(
+          'mcp-session-id',
+          declaresUrlElicitation(body) ? urlElicitingSessionId() : elicitingSessionId(),
+        );
       return response;
     }
     // The answer is a stream that outlives this function: the server closes once the call is answered.

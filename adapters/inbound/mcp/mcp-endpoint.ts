@@ -87,6 +87,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
           tenantSettings: deps.tenantSettings,
           ...(deps.approvalsWaitingPerTenant ? { approvalsWaitingPerTenant: deps.approvalsWaitingPerTenant } : {}),
           ...(deps.answerRelay ? { answerRelay: deps.answerRelay } : {}),
+          ...(deps.connectionWatch ? { connectionWatch: deps.connectionWatch } : {}),
         }),
         authInfoFor: m.authInfoFor,
       }),

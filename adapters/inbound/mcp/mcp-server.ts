@@ -23,6 +23,8 @@ import { DEFAULT_PENDING_LIMITS, PendingAnswers, type PendingLimits } from './le
 import { AwaitedAnswers } from './awaited-answers.js';
 import type { AnswerRelay } from '../../../ports/answer-relay.js';
 import { createDiscovery } from './discovery.js';
+import { declaredUrlElicitation } from './mcp-connect.js';
+import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
 import type { DiscoveryMode } from '../../../application/runtime/discovery.js';
 import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 
@@ -117,6 +119,8 @@ export interface McpServerParts {
   readonly approvalsWaitingPerTenant?: number;
   /** The shared store that carries a 2025-era answer posted to another instance (Redis); none: this process only. */
   readonly answerRelay?: AnswerRelay;
+  /** Where a call that asked its person to connect a vendor (URL elicitation) waits for the connection. */
+  readonly connectionWatch?: ConnectionWatch;
 }
 
 /** The catalogue's version: a hash of the listed tools and the build, stable across instances of one build. */
@@ -183,9 +187,11 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
 
   const approvalWaitMs = parts.approvalWaitMs ?? DEFAULT_APPROVAL_WAIT_MS;
   // `legacyElicits`: a 2025-era client that declared elicitation (legacy-leg.ts), asked by elicitation/create.
-  const factory = ({ authInfo }: McpRequestContext, legacyElicits = false): Server => {
+  const factory = ({ authInfo, requestInfo }: McpRequestContext, legacyElicits = false): Server => {
     const caller = callerOf(authInfo);
     const server = new Server(serverInfo, options);
+    // A 2025-era client whose session says it declared URL elicitation (mcp-connect.ts).
+    const legacyUrl = legacyElicits && declaredUrlElicitation(server, requestInfo);
     server.setRequestHandler('tools/list', () =>
       listTools(caller, (server.getNegotiatedProtocolVersion() ?? '') >= MODERN_REVISION),
     );
@@ -197,7 +203,9 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
           jsonBudget,
           ctx,
           legacyElicits,
+          legacyUrl,
           approvalWaitMs,
+          ...(parts.connectionWatch ? { connectionWatch: parts.connectionWatch } : {}),
           ...(caller.outputSchemas ? { outputSchemas: caller.outputSchemas } : {}),
         }),
       ),

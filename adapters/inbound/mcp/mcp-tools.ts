@@ -14,7 +14,10 @@ import type { ToolError } from '../../../application/runtime/tool-error.js';
 import type { Group } from '../../../application/runtime/define-tool.js';
 import { outsideToolsets } from '../../../application/runtime/toolsets.js';
 import { mcpTool, type OutputSchemaForm } from '../dialects/tool-dialects.js';
-import { personReach, runWithPerson } from './mcp-approval.js';
+import { DEFAULT_APPROVAL_WAIT_MS, personReach, runWithPerson } from './mcp-approval.js';
+import { connectReach, DEFAULT_CONNECT_WAIT_MS, runWithConnect } from './mcp-connect.js';
+import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
+import type { PersonChannel } from '../../../application/runtime/executor-types.js';
 import { givesTableRows, TABLE_ROWS_PHRASE, withTableRows } from './table-rows.js';
 
 /** Every tool as tools/list gives it, in the registry's order (the same shape as `GET /v1/tools?dialect=mcp`). */
@@ -118,6 +121,12 @@ export interface CallOptions {
   readonly legacyElicits?: boolean;
   /** How long a 2025-era exchange waits for the person's answer. */
   readonly approvalWaitMs?: number;
+  /** A 2025-era client whose session declared URL elicitation (mcp-connect.ts). */
+  readonly legacyUrl?: boolean;
+  /** Where a call that asked its person to connect waits; without it nobody is asked to connect. */
+  readonly connectionWatch?: ConnectionWatch;
+  /** How long such a call waits for the person to connect (default 5 minutes). */
+  readonly connectWaitMs?: number;
 }
 
 /**
@@ -142,24 +151,31 @@ export const callTool = async (
   const metaKey = params._meta?.['idempotency_key'];
   const idempotencyKey = typeof metaKey === 'string' ? metaKey : caller.idempotencyKey;
   const { ctx, outputBudget, jsonBudget } = options;
-  const result = await runWithPerson(
-    tool.name,
-    (person) =>
-      executor.run({
-        tool,
-        args: params.arguments ?? {},
-        principal: caller.principal,
-        requestId: caller.requestId,
-        idempotencyKey,
-        budget: outputBudget,
-        surface: 'mcp',
-        trace: traceOf(params._meta, caller),
-        ...(person ? { person } : {}),
-      }),
-    ctx,
-    personReach(ctx, options.legacyElicits),
-    options.approvalWaitMs,
-  );
+  const run = (person?: PersonChannel) =>
+    executor.run({
+      tool,
+      args: params.arguments ?? {},
+      principal: caller.principal,
+      requestId: caller.requestId,
+      idempotencyKey,
+      budget: outputBudget,
+      surface: 'mcp',
+      trace: traceOf(params._meta, caller),
+      ...(person ? { person } : {}),
+    });
+  const withPerson = () =>
+    runWithPerson(tool.name, run, ctx, personReach(ctx, options.legacyElicits), options.approvalWaitMs);
+  // A missing vendor connection, where the client can open a URL for its person (mcp-connect.ts).
+  const connect = options.connectionWatch ? connectReach(ctx, options.legacyUrl) : undefined;
+  const result =
+    connect && ctx && options.connectionWatch
+      ? await runWithConnect(tool.name, withPerson, run, ctx, connect, {
+          watch: options.connectionWatch,
+          tenant: caller.principal.tenant,
+          waitMs: options.connectWaitMs ?? DEFAULT_CONNECT_WAIT_MS,
+          askWaitMs: options.approvalWaitMs ?? DEFAULT_APPROVAL_WAIT_MS,
+        })
+      : await withPerson();
   if ('resultType' in result) return result;
   const tableRows = givesTableRows(result, params.arguments ?? {}, options.outputSchemas === 'full');
   return toCallToolResult(result, outputBudget, jsonBudget, tableRows);

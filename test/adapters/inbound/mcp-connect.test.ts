@@ -1,0 +1,207 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FixedClock } from '../../../adapters/outbound/system-clock.js';
+import { createGateway, type Gateway } from '../../../composition/gateway.js';
+import { HubSpotServer } from '../../fakes/hubspot-server.js';
+import { finishInBrowser, openConnectLink, signInOnConnectPage } from '../../support/connect-flow.js';
+import { NOW } from '../../support/gateway.js';
+
+// Issue 43, connect in the conversation: a call that needs HubSpot, from a client that declared URL-mode
+// elicitation, asks the client to open the gateway's connect page for its person; a scripted person follows
+// the URL (signs in to the gateway as the caller, approves at the HubSpot stand-in's OAuth page, comes back
+// to the callback), and the original call completes. The official clients on both revisions: the v2 client
+// on 2026-07-28 (input_required, then the retry) and on 2025-11-25, and the v1 client (2025-11-25), where the
+// gateway also sends notifications/elicitation/complete with the elicitation's id.
+
+const AGENT = 'token-acme-agent-0123456789';
+const OTHER = 'token-acme-other-0123456789';
+
+let hubspot: HubSpotServer;
+let dataDir: string;
+let g: Gateway;
+let server: ServerType;
+let base = '';
+const clock = new FixedClock(NOW);
+
+beforeAll(async () => {
+  hubspot = await HubSpotServer.start({ clock });
+  dataDir = mkdtempSync(join(tmpdir(), 'gateway-mcp-connect-'));
+  g = createGateway({
+    env: {
+      CRM_BACKEND: 'hubspot',
+      HUBSPOT_BASE_URL: hubspot.baseUrl,
+      HUBSPOT_CLIENT_ID: hubspot.oauth.clientId,
+      HUBSPOT_CLIENT_SECRET: hubspot.oauth.clientSecret,
+      HUBSPOT_APP_URL: 'https://app.hubspot.example',
+      PUBLIC_BASE_URL: 'https://gateway.example',
+      GATEWAY_DATA_DIR: dataDir,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      GATEWAY_API_KEYS: JSON.stringify([
+        { name: 'acme-agent', token: AGENT, permissions: ['crm:*'], tenant: 'acme' },
+        { name: 'acme-other', token: OTHER, permissions: ['crm:*'], tenant: 'acme' },
+      ]),
+    },
+    logger: pino({ level: 'silent' }),
+    overrides: { clock },
+  });
+  await new Promise<void>((resolve) => {
+    server = serve({ fetch: g.http.fetch, port: 0, hostname: '127.0.0.1', autoCleanupIncoming: false }, () =>
+      resolve(),
+    );
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await g.close();
+  await hubspot.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The person: opens the URL, signs in to the gateway with `key`, approves at HubSpot, lands on the callback. */
+const followUrl = async (url: string, key: string): Promise<number> => {
+  const flow = await openConnectLink(g, url, key);
+  const code = hubspot.grantCode({
+    redirectUri: 'https://gateway.example/oauth/callback',
+    codeChallenge: flow.authorize.searchParams.get('code_challenge')!,
+  });
+  const done = await finishInBrowser(
+    g,
+    flow,
+    `code=${encodeURIComponent(code)}&state=${encodeURIComponent(flow.state)}`,
+  );
+  return done.status;
+};
+
+const disconnect = () =>
+  g.http.request('/v1/connections/hubspot?scope=user', {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${AGENT}` },
+  });
+
+interface Asked {
+  readonly mode?: string;
+  readonly url?: string;
+  readonly message?: string;
+  readonly elicitationId?: string;
+}
+
+/** What the person did: the URL elicitations the client received, the completions, and the person's own steps. */
+interface Seen {
+  readonly asked: Asked[];
+  readonly completed: string[];
+  person?: Promise<number>;
+}
+
+type Kind = 'v2 client, 2026-07-28' | 'v2 client, 2025-11-25' | 'v1 client, 2025-11-25';
+const KINDS: readonly Kind[] = ['v2 client, 2026-07-28', 'v2 client, 2025-11-25', 'v1 client, 2025-11-25'];
+
+/**
+ * A client of `kind` declaring URL elicitation, whose handler accepts at once and lets the person follow the
+ * URL afterwards (as a host that opens a browser does); `answer` may decline instead.
+ */
+const connect = async (kind: Kind, answer: 'accept' | 'decline' = 'accept') => {
+  const seen: Seen = { asked: [], completed: [] };
+  const onAsk = (params: Asked) => {
+    seen.asked.push(params);
+    if (answer === 'accept' && params.mode === 'url' && params.url) seen.person = followUrl(params.url, AGENT);
+    return { action: answer };
+  };
+  const requestInit = { headers: { authorization: `Bearer ${AGENT}` } };
+  const url = new URL(`${base}/mcp`);
+  if (kind === 'v1 client, 2025-11-25') {
+    const client = new V1Client(
+      { name: 'connect-v1', version: '1.0.0' },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (req) => onAsk(req.params as Asked) as never);
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+      seen.completed.push(n.params.elicitationId);
+    });
+    await client.connect(new V1Transport(url, { requestInit }));
+    await client.listTools();
+    return {
+      seen,
+      call: (args: Record<string, unknown>) => client.callTool({ name: 'crm_createContact', arguments: args }),
+      close: () => client.close(),
+    };
+  }
+  const client = new Client(
+    { name: 'connect-v2', version: '1.0.0' },
+    {
+      capabilities: { elicitation: { url: {} } },
+      ...(kind === 'v2 client, 2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
+  );
+  client.setRequestHandler('elicitation/create', async (req: any) => onAsk(req.params));
+  client.setNotificationHandler('notifications/elicitation/complete', (n: any) => {
+    seen.completed.push(n.params.elicitationId);
+  });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+  expect(client.getProtocolEra()).toBe(kind === 'v2 client, 2026-07-28' ? 'modern' : 'legacy');
+  await client.listTools();
+  return {
+    seen,
+    call: (args: Record<string, unknown>) =>
+      client.callTool({ name: 'crm_createContact', arguments: args }) as Promise<any>,
+    close: () => client.close(),
+  };
+};
+
+describe.each(KINDS)('connect in the conversation (%s)', (kind) => {
+  it('elicits the connect page, the person connects, and the original call completes', async () => {
+    const c = await connect(kind);
+    try {
+      const email = `${kind.replace(/\W+/g, '-')}@acme.example`;
+      const result: any = await c.call({ values: { email } });
+      expect(result.isError).not.toBe(true);
+      expect(result.structuredContent.id).toMatch(/^\d+$/);
+      // The contact was created at HubSpot, with the token the person's connection gave.
+      const created = hubspot.requests.filter((r) => r.method === 'POST' && JSON.stringify(r.body).includes(email));
+      expect(created).toHaveLength(1);
+      expect(created[0]!.status).toBe(201);
+      expect(await c.seen.person).toBe(200);
+      expect(c.seen.asked).toHaveLength(1);
+      const asked = c.seen.asked[0]!;
+      expect(asked.mode).toBe('url');
+      expect(asked.url).toMatch(/^https:\/\/gateway\.example\/connect\/hubspot\?ticket=/);
+      expect(asked.message).toContain('sign in to the gateway');
+      if (kind === 'v2 client, 2026-07-28') {
+        // 2026-07-28 has neither the elicitationId on the wire nor the completion notification.
+        expect(c.seen.completed).toEqual([]);
+      } else {
+        expect(asked.elicitationId).toMatch(/^[\w-]{20,}$/);
+        expect(c.seen.completed).toEqual([asked.elicitationId]);
+      }
+      // The URL is bound to the caller: another person of the same workspace cannot use it.
+      const other = await signInOnConnectPage(g, asked.url!, OTHER);
+      expect(other.status).toBe(403);
+      expect(other.headers.get('location')).toBeNull();
+    } finally {
+      await c.close();
+      expect((await disconnect()).status).toBe(200);
+    }
+  });
+
+  it('a person who declines gets the answer with the link, and nothing waits', async () => {
+    const c = await connect(kind, 'decline');
+    try {
+      const result: any = await c.call({ values: { email: 'declined@acme.example' } });
+      expect(result.isError).toBe(true);
+      expect(result._meta['tool-gateway/error'].code).toBe('NOT_CONNECTED');
+      expect(c.seen.asked).toHaveLength(1);
+      expect(c.seen.completed).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  });
+});
