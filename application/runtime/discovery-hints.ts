@@ -49,8 +49,11 @@ export const idSource = (
   return `${sources.join(' or ')}${TAKES_HOME.has(parameter) ? ', or "home"' : ''}`;
 };
 
-/** Most other tools of the best hit's group named in a find answer (each with what it needs). */
-export const MAX_RELATED = 8;
+/**
+ * Most other tools of the best hit's group named in a find answer (each with what it needs): as many as the
+ * largest group has, so that one find maps a group and a task's later steps in it need no second find.
+ */
+export const MAX_RELATED = 24;
 
 /**
  * The other tools of the best hit's group, named with what they need: one find then maps the whole task

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { principal } from '../../composition/gateway.js';
+import { createToolFinder } from '../../application/runtime/discovery-answers.js';
 import { compileNames, matchNames, type CompiledNames } from '../../application/runtime/name-terms.js';
 import { TenantNamesCache } from '../../application/runtime/tenant-names.js';
 import { queryTerms, ToolIndex, words } from '../../application/runtime/tool-search.js';
@@ -100,5 +101,19 @@ describe('a verb and its particle', () => {
     const q = terms('records that came in this month');
     expect(q.question).toBe(true);
     expect(q.some((t) => t.word === 'new')).toBe(true);
+  });
+});
+
+describe('a find answer', () => {
+  it("names every other tool of the best hit's group, so that the task's next step needs no second find", () => {
+    const answer = createToolFinder().find(registry.tools, { query: 'filter the records of an app', limit: 3 });
+    if ('status' in answer) throw new Error(answer.message);
+    const named = [
+      ...(answer.payload['tools'] as Array<{ name: string }>),
+      ...((answer.payload['related'] ?? []) as Array<{ name: string }>),
+    ].map((t) => t.name);
+    const records = registry.tools.filter((t) => t.declaration.group === 'records').map((t) => t.name);
+    expect(records.length).toBeGreaterThan(13); // more than the 5 hits and 8 related named before
+    expect(new Set(named)).toEqual(new Set(records));
   });
 });
