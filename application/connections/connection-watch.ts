@@ -8,33 +8,49 @@ import type { Vendor } from '../../ports/connection-store.js';
 /** The most calls that may wait for a connection at once on one instance. */
 export const MAX_CONNECTION_WAITERS = 1000;
 
+/** Why a wait ended: a change, its time ran out, the call was cancelled, or too many wait already. */
+export type WaitEnd = 'changed' | 'timeout' | 'aborted' | 'full';
+
 export class ConnectionWatch {
   readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #perTenant = new Map<string, number>();
+  readonly #tenantMax: number;
   #count = 0;
 
-  constructor(private readonly max = MAX_CONNECTION_WAITERS) {}
+  /** `max` calls wait at once on this instance, a tenth of them (at least one) of one tenant. */
+  constructor(private readonly max = MAX_CONNECTION_WAITERS) {
+    this.#tenantMax = Math.max(1, Math.floor(max / 10));
+  }
 
   /**
-   * Resolves true when a connection of `tenant` to `vendor` changes within `ms`, false when the time runs
-   * out, the signal aborts, or too many calls wait already (then the caller simply tries again later).
+   * Waits until a connection of `tenant` to `vendor` changes, at most `ms`; at once 'full' when too many
+   * calls (of the gateway, or of the tenant) wait already: the caller then stops waiting.
    */
-  changeOf(tenant: string, vendor: Vendor, ms: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.#count >= this.max || signal?.aborted) return Promise.resolve(false);
+  changeOf(tenant: string, vendor: Vendor, ms: number, signal?: AbortSignal): Promise<WaitEnd> {
+    if (signal?.aborted) return Promise.resolve('aborted');
+    const tenantCount = this.#perTenant.get(tenant) ?? 0;
+    if (this.#count >= this.max || tenantCount >= this.#tenantMax) return Promise.resolve('full');
     const key = `${tenant}\u0000${vendor}`;
-    return new Promise<boolean>((resolve) => {
+    this.#perTenant.set(tenant, tenantCount + 1);
+    return new Promise<WaitEnd>((resolve) => {
       let set = this.#waiters.get(key);
       if (!set) this.#waiters.set(key, (set = new Set()));
       const waiters = set;
-      const done = (changed: boolean) => {
+      const done = (end: WaitEnd) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', aborted);
-        if (waiters.delete(wake)) this.#count--;
+        if (waiters.delete(wake)) {
+          this.#count--;
+          const left = (this.#perTenant.get(tenant) ?? 1) - 1;
+          if (left > 0) this.#perTenant.set(tenant, left);
+          else this.#perTenant.delete(tenant);
+        }
         if (waiters.size === 0 && this.#waiters.get(key) === waiters) this.#waiters.delete(key);
-        resolve(changed);
+        resolve(end);
       };
-      const wake = () => done(true);
-      const aborted = () => done(false);
-      const timer = setTimeout(() => done(false), Math.max(0, ms));
+      const wake = () => done('changed');
+      const aborted = () => done('aborted');
+      const timer = setTimeout(() => done('timeout'), Math.max(0, ms));
       signal?.addEventListener('abort', aborted, { once: true });
       waiters.add(wake);
       this.#count++;

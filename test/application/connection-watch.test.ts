@@ -12,26 +12,30 @@ describe('ConnectionWatch', () => {
     const otherVendor = watch.changeOf('acme', 'podio', 60_000);
     expect(watch.waiting).toBe(3);
     watch.changed('acme', 'hubspot');
-    expect(await mine).toBe(true);
+    expect(await mine).toBe('changed');
     expect(watch.waiting).toBe(2);
     const abort = new AbortController();
     const aborted = watch.changeOf('acme', 'sharefile', 60_000, abort.signal);
     abort.abort();
-    expect(await aborted).toBe(false);
+    expect(await aborted).toBe('aborted');
     watch.changed('globex', 'hubspot');
     watch.changed('acme', 'podio');
-    expect(await Promise.all([otherTenant, otherVendor])).toEqual([true, true]);
+    expect(await Promise.all([otherTenant, otherVendor])).toEqual(['changed', 'changed']);
     expect(watch.waiting).toBe(0);
   });
 
-  it('answers false at once past its bound, and when the wait is spent', async () => {
-    const watch = new ConnectionWatch(1);
-    const first = watch.changeOf('acme', 'hubspot', 60_000);
-    expect(await watch.changeOf('acme', 'hubspot', 60_000)).toBe(false);
-    expect(await watch.changeOf('acme', 'podio', 0)).toBe(false);
+  it('is full at once past its bound, a tenant at a tenth of it, and times out when the wait is spent', async () => {
+    const watch = new ConnectionWatch(20);
+    const acme = [watch.changeOf('acme', 'hubspot', 60_000), watch.changeOf('acme', 'podio', 60_000)];
+    expect(await watch.changeOf('acme', 'hubspot', 60_000)).toBe('full');
+    const others = Array.from({ length: 18 }, (_, i) => watch.changeOf(`t${i}`, 'hubspot', 60_000));
+    expect(await watch.changeOf('globex', 'hubspot', 60_000)).toBe('full');
     watch.changed('acme', 'hubspot');
-    expect(await first).toBe(true);
-    expect(await watch.changeOf('acme', 'hubspot', 0)).toBe(false);
+    watch.changed('acme', 'podio');
+    expect(await Promise.all(acme)).toEqual(['changed', 'changed']);
+    expect(await watch.changeOf('acme', 'hubspot', 0)).toBe('timeout');
+    for (let i = 0; i < 18; i++) watch.changed(`t${i}`, 'hubspot');
+    await Promise.all(others);
     expect(watch.waiting).toBe(0);
   });
 });

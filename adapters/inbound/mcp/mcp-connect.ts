@@ -105,11 +105,22 @@ export interface ConnectOptions {
 /** Runs the call until it no longer lacks the connection, waiting for changes of it, until `waitMs` is spent. */
 const untilConnected = async (run: Run, vendor: Vendor, ctx: ServerContext, o: ConnectOptions): Promise<ToolResult> => {
   const deadline = Date.now() + o.waitMs;
-  for (;;) {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  for (let looked = 1; ; looked++) {
     const result = await run({});
     const left = deadline - Date.now();
-    if (!missingIn(result) || left <= 0 || ctx.mcpReq.signal.aborted) return result;
-    await o.watch.changeOf(o.tenant, vendor, Math.min(left, RECHECK_MS), ctx.mcpReq.signal);
+    if (!missingIn(result) || left <= 0) return result;
+    const end = await o.watch.changeOf(o.tenant, vendor, Math.min(left, RECHECK_MS), ctx.mcpReq.signal);
+    // Too many calls wait already, or the client cancelled: the answer with the link stands.
+    if (end === 'full' || end === 'aborted') return result;
+    // A client that asked for progress hears that the call still waits (and may keep its timeout open).
+    if (progressToken !== undefined)
+      await ctx.mcpReq
+        .notify({
+          method: 'notifications/progress',
+          params: { progressToken, progress: looked, message: `Waiting for ${VENDOR_LABELS[vendor]} to be connected` },
+        })
+        .catch(() => undefined);
   }
 };
 
