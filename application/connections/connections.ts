@@ -12,7 +12,7 @@ import {
   type ConnectionSummary,
   type Vendor,
 } from '../../ports/connection-store.js';
-import type { VendorConnectors } from '../../ports/vendor-connector.js';
+import type { OAuthConnector, VendorConnectors } from '../../ports/vendor-connector.js';
 import type { AuditLog } from '../../ports/audit-log.js';
 import { listConnections, listingOf, type ConnectionListing, type ConnectionScope } from './connection-listing.js';
 import { revokeAtVendor } from './revoke-at-vendor.js';
@@ -149,10 +149,25 @@ export class Connections {
   ): Either<GatewayError, { label: string; tenant: string }> {
     const ticket = readTicket(this.deps.sealer, this.deps.clock.now().getTime(), vendorName, sealedTicket);
     if (E.isLeft(ticket)) return ticket;
+    const oauth = this.#oauthOf(ticket.right.v);
+    if (E.isLeft(oauth)) return oauth; // said before anyone signs in: a key-based vendor has nothing to open
     return E.right({
       label: this.deps.connectors.get(ticket.right.v)?.label ?? ticket.right.v,
       tenant: ticket.right.t,
     });
+  }
+
+  #oauthOf(v: Vendor): Either<GatewayError, OAuthConnector> {
+    const oauth = this.deps.connectors.get(v)?.oauth;
+    return oauth
+      ? E.right(oauth)
+      : E.left(
+          invalidInput(
+            `${this.deps.connectors.get(v)?.label ?? v} connects with an API key: an administrator of the workspace sends it to POST ${this.deps.publicBaseUrl}/v1/connections/${v} (see /docs).`,
+            'vendor',
+            'a vendor with an OAuth app',
+          ),
+        );
   }
 
   /**
@@ -167,18 +182,11 @@ export class Connections {
     const read = readTicket(this.deps.sealer, this.deps.clock.now().getTime(), vendorName, sealedTicket);
     const ticket = E.isLeft(read) ? read : heldBy(read.right, holder);
     if (E.isLeft(ticket)) return ticket;
-    const { v } = ticket.right;
-    const oauth = this.deps.connectors.get(v)?.oauth;
-    if (!oauth)
-      return E.left(
-        invalidInput(
-          `${this.deps.connectors.get(v)?.label ?? v} connects with an API key: an administrator of the workspace sends it to POST ${this.deps.publicBaseUrl}/v1/connections/${v} (see /docs).`,
-          'vendor',
-          'a vendor with an OAuth app',
-        ),
-      );
+    const oauth = this.#oauthOf(ticket.right.v);
+    if (E.isLeft(oauth)) return oauth;
+    const o = oauth.right;
     return E.right(
-      authorizeAt(oauth, ticket.right, {
+      authorizeAt(o, ticket.right, {
         sealer: this.deps.sealer,
         nowMs: this.deps.clock.now().getTime(),
         redirectUri: this.redirectUri,

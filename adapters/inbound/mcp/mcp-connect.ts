@@ -31,7 +31,7 @@ import { ELICITING_SESSION } from './legacy-relay.js';
 /** The key of the one input request on 2026-07-28: the person's answer to "open the connect page?". */
 export const CONNECT_INPUT = 'connect';
 /** How long a call waits for its person to connect, by default. */
-export const DEFAULT_CONNECT_WAIT_MS = 300_000;
+export const DEFAULT_CONNECT_WAIT_MS = 120_000;
 /** A waiting call looks again this often even without a change announced (a change on an unannounced instance). */
 const RECHECK_MS = 15_000;
 /** The requestState of a 2026-07-28 connect elicitation: it only names the vendor (it grants nothing). */
