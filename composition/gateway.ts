@@ -56,9 +56,6 @@ import { sharedRedis } from './shared-redis.js';
 import { readinessCheck } from './readiness.js';
 import { usageMetering } from './usage.js';
 import { callObserver } from './call-observer.js';
-import { jobEngineFor } from './jobs.js';
-import type { JobEngine, JobEngineOptions } from '../application/jobs/job-engine.js';
-import { mountJobRoutes } from '../adapters/inbound/http/job-routes.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -67,8 +64,6 @@ export interface GatewayOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly logger?: Logger;
   readonly overrides?: ContainerOverrides;
-  /** The job engine's settings (lease, poll, bounds), for tests and benchmarks. */
-  readonly jobs?: Partial<JobEngineOptions>;
 }
 
 export interface CallOptions {
@@ -99,8 +94,6 @@ export interface Gateway {
   readonly http: Hono;
   /** The executor every surface shares (for other inbound adapters such as MCP). */
   readonly executor: ToolExecutor;
-  /** The long-job engine (issue 40). */
-  readonly jobs: JobEngine;
   /** The Inversify container with every port's adapter (for tests and embedders that need an adapter). */
   readonly container: Container;
   /** Marks the gateway as shutting down: /readyz answers 503 so load balancers stop sending traffic. */
@@ -271,18 +264,6 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       }),
     },
   );
-  const audit = auditPolicyOf(services.audit, (group) => vendorOfGroup.get(group));
-  const jobs = jobEngineFor({
-    storage,
-    settings: config.storage,
-    registry,
-    resolve: executor.resolve,
-    clock: shared.clock,
-    observer,
-    audit,
-    logger,
-    tuning: options.jobs,
-  });
   const transferFaults = storeFaultReporter(logger, metrics);
   const readiness = readinessCheck({
     accepting: () => !draining,
@@ -311,7 +292,6 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     },
     onInternalError: (error: unknown, requestId: string) =>
       logger.error({ err: error, requestId }, 'request failed unexpectedly'),
-    jobs,
   };
   const http = createHttpApp({
     ...callDeps,
@@ -342,9 +322,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         tenantSettings: config.tenantSettings,
         approvalsWaitingPerTenant: config.approvalsWaitingPerTenant,
         answerRelay: answers,
-        jobs,
       });
-      mountJobRoutes(app, { authenticator: container.get(Authenticator), jobs });
       mountOpenApi(app, surface);
       mountDocs(app, surface);
       for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);
@@ -398,7 +376,6 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       );
     },
     executor,
-    jobs,
     container,
     drain: () => {
       draining = true;
@@ -411,7 +388,6 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       const web = container.isBound(WebReader) ? container.get(WebReader) : undefined;
       await web?.close?.().catch(() => undefined);
       await identity?.close().catch(() => undefined);
-      await jobs.close(); // its runs stop after the chunk in flight; their leases pass to another instance
       await usage.close(); // its last counts go to the database before it closes
       await storage.close().catch(() => undefined);
       await shared.documents.close().catch(() => undefined);
