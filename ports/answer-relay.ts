@@ -24,6 +24,11 @@ export interface AnswerRelay {
   forward(id: string, owner: string, answer: string): Promise<Forwarded>;
   /** Forgets `id` (answered here, or given up). Best effort: never rejects; the entry runs out anyway. */
   release(id: string): void;
+  /**
+   * How many times answers from other instances stopped reaching this process (its subscription was lost).
+   * Compared before and after a wait, it tells whether an answer may have been lost during it.
+   */
+  outages(): number;
   /** Where answers forwarded to this process go (one receiver; set before the first `hold`). */
   receive(onAnswer: (id: string, owner: string, answer: string) => void): void;
   /** Stops listening; nothing of it keeps the process alive afterwards. */

@@ -10,6 +10,15 @@ export type CallSurface = 'rest' | 'tool-call' | 'mcp';
 export interface TraceCarrier {
   readonly traceparent?: string;
   readonly tracestate?: string;
+  /** On MCP: what names the request in a trace (the MCP semantic conventions' attributes). */
+  readonly mcp?: McpRequestFacts;
+}
+
+/** The MCP session, protocol version and JSON-RPC id of a tools/call, when the client sent them. */
+export interface McpRequestFacts {
+  readonly sessionId?: string;
+  readonly protocolVersion?: string;
+  readonly requestId?: string | number;
 }
 
 export interface ObservedCall {

@@ -12,10 +12,12 @@ import { OtlpReceiver, type ReceivedSpan } from '../fakes/otlp-receiver.js';
 import { TEST_DATA_DIR } from '../support/data-dir.js';
 import { request } from '../support/gateway.js';
 
-// OpenTelemetry (issue 32): a tool call is one span continuing the caller's trace (HTTP traceparent, or MCP
-// _meta), each vendor HTTP call its child, exported over OTLP/HTTP to a receiver standing in for a collector.
+// OpenTelemetry (issues 32, 39): a tool call is a request span (SERVER) continuing the caller's trace (HTTP
+// traceparent, or MCP _meta), its `execute_tool` child (INTERNAL), and each vendor HTTP call a child of that,
+// exported over OTLP/HTTP to a receiver standing in for a collector.
 
 const TOKEN = 'tracing-token-0123456789';
+const INTERNAL = 1;
 const SERVER = 2;
 const CLIENT = 3;
 const ERROR = 2;
@@ -60,6 +62,9 @@ const exported = async (g: Gateway, traceId: string): Promise<ReceivedSpan[]> =>
 };
 
 const toolSpanOf = (spans: ReceivedSpan[], tool: string) => spans.find((s) => s.name === `execute_tool ${tool}`);
+/** The span a span is the child of. */
+const parentOf = (spans: readonly ReceivedSpan[], span: ReceivedSpan | undefined) =>
+  spans.find((s) => s.spanId === span?.parentSpanId);
 
 beforeAll(async () => {
   hubspot = await HubSpotServer.start();
@@ -83,13 +88,13 @@ describe('a caller that does not sample (traceparent flags 00)', () => {
     expect(answer.status).toBe(200);
     const spans = await exported(g, traceId);
     const tool = toolSpanOf(spans, 'crm_getProperties');
-    expect(tool).toMatchObject({ parentSpanId: parentId });
+    expect(parentOf(spans, tool)).toMatchObject({ parentSpanId: parentId, kind: SERVER });
     expect(spans.filter((s) => s.parentSpanId === tool!.spanId).length).toBeGreaterThan(0);
   });
 });
 
 describe('a REST call with a traceparent header', () => {
-  it('is one trace: the tool call continues the caller span, and its vendor call (retried once) is a child', async () => {
+  it("is one trace: the request continues the caller span, the tool call is its child, and its vendor call (retried once) the tool call's", async () => {
     const g = gateway();
     const { traceId, parentId, traceparent } = callerContext();
     hubspot.failNext(503, { status: 'error', message: 'Service Unavailable', category: 'SERVICE_UNAVAILABLE' });
@@ -101,13 +106,23 @@ describe('a REST call with a traceparent header', () => {
     expect(answer.status).toBe(200);
     const spans = await exported(g, traceId);
     const tool = toolSpanOf(spans, 'crm_getProperties');
-    expect(tool).toMatchObject({
+    expect(parentOf(spans, tool)).toMatchObject({
+      name: 'POST /v1/tools/crm/getProperties',
       parentSpanId: parentId,
       kind: SERVER,
+      attributes: expect.objectContaining({
+        'http.request.method': 'POST',
+        'http.route': '/v1/tools/crm/getProperties',
+        'http.response.status_code': 200,
+      }),
+    });
+    expect(tool).toMatchObject({
+      kind: INTERNAL,
       serviceName: 'gateway-under-test',
       attributes: expect.objectContaining({
         'gen_ai.operation.name': 'execute_tool',
         'gen_ai.tool.name': 'crm_getProperties',
+        'gen_ai.tool.call.id': expect.any(String),
         'gateway.tenant': 'default',
         'gateway.tool.group': 'crm',
         'gateway.surface': 'rest',
@@ -144,7 +159,12 @@ describe('a REST call with a traceparent header', () => {
     expect(answer.status).toBe(404);
     await g.close();
     const tool = receiver.spans.filter((s) => s.name === 'execute_tool crm_getContact').at(-1)!;
-    expect(tool.parentSpanId).toBeUndefined();
+    const server = parentOf(receiver.spans, tool);
+    expect(server).toMatchObject({
+      name: 'POST /v1/tools/crm/getContact',
+      attributes: expect.objectContaining({ 'http.response.status_code': 404 }),
+    });
+    expect(server!.parentSpanId).toBeUndefined();
     expect(tool.attributes).toMatchObject({
       'gateway.outcome': 'refused',
       'gateway.status': 404,
@@ -158,7 +178,7 @@ describe('a REST call with a traceparent header', () => {
     });
   });
 
-  it('ignores a malformed traceparent: the call runs and its span is a root', async () => {
+  it('ignores a malformed traceparent: the call runs and its request span is a root', async () => {
     const g = gateway();
     const answer = await request(g, 'POST', '/v1/tools/crm/getProperties', {
       body: { object_type: 'companies' },
@@ -168,7 +188,8 @@ describe('a REST call with a traceparent header', () => {
     expect(answer.status).toBe(200);
     await g.close();
     const tool = receiver.spans.filter((s) => s.name === 'execute_tool crm_getProperties').at(-1)!;
-    expect(tool.parentSpanId).toBeUndefined();
+    expect(parentOf(receiver.spans, tool)?.parentSpanId).toBeUndefined();
+    expect(parentOf(receiver.spans, tool)?.kind).toBe(SERVER);
     expect(tool.traceId).toMatch(/^[0-9a-f]{32}$/);
   });
 });
@@ -208,8 +229,19 @@ describe('an MCP tools/call with traceparent in _meta (SEP-414)', () => {
     await new Promise((resolve) => server!.close(resolve));
     const spans = await exported(g, viaMeta.traceId);
     const tool = toolSpanOf(spans, 'crm_getProperties');
-    expect(tool).toMatchObject({
+    expect(parentOf(spans, tool)).toMatchObject({
+      name: 'tools/call crm_getProperties',
+      kind: SERVER,
       parentSpanId: viaMeta.parentId,
+      attributes: expect.objectContaining({
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': 'crm_getProperties',
+        'mcp.protocol.version': '2026-07-28',
+        'jsonrpc.request.id': expect.any(String),
+      }),
+    });
+    expect(tool).toMatchObject({
+      kind: INTERNAL,
       attributes: expect.objectContaining({ 'gateway.surface': 'mcp', 'mcp.method.name': 'tools/call' }),
     });
     expect(spans.filter((s) => s.parentSpanId === tool!.spanId).map((s) => s.name)).toEqual([
@@ -217,7 +249,7 @@ describe('an MCP tools/call with traceparent in _meta (SEP-414)', () => {
     ]);
     // One call in each trace: _meta wins over the header, and the header serves the call without _meta.
     expect(spans.filter((s) => s.name.startsWith('execute_tool'))).toHaveLength(1);
-    expect(receiver.trace(viaHeader.traceId).filter((s) => s.name.startsWith('execute_tool'))).toEqual([
+    expect(receiver.trace(viaHeader.traceId).filter((s) => s.name.startsWith('tools/call'))).toEqual([
       expect.objectContaining({ parentSpanId: viaHeader.parentId }),
     ]);
   });

@@ -31,7 +31,15 @@ export class RelayUnavailable extends Error {
  */
 export type AnswerOutcome = 'taken' | 'unknown' | 'unreachable' | 'store-unavailable' | 'too-large';
 
-export class AwaitedAnswers {
+/** Whether answers from other instances could have been lost while a call waited (mcp-approval.ts says so). */
+export interface AnswersWatch {
+  /** A mark taken before the wait. */
+  mark(): number;
+  /** Whether answers from other instances stopped reaching this process since `mark`. */
+  lostSince(mark: number): boolean;
+}
+
+export class AwaitedAnswers implements AnswersWatch {
   constructor(
     readonly local: PendingAnswers,
     private readonly relay?: AnswerRelay,
@@ -81,6 +89,14 @@ export class AwaitedAnswers {
     } catch {
       return 'store-unavailable';
     }
+  }
+
+  mark(): number {
+    return this.relay?.outages() ?? 0;
+  }
+
+  lostSince(mark: number): boolean {
+    return this.relay !== undefined && this.relay.outages() !== mark;
   }
 
   /** Stops awaiting `id` (the exchange ended). */

@@ -10,8 +10,7 @@ import { APPROVAL_REQUIRED, type ApprovalAsk } from '../../../application/runtim
 import type { PersonChannel, ToolResult } from '../../../application/runtime/executor-types.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
 import { TooManyApprovals, type PendingRefusal } from './legacy-relay.js';
-import { RELAY_RETRY_SECONDS, RELAY_UNAVAILABLE, RelayUnavailable } from './awaited-answers.js';
-import { declaresViews } from './view-capability.js';
+import { RELAY_RETRY_SECONDS, RELAY_UNAVAILABLE, RelayUnavailable, type AnswersWatch } from './awaited-answers.js';
 
 // A person approves a gated call (a Destructive tool, a skip trace) through the MCP client: the executor's
 // first answer is APPROVAL_REQUIRED with a preview and a token (approval.ts); this module asks the person.
@@ -20,9 +19,6 @@ import { declaresViews } from './view-capability.js';
 // - 2025-11-25 with elicitation: `elicitation/create` on the same exchange's stream (the answer arrives
 //   as a separate POST to any instance, routed back by legacy-relay.ts and awaited-answers.ts), then the call
 //   runs within the same tools/call.
-// - a client that renders MCP Apps views (mcp-views.ts): the answer is the approval ask itself, which the
-//   tool's view shows as a card; the person's Approve or Decline comes back as the app-only tool
-//   views_answerApproval (view-tools.ts) with the same single-use token.
 
 /** The key of the one input request: the person's answer to "approve this call?". */
 export const APPROVAL_INPUT = 'approval';
@@ -68,18 +64,14 @@ export const approvedIn = (answer: { action?: unknown; content?: Record<string, 
   answer?.action === 'accept' && answer.content?.['approve'] === true;
 
 /** How the client of this exchange can reach a person, if at all. */
-export type PersonReach = 'input_required' | 'elicitation' | 'view' | undefined;
+export type PersonReach = 'input_required' | 'elicitation' | undefined;
 
-/**
- * 2026-07-28: the request's own capabilities (views first: the card shows what the call would do), else
- * elicitation; 2025-era: what the client declared at initialize (its session).
- */
+/** 2026-07-28: the request's own capabilities; 2025-era: what the client declared at initialize (its session). */
 export const personReach = (ctx: ServerContext | undefined, legacyElicits: boolean | undefined): PersonReach => {
   if (!ctx) return undefined;
   const envelope = ctx.mcpReq.envelope;
   if (envelope && CLIENT_CAPABILITIES_META_KEY in envelope) {
     const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
-    if (declaresViews(capabilities)) return 'view';
     return capabilities?.elicitation ? 'input_required' : undefined;
   }
   return legacyElicits ? 'elicitation' : undefined;
@@ -100,9 +92,9 @@ export const runWithPerson = async (
   ctx: ServerContext | undefined,
   reach: PersonReach,
   waitMs: number = DEFAULT_APPROVAL_WAIT_MS,
+  answers?: AnswersWatch,
 ): Promise<ToolResult | InputRequiredResult> => {
   if (!ctx || reach === undefined) return run(undefined);
-  if (reach === 'view') return askInView(tool, await run({}));
   if (reach === 'input_required') {
     const state = ctx.mcpReq.requestState();
     if (typeof state === 'string') {
@@ -122,32 +114,16 @@ export const runWithPerson = async (
   const ask = askOf(first);
   if (!ask) return first;
   let answer;
+  const mark = answers?.mark();
   try {
     answer = await ctx.mcpReq.send(
       { method: 'elicitation/create', params: approvalForm(tool, ask) },
       { timeout: Math.min(waitMs, ask.expires_in_seconds * 1000) },
     );
   } catch (error) {
-    return failed(notAnswered(tool, error, waitMs));
+    return failed(notAnswered(tool, error, waitMs, mark !== undefined && answers!.lostSince(mark)));
   }
   return run({ answer: { token: ask.approval_token, approved: approvedIn(answer) } });
-};
-
-/**
- * For a client with views: the approval ask as the answer, in words for the model (a person is shown the
- * card; nothing has changed), with the ask and the tool's name in its details for the card.
- */
-const askInView = (tool: string, first: ToolResult): ToolResult => {
-  const ask = askOf(first);
-  if (!ask || first.ok) return first;
-  return {
-    ...first,
-    error: {
-      ...first.error,
-      message: `Waiting for a person: the approval card shown with this answer asks them to approve or decline ${tool} (${ask.reason}); it would ${ask.would}. Nothing has changed yet, and the card runs it once if they approve: do not call it again.`,
-      details: { ...first.error.details, tool },
-    },
-  };
 };
 
 /** Which bound refused the approval, from the error the relay threw (or its words, if the SDK rewrapped it). */
@@ -165,7 +141,7 @@ const WHO_WAITS: Record<PendingRefusal['scope'], string> = {
 };
 
 /** Why no answer came: the wait ran out, too many approvals are waiting, or the client failed. Nothing changed. */
-const notAnswered = (tool: string, error: unknown, waitMs: number) => {
+const notAnswered = (tool: string, error: unknown, waitMs: number, answersLost = false) => {
   const text = error instanceof Error ? error.message : String(error);
   if (error instanceof RelayUnavailable || text.includes(RELAY_UNAVAILABLE)) {
     return toolError(
@@ -184,6 +160,14 @@ const notAnswered = (tool: string, error: unknown, waitMs: number) => {
       'UNAVAILABLE',
       `Nothing was changed: ${WHO_WAITS[scope]} ${count} waiting for a person's answer (the most ${scope === 'gateway' ? 'the gateway holds' : scope === 'tenant' ? 'one workspace may have' : 'one caller may have'} at once). Retry ${tool} in ${retryAfterSeconds} s, or once one of them is answered.`,
       { retry_after_seconds: retryAfterSeconds, retryable: true, limit, scope },
+    );
+  }
+  if (/timed? ?out/i.test(text) && answersLost) {
+    return toolError(
+      504,
+      'TIMEOUT',
+      `Nothing was changed: no answer to the approval of ${tool} reached this call within ${Math.round(waitMs / 1000)} s, and the shared store (Redis) that carries answers between the gateway's instances was unreachable during the wait, so an answer given through another instance may have been lost. Call it again to ask again.`,
+      { timeout_ms: waitMs, retryable: true, answers_interrupted: true },
     );
   }
   if (/timed? ?out/i.test(text)) {

@@ -9,10 +9,10 @@ import { parseToolsets } from '../../../application/runtime/toolsets.js';
 import { CALL_TOOL, parseDiscoveryMode, parsePins } from '../../../application/runtime/discovery.js';
 import { authenticateBearer } from '../http/bearer.js';
 import { readCapped } from '../http/body-reader.js';
-import { traceHeaders } from '../http/tool-calls.js';
 import { header, requestIdOf } from '../http/call-request.js';
 import type { SurfaceDeps } from '../http/surface-deps.js';
 import type { authInfoFor as AuthInfoFor, McpFetch } from './mcp-server.js';
+import { mcpTraceOf } from './mcp-trace.js';
 import { mayStepUp } from './step-up.js';
 import { PROTECTED_RESOURCE_PATH, protectedResourceMetadata } from './protected-resource.js';
 import { parseOutputSchemaForm } from '../dialects/tool-dialects.js';
@@ -229,7 +229,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
       principal: auth.principal,
       requestId,
       idempotencyKey: header(c, 'idempotency-key'),
-      trace: traceHeaders((name) => header(c, name)),
+      trace: mcpTraceOf((name) => header(c, name), body.value),
       ...(groups ? { groups } : {}),
       ...(outputSchemas ? { outputSchemas } : {}),
       ...(discovery ? { discovery } : {}),

@@ -15,6 +15,7 @@ import type { Group } from '../../../application/runtime/define-tool.js';
 import { outsideToolsets } from '../../../application/runtime/toolsets.js';
 import { mcpTool, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 import { DEFAULT_APPROVAL_WAIT_MS, personReach, runWithPerson } from './mcp-approval.js';
+import type { AnswersWatch } from './awaited-answers.js';
 import { connectReach, DEFAULT_CONNECT_WAIT_MS, runWithConnect } from './mcp-connect.js';
 import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
 import type { PersonChannel } from '../../../application/runtime/executor-types.js';
@@ -97,7 +98,11 @@ const traceOf = (meta: Record<string, unknown> | undefined, caller: McpCaller): 
   const traceparent = meta?.['traceparent'];
   if (typeof traceparent !== 'string') return caller.trace;
   const tracestate = meta?.['tracestate'];
-  return { traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) };
+  return {
+    traceparent,
+    ...(typeof tracestate === 'string' ? { tracestate } : {}),
+    ...(caller.trace?.mcp ? { mcp: caller.trace.mcp } : {}),
+  };
 };
 
 /** How one tools/call is served, beyond its params and caller. */
@@ -121,11 +126,13 @@ export interface CallOptions {
   readonly legacyElicits?: boolean;
   /** How long a 2025-era exchange waits for the person's answer. */
   readonly approvalWaitMs?: number;
+  /** Whether answers from other instances could have been lost during that wait (Redis away). */
+  readonly answersWatch?: AnswersWatch;
   /** A 2025-era client whose session declared URL elicitation (mcp-connect.ts). */
   readonly legacyUrl?: boolean;
   /** Where a call that asked its person to connect waits; without it nobody is asked to connect. */
   readonly connectionWatch?: ConnectionWatch;
-  /** How long such a call waits for the person to connect (default 2 minutes). */
+  /** How long such a call waits for the person to connect (default 5 minutes). */
   readonly connectWaitMs?: number;
 }
 
@@ -164,7 +171,14 @@ export const callTool = async (
       ...(person ? { person } : {}),
     });
   const withPerson = () =>
-    runWithPerson(tool.name, run, ctx, personReach(ctx, options.legacyElicits), options.approvalWaitMs);
+    runWithPerson(
+      tool.name,
+      run,
+      ctx,
+      personReach(ctx, options.legacyElicits),
+      options.approvalWaitMs,
+      options.answersWatch,
+    );
   // A missing vendor connection, where the client can open a URL for its person (mcp-connect.ts).
   const connect = options.connectionWatch ? connectReach(ctx, options.legacyUrl) : undefined;
   const result =

@@ -3,7 +3,7 @@ import type { Span } from '@opentelemetry/api';
 import type { AxiosAdapter, AxiosError, AxiosInstance, AxiosStatic, InternalAxiosRequestConfig } from 'axios';
 import { rateLimited, upstreamFailure, type GatewayError } from '../../../domain/shared/errors.js';
 import { recordUpstreamCall } from './upstream-calls.js';
-import { currentToolSpan, endVendorSpan, vendorSpan } from './vendor-spans.js';
+import { currentToolSpan, endVendorSpan, vendorSpan, withVendorSpan, type ToolSpanScope } from './vendor-spans.js';
 import type { DayZone } from './quota.js';
 import {
   breakerRetryAfterSeconds,
@@ -75,19 +75,24 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
   // Each attempt's bytes are counted below the retries (the answer as it came, before JSON parsing), and so
   // are the attempts, for the call's record and its span.
   const measured = new WeakMap<object, Measured>();
-  http.defaults.adapter = resilientAdapter(
+  const resilient = resilientAdapter(
     o.vendor,
     measuringAdapter(axios.getAdapter(http.defaults.adapter), measured),
     o.day,
   );
   // Every vendor call is recorded for the request's log line, the upstream metrics and usage, and is a
-  // child span of its tool call's span when tracing is on (vendor-spans.ts).
+  // child span of its tool call's span when tracing is on (vendor-spans.ts); its attempts run with that
+  // span active in OpenTelemetry's context.
   const started = new WeakMap<object, number>();
-  const spans = new WeakMap<object, Span>();
+  const spans = new WeakMap<object, { readonly span: Span; readonly parent: ToolSpanScope }>();
+  http.defaults.adapter = (config) => {
+    const traced = spans.get(config);
+    return traced ? withVendorSpan(traced.parent, traced.span, () => resilient(config)) : resilient(config);
+  };
   http.interceptors.request.use((config) => {
     started.set(config, performance.now());
     const parent = currentToolSpan();
-    if (parent) spans.set(config, vendorSpan(parent, o.vendor, config));
+    if (parent) spans.set(config, { span: vendorSpan(parent, o.vendor, config), parent });
     return config;
   });
   const record = (config: InternalAxiosRequestConfig | undefined, status: number, error?: AxiosError) => {
@@ -100,7 +105,7 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
       bytes: seen?.bytes ?? 0,
       bytesSent: seen?.bytesSent ?? 0,
     });
-    const span = config ? spans.get(config) : undefined;
+    const span = config ? spans.get(config)?.span : undefined;
     if (span) endVendorSpan(span, status, Math.max(0, (seen?.attempts ?? 1) - 1), error);
   };
   http.interceptors.response.use(

@@ -1,32 +1,44 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { createRequire } from 'node:module';
 import type * as OtelApi from '@opentelemetry/api';
-import type { Span, Tracer } from '@opentelemetry/api';
+import type { Context, Span, Tracer } from '@opentelemetry/api';
 
-let apiModule: typeof OtelApi | undefined;
-/** The OpenTelemetry API, loaded when the first span is made (never with tracing off). */
-const otel = (): typeof OtelApi =>
-  (apiModule ??= createRequire(import.meta.url)('@opentelemetry/api') as typeof OtelApi);
+// The child spans of a tool call's span: one per vendor HTTP call (issue 32), parented through
+// OpenTelemetry's own context (issue 39): the tracing observer (adapters/outbound/observability/tracing.ts)
+// runs the call with `context.with`, its span active and the tracer it was made with under a context key;
+// the vendor HTTP client (vendor-http.ts) reads the active context here and runs the request with the vendor
+// span active, so standard instrumentation (undici, pg, ioredis) nests under it too. With tracing off the
+// API is never loaded: `enableVendorSpans` is never called and a vendor call costs one undefined check.
 
-// The child spans of a tool call's span: one per vendor HTTP call (issue 32). The tool call's span is put in
-// scope by the tracing observer (adapters/outbound/observability/tracing.ts) and read here by the vendor
-// HTTP client (vendor-http.ts). With tracing off nothing is ever put in scope: the scope is not even made,
-// and a vendor call costs one undefined check.
+/** The OpenTelemetry API and the context key of the gateway's tracer, once tracing has started. */
+let otel: { readonly api: typeof OtelApi; readonly tracerKey: symbol } | undefined;
 
-/** The tool call a vendor call is made for: its span, and the tracer its children are made with. */
+/** Called by the tracing set-up with the API it loaded: from then on vendor calls look for a tool span. */
+export const enableVendorSpans = (api: typeof OtelApi): void => {
+  otel ??= { api, tracerKey: api.createContextKey('tool-gateway tracer') };
+};
+
+/** `context` with `span` active and `tracer` as the one its vendor calls' spans are made with. */
+export const toolSpanContext = (context: Context, span: Span, tracer: Tracer): Context => {
+  if (!otel) throw new Error('enableVendorSpans must be called before a tool span is made');
+  return otel.api.trace.setSpan(context, span).setValue(otel.tracerKey, tracer);
+};
+
+/** The tool call a vendor call is made for: the active context, with its span and the gateway's tracer. */
 export interface ToolSpanScope {
   readonly tracer: Tracer;
-  readonly span: Span;
+  readonly context: Context;
 }
 
-let scope: AsyncLocalStorage<ToolSpanScope> | undefined;
+/** The tool call whose work is running (from OpenTelemetry's active context), when tracing is on. */
+export const currentToolSpan = (): ToolSpanScope | undefined => {
+  if (!otel) return undefined;
+  const context = otel.api.context.active();
+  const tracer = context.getValue(otel.tracerKey) as Tracer | undefined;
+  return tracer ? { tracer, context } : undefined;
+};
 
-/** Runs `work` with `tool` as the parent of the vendor calls it makes. */
-export const runInToolSpan = <A>(tool: ToolSpanScope, work: () => Promise<A>): Promise<A> =>
-  (scope ??= new AsyncLocalStorage()).run(tool, work);
-
-/** The tool call whose work is running, when tracing is on. */
-export const currentToolSpan = (): ToolSpanScope | undefined => scope?.getStore();
+/** Runs `work` with `span` (a vendor call's) active, so what the HTTP client does underneath nests under it. */
+export const withVendorSpan = <A>(parent: ToolSpanScope, span: Span, work: () => Promise<A>): Promise<A> =>
+  otel ? otel.api.context.with(otel.api.trace.setSpan(parent.context, span), work) : work();
 
 /** A path segment that names a resource rather than an id: letters, `-`, `_`, `.`, or a version (`v3`). */
 const NAMED_SEGMENT = /^(?:[A-Za-z_.-]{1,48}|v\d{1,2})$/;
@@ -59,7 +71,7 @@ export const vendorSpan = (
   vendor: string,
   config: { readonly method?: string; readonly url?: string; readonly baseURL?: string },
 ): Span => {
-  const { ROOT_CONTEXT, SpanKind, trace } = otel();
+  const { SpanKind } = otel!.api;
   const method = (config.method ?? 'get').toUpperCase();
   const template = routeTemplate(config.url);
   let host: string | undefined;
@@ -79,7 +91,7 @@ export const vendorSpan = (
         ...(host ? { 'server.address': host } : {}),
       },
     },
-    trace.setSpan(ROOT_CONTEXT, parent.span),
+    parent.context,
   );
 };
 
@@ -95,7 +107,7 @@ export const endVendorSpan = (
   if (status === 0 || status >= 400) {
     const type = status > 0 ? String(status) : (error?.code ?? 'network_error');
     span.setAttribute('error.type', type);
-    span.setStatus({ code: otel().SpanStatusCode.ERROR });
+    span.setStatus({ code: otel!.api.SpanStatusCode.ERROR });
   }
   span.end();
 };

@@ -1,18 +1,22 @@
 import { createRequire } from 'node:module';
 import type * as OtelApi from '@opentelemetry/api';
-import type { Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import type * as OtelAsyncHooks from '@opentelemetry/context-async-hooks';
 import type * as OtelCore from '@opentelemetry/core';
 import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
 import type * as OtlpProto from '@opentelemetry/exporter-trace-otlp-proto';
 import type * as OtelResources from '@opentelemetry/resources';
 import type * as OtelTraceBase from '@opentelemetry/sdk-trace-base';
 import type { CallObserver, ObservedCall, TraceCarrier } from '../../../ports/call-observer.js';
-import { runInToolSpan } from '../http/vendor-spans.js';
+import { currentToolSpan, enableVendorSpans, toolSpanContext } from '../http/vendor-spans.js';
 
-// OpenTelemetry tracing (issue 32): a span per tool call on every surface, continuing the caller's trace
-// (the HTTP `traceparent` header, or MCP's `_meta`), with a child span per vendor HTTP call
-// (adapters/outbound/http/vendor-spans.ts). Exported over OTLP/HTTP as the standard OTEL_* variables say;
-// off unless they ask for it, and then the SDK is never loaded and no call does any tracing work.
+// OpenTelemetry tracing (issues 32, 39). Per call on a surface, a SERVER span for the request (REST: the HTTP
+// route; MCP: `tools/call <tool>`) continuing the caller's trace (the HTTP `traceparent` header, or MCP's
+// `_meta`), an INTERNAL `execute_tool <tool>` child (the GenAI conventions), and under it a CLIENT span per
+// vendor HTTP call (adapters/outbound/http/vendor-spans.ts). Spans are parented through OpenTelemetry's own
+// context: the AsyncLocalStorage context manager is registered when tracing starts and the call runs in
+// `context.with`. Exported over OTLP/HTTP as the standard OTEL_* variables say; off unless they ask for it,
+// and then the SDK is never loaded and no call does any tracing work.
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
@@ -96,9 +100,21 @@ export interface GatewayTracing {
   close(): Promise<void>;
 }
 
+/**
+ * Registers OpenTelemetry's AsyncLocalStorage context manager, once per process. Where the process already
+ * has one (an application embedding the gateway that runs its own SDK), that one is kept and used.
+ */
+const registerContextManager = (api: typeof OtelApi): void => {
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof OtelAsyncHooks;
+  const manager = new AsyncLocalStorageContextManager().enable();
+  if (!api.context.setGlobalContextManager(manager)) manager.disable();
+};
+
 /** Starts the OpenTelemetry SDK (loaded here, not with the gateway) with the settings' exporters. */
 export const startTracing = (settings: TracingSettings, serviceVersion: string): GatewayTracing => {
   const api = require('@opentelemetry/api') as typeof OtelApi;
+  registerContextManager(api);
+  enableVendorSpans(api);
   const core = require('@opentelemetry/core') as typeof OtelCore;
   const base = require('@opentelemetry/sdk-trace-base') as typeof OtelTraceBase;
   const resources = require('@opentelemetry/resources') as typeof OtelResources;
@@ -124,11 +140,12 @@ export const startTracing = (settings: TracingSettings, serviceVersion: string):
   const provider = new base.BasicTracerProvider({ resource, spanProcessors: processors, ...sampler });
   const tracer = provider.getTracer('tool-gateway', serviceVersion);
   const propagator = new core.W3CTraceContextPropagator();
+  // The caller's trace when it sent one; else whatever is active (an embedding application's span, or none).
   const parentOf = (carrier: TraceCarrier | undefined): OtelApi.Context => {
     const headers: Record<string, string> = {};
     if (carrier?.traceparent && carrier.traceparent.length <= MAX_TRACEPARENT)
       headers.traceparent = carrier.traceparent;
-    else return api.ROOT_CONTEXT;
+    else return api.context.active();
     if (carrier.tracestate && carrier.tracestate.length <= MAX_TRACESTATE) headers.tracestate = carrier.tracestate;
     return propagator.extract(api.ROOT_CONTEXT, headers, api.defaultTextMapGetter);
   };
@@ -141,10 +158,43 @@ export const startTracing = (settings: TracingSettings, serviceVersion: string):
 
 type Outcome = { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } };
 
+/** The REST route of a call: the tool-call form's path, or the tool's own `/v1/tools/{group}/{name}`. */
+const restRoute = (call: ObservedCall): string =>
+  call.surface === 'tool-call'
+    ? '/v1/tools/call'
+    : `/v1/tools/${call.group}/${call.tool.startsWith(`${call.group}_`) ? call.tool.slice(call.group.length + 1) : call.tool}`;
+
+/** The request span of a call that came in on a surface (none for an embedded call or one inside another). */
+const requestSpanOf = (call: ObservedCall): { readonly name: string; readonly attributes: Attributes } | undefined => {
+  if (call.surface === 'mcp') {
+    const mcp = call.trace?.mcp;
+    return {
+      name: `tools/call ${call.tool}`,
+      attributes: {
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': call.tool,
+        ...(mcp?.sessionId ? { 'mcp.session.id': mcp.sessionId } : {}),
+        ...(mcp?.protocolVersion ? { 'mcp.protocol.version': mcp.protocolVersion } : {}),
+        ...(mcp?.requestId !== undefined ? { 'jsonrpc.request.id': String(mcp.requestId) } : {}),
+        'network.protocol.name': 'http',
+      },
+    };
+  }
+  if (call.surface === 'rest' || call.surface === 'tool-call') {
+    const route = restRoute(call);
+    return {
+      name: `POST ${route}`,
+      attributes: { 'http.request.method': 'POST', 'http.route': route, 'url.path': route },
+    };
+  }
+  return undefined;
+};
+
 /**
- * A span per tool call around the inner observer (logs and metrics): named `execute_tool <tool>` with the
- * GenAI conventions' attributes and the gateway's (tenant, group, surface, outcome), its parent the caller's
- * trace context when one came with the call, and the vendor calls its children.
+ * Around the inner observer (logs and metrics): the request's SERVER span (see requestSpanOf), its parent the
+ * caller's trace context when one came with the call, and under it the INTERNAL `execute_tool <tool>` span
+ * with the GenAI conventions' attributes and the gateway's (tenant, group, surface, outcome). The call runs
+ * with the tool span active in OpenTelemetry's context, where the vendor calls find it.
  */
 export class TracingCallObserver implements CallObserver {
   constructor(
@@ -155,13 +205,23 @@ export class TracingCallObserver implements CallObserver {
   ) {}
 
   observe<R extends Outcome>(call: ObservedCall, run: () => Promise<R>): Promise<R> {
+    const { SpanKind, trace } = this.api;
+    // A call made inside another tool call (a meta tool's) is that call's child, with no request span.
+    const nested = currentToolSpan() !== undefined;
+    const parent = nested ? this.api.context.active() : this.parentOf(call.trace);
+    const request = nested ? undefined : requestSpanOf(call);
+    const server = request
+      ? this.tracer.startSpan(request.name, { kind: SpanKind.SERVER, attributes: request.attributes }, parent)
+      : undefined;
+    const toolParent = server ? trace.setSpan(parent, server) : parent;
     const span = this.tracer.startSpan(
       `execute_tool ${call.tool}`,
       {
-        kind: this.api.SpanKind.SERVER,
+        kind: SpanKind.INTERNAL,
         attributes: {
           'gen_ai.operation.name': 'execute_tool',
           'gen_ai.tool.name': call.tool,
+          'gen_ai.tool.call.id': call.requestId,
           'gateway.tool.group': call.group,
           'gateway.tenant': call.tenant,
           'gateway.surface': call.surface ?? 'embedded',
@@ -169,26 +229,32 @@ export class TracingCallObserver implements CallObserver {
           ...(call.surface === 'mcp' ? { 'mcp.method.name': 'tools/call' } : {}),
         },
       },
-      this.parentOf(call.trace),
+      toolParent,
     );
+    const scope = toolSpanContext(toolParent, span, this.tracer);
     return this.inner
-      .observe(call, () => runInToolSpan({ tracer: this.tracer, span }, run))
+      .observe(call, () => this.api.context.with(scope, run))
       .then(
         (result) => {
-          this.end(span, result);
+          const status = this.end(span, result);
+          if (server) this.endServer(server, call, status);
           return result;
         },
         (error: unknown) => {
+          for (const s of server ? [span, server] : [span]) {
+            s.setAttribute('error.type', error instanceof Error ? error.name : 'exception');
+            s.setStatus({ code: this.api.SpanStatusCode.ERROR });
+          }
           span.setAttribute('gateway.outcome', 'failed');
-          span.setAttribute('error.type', error instanceof Error ? error.name : 'exception');
-          span.setStatus({ code: this.api.SpanStatusCode.ERROR });
           span.end();
+          server?.end();
           throw error;
         },
       );
   }
 
-  private end(span: Span, result: Outcome): void {
+  /** Ends the tool span with the call's outcome; answers the HTTP status the call was given. */
+  private end(span: Span, result: Outcome): number {
     const replayed = (result as { readonly meta?: { readonly replayed?: boolean } }).meta?.replayed === true;
     const status = result.ok ? 200 : (result.error?.status ?? 500);
     const outcome = replayed ? 'replayed' : result.ok ? 'ok' : status >= 500 ? 'failed' : 'refused';
@@ -199,5 +265,18 @@ export class TracingCallObserver implements CallObserver {
       if (status >= 500) span.setStatus({ code: this.api.SpanStatusCode.ERROR });
     }
     span.end();
+    return status;
+  }
+
+  /** Ends the request span: HTTP's status code on REST; on MCP a tool's failure is a result, not an error. */
+  private endServer(server: Span, call: ObservedCall, status: number): void {
+    if (call.surface !== 'mcp') {
+      server.setAttribute('http.response.status_code', status);
+      if (status >= 500) {
+        server.setAttribute('error.type', String(status));
+        server.setStatus({ code: this.api.SpanStatusCode.ERROR });
+      }
+    }
+    server.end();
   }
 }

@@ -47,12 +47,17 @@ export class RedisAnswerRelay implements AnswerRelay {
   #subscriber: Redis | undefined;
   #subscribed: Promise<void> | undefined;
   #listening = false;
+  #outages = 0;
   #closed = false;
   #onAnswer: ((id: string, owner: string, answer: string) => void) | undefined;
 
   constructor(private readonly options: RedisAnswerRelayOptions) {
     this.#keys = `${options.prefix ?? ''}tg:awaited:`;
     this.#channels = `${options.prefix ?? ''}tg:answers:`;
+  }
+
+  outages(): number {
+    return this.#outages;
   }
 
   receive(onAnswer: (id: string, owner: string, answer: string) => void): void {
@@ -112,7 +117,10 @@ export class RedisAnswerRelay implements AnswerRelay {
     const channel = this.#channels + this.#instance;
     const subscriber = this.options.subscriber();
     this.#subscriber = subscriber;
-    const down = () => (this.#listening = false);
+    const down = () => {
+      if (this.#listening) this.#outages++;
+      this.#listening = false;
+    };
     subscriber.on('error', (error: Error) => this.options.onError('answers subscriber', error));
     subscriber.on('close', down);
     subscriber.on('end', down);

@@ -17,6 +17,7 @@ class StandInRelay implements AnswerRelay {
   released: string[] = [];
   forwarded: string[] = [];
   down = false;
+  lost = 0;
   next: Forwarded = 'delivered';
   onAnswer?: (id: string, owner: string, answer: string) => void;
   async hold(id: string, owner: string): Promise<void> {
@@ -27,6 +28,9 @@ class StandInRelay implements AnswerRelay {
     if (this.down) throw new Error('Redis is not connected');
     this.forwarded.push(answer);
     return this.next;
+  }
+  outages(): number {
+    return this.lost;
   }
   release(id: string): void {
     this.released.push(id);
@@ -100,8 +104,19 @@ describe('AwaitedAnswers', () => {
     expect(answers.local.size).toBe(0);
   });
 
+  it("tells whether answers from other instances stopped reaching it since a wait's mark", () => {
+    const relay = new StandInRelay();
+    const answers = new AwaitedAnswers(new PendingAnswers({ max: 10, perOwner: 10 }), relay);
+    const mark = answers.mark();
+    expect(answers.lostSince(mark)).toBe(false);
+    relay.lost++;
+    expect(answers.lostSince(mark)).toBe(true);
+    expect(answers.lostSince(answers.mark())).toBe(false);
+  });
+
   it('without a shared store, keeps answers in the process', async () => {
     const answers = new AwaitedAnswers(new PendingAnswers({ max: 10, perOwner: 10 }));
+    expect(answers.lostSince(answers.mark())).toBe(false);
     const id = await answers.await('acme:alice', 60_000, () => undefined);
     expect(await answers.answer(answer('tg-elsewhere'), 'acme:alice')).toBe('unknown');
     expect(await answers.answer(answer(id), 'acme:alice')).toBe('taken');

@@ -192,6 +192,9 @@ describe('when Redis is gone', () => {
     const ended = await call.nextNonNotification();
     expect(Date.now() - started).toBeLessThan(waitMs + 2_000);
     expect(ended.result._meta[ERROR_META_KEY].code).toBe('TIMEOUT');
+    // Said as it is: the answer may have been given and lost with Redis.
+    expect(ended.result.content[0].text).toContain('shared store (Redis)');
+    expect(ended.result._meta[ERROR_META_KEY].details.answers_interrupted).toBe(true);
     expect(await exists('105')).toBe(true);
 
     // Redis still away: a gated call is refused at once, nobody is asked, nothing changes.

@@ -4,7 +4,6 @@
 // any other link, an image, a reference and raw HTML are kept as the text they were written as. A text past
 // MAX_MARKDOWN_CHARS, or nested too deep for the parser, throws TooLargeToParse (the page then shows it as
 // it is).
-import type { Nodes, PhrasingContent, Root, RootContent } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmAutolinkLiteralFromMarkdown } from 'mdast-util-gfm-autolink-literal';
 import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
@@ -22,6 +21,13 @@ export {
 } from './markdown-tree.js';
 
 const WEB_LINK = /^https?:\/\//i;
+
+// The mdast types, through the parser's own signature (the `mdast` types package is not imported by name).
+type Root = ReturnType<typeof fromMarkdown>;
+type RootContent = Root['children'][number];
+type PhrasingContent = Extract<RootContent, { type: 'paragraph' }>['children'][number];
+/** Any node: only its place in the source is read. */
+type Nodes = Pick<RootContent, 'position'>;
 
 /** Container markers (quote, bullet, number) that may open on one line; micromark's work grows with their square. */
 const MAX_CONTAINERS_PER_LINE = 8;
