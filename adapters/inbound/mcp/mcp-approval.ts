@@ -11,6 +11,7 @@ import type { PersonChannel, ToolResult } from '../../../application/runtime/exe
 import { toolError } from '../../../application/runtime/tool-error.js';
 import { TooManyApprovals, type PendingRefusal } from './legacy-relay.js';
 import { RELAY_RETRY_SECONDS, RELAY_UNAVAILABLE, RelayUnavailable, type AnswersWatch } from './awaited-answers.js';
+import { declaresViews } from './view-capability.js';
 
 // A person approves a gated call (a Destructive tool, a skip trace) through the MCP client: the executor's
 // first answer is APPROVAL_REQUIRED with a preview and a token (approval.ts); this module asks the person.
@@ -19,6 +20,9 @@ import { RELAY_RETRY_SECONDS, RELAY_UNAVAILABLE, RelayUnavailable, type AnswersW
 // - 2025-11-25 with elicitation: `elicitation/create` on the same exchange's stream (the answer arrives
 //   as a separate POST to any instance, routed back by legacy-relay.ts and awaited-answers.ts), then the call
 //   runs within the same tools/call.
+// - a client that renders MCP Apps views (mcp-views.ts): the answer is the approval ask itself, which the
+//   tool's view shows as a card; the person's Approve or Decline comes back as the app-only tool
+//   views_answerApproval (view-tools.ts) with the same single-use token.
 
 /** The key of the one input request: the person's answer to "approve this call?". */
 export const APPROVAL_INPUT = 'approval';
@@ -64,14 +68,18 @@ export const approvedIn = (answer: { action?: unknown; content?: Record<string, 
   answer?.action === 'accept' && answer.content?.['approve'] === true;
 
 /** How the client of this exchange can reach a person, if at all. */
-export type PersonReach = 'input_required' | 'elicitation' | undefined;
+export type PersonReach = 'input_required' | 'elicitation' | 'view' | undefined;
 
-/** 2026-07-28: the request's own capabilities; 2025-era: what the client declared at initialize (its session). */
+/**
+ * 2026-07-28: the request's own capabilities (views first: the card shows what the call would do), else
+ * elicitation; 2025-era: what the client declared at initialize (its session).
+ */
 export const personReach = (ctx: ServerContext | undefined, legacyElicits: boolean | undefined): PersonReach => {
   if (!ctx) return undefined;
   const envelope = ctx.mcpReq.envelope;
   if (envelope && CLIENT_CAPABILITIES_META_KEY in envelope) {
     const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
+    if (declaresViews(capabilities)) return 'view';
     return capabilities?.elicitation ? 'input_required' : undefined;
   }
   return legacyElicits ? 'elicitation' : undefined;
@@ -95,6 +103,7 @@ export const runWithPerson = async (
   answers?: AnswersWatch,
 ): Promise<ToolResult | InputRequiredResult> => {
   if (!ctx || reach === undefined) return run(undefined);
+  if (reach === 'view') return askInView(tool, await run({}));
   if (reach === 'input_required') {
     const state = ctx.mcpReq.requestState();
     if (typeof state === 'string') {
@@ -124,6 +133,23 @@ export const runWithPerson = async (
     return failed(notAnswered(tool, error, waitMs, mark !== undefined && answers!.lostSince(mark)));
   }
   return run({ answer: { token: ask.approval_token, approved: approvedIn(answer) } });
+};
+
+/**
+ * For a client with views: the approval ask as the answer, in words for the model (a person is shown the
+ * card; nothing has changed), with the ask and the tool's name in its details for the card.
+ */
+const askInView = (tool: string, first: ToolResult): ToolResult => {
+  const ask = askOf(first);
+  if (!ask || first.ok) return first;
+  return {
+    ...first,
+    error: {
+      ...first.error,
+      message: `Waiting for a person: the approval card shown with this answer asks them to approve or decline ${tool} (${ask.reason}); it would ${ask.would}. Nothing has changed yet, and the card runs it once if they approve: do not call it again.`,
+      details: { ...first.error.details, tool },
+    },
+  };
 };
 
 /** Which bound refused the approval, from the error the relay threw (or its words, if the SDK rewrapped it). */

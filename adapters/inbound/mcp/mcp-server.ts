@@ -27,6 +27,9 @@ import { declaredUrlElicitation } from './mcp-connect.js';
 import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
 import type { DiscoveryMode } from '../../../application/runtime/discovery.js';
 import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
+import { viewsIn } from './view-capability.js';
+import { listViews, readView, withViews } from './mcp-views.js';
+import { callAppTool, isAppTool } from './view-tools.js';
 
 // The MCP protocol (both eras) is the official v2 SDK's. `isLegacyRequest` (the SDK's own classification)
 // routes each request: 2026-07-28 goes to `createMcpHandler` (envelope, standard headers, server/discover,
@@ -146,16 +149,18 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     max: 512,
     ttl: 3_600_000,
   });
-  const listFor = (caller: CallerContext) => {
+  // `views`: the client renders MCP Apps views (mcp-views.ts); its list names them and adds app-only tools.
+  const listFor = (caller: CallerContext, views: boolean) => {
     const form = caller.outputSchemas ?? 'outline';
-    const key = `${[...caller.principal.permissions].sort().join(' ')}|${caller.groups?.join(',') ?? '*'}|${form}|${discovery.listKey(caller)}`;
+    const key = `${[...caller.principal.permissions].sort().join(' ')}|${caller.groups?.join(',') ?? '*'}|${form}|${discovery.listKey(caller)}${views ? '|views' : ''}`;
     let list = lists.get(key);
     if (!list) {
       const mcpForm = forms.get(form)!;
       const visible = visibleTools(executor.registry, caller.principal, caller.groups);
       // In discovery mode the version also names what can be found, which the meta tools' list does not show.
       const search = discovery.list(caller, visible);
-      const tools = search?.tools ?? visible.map((t) => mcpForm.get(t.name)!);
+      const listed = search?.tools ?? visible.map((t) => mcpForm.get(t.name)!);
+      const tools = views ? withViews(executor, listed) : listed;
       const version = search ? `${parts.version} search:${search.searchable.join(',')}` : parts.version;
       lists.set(key, (list = { tools, version: catalogueVersion(tools, version) }));
     }
@@ -163,8 +168,8 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   };
   // A fresh result object per request (the SDK stamps era-specific fields onto it); the tools are shared.
   /** The list, and for a 2026-07-28 client (`modern`) whether it may keep it. */
-  const listTools = (caller: CallerContext, modern: boolean) => {
-    const { tools, version } = listFor(caller);
+  const listTools = (caller: CallerContext, modern: boolean, views = false) => {
+    const { tools, version } = listFor(caller, views);
     // An OAuth token that lacks some tool's permission may step up to it (a 403 insufficient_scope, then a
     // new token): its list would change with no notification this stateless server could send, so a
     // 2026-07-28 client is told not to keep it (ttlMs 0) rather than show the old list for five minutes.
@@ -177,7 +182,8 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
 
   const serverInfo = { name: 'tool-gateway', title: 'Tool Gateway', version: parts.version };
   const options = {
-    capabilities: { tools: { listChanged: false } },
+    // resources: the views' HTML (resources/list is empty for a client without views).
+    capabilities: { tools: { listChanged: false }, resources: {} },
     instructions: INSTRUCTIONS,
     cacheHints: {
       'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' as const },
@@ -200,24 +206,32 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     const server = new Server(serverInfo, options);
     // A 2025-era client whose session says it declared URL elicitation (mcp-connect.ts).
     const legacyUrl = legacyElicits && declaredUrlElicitation(server, requestInfo);
-    server.setRequestHandler('tools/list', () =>
-      listTools(caller, (server.getNegotiatedProtocolVersion() ?? '') >= MODERN_REVISION),
+    server.setRequestHandler('tools/list', (_request, ctx) =>
+      listTools(caller, (server.getNegotiatedProtocolVersion() ?? '') >= MODERN_REVISION, viewsIn(ctx)),
     );
+    server.setRequestHandler('resources/list', (_request, ctx) => listViews(viewsIn(ctx)));
+    server.setRequestHandler('resources/read', (request) => readView(request.params.uri));
     server.setRequestHandler('tools/call', (request, ctx) =>
-      // discovery.call answers the meta tools and hands every call (gateway_callTool's too) to the one below
-      discovery.call(caller, request.params, (params) =>
-        callTool(executor, params, caller, {
-          outputBudget,
-          jsonBudget,
-          ctx,
-          legacyElicits,
-          legacyUrl,
-          approvalWaitMs,
-          answersWatch: answers,
-          ...(parts.connectionWatch ? { connectionWatch: parts.connectionWatch } : {}),
-          ...(caller.outputSchemas ? { outputSchemas: caller.outputSchemas } : {}),
-        }),
-      ),
+      // A view's app-only tool (view-tools.ts), for a client with views; any other client: an unknown tool.
+      viewsIn(ctx) && isAppTool(request.params.name)
+        ? callAppTool(executor, request.params.name, request.params.arguments ?? {}, caller, {
+            outputBudget,
+            jsonBudget,
+          })
+        : // discovery.call answers the meta tools and hands every call (gateway_callTool's too) to the one below
+          discovery.call(caller, request.params, (params) =>
+            callTool(executor, params, caller, {
+              outputBudget,
+              jsonBudget,
+              ctx,
+              legacyElicits,
+              legacyUrl,
+              approvalWaitMs,
+              answersWatch: answers,
+              ...(parts.connectionWatch ? { connectionWatch: parts.connectionWatch } : {}),
+              ...(caller.outputSchemas ? { outputSchemas: caller.outputSchemas } : {}),
+            }),
+          ),
     );
     return server;
   };

@@ -132,7 +132,7 @@ export interface CallOptions {
   readonly legacyUrl?: boolean;
   /** Where a call that asked its person to connect waits; without it nobody is asked to connect. */
   readonly connectionWatch?: ConnectionWatch;
-  /** How long such a call waits for the person to connect (default 5 minutes). */
+  /** How long such a call waits for the person to connect (default 2 minutes). */
   readonly connectWaitMs?: number;
 }
 
