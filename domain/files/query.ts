@@ -141,6 +141,9 @@ class Parser {
     // OData v3 typed literal: datetime'2026-01-01T00:00:00'
     if (t.kind === 'word' && t.text.toLowerCase() === 'datetime' && this.peek()?.kind === 'string')
       t = { kind: 'word', text: this.next()!.text };
+    // ShareFile-NET's date, .NET's "u" format unquoted: 2026-01-31 10:00:00Z
+    if (t.kind === 'word' && /^\d{4}-\d{2}-\d{2}$/.test(t.text) && /^\d{2}:\d{2}:\d{2}Z$/.test(this.peek()?.text ?? ''))
+      t = { kind: 'word', text: `${t.text}T${this.next()!.text}` };
     if (field === 'FileSizeBytes') {
       if (t.kind !== 'number') throw new FilterSyntax(`FileSizeBytes compares with a number, not "${t.text}"`);
       return { kind: 'number', value: Number(t.text) };
@@ -176,12 +179,18 @@ class Parser {
       valueTok = this.expect('string', 'a quoted string');
     }
     this.expect('rparen', '")"');
-    // `startswith(Name, 'x') eq true`: the form ShareFile's own SDK writes (FunctionEqualityFilter)
-    if (this.isWord(this.peek(), 'eq') && this.isWord(this.tokens[this.pos + 1], 'true')) this.pos += 2;
+    // `startswith(Name, 'x') eq true|false`: the form ShareFile's own SDK writes (FunctionEqualityFilter)
+    let isEqual = true;
+    const compared = this.tokens[this.pos + 1];
+    if (this.isWord(this.peek(), 'eq') && (this.isWord(compared, 'true') || this.isWord(compared, 'false'))) {
+      isEqual = this.isWord(compared, 'true');
+      this.pos += 2;
+    }
     const field = fieldOf(fieldTok.text);
     if (field !== 'Name' && field !== 'FileName')
       throw new FilterSyntax(`${fn} works on Name or FileName, not "${fieldTok.text}"`);
-    return { op: fn as 'startswith' | 'endswith' | 'substringof', field, value: valueTok.text };
+    const expr = { op: fn as 'startswith' | 'endswith' | 'substringof', field, value: valueTok.text } as const;
+    return isEqual ? expr : { op: 'not', expr };
   }
 }
 
@@ -291,36 +300,6 @@ export const matchesFilter = (item: Item, f: FilterExpr): boolean => {
         case 'le':
           return c <= 0;
       }
-    }
-  }
-};
-
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
-/** The filter written as OData v3 (ShareFile's type names). */
-export const filterToOData = (f: FilterExpr, typePrefix = 'ShareFile.Api.Models.'): string => {
-  switch (f.op) {
-    case 'and':
-    case 'or':
-      return `(${filterToOData(f.left, typePrefix)} ${f.op} ${filterToOData(f.right, typePrefix)})`;
-    case 'not':
-      return `not (${filterToOData(f.expr, typePrefix)})`;
-    case 'isof':
-      return `isof(${quote(typePrefix + f.type)})`;
-    // the string functions as ShareFile-NET's FunctionEqualityFilter writes them: compared with `eq true`
-    case 'startswith':
-    case 'endswith':
-      return `${f.op}(${f.field}, ${quote(f.value)}) eq true`;
-    case 'substringof':
-      return `substringof(${quote(f.value)}, ${f.field}) eq true`;
-    default: {
-      const v =
-        f.value.kind === 'number'
-          ? String(f.value.value)
-          : f.value.kind === 'date'
-            ? `datetime${quote(f.value.value.replace(/\.000Z$/, 'Z'))}`
-            : quote(f.value.value);
-      return `${f.field} ${f.op} ${v}`;
     }
   }
 };

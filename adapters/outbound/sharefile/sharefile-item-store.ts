@@ -1,5 +1,6 @@
 import { isAlias, isCopyName, type Item, type ItemPage, type TransferOutcome } from '../../../domain/files/item.js';
-import { filterToOData, orderByToOData } from '../../../domain/files/query.js';
+import { filterToShareFile } from '../../../domain/files/filter-odata.js';
+import { orderByToOData } from '../../../domain/files/query.js';
 import type { ItemSearch, SearchResults } from '../../../domain/files/search.js';
 import {
   uploadMethodFor,
@@ -107,6 +108,8 @@ export class ShareFileItemStore implements ItemStore {
 
   /** A folder's page of children; a symbolic-link folder's 302 is followed once (sharefile-symlink.ts). */
   children(folderId: string, q: ChildrenQuery): TaskEither<GatewayError, ItemPage> {
+    const filter = q.filter ? filterToShareFile(q.filter) : E.right(undefined);
+    if (E.isLeft(filter)) return TE.left(filter.left);
     const request: SfRequest = {
       method: 'GET',
       path: `${itemPath(folderId)}/Children`,
@@ -114,7 +117,7 @@ export class ShareFileItemStore implements ItemStore {
         includeDeleted: q.includeDeleted,
         $top: q.top,
         $skip: q.skip,
-        ...(q.filter ? { $filter: filterToOData(q.filter) } : {}),
+        ...(filter.right !== undefined ? { $filter: filter.right } : {}),
         ...(q.orderBy.length ? { $orderby: orderByToOData(q.orderBy) } : {}),
       },
       subject: ['item', folderId],

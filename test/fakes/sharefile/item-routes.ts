@@ -1,6 +1,7 @@
 import { parseFilter, parseOrderBy } from '../../../domain/files/query.js';
 import { E } from '../../../domain/shared/fp.js';
 import type { ServerResponse } from 'node:http';
+import { filterFormProblems } from './filter-forms.js';
 import { bool, type Json, type SfRoute, type StandInContext } from './exchange.js';
 import { sfItem } from './sharefile-shapes.js';
 
@@ -64,8 +65,9 @@ export const ITEM_ROUTES: readonly SfRoute[] = [
   {
     method: 'GET',
     path: /^\/Items\(([^)]+)\)\/Children$/,
-    handle: (ctx, { res, q, match }) => {
+    handle: (ctx, { res, q, match, logged }) => {
       const id = match[1]!;
+      for (const problem of filterFormProblems(q.get('$filter') ?? '')) ctx.reply.violation(logged, problem);
       // ShareFile-NET ItemsEntity.GetChildren: "A 302 redirection is returned if the folder is a SymbolicLink.
       // The redirection will enumerate the children of the remote connector."
       const link = ctx.flags.symlinks.get(id);
