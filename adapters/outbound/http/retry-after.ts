@@ -21,3 +21,7 @@ export const retryAfterSeconds = (header: unknown, now: Date = new Date()): numb
   const ms = retryAfterMs(header, now.getTime());
   return ms === undefined ? undefined : Math.ceil(ms / 1000);
 };
+
+/** A wait as a person reads it, as every vendor's rate-limit answer says it: seconds under two minutes, else minutes. */
+export const waitInWords = (seconds: number): string =>
+  seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `about ${Math.ceil(seconds / 60)} minutes`;

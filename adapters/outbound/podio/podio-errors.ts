@@ -8,6 +8,7 @@ import {
   type GatewayError,
 } from '../../../domain/shared/errors.js';
 import type { Clock } from '../../../ports/clock.js';
+import { waitInWords } from '../http/retry-after.js';
 import { retryAfterSeconds } from '../http/vendor-http.js';
 import { PODIO, type PodioErrorBody } from './podio-codecs.js';
 
@@ -35,10 +36,6 @@ export interface PodioErrorContext {
   /** The retry hint of a 420 (Podio's rate limit carries no reset time). */
   readonly rateLimitWaitSeconds: number;
 }
-
-/** A wait as a person reads it: seconds under two minutes, else minutes. */
-const waitText = (seconds: number): string =>
-  seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `about ${Math.ceil(seconds / 60)} minutes`;
 
 const clip = (text: string, max = 500): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 
@@ -104,7 +101,7 @@ export const podioError = (answer: PodioErrorAnswer, context: PodioErrorContext)
         ? `this call counts against Podio's budget of ${Number(limit).toLocaleString('en-US')} calls an hour${Number(limit) <= 250 ? ' (the budget of calls Podio marks "Rate limited"; other calls have 1,000)' : ''}`
         : 'Podio allows about 1,000 calls an hour, 250 for calls it marks "Rate limited"';
       return rateLimited(
-        `Podio's rate limit was reached (${budget}; Podio does not say when the counter resets). Wait ${waitText(seconds)} before calling Podio again.`,
+        `Podio's rate limit was reached (${budget}; Podio does not say when the counter resets). Wait ${waitInWords(seconds)} before calling Podio again.`,
         seconds,
       );
     }

@@ -7,10 +7,13 @@ import {
   upstreamFailure,
   type GatewayError,
 } from '../../../domain/shared/errors.js';
+import { waitInWords } from '../http/retry-after.js';
 import { retryAfterSeconds } from '../http/vendor-http.js';
 import { errorMessageOf } from './sharefile-codecs.js';
 
 const VENDOR = 'ShareFile';
+/** The wait a 429 without a readable Retry-After asks for. */
+const DEFAULT_WAIT_SECONDS = 30;
 
 /** A ShareFile error answer, with what the request was about. */
 export interface ShareFileErrorAnswer {
@@ -18,6 +21,8 @@ export interface ShareFileErrorAnswer {
   readonly data: unknown;
   /** The Retry-After header, read on a 429. */
   readonly retryAfter: unknown;
+  /** When the answer came, for a Retry-After given as a date (default: now). */
+  readonly now?: Date;
   readonly path: string;
   /** What the call is about, for not-found messages: ["item", "fo123"]. */
   readonly subject?: readonly [resource: string, id: string];
@@ -50,11 +55,15 @@ export const shareFileError = (answer: ShareFileErrorAnswer): GatewayError => {
       return conflict(
         `ShareFile reports a conflict.${detail} Pass overwrite=true to replace the existing item, or choose another name.`,
       );
-    case 429:
+    case 429: {
+      // Retry-After read by the one shared reader (seconds or an HTTP date); without one, the gateway's guess
+      const said = retryAfterSeconds(answer.retryAfter, answer.now);
+      const seconds = said ?? DEFAULT_WAIT_SECONDS;
       return rateLimited(
-        `ShareFile is limiting the gateway's requests.${detail}`,
-        retryAfterSeconds(answer.retryAfter) ?? 30,
+        `ShareFile's rate limit was reached.${detail} Wait ${waitInWords(seconds)} before calling ShareFile again${said === undefined ? " (ShareFile did not say how long; this is the gateway's estimate)" : ''}.`,
+        seconds,
       );
+    }
     default:
       return upstreamFailure(
         VENDOR,
