@@ -97,16 +97,24 @@ export interface NameTerm {
 /**
  * The names among a query's words: the words left (a name of more than one word taken out, a vendor's name
  * too), the catalogue words the names stand for, the groups they belong to, and the words left that are a
- * one-word name (`named`: in this tenant's world "lead" is a Leads app record before it is a CRM contact).
+ * one-word name (`named`: in this tenant's world "lead" is a Leads app record before it is a CRM contact),
+ * and by the position of a name's last word, the catalogue words it stands for (`meaning`).
  */
 export const matchNames = (
   query: readonly string[],
   names: CompiledNames,
-): { rest: string[]; terms: NameTerm[]; groups: Set<Group>; named: Set<string> } => {
+): {
+  rest: string[];
+  terms: NameTerm[];
+  groups: Set<Group>;
+  named: Set<string>;
+  meaning: Map<number, readonly string[]>;
+} => {
   const used = new Array<boolean>(query.length).fill(false);
   const drop = new Array<boolean>(query.length).fill(false);
   const terms: NameTerm[] = [];
   const groups = new Set<Group>();
+  const meaning = new Map<number, readonly string[]>();
   for (const name of names) {
     const n = name.words.length;
     for (let i = 0; i + n <= query.length; i++) {
@@ -116,6 +124,7 @@ export const matchNames = (
       if (name.kind !== undefined && next !== undefined && next !== name.kind) continue;
       for (let k = i; k < i + n; k++) used[k] = true;
       for (const g of name.groups) groups.add(g);
+      meaning.set(i + n - 1, name.terms);
       const vendor = name.noun === undefined;
       const named = query[i + n] !== undefined && (name.noun ?? []).includes(query[i + n]!);
       // a name of more words, a vendor's, or one followed by its noun ("the Deals app") is a name, not its meaning
@@ -124,5 +133,5 @@ export const matchNames = (
     }
   }
   const named = new Set(query.filter((_, k) => used[k] && !drop[k]));
-  return { rest: query.filter((_, k) => !drop[k]), terms, groups, named };
+  return { rest: query.filter((_, k) => !drop[k]), terms, groups, named, meaning };
 };

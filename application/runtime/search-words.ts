@@ -68,7 +68,7 @@ cancel kick: delete end remove
 new leave post: create
 ask: request
 make turn: update create
-show display see: list get read
+show display see open: list get read
 over above below under greater less more fewer: filter
 set fix: update
 change: update revision
@@ -121,7 +121,7 @@ linked: relation related
 pick choose: value option
 big large: size
 modified when: date
-month week year today yesterday: date created
+month week year today yesterday: date created filter
 recently recent latest: newest
 private public: privacy
 `;
@@ -143,7 +143,7 @@ export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:take|kick|throw|pull|get|boot|drop)\b((?: [\w'-]+){1,3}?) out(?: of)?\b/g, 'remove$1 from'],
   [/\b(?:bring|get|put|let|pull)\b((?: [\w'-]+){1,3}?) back\b/g, 'restore$1'],
   [/\b(?:bring|let|get|pull)\b((?: [\w'-]+){1,3}?) in(?:to)?\b/g, 'add$1 to'],
-  [/\b(?:came|come|comes|coming) in\b/g, 'new'],
+  [/\b(?:came|come|comes|coming) in\b/g, 'created'],
   // "give me / us" asks for something; giving someone something changes what they have
   [/\bgive\b(?! (?:me|us)\b)/g, 'grant'],
 ];

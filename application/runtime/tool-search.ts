@@ -29,6 +29,29 @@ const QUESTION_CHANGE_FACTOR = 0.45;
 const OTHER_GROUP_FACTOR = 0.6;
 /** How much a tool that needs the id of one thing counts when the query gives no id (no word with a digit). */
 const NO_ID_FACTOR = 0.85;
+/**
+ * How much more a tool counts that takes the id of the kind of thing a task quotes one of ("contact 310":
+ * contact_id; "deal 3", a record of the tenant's Deals app: record_id).
+ */
+const ID_MATCH_FACTOR = 1.3;
+/** The kinds of things a task quotes by id, and the parameters that take their ids. */
+const ID_PARAMETERS: ReadonlyMap<string, RegExp> = new Map(
+  (
+    [
+      ['record', /^record_ids?$/],
+      ['contact', /^contact_id$/],
+      ['comment', /^comment_id$/],
+      ['share', /^share_id$/],
+      ['item', /^item_ids?$/],
+      ['file', /^item_ids?$/],
+      ['folder', /^(item|folder)_id$/],
+      ['space', /^space_id$/],
+      ['batch', /^batch_id$/],
+      ['revision', /^revision_(from|to)$/],
+      ['app', /^app_id$/],
+    ] as const
+  ).map(([noun, parameter]) => [stem(noun), parameter]),
+);
 /** Parameters that name one thing by an id a task would quote ("contact 310", "record 4411", "fo123"). */
 const THING_ID = /^(record_ids?|contact_id|comment_id|share_id|item_id|batch_id|revision_(from|to))$/;
 
@@ -190,6 +213,8 @@ export class ToolIndex {
       if (query.question && kind !== 'Read' && !WRITES_THAT_READ.has(doc.group)) score *= QUESTION_CHANGE_FACTOR;
       if (!givesId && doc.needsId) score *= NO_ID_FACTOR;
       if (query.groups?.size && !query.groups.has(doc.group)) score *= OTHER_GROUP_FACTOR;
+      if (query.idOf?.some((kind) => doc.tool.requiredParameters.some((p) => ID_PARAMETERS.get(kind)!.test(p))))
+        score *= ID_MATCH_FACTOR;
       if (score > 0) scored.push({ tool: doc.tool, score, at });
     });
     scored.sort((a, b) => b.score - a.score || a.at - b.at);
@@ -208,19 +233,24 @@ export type Query = ReadonlyArray<{ readonly word: string; readonly via?: string
   readonly givesId?: boolean;
   /** The groups of the tenant's and vendors' names it says (tools of other groups rank lower). */
   readonly groups?: ReadonlySet<Group>;
+  /** The kinds of things it quotes an id of (ID_PARAMETERS' keys): "contact 310", "deal 3". */
+  readonly idOf?: readonly string[];
 };
 
 const NO_SYNONYMS: Synonyms = { same: [], related: [] };
 
 /** Whether a query asks to read: put as a question or a request to read, or with no word of change. */
-const asksToRead = (query: string, list: readonly string[]): boolean => {
+const asksToRead = (query: string): boolean => {
   const first =
     query
       .trim()
       .toLowerCase()
       .split(/[^a-z']+/)[0] ?? '';
   if (query.trim().endsWith('?') || QUESTION_OPENERS.has(first.replace(/'s$/, ''))) return true;
-  return !list.some((w) => CHANGE_WORDS.has(w) || SYNONYMS.get(w)?.same.some((s) => CHANGE_WORDS.has(s)));
+  // a verb of change in the past ("leads created this month", "the deleted records") says which things, it
+  // does not ask for a change
+  const present = words(query.replace(/\b[a-z]{3,}ed\b/gi, ' '), (w) => SYNONYMS.has(stem(w)));
+  return !present.some((w) => CHANGE_WORDS.has(w) || SYNONYMS.get(w)?.same.some((s) => CHANGE_WORDS.has(s)));
 };
 
 /**
@@ -240,12 +270,21 @@ export const queryTerms = (query: string, names: CompiledNames = []): Query | To
   const plain = query
     .toLowerCase()
     .split(/\s+/)
-    .map((t) => (/^https?:\/\//.test(t) ? 'web url' : t.includes('@') || DOMAIN.test(t) ? 'email' : t))
+    .map((t) => (/^https?:\/\//.test(t) ? 'web page url' : t.includes('@') || DOMAIN.test(t) ? 'email' : t))
     .join(' ');
   const phrased = PHRASES.reduce((text, [phrase, word]) => text.replace(phrase, word), plain);
   // a stop word that stands for catalogue words ("show": list, get) is kept for its synonyms
   const list = words(phrased, (w) => SYNONYMS.has(stem(w)));
-  const { rest, terms: named, groups, named: oneWord } = matchNames(list, names);
+  const { rest, terms: named, groups, named: oneWord, meaning } = matchNames(list, names);
+  // a noun before an id ("deal 3", "share s123") says what the id is of: its meaning as a tenant's name
+  // first, then what agents mean by it
+  const nameMeaning = new Map([...meaning].map(([k, terms]) => [list[k], terms]));
+  const idOf = [...phrased.matchAll(/\b([a-z]+) #?([a-z]*\d[\w-]*)/g)].flatMap(([, noun]) => {
+    const w = stem(noun!);
+    const s = SYNONYMS.get(w) ?? NO_SYNONYMS;
+    const kind = [...(nameMeaning.get(w) ?? []), ...s.same, ...s.related, w].find((c) => ID_PARAMETERS.has(c));
+    return kind ? [kind] : [];
+  });
   const distinct = [...new Set(rest)].slice(0, MAX_QUERY_TERMS);
   // a word before the noun of a kind of thing is a name even when the tenant has no such name ("the contacts
   // app" is an app), so neither its plural nor what agents mean by it elsewhere counts
@@ -269,7 +308,7 @@ export const queryTerms = (query: string, names: CompiledNames = []): Query | To
     ...plurals.map((word) => ({ word, ...NO_SYNONYMS })),
     ...named.map(({ term, via }) => ({ word: term, via: via ?? '', ...NO_SYNONYMS })),
   ];
-  return Object.assign(terms, { question: asksToRead(phrased, list), givesId: /\d|@/.test(query), groups });
+  return Object.assign(terms, { question: asksToRead(phrased), givesId: /\d|@/.test(query), groups, idOf });
 };
 
 /** A bare domain in a task ("anyone from acme.com") is most often a company's e-mail domain. */

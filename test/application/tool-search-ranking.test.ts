@@ -97,10 +97,29 @@ describe('a verb and its particle', () => {
     expect(terms('give me the members of the space').question).toBe(true);
   });
 
-  it('reads "came in" as new, not as a change', () => {
+  it('reads "came in" as created, a description, not a change', () => {
     const q = terms('records that came in this month');
     expect(q.question).toBe(true);
-    expect(q.some((t) => t.word === 'new')).toBe(true);
+    expect(q.some((t) => t.word === stemOf('created'))).toBe(true);
+  });
+});
+
+describe('what a task says of its things', () => {
+  it('reads a verb of change in the past as saying which things, not as asking for a change', () => {
+    expect(terms('leads created this month').question).toBe(true);
+    expect(terms('create a lead this month').question).toBe(false);
+    expect(terms('restore the deleted lead').question).toBe(false);
+  });
+
+  it('takes the noun before an id as the kind of thing the id is of, a tenant name by its meaning', async () => {
+    expect(terms('who made the last comment on deal 3?', await demoNames()).idOf).toEqual(['record']);
+    expect(terms('full profile of contact 310').idOf).toEqual(['contact']);
+    expect(terms('how many times was share s123 downloaded').idOf).toEqual([stemOf('share')]);
+    expect(terms('show record 4411 from podio').idOf).toEqual(['record']);
+    // the tool that takes the id of what is quoted comes first: a record's comments for "deal 3", one comment
+    // for "comment 4410" (with no id the two are all but tied)
+    expect(top('open the comment on deal 3', await demoNames(), 1)).toEqual(['records_listRecordComments']);
+    expect(top('open comment 4410', await demoNames(), 1)).toEqual(['records_getRecordComment']);
   });
 });
 
