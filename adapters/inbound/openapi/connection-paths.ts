@@ -193,15 +193,44 @@ export const connectionPaths = (): Record<string, unknown> => ({
   '/connect/{vendor}': {
     get: {
       operationId: 'openConnectLink',
-      summary: 'A connect link from a NOT_CONNECTED answer (sealed ticket, one hour): 302 to the vendor',
+      summary: 'A connect link (sealed ticket, one hour): the sign-in form of the caller it was made for',
+      description:
+        'Opened alone it starts nothing: the page asks the person to sign in to the gateway with their API key, and sets the form cookie (SameSite=Strict) the form must come back with.',
       tags: ['connections'],
       security: [{}],
       parameters: [vendorParam, { name: 'ticket', in: 'query', required: true, schema: { type: 'string' } }],
       responses: {
-        '302': {
+        '200': { description: 'The sign-in form.' },
+        '400': { description: 'Expired or invalid, or a vendor that connects by key.' },
+      },
+    },
+    post: {
+      operationId: 'signInToConnect',
+      summary: "The connect page's form: signed in as the link's caller, 303 to the vendor",
+      tags: ['connections'],
+      security: [{}],
+      parameters: [vendorParam],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['ticket', 'form', 'api_key'],
+              properties: { ticket: { type: 'string' }, form: { type: 'string' }, api_key: { type: 'string' } },
+            },
+          },
+        },
+      },
+      responses: {
+        '303': {
           description: "To the vendor's authorization page, with the flow's cookie set (HttpOnly, SameSite=Lax).",
         },
         '400': { description: 'Expired or invalid.' },
+        '401': { description: 'The key does not sign in (the form again).' },
+        '403': { description: 'Signed in as someone other than the caller the link was made for, or no form cookie.' },
+        '413': { description: 'The form is larger than 16 KiB.' },
+        '429': { description: 'Ten wrong keys for this link within ten minutes.' },
       },
     },
   },

@@ -205,3 +205,41 @@ describe.each(KINDS)('connect in the conversation (%s)', (kind) => {
     }
   });
 });
+
+describe('a client without URL elicitation', () => {
+  it.each(['2026-07-28', '2025-11-25'])(
+    'declaring form elicitation only (%s), gets NOT_CONNECTED with the link and is asked nothing',
+    async (era) => {
+      const asked: unknown[] = [];
+      const client = new Client(
+        { name: 'connect-form-only', version: '1.0.0' },
+        {
+          capabilities: { elicitation: { form: {} } },
+          ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+        },
+      );
+      client.setRequestHandler('elicitation/create', async (req: any) => {
+        asked.push(req.params);
+        return { action: 'cancel' };
+      });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${AGENT}` } },
+        }),
+      );
+      try {
+        const result: any = await client.callTool({
+          name: 'crm_createContact',
+          arguments: { values: { email: 'form-only@acme.example' } },
+        });
+        expect(result.isError).toBe(true);
+        const error = result._meta['tool-gateway/error'];
+        expect(error.code).toBe('NOT_CONNECTED');
+        expect(error.details.connect_url).toMatch(/^https:\/\/gateway\.example\/connect\/hubspot\?ticket=/);
+        expect(asked).toEqual([]);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});
