@@ -103,7 +103,7 @@ row entry ticket deal task: record
 import bulk many load: batch create
 total average sum: aggregate
 count: aggregate count
-history: revision
+history before previous earlier prior: revision
 version: revision
 note discussion conversation thread: comment
 workspace team: space

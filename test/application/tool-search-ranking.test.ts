@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { principal } from '../../composition/gateway.js';
 import { createToolFinder } from '../../application/runtime/discovery-answers.js';
+import { EXAMPLES, idSource } from '../../application/runtime/discovery-hints.js';
+import type { JsonSchema } from '../../application/runtime/json-schema.js';
 import { compileNames, matchNames, type CompiledNames } from '../../application/runtime/name-terms.js';
 import { TenantNamesCache } from '../../application/runtime/tenant-names.js';
 import { queryTerms, ToolIndex, words } from '../../application/runtime/tool-search.js';
@@ -134,5 +136,24 @@ describe('a find answer', () => {
     const records = registry.tools.filter((t) => t.declaration.group === 'records').map((t) => t.name);
     expect(records.length).toBeGreaterThan(13); // more than the 5 hits and 8 related named before
     expect(new Set(named)).toEqual(new Set(records));
+  });
+});
+
+describe('every tool in a find answer', () => {
+  const byName = new Map(registry.tools.map((t) => [t.name, t]));
+  const nests = (p: JsonSchema): boolean =>
+    p.type === 'object' || (p.type === 'array' && p.items?.type === 'object') || (p.anyOf ?? []).some(nests);
+
+  it('says where each required id comes from', () => {
+    const missing = registry.tools.flatMap((t) =>
+      t.requiredParameters.filter((p) => /_ids?$/.test(p) && !idSource(t, p, byName)).map((p) => `${t.name}.${p}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('with nested arguments shows one example call', () => {
+    const nested = registry.tools.filter((t) => Object.values(t.inputSchema.properties ?? {}).some(nests));
+    expect(nested.length).toBeGreaterThan(5);
+    expect(nested.filter((t) => !EXAMPLES[t.name]).map((t) => t.name)).toEqual([]);
   });
 });
