@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEncryptionKey } from '../../../adapters/outbound/persistence/secret-box.js';
+import { FixedClock } from '../../../adapters/outbound/system-clock.js';
+import { createGateway, type Gateway } from '../../../composition/gateway.js';
+import { HubSpotServer } from '../../fakes/hubspot-server.js';
+import { NOW } from '../../support/gateway.js';
+import { postgresForTests } from '../../support/postgres.js';
+import { redisForTests } from '../../support/redis.js';
+import { finishInBrowser, openConnectLink } from '../../support/connect-flow.js';
+
+// Issue 43 on two instances (one PostgreSQL, one Redis): the call that elicited the connect page waits on
+// instance A, and the person's browser connects through instance B. A hears of the new connection through the
+// change B announces in Redis, at once (its own look again every 15 s would find its cached "not connected"
+// for up to 30 s): the client's 10 s request timeout would end the call otherwise.
+
+let hubspot: HubSpotServer;
+let pg: { url: string; stop(): Promise<void> } | { skip: string };
+let redis: { url: string; stop(): Promise<void> } | { skip: string };
+const clock = new FixedClock(NOW);
+const gateways: Gateway[] = [];
+const servers: ServerType[] = [];
+const tenant = `t${randomUUID().slice(0, 8)}`;
+const AGENT = `token-${tenant}-agent-0123456789`;
+const key = newEncryptionKey();
+
+beforeAll(async () => {
+  hubspot = await HubSpotServer.start({ clock });
+  pg = await postgresForTests();
+  redis = await redisForTests();
+});
+afterAll(async () => {
+  for (const s of servers) await new Promise((resolve) => s.close(resolve));
+  for (const g of gateways) await g.close();
+  await hubspot.close();
+  if ('stop' in pg) await pg.stop();
+  if ('stop' in redis) await redis.stop();
+});
+
+const instance = (): Gateway => {
+  if (!('url' in pg) || !('url' in redis)) throw new Error('no database');
+  const g = createGateway({
+    env: {
+      CRM_BACKEND: 'hubspot',
+      HUBSPOT_BASE_URL: hubspot.baseUrl,
+      HUBSPOT_CLIENT_ID: hubspot.oauth.clientId,
+      HUBSPOT_CLIENT_SECRET: hubspot.oauth.clientSecret,
+      PUBLIC_BASE_URL: 'https://gateway.example',
+      DATABASE_URL: pg.url,
+      REDIS_URL: redis.url,
+      GATEWAY_ENCRYPTION_KEY: key,
+      GATEWAY_API_KEYS: JSON.stringify([{ name: 'agent', token: AGENT, permissions: ['crm:*'], tenant }]),
+    },
+    logger: pino({ level: 'silent' }),
+    overrides: { clock },
+  });
+  gateways.push(g);
+  return g;
+};
+
+const listen = (g: Gateway): Promise<string> =>
+  new Promise((resolve) => {
+    const s = serve({ fetch: g.http.fetch, port: 0, hostname: '127.0.0.1', autoCleanupIncoming: false }, () =>
+      resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`),
+    );
+    servers.push(s);
+  });
+
+describe('connect in the conversation across instances', () => {
+  it('the call waiting on one instance completes when the person connects through another', async (ctx) => {
+    if ('skip' in pg) return ctx.skip(pg.skip);
+    if ('skip' in redis) return ctx.skip(redis.skip);
+    const [a, b] = [instance(), instance()];
+    const base = await listen(a);
+    // B has answered once (so it is up, its change channel subscribed) before the person uses it.
+    expect((await b.http.request('/healthz')).status).toBe(200);
+
+    let person: Promise<number> | undefined;
+    const completed: string[] = [];
+    const asked: { url?: string; elicitationId?: string }[] = [];
+    const client = new V1Client(
+      { name: 'connect-shared', version: '1.0.0' },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (req) => {
+      const params = req.params as { url?: string; elicitationId?: string };
+      asked.push(params);
+      person = (async () => {
+        const flow = await openConnectLink(b, params.url!, AGENT);
+        const code = hubspot.grantCode({
+          redirectUri: 'https://gateway.example/oauth/callback',
+          codeChallenge: flow.authorize.searchParams.get('code_challenge')!,
+        });
+        const done = await finishInBrowser(
+          b,
+          flow,
+          `code=${encodeURIComponent(code)}&state=${encodeURIComponent(flow.state)}`,
+        );
+        return done.status;
+      })();
+      return { action: 'accept' } as never;
+    });
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+      completed.push(n.params.elicitationId);
+    });
+    await client.connect(
+      new V1Transport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${AGENT}` } } }),
+    );
+    try {
+      await client.listTools();
+      const email = `shared-${tenant}@example.com`;
+      const result: any = await client.callTool(
+        { name: 'crm_createContact', arguments: { values: { email } } },
+        undefined,
+        { timeout: 10_000 },
+      );
+      expect(await person).toBe(200);
+      expect(result.isError).not.toBe(true);
+      expect(result.structuredContent.id).toMatch(/^\d+$/);
+      expect(asked).toHaveLength(1);
+      expect(completed).toEqual([asked[0]!.elicitationId]);
+    } finally {
+      await client.close();
+    }
+  });
+});
