@@ -73,7 +73,8 @@ const signInForm = (v: FormView, status: number, secure: boolean): Response =>
       `<input type="hidden" name="form" value="${escapeHtml(v.nonce)}">` +
       `<label for="api_key">Your gateway API key</label>` +
       `<input type="password" id="api_key" name="api_key" autocomplete="off" required autofocus>` +
-      `<button type="submit">Sign in and continue to ${escapeHtml(v.label)}</button></form>`,
+      `<button type="submit">Sign in and continue to ${escapeHtml(v.label)}</button></form>` +
+      `<p class="muted">No API key (you signed in to your client through your organisation's provider)? This page cannot sign you in yet: ask an administrator of the workspace to connect ${escapeHtml(v.label)} for everyone.</p>`,
     { 'set-cookie': formCookie(v.nonce, WRONG_KEY_WINDOW_SECONDS, secure) },
   );
 
