@@ -64,6 +64,11 @@ export type ConnectionSummary = Omit<Connection, 'secret'>;
 export interface ConnectionStore {
   /** Every connection of a tenant, secrets left out. */
   list(tenant: string): Promise<ConnectionSummary[]>;
+  /**
+   * Stored connections of one vendor in any tenant whose `details[key]` is `value` (at most `limit`, secrets
+   * left out): who else uses the same vendor account, e.g. before a revoke that would end its grant.
+   */
+  withDetail(vendor: Vendor, key: string, value: string, limit: number): Promise<ConnectionSummary[]>;
   /** The connection of `owner` ('' for tenant-wide), with its secret. */
   find(tenant: string, vendor: Vendor, owner: string): Promise<Connection | undefined>;
   /** Stores a connection, replacing the one with the same tenant, vendor and owner. */

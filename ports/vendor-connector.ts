@@ -37,13 +37,15 @@ export interface VendorConnector {
   /**
    * Revokes at the vendor (best effort: the connection is forgotten either way), given the connection's
    * secret, its details (the account's hosts, for ShareFile) and the details of the tenant's other
-   * connections of the vendor (a revoke that would end their access too is skipped). May answer a sentence
-   * saying what happened, which the disconnect's answer carries.
+   * connections of the vendor (a revoke that would end their access too is skipped), and `sameAccount`, which
+   * counts the other stored connections of the vendor in any tenant whose `details[key]` is `value`. May answer
+   * a sentence saying what happened, which the disconnect's answer carries.
    */
   readonly revoke?: (
     secret: ConnectionSecret,
     details: Readonly<Record<string, string>>,
     others: readonly Readonly<Record<string, string>>[],
+    sameAccount?: (key: string, value: string) => Promise<number>,
   ) => Promise<string | void>;
 }
 

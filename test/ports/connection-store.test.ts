@@ -91,6 +91,27 @@ describe.each(backends)('ConnectionStore on $name', (backend) => {
     }
   };
 
+  it('finds the connections of one vendor account in every tenant by a detail (withDetail)', async (ctx) => {
+    if (skipped()) return ctx.skip(pgSkip);
+    const [a, b] = [`t-${randomUUID()}`, `t-${randomUUID()}`];
+    // LIKE's wildcards and JSON's escapes in the value match only themselves
+    const user = `u_%"\\${randomUUID()}`;
+    const sf = (tenant: string, owner: string, details: Record<string, string>) =>
+      connection(tenant, { vendor: 'sharefile', owner, details, label: 'acme.sharefile.com' });
+    await withStore(async (store) => {
+      await store.save(sf(a, '', { subdomain: 'acme', user_id: user }));
+      await store.save(sf(b, 'p-1', { user_id: user, subdomain: 'other' }));
+      await store.save(sf(b, 'p-2', { user_id: `${user}x` }));
+      await store.save(sf(b, 'p-3', { user_id: user.replace('_%', 'ab') }));
+      await store.save(connection(a, { details: { user_id: user } }));
+      const found = await store.withDetail('sharefile', 'user_id', user, 10);
+      expect(found.map((c) => `${c.tenant === a ? 'a' : 'b'}/${c.owner}`).sort()).toEqual(['a/', 'b/p-1']);
+      expect(found[0]).not.toHaveProperty('secret');
+      expect(await store.withDetail('sharefile', 'user_id', user, 1)).toHaveLength(1);
+      expect(await store.withDetail('sharefile', 'subdomain', user, 10)).toEqual([]);
+    });
+  });
+
   it('stores, finds, lists without secrets, replaces and forgets a connection', async (ctx) => {
     if (skipped()) return ctx.skip(pgSkip);
     const tenant = `t-${randomUUID()}`;

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import {
   isVendor,
   type Connection,
@@ -36,6 +36,24 @@ export class SqlConnectionStore implements ConnectionStore {
     private readonly box: SecretBox,
     private readonly onClose: () => Promise<void> = () => db.destroy(),
   ) {}
+
+  async withDetail(vendor: Vendor, key: string, value: string, limit: number): Promise<ConnectionSummary[]> {
+    if (key.length > 64 || value.length > 256) return [];
+    const max = Math.max(1, Math.min(1000, Math.floor(limit)));
+    // details is JSON text written by JSON.stringify, so `"key":"value"` appears as it is; LIKE narrows the
+    // rows on both databases (escape character given: SQLite has none by default), the parse decides
+    const fragment = `${JSON.stringify(key)}:${JSON.stringify(value)}`.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const rows = await this.db
+      .selectFrom('gateway_connections')
+      .selectAll()
+      .where('vendor', '=', vendor)
+      .where(sql<boolean>`details like ${`%${fragment}%`} escape '\\'`)
+      .orderBy('tenant')
+      .orderBy('owner')
+      .limit(max)
+      .execute();
+    return rows.map(summaryOf).filter((c) => c.details[key] === value);
+  }
 
   async list(tenant: string): Promise<ConnectionSummary[]> {
     const rows = await this.db

@@ -22,8 +22,8 @@ const FRESH_MARGIN_MS = 60_000;
  * recorded at connect (`app_id`), else the one ConnectedApp whose `Id` is the client id, else (only when no
  * app has the client id) the one whose `Name` is `appName`; then `DELETE Apps(id)` (AppsEntity.Delete,
  * "Revoke App access for Current User"). That ends the app's grant for the whole ShareFile user, so while
- * another connection (`others`: the details of the gateway's other connections of the vendor) belongs to the
- * same ShareFile user, nothing is revoked. Never throws; answers what happened, in a sentence for the caller,
+ * another stored connection belongs to the same ShareFile user (`sameAccount`: in any tenant; without it,
+ * `others`: the tenant's other connections), nothing is revoked. Never throws; answers what happened, in a sentence for the caller,
  * and logs it. The connection is forgotten either way.
  */
 export const shareFileRevoker =
@@ -32,6 +32,7 @@ export const shareFileRevoker =
     secret: ConnectionSecret,
     details: Readonly<Record<string, string>> = {},
     others: readonly Readonly<Record<string, string>>[] = [],
+    sameAccount?: (key: string, value: string) => Promise<number>,
   ): Promise<string> => {
     const log = o.log;
     const notRevoked = (why: string, fields: Record<string, unknown> = {}) => {
@@ -60,7 +61,12 @@ export const shareFileRevoker =
               matched: found.matched,
             });
       const user = app.UserId ?? details[USER_ID];
-      const sharing = user ? others.filter((d) => d[USER_ID] === user).length : 0;
+      // every tenant's stored connections when the store can say (sameAccount), else the tenant's (others)
+      const sharing = !user
+        ? 0
+        : sameAccount
+          ? await sameAccount(USER_ID, user)
+          : others.filter((d) => d[USER_ID] === user).length;
       if (sharing > 0)
         return notRevoked(
           `${sharing} other connection${sharing === 1 ? '' : 's'} of the gateway use${sharing === 1 ? 's' : ''} the same ShareFile user, whose access a revoke would end too`,
