@@ -1,4 +1,5 @@
 import type { InternalAxiosRequestConfig } from 'axios';
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { knownTimeZone, msUntilNextMidnight } from './zoned-day.js';
 
@@ -12,6 +13,14 @@ const QUOTA_HEADERS: readonly (readonly [header: string, window: string])[] = [
   ['x-hubspot-ratelimit-daily-remaining', 'daily'],
   ['x-rate-limit-remaining', 'hourly'],
 ];
+
+/** Podio's hourly budget for the calls it marks "Rate limited" (PODIO-DOCS /index/limits), and its window. */
+const RATE_LIMITED_BUDGET = 250;
+const RATE_LIMITED_WINDOW = 'hourly (rate-limited calls)';
+
+/** A call's method and path with its ids left out (`GET /item/app/{id}/filter/`): which operation it is. */
+export const requestShape = (config: Pick<InternalAxiosRequestConfig, 'method' | 'url'>): string =>
+  `${(config.method ?? 'get').toUpperCase()} ${(config.url ?? '').split('?')[0]!.replace(/\/\d+(?=\/|$)/g, '/{id}')}`;
 
 export type QuotaListener = (vendor: string, window: string, remaining: number) => void;
 let onQuota: QuotaListener | undefined;
@@ -48,7 +57,8 @@ export class QuotaReserved extends Error {
  * What one vendor client (one connection) has left of each quota window, from the answers' headers:
  * HubSpot's ten-second interval (X-HubSpot-RateLimit-Remaining, -Interval-Milliseconds) and day
  * (-Daily-Remaining), Podio's hour (X-Rate-Limit-Remaining; Podio does not say when the hour ends, so the
- * hour is counted from when the quota was seen running low).
+ * hour is counted from when the quota was seen running low), kept apart for its 250-call budget
+ * (X-Rate-Limit-Limit).
  */
 export class QuotaWindows {
   /** Each low window: its count and when it ends (the day's end is worked out when asked, see #until). */
@@ -67,7 +77,11 @@ export class QuotaWindows {
   /** Whether any answer carried a quota count (only then is the shared store asked). */
   seen = false;
 
-  observe(headers: Record<string, unknown> | undefined, now = Date.now()): void {
+  /** The calls (`requestShape`) that answered with Podio's 250-call budget: few distinct operations. */
+  readonly #rateLimitedCalls = new LRUCache<string, true>({ max: 256, ttl: 86_400_000 });
+
+  /** `request`: the call's `requestShape`, to learn which calls count against Podio's 250-call budget. */
+  observe(headers: Record<string, unknown> | undefined, now = Date.now(), request?: string): void {
     if (!headers) return;
     const num = (h: string) => {
       const v = headers[h];
@@ -84,7 +98,13 @@ export class QuotaWindows {
     // zone learnt later (the account's) applies at once
     if (daily !== undefined) this.#note('daily', daily, now, undefined, now);
     const hourly = num('x-rate-limit-remaining');
-    if (hourly !== undefined) this.#note('hourly', hourly, now + 3_600_000);
+    // Podio keeps two hourly budgets: 1,000 calls, and 250 for the calls it marks "Rate limited"; the answer's
+    // X-Rate-Limit-Limit says which one it counted against, so each has its own window, and the calls seen
+    // counting against the 250 are remembered (by method and path shape) to be held back by that window only
+    const limit = num('x-rate-limit-limit');
+    const rateLimited = limit !== undefined && limit <= RATE_LIMITED_BUDGET;
+    if (rateLimited && request) this.#rateLimitedCalls.set(request, true);
+    if (hourly !== undefined) this.#note(rateLimited ? RATE_LIMITED_WINDOW : 'hourly', hourly, now + 3_600_000);
   }
 
   #note(window: string, remaining: number, until: number, reserve = this.reserve(), now = until): void {
@@ -107,6 +127,9 @@ export class QuotaWindows {
   /** The hour or day window that is down to its reserve, to share with other instances. */
   longLow(now = Date.now()): { window: string; remaining: number; until: number } | undefined {
     for (const [window, low] of this.#low) {
+      // the 250-call window holds back only the calls known to count against it, which other instances
+      // do not know: it stays in this process
+      if (window === RATE_LIMITED_WINDOW) continue;
       const until = this.#until(window, low);
       if (window !== 'ten-second' && until > now) return { window, remaining: low.remaining, until };
     }
@@ -114,7 +137,7 @@ export class QuotaWindows {
   }
 
   /** The wait before a call may be sent, with the window that asks for it; undefined when none does. */
-  blocked(now = Date.now()): { window: string; remaining: number; waitMs: number } | undefined {
+  blocked(now = Date.now(), request?: string): { window: string; remaining: number; waitMs: number } | undefined {
     if (this.reserve() <= 0) return undefined;
     for (const [window, low] of this.#low) {
       const until = this.#until(window, low);
@@ -122,6 +145,7 @@ export class QuotaWindows {
         this.#low.delete(window);
         continue;
       }
+      if (window === RATE_LIMITED_WINDOW && !(request && this.#rateLimitedCalls.has(request))) continue;
       return { window, remaining: low.remaining, waitMs: until - now };
     }
     return undefined;

@@ -9,6 +9,7 @@ import {
   QuotaReserved,
   QuotaWindows,
   reportQuota,
+  requestShape,
   sharedLow,
   sharedQuotaKey,
   type QuotaListener,
@@ -165,7 +166,8 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter, day?: DayZo
     const key = quota.seen ? sharedQuotaKey(vendor, config) : undefined;
     const low = config.quotaExempt
       ? undefined
-      : (quota.blocked() ?? (key && settings.quotaReserve > 0 ? await sharedLow(key) : undefined));
+      : (quota.blocked(Date.now(), requestShape(config)) ??
+        (key && settings.quotaReserve > 0 ? await sharedLow(key) : undefined));
     if (low && (low.window !== 'ten-second' || low.waitMs > 10_000))
       throw new QuotaReserved(vendor, low.window, low.remaining, Math.ceil(low.waitMs / 1000));
     if (low) await new Promise((resolve) => setTimeout(resolve, low.waitMs));
@@ -224,7 +226,7 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter, day?: DayZo
       attempt++;
       const res = await breaker.execute(() => base(config));
       reportQuota(vendor, res.headers as Record<string, unknown>);
-      quota.observe(res.headers as Record<string, unknown>);
+      quota.observe(res.headers as Record<string, unknown>, Date.now(), requestShape(config));
       if (quota.seen) publish(sharedQuotaKey(vendor, config), quota.longLow());
       return res;
     });
