@@ -132,10 +132,15 @@ export const explainDecodeErrors = (errors: t.Errors): ToolError => {
   const expected = describeExpected(expectedSchema);
   if (!parameter) return invalidParameter(`The body must be a JSON object of parameters.`, 'body', 'JSON object');
   const hint = first.value === undefined ? undefined : hintOf(ctx[ctx.length - 1]!.type as Tagged, first.value);
+  // an empty string is a string: say that it is empty and what it must hold (the schema's own words)
+  const said = typeof expectedSchema.description === 'string' ? expectedSchema.description.trim() : '';
+  const holds = said ? `: ${said.length > 400 ? `${said.slice(0, 400)}…` : said.replace(/\.$/, '')}` : '';
   const message =
     first.value === undefined
       ? `Missing required parameter "${parameter}" (${expected}).`
-      : `Parameter "${parameter}" must be ${withArticle(expected)}; got ${preview(first.value)}.${hint ? ` ${hint}` : ''}`;
+      : first.value === ''
+        ? `Parameter "${parameter}" is empty; it must be ${withArticle(expected)}${holds}.${hint ? ` ${hint}` : ''}`
+        : `Parameter "${parameter}" must be ${withArticle(expected)}; got ${preview(first.value)}.${hint ? ` ${hint}` : ''}`;
   return invalidParameter(message, parameter, expected);
 };
 

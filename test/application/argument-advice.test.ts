@@ -18,8 +18,19 @@ describe('advice in a 400', () => {
       app_id: 3001,
       filters: [{ field_id: 'status', match_type: '', values: ['New'] }],
     });
-    expect(e.message).toBe('Parameter "filters[0].match_type" must be a non-empty string; got "".');
+    // it is empty, and what it must be: the match types, from the parameter's description
+    expect(e.message).toMatch(
+      /^Parameter "filters\[0\]\.match_type" is empty; it must be a non-empty string: text: contains, equal, /,
+    );
+    expect(e.message).toContain('date: equal, before, after');
+    expect(e.message).not.toContain('got ""');
     expect(e.details).toMatchObject({ parameter: 'filters[0].match_type', expected: 'non-empty string' });
+  });
+
+  it('an empty string for a choice names the choices', async () => {
+    const e = await error('files_createShare', { share_type: '', items: ['fid4a9d210ff841f'] });
+    expect(e.message).toMatch(/^Parameter "share_type" is empty; it must be one of "?Send"?, "?Request"?/);
+    expect(e.message).not.toContain('must be a string');
   });
 
   it('a nested member that begins the real ones gets them as suggestions', async () => {
