@@ -18,12 +18,12 @@ import { ConfirmGate } from '../application/runtime/confirm.js';
 import { WebReader } from '../ports/web.js';
 import type { RejectedCall } from '../adapters/inbound/http/tool-calls.js';
 import type { TransferLine } from '../adapters/inbound/http/transfer-guard.js';
-import { E } from '../domain/shared/fp.js';
-import { Authenticator, DEFAULT_TENANT, principalId, TENANT_ID, type Principal } from '../ports/authenticator.js';
+import { Authenticator, DEFAULT_TENANT, type Principal } from '../ports/authenticator.js';
 import { IdempotencyStore } from '../ports/idempotency-store.js';
 import { RateLimiter } from '../ports/rate-limiter.js';
 import { UrlFetcher } from '../ports/url-fetcher.js';
-import { loadConfig, type GatewayConfig } from './config.js';
+import type { GatewayConfig } from './config.js';
+import { resolveConfig } from './embedding.js';
 import { apiKeysFor, buildContainer, buildTenantScope, overriddenPorts, type ContainerOverrides } from './container.js';
 import { lazyRoutes, mountTenantRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
 import { vendorAccess } from './vendor-access.js';
@@ -56,6 +56,9 @@ import { sharedRedis } from './shared-redis.js';
 import { readinessCheck } from './readiness.js';
 import { usageMetering } from './usage.js';
 import { callObserver } from './call-observer.js';
+import { jobEngineFor, mountJobRoutes, type JobEngine, type JobEngineOptions } from './jobs.js';
+
+export { ConfigurationError, principal } from './embedding.js';
 
 export interface GatewayOptions {
   /** A decoded configuration; by default it is read from `env`. */
@@ -64,6 +67,8 @@ export interface GatewayOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly logger?: Logger;
   readonly overrides?: ContainerOverrides;
+  /** The job engine's settings (lease, poll, bounds), for tests and benchmarks. */
+  readonly jobs?: Partial<JobEngineOptions>;
 }
 
 export interface CallOptions {
@@ -94,6 +99,8 @@ export interface Gateway {
   readonly http: Hono;
   /** The executor every surface shares (for other inbound adapters such as MCP). */
   readonly executor: ToolExecutor;
+  /** The long-job engine (issue 40). */
+  readonly jobs: JobEngine;
   /** The Inversify container with every port's adapter (for tests and embedders that need an adapter). */
   readonly container: Container;
   /** Marks the gateway as shutting down: /readyz answers 503 so load balancers stop sending traffic. */
@@ -106,31 +113,6 @@ export interface Gateway {
   /** Closes connections (Redis); call on shutdown. */
   close(): Promise<void>;
 }
-
-export class ConfigurationError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigurationError';
-  }
-}
-
-/**
- * A principal for embedders: a name, its permissions (`crm:read`, `crm:*`, `*`...) and its tenant
- * (default `default`). Its id lives in a namespace of its own (`embedded:<name>`), apart from API keys and
- * JWT subjects of the same name.
- */
-export const principal = (name: string, permissions: readonly string[], tenant = DEFAULT_TENANT): Principal => {
-  if (!TENANT_ID.test(tenant))
-    throw new Error(`"${tenant}" is not a tenant id (1 to 64 letters, digits, ".", "_", "-")`);
-  return { id: principalId('embedded', name), name, permissions: new Set(permissions), tenant };
-};
-
-const resolveConfig = (options: GatewayOptions): GatewayConfig => {
-  if (options.config) return options.config;
-  const loaded = loadConfig(options.env ?? process.env);
-  if (E.isLeft(loaded)) throw new ConfigurationError(loaded.left);
-  return loaded.right;
-};
 
 /** Builds the whole gateway from configuration: container, registry, executor and HTTP app. */
 export const createGateway = (options: GatewayOptions = {}): Gateway => {
@@ -242,6 +224,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     lines: logLines,
     onFinished: usage.onFinished,
   });
+  const audit = auditPolicyOf(services.audit, (group) => vendorOfGroup.get(group));
   const executor = new ToolExecutor(
     registry,
     (tool, tenant) => usage.capped(tool, tenant, tenants.useCase(tool, tenant)),
@@ -254,7 +237,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       observer,
       simulatedLatencyMs: config.simulatedLatencyMs,
       clock: shared.clock,
-      audit: auditPolicyOf(services.audit, (group) => vendorOfGroup.get(group)),
+      audit,
       tenantSettings: config.tenantSettings,
       confirm: new ConfirmGate({
         required: config.confirmDestructive,
@@ -264,6 +247,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       }),
     },
   );
+  const jobs = jobEngineFor({ storage, config, executor, clock: shared.clock, observer, audit, logger, options });
   const transferFaults = storeFaultReporter(logger, metrics);
   const readiness = readinessCheck({
     accepting: () => !draining,
@@ -292,6 +276,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     },
     onInternalError: (error: unknown, requestId: string) =>
       logger.error({ err: error, requestId }, 'request failed unexpectedly'),
+    jobs,
   };
   const http = createHttpApp({
     ...callDeps,
@@ -322,7 +307,9 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         tenantSettings: config.tenantSettings,
         approvalsWaitingPerTenant: config.approvalsWaitingPerTenant,
         answerRelay: answers,
+        jobs,
       });
+      mountJobRoutes(app, { authenticator: container.get(Authenticator), jobs });
       mountOpenApi(app, surface);
       mountDocs(app, surface);
       for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);
@@ -376,6 +363,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       );
     },
     executor,
+    jobs,
     container,
     drain: () => {
       draining = true;
@@ -388,6 +376,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       const web = container.isBound(WebReader) ? container.get(WebReader) : undefined;
       await web?.close?.().catch(() => undefined);
       await identity?.close().catch(() => undefined);
+      await jobs.close(); // its runs stop after the chunk in flight; their leases pass to another instance
       await usage.close(); // its last counts go to the database before it closes
       await storage.close().catch(() => undefined);
       await shared.documents.close().catch(() => undefined);

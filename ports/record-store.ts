@@ -65,6 +65,12 @@ export interface RecordStore {
    * create answer carries them (Podio's `item_id` and `link`) saves one call per record (issue 31).
    */
   createRef?(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordRef>;
+  /**
+   * `createRef` with an idempotency mark kept with the record (Podio's item `external_id`), and the
+   * record a mark names: a resumed job (issue 40) looks an item up before writing it again. Optional.
+   */
+  createKeyed?(app: App, fields: ValidatedFields, flags: WriteFlags, key: string): TaskEither<GatewayError, RecordRef>;
+  findKeyed?(app: App, key: string): TaskEither<GatewayError, RecordRef | undefined>;
   /** `update` without reading the record back, for batches (optional, as `createRef`). */
   updateOnly?(app: App, recordId: number, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, void>;
   delete(recordId: number, flags: WriteFlags): TaskEither<GatewayError, void>;

@@ -13,23 +13,18 @@ import { FieldsObject, flagParams, flagsOf } from './common.js';
 import { BatchOutcomes, batchContinuation, type BatchItem, type BatchResult } from './batch-results.js';
 import { batchSummary, fixFor, idRuns } from './batch-text.js';
 import { BatchResult as BatchResultCodec } from './record-results.js';
+import { runItems } from '../jobs/run-items.js';
+import { INLINE_BATCH_MAX, runAsJobHint } from '../jobs/job-tools.js';
+import { createOnce } from './keyed-create.js';
 
 /** Records written per chunk: in parallel inside a chunk, chunks one after another (spec Limits). */
 export const CHUNK_SIZE = 50;
 
-/** Runs `work` over the items in chunks: all of a chunk at once, the next chunk when the previous one is done. */
-export const runInChunks = async <I, R>(
-  items: readonly I[],
-  size: number,
-  work: (item: I, index: number) => Promise<R>,
-): Promise<R[]> => {
-  const out: R[] = [];
-  for (let start = 0; start < items.length; start += size) {
-    const chunk = items.slice(start, start + size);
-    out.push(...(await Promise.all(chunk.map((item, i) => work(item, start + i)))));
-  }
-  return out;
-};
+/** A batch too large for one call (not run as a job): refused before anything is written, saying how to run it. */
+const inlineBound = (tool: string, count: number, context: CallContext, parameter: string) =>
+  context.items || count <= INLINE_BATCH_MAX
+    ? undefined
+    : invalidInput(runAsJobHint(tool, count), parameter, `at most ${INLINE_BATCH_MAX} in one call; more as a job`);
 
 interface BadInput {
   readonly index: number;
@@ -126,6 +121,8 @@ export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, Bat
 
   execute(p: BatchCreateRecordsParams, context: CallContext): TaskEither<GatewayError, BatchResult> {
     const flags = flagsOf(p);
+    const tooMany = inlineBound('records_batchCreateRecords', p.inputs.length, context, 'inputs');
+    if (tooMany) return TE.left(tooMany);
     return pipe(
       this.apps.getApp(p.app_id),
       TE.chain((app) =>
@@ -143,15 +140,23 @@ export class BatchCreateRecords implements UseCase<BatchCreateRecordsParams, Bat
           ),
           TE.chain((valid) =>
             TE.fromTask(() =>
-              runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
-                // one vendor call per record where the store's create answer names the record (issue 31)
-                const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) =>
-                  this.store.createRef ? this.store.createRef(app, f, flags) : this.store.create(app, f, flags),
-                )();
-                return r._tag === 'Right'
-                  ? { index, success: true, record_id: r.right.record_id, record_url: r.right.record_url }
-                  : { index, success: false, error: r.left.message, fix: fixFor(r.left) };
-              }),
+              runItems(
+                valid,
+                CHUNK_SIZE,
+                (fields, index, mark) =>
+                  // one vendor call per record where the store's create answer names the record (issue 31)
+                  pipe(
+                    createOnce({ store: this.store, fetcher: this.fetcher }, app, fields, flags, mark),
+                    TE.map((r): BatchItem => ({
+                      index,
+                      success: true,
+                      record_id: r.record_id,
+                      record_url: r.record_url,
+                    })),
+                  )(),
+                (index, e) => ({ index, success: false, error: e.message, fix: fixFor(e) }),
+                context.items,
+              ),
             ),
           ),
           TE.map(summarise),
@@ -223,6 +228,8 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
         E.chain((f) => limitAttachmentUrls(f, `updates[${i}].fields`)),
       );
     };
+    const tooMany = inlineBound('records_batchUpdateRecords', p.updates.length, context, 'updates');
+    if (tooMany) return TE.left(tooMany);
     return pipe(
       this.apps.getApp(p.app_id),
       TE.chain((app) =>
@@ -230,20 +237,33 @@ export class BatchUpdateRecords implements UseCase<BatchUpdateRecordsParams, Bat
           TE.fromEither(validateAll(p.updates, validate(app), 'updates')),
           TE.chain((valid) =>
             TE.fromTask(() =>
-              runInChunks(valid, CHUNK_SIZE, async (fields, index): Promise<BatchItem> => {
-                const recordId = p.updates[index]!.record_id;
-                const r = await writeWithAttachments(fields, this.fetcher, this.store, (f) =>
-                  this.store.updateOnly
-                    ? this.store.updateOnly(app, recordId, f, flags)
-                    : pipe(
-                        this.store.update(app, recordId, f, flags),
-                        TE.map(() => undefined),
-                      ),
-                )();
-                return r._tag === 'Right'
-                  ? { index, success: true, record_id: recordId }
-                  : { index, success: false, record_id: recordId, error: r.left.message, fix: fixFor(r.left) };
-              }),
+              runItems(
+                valid,
+                CHUNK_SIZE,
+                (fields, index) => {
+                  // an update is idempotent: a resumed job writes it again
+                  const recordId = p.updates[index]!.record_id;
+                  return pipe(
+                    writeWithAttachments(fields, this.fetcher, this.store, (f) =>
+                      this.store.updateOnly
+                        ? this.store.updateOnly(app, recordId, f, flags)
+                        : pipe(
+                            this.store.update(app, recordId, f, flags),
+                            TE.map(() => undefined),
+                          ),
+                    ),
+                    TE.map((): BatchItem => ({ index, success: true, record_id: recordId })),
+                  )();
+                },
+                (index, e) => ({
+                  index,
+                  success: false,
+                  record_id: p.updates[index]!.record_id,
+                  error: e.message,
+                  fix: fixFor(e),
+                }),
+                context.items,
+              ),
             ),
           ),
           TE.map(summarise),

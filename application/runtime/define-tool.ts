@@ -3,6 +3,7 @@ import type { ServiceIdentifier } from 'inversify';
 import type { TaskEither } from '../../domain/shared/fp.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { Principal } from '../../ports/authenticator.js';
+import type { ItemLedger } from '../../ports/job-queue.js';
 import { withoutDefaults } from './codecs.js';
 import { renderPage, type Presentation } from './markdown.js';
 
@@ -30,6 +31,8 @@ export interface CallContext {
    * reading a document in the parser pool, stops then instead of running on after the caller got 504.
    */
   readonly deadline?: number;
+  /** Set when the call runs as a long job (issue 40): its items' marks, progress, pacing and cancel. */
+  readonly items?: ItemLedger;
 }
 
 export interface UseCase<P, R> {

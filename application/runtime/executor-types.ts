@@ -149,6 +149,11 @@ export interface ToolCall {
   /** Where the call came in, and the caller's trace context (for tracing: see ObservedCall). */
   readonly surface?: CallSurface;
   readonly trace?: TraceCarrier;
+  /**
+   * Run as a long job (issue 40): once every gate has passed (permission, rate limit, arguments, approval
+   * and confirm tokens), the decoded parameters go here instead of to the use case.
+   */
+  readonly defer?: (params: unknown, meta: CallMeta | undefined) => Promise<ToolResult>;
 }
 
 /** The gateway's own parameters of a Destructive call. */

@@ -41,9 +41,8 @@ const isDryRun = (args: unknown): boolean =>
   typeof args === 'object' && args !== null && (args as { dry_run?: unknown }).dry_run === true;
 
 /**
- * The one path every surface takes: find the tool, authorise, rate-limit, decode the arguments,
- * honour an idempotency key, run the use case within the time limit, and present the result (text
- * lazily, since `format=json` never needs it).
+ * The one path every surface takes: find the tool, authorise, rate-limit, decode the arguments, honour an
+ * idempotency key, run the use case within the time limit, and present the result (text lazily).
  */
 export class ToolExecutor {
   constructor(
@@ -207,6 +206,7 @@ export class ToolExecutor {
       if (answer) return answer;
     }
 
+    if (call.defer) return call.defer(params, meta); // a long job: it runs later, on any instance (issue 40)
     const idempotency = this.options.idempotency;
     const key = call.idempotencyKey;
     if (idempotency && key !== undefined && tool.declaration.annotations.kind !== 'Read') {

@@ -1,3 +1,4 @@
+import type { JobEngine } from '../../../application/jobs/job-engine.js';
 import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Authenticator } from '../../../ports/authenticator.js';
@@ -26,6 +27,8 @@ import { createMetaTools } from './meta-tool-calls.js';
 
 export interface HttpAppDeps {
   readonly executor: ToolExecutor;
+  /** Long jobs (issue 40): `Prefer: respond-async` on a job tool. */
+  readonly jobs?: JobEngine;
   readonly authenticator: Authenticator;
   readonly maxBodyBytes: number;
   /** Most characters in a text result (a `max_chars` query parameter may lower it). */
@@ -125,6 +128,7 @@ export const createHttpApp = (deps: HttpAppDeps): Hono => {
     outputBudget,
     jsonBudget: deps.jsonBudget ?? DEFAULT_JSON_BUDGET,
     onRejected: deps.onRejected,
+    jobs: deps.jobs,
   });
 
   const toResponse = (a: CallAnswer): Response => new Response(a.body, { status: a.status, headers: a.headers });

@@ -1,3 +1,6 @@
+import type { JobEngine } from '../../../application/jobs/job-engine.js';
+import { JOB_TOOLS } from '../../../application/jobs/job-tools.js';
+import { deferToJob } from '../../../application/jobs/job-view.js';
 import type { Authenticator, Principal } from '../../../ports/authenticator.js';
 import type { TraceCarrier } from '../../../ports/call-observer.js';
 import {
@@ -23,6 +26,10 @@ import { createMetaTools, metaToolPath, presentAnswer, type Answered, type MetaR
 /** What a tool call needs from the request that carries it. */
 /** The tool-call form's path (every other tool-call path is a tool's own). */
 const TOOL_CALL_FORM_PATH = '/v1/tools/call';
+
+/** A `Prefer` header asking for an asynchronous answer (RFC 7240 `respond-async`). */
+const prefersAsync = (prefer: string | undefined): boolean =>
+  prefer !== undefined && prefer.split(',').some((p) => p.trim().toLowerCase().split(';')[0] === 'respond-async');
 
 /** The W3C Trace Context headers of a request, when it has a `traceparent` (tracing reads them). */
 export const traceHeaders = (header: (name: string) => string | undefined): TraceCarrier | undefined => {
@@ -77,6 +84,8 @@ export interface ToolCallDeps {
   readonly outputBudget: number;
   readonly jsonBudget: number;
   readonly onRejected?: (event: RejectedCall) => void;
+  /** Long jobs (issue 40): a job tool sent with `Prefer: respond-async` is queued here and answered 202. */
+  readonly jobs?: JobEngine;
 }
 
 /**
@@ -169,6 +178,8 @@ export const createToolCalls = (deps: ToolCallDeps) => {
     if ('answer' in target)
       return answerOf(requestId, presentAnswer(target.answer, options.format, options.base64, budgets));
     const idempotencyKey = target.idempotencyKey ?? input.header('idempotency-key');
+    const trace = traceHeaders((name) => input.header(name));
+    let queued: string | undefined;
     const result = await executor.run({
       tool: target.tool,
       args: target.args,
@@ -177,8 +188,22 @@ export const createToolCalls = (deps: ToolCallDeps) => {
       idempotencyKey,
       budget: budgets.text,
       surface: input.path === TOOL_CALL_FORM_PATH ? 'tool-call' : 'rest',
-      trace: traceHeaders((name) => input.header(name)),
+      trace,
+      ...(deps.jobs && JOB_TOOLS.has(target.tool.name) && prefersAsync(input.header('prefer'))
+        ? { defer: deferToJob(deps.jobs, { tool: target.tool, principal, requestId, trace }, (r) => (queued = r.id)) }
+        : {}),
     });
+    if (queued !== undefined && result.ok)
+      return {
+        status: 202,
+        headers: {
+          'content-type': JSON_TYPE,
+          'x-request-id': requestId,
+          location: `/v1/jobs/${queued}`,
+          'preference-applied': 'respond-async',
+        },
+        body: JSON.stringify({ success: true, data: result.payload }),
+      };
     const presented = present(result, options.format, options.base64, budgets);
     const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
     callHeaders(result.meta, presented, headers);

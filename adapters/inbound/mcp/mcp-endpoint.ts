@@ -1,3 +1,4 @@
+import type { JobEngine } from '../../../application/jobs/job-engine.js';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, Hono } from 'hono';
 import type { Principal } from '../../../ports/authenticator.js';
@@ -28,6 +29,8 @@ export interface McpDeps extends SurfaceDeps {
   readonly approvalsWaitingPerTenant?: number;
   /** Carries a 2025-era client's answer posted to another instance to the one whose call awaits it (Redis). */
   readonly answerRelay?: AnswerRelay | undefined;
+  /** Long jobs (issue 40): job tools run as MCP tasks. */
+  readonly jobs?: JobEngine;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -88,6 +91,7 @@ export const mountMcp = (app: Hono, deps: McpDeps): void => {
           ...(deps.approvalsWaitingPerTenant ? { approvalsWaitingPerTenant: deps.approvalsWaitingPerTenant } : {}),
           ...(deps.answerRelay ? { answerRelay: deps.answerRelay } : {}),
           ...(deps.connectionWatch ? { connectionWatch: deps.connectionWatch } : {}),
+          ...(deps.jobs ? { jobs: deps.jobs } : {}),
         }),
         authInfoFor: m.authInfoFor,
       }),

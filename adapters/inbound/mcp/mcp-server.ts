@@ -26,6 +26,8 @@ import { createDiscovery } from './discovery.js';
 import { declaredUrlElicitation } from './mcp-connect.js';
 import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
 import type { DiscoveryMode } from '../../../application/runtime/discovery.js';
+import type { JobEngine } from '../../../application/jobs/job-engine.js';
+import { registerTaskHandlers, TASK_CAPABILITIES, TaskServer, withTaskSupport, withTasks } from './mcp-tasks.js';
 import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 import { viewsIn } from './view-capability.js';
 import { listViews, readView, withViews } from './mcp-views.js';
@@ -124,6 +126,8 @@ export interface McpServerParts {
   readonly answerRelay?: AnswerRelay;
   /** Where a call that asked its person to connect a vendor (URL elicitation) waits for the connection. */
   readonly connectionWatch?: ConnectionWatch;
+  /** Long jobs: job tools run as MCP tasks when the client asks (mcp-tasks.ts). */
+  readonly jobs?: JobEngine;
 }
 
 /** The catalogue's version: a hash of the listed tools and the build, stable across instances of one build. */
@@ -139,7 +143,10 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   const { executor, outputBudget, jsonBudget } = parts;
   // Each tool's MCP form, made once; a caller's list is a selection of these.
   const forms = new Map(
-    OUTPUT_SCHEMA_FORMS.map((form) => [form, new Map(mcpToolList(executor, form).map((t) => [t.name, t]))]),
+    OUTPUT_SCHEMA_FORMS.map((form) => [
+      form,
+      new Map(mcpToolList(executor, form).map((t) => [t.name, parts.jobs ? withTaskSupport(t) : t])),
+    ]),
   );
   // Discovery mode's meta tools (find, describe, call) and their search indexes, one per visible set.
   const discovery = createDiscovery(executor, forms, parts.tenantSettings);
@@ -183,7 +190,7 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   const serverInfo = { name: 'tool-gateway', title: 'Tool Gateway', version: parts.version };
   const options = {
     // resources: the views' HTML (resources/list is empty for a client without views).
-    capabilities: { tools: { listChanged: false }, resources: {} },
+    capabilities: { tools: { listChanged: false }, resources: {}, ...(parts.jobs ? TASK_CAPABILITIES : {}) },
     instructions: INSTRUCTIONS,
     cacheHints: {
       'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' as const },
@@ -203,7 +210,12 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   // `legacyElicits`: a 2025-era client that declared elicitation (legacy-leg.ts), asked by elicitation/create.
   const factory = ({ authInfo, requestInfo }: McpRequestContext, legacyElicits = false): Server => {
     const caller = callerOf(authInfo);
-    const server = new Server(serverInfo, options);
+    const server = parts.jobs ? new TaskServer(serverInfo, options) : new Server(serverInfo, options);
+    const modern = () => (server.getNegotiatedProtocolVersion() ?? '') >= MODERN_REVISION;
+    const { jobs } = parts;
+    const registry = executor.registry;
+    if (jobs)
+      registerTaskHandlers(server, { jobs, registry, principal: caller.principal, outputBudget, jsonBudget, modern });
     // A 2025-era client whose session says it declared URL elicitation (mcp-connect.ts).
     const legacyUrl = legacyElicits && declaredUrlElicitation(server, requestInfo);
     server.setRequestHandler('tools/list', (_request, ctx) =>
@@ -219,18 +231,21 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
             jsonBudget,
           })
         : // discovery.call answers the meta tools and hands every call (gateway_callTool's too) to the one below
-          discovery.call(caller, request.params, (params) =>
-            callTool(executor, params, caller, {
-              outputBudget,
-              jsonBudget,
-              ctx,
-              legacyElicits,
-              legacyUrl,
-              approvalWaitMs,
-              answersWatch: answers,
-              ...(parts.connectionWatch ? { connectionWatch: parts.connectionWatch } : {}),
-              ...(caller.outputSchemas ? { outputSchemas: caller.outputSchemas } : {}),
-            }),
+          withTasks(jobs, request.params, ctx, modern(), (job) =>
+            discovery.call(caller, request.params, (params) =>
+              callTool(executor, params, caller, {
+                outputBudget,
+                jsonBudget,
+                ctx,
+                legacyElicits,
+                legacyUrl,
+                approvalWaitMs,
+                answersWatch: answers,
+                ...(parts.connectionWatch ? { connectionWatch: parts.connectionWatch } : {}),
+                ...(caller.outputSchemas ? { outputSchemas: caller.outputSchemas } : {}),
+                ...(job ? { job } : {}),
+              }),
+            ),
           ),
     );
     return server;

@@ -20,6 +20,10 @@ import { connectReach, DEFAULT_CONNECT_WAIT_MS, runWithConnect } from './mcp-con
 import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
 import type { PersonChannel } from '../../../application/runtime/executor-types.js';
 import { givesTableRows, TABLE_ROWS_PHRASE, withTableRows } from './table-rows.js';
+import type { JobEngine } from '../../../application/jobs/job-engine.js';
+import { JOB_TOOLS } from '../../../application/jobs/job-tools.js';
+import { deferToJob } from '../../../application/jobs/job-view.js';
+import type { JobRow } from '../../../ports/job-queue.js';
 
 /** Every tool as tools/list gives it, in the registry's order (the same shape as `GET /v1/tools?dialect=mcp`). */
 export const mcpToolList = (executor: ToolExecutor, outputs: OutputSchemaForm = 'outline'): Tool[] =>
@@ -134,6 +138,8 @@ export interface CallOptions {
   readonly connectionWatch?: ConnectionWatch;
   /** How long such a call waits for the person to connect (default 2 minutes). */
   readonly connectWaitMs?: number;
+  /** The client asked for a task (mcp-tasks.ts): a job tool's call is queued as a job once its gates pass. */
+  readonly job?: { readonly engine: JobEngine; readonly onQueued: (row: JobRow) => void };
 }
 
 /**
@@ -158,6 +164,11 @@ export const callTool = async (
   const metaKey = params._meta?.['idempotency_key'];
   const idempotencyKey = typeof metaKey === 'string' ? metaKey : caller.idempotencyKey;
   const { ctx, outputBudget, jsonBudget } = options;
+  const trace = traceOf(params._meta, caller);
+  const job = options.job && JOB_TOOLS.has(tool.name) ? options.job : undefined;
+  const defer = job
+    ? deferToJob(job.engine, { tool, principal: caller.principal, requestId: caller.requestId, trace }, job.onQueued)
+    : undefined;
   const run = (person?: PersonChannel) =>
     executor.run({
       tool,
@@ -167,8 +178,9 @@ export const callTool = async (
       idempotencyKey,
       budget: outputBudget,
       surface: 'mcp',
-      trace: traceOf(params._meta, caller),
+      trace,
       ...(person ? { person } : {}),
+      ...(defer ? { defer } : {}),
     });
   const withPerson = () =>
     runWithPerson(

@@ -53,10 +53,47 @@ export interface UsageCountersTable {
   count: number | string;
 }
 
+/** Long jobs (issue 40): one row per job (see ports/job-queue.ts JobRow). */
+export interface JobsTable {
+  id: string;
+  tenant: string;
+  owner: string;
+  principal: string;
+  tool: string;
+  params: string;
+  status: string;
+  total: number | null;
+  done: number;
+  failed: number;
+  request_id: string;
+  trace: string | null;
+  worker: string | null;
+  lease_until: string | null;
+  attempts: number;
+  outcome: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  expires_at: string;
+}
+
+/** A job's items: started before its write, settled (with the outcome, JSON) after it. */
+export interface JobItemsTable {
+  job_id: string;
+  idx: number;
+  /** 0 started, 1 settled. */
+  settled: number;
+  /** 1 success, 0 failure, null while started. */
+  success: number | null;
+  outcome: string | null;
+}
+
 export interface GatewayDatabase {
   gateway_connections: ConnectionsTable;
   gateway_audit: AuditTable;
   gateway_usage_counters: UsageCountersTable;
+  gateway_jobs: JobsTable;
+  gateway_job_items: JobItemsTable;
 }
 
 export type SqlDialect = 'postgres' | 'sqlite';
@@ -131,6 +168,46 @@ const migrations = (dialect: SqlDialect): Record<string, Migration> => ({
         .createIndex('gateway_usage_counters_period')
         .on('gateway_usage_counters')
         .column('period')
+        .execute();
+    },
+  },
+  // Issue 40: long jobs and their items (sql-job-store.ts).
+  '2026-11-30-02-jobs': {
+    up: async (db: Kysely<unknown>) => {
+      await db.schema
+        .createTable('gateway_jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('tenant', 'text', (c) => c.notNull())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('principal', 'text', (c) => c.notNull())
+        .addColumn('tool', 'text', (c) => c.notNull())
+        .addColumn('params', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('total', 'integer')
+        .addColumn('done', 'integer', (c) => c.notNull())
+        .addColumn('failed', 'integer', (c) => c.notNull())
+        .addColumn('request_id', 'text', (c) => c.notNull())
+        .addColumn('trace', 'text')
+        .addColumn('worker', 'text')
+        .addColumn('lease_until', 'text')
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('outcome', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('gateway_jobs_status').on('gateway_jobs').columns(['status', 'created_at']).execute();
+      await db.schema.createIndex('gateway_jobs_owner').on('gateway_jobs').columns(['tenant', 'owner']).execute();
+      await db.schema.createIndex('gateway_jobs_expires').on('gateway_jobs').column('expires_at').execute();
+      await db.schema
+        .createTable('gateway_job_items')
+        .addColumn('job_id', 'text', (c) => c.notNull())
+        .addColumn('idx', 'integer', (c) => c.notNull())
+        .addColumn('settled', 'integer', (c) => c.notNull())
+        .addColumn('success', 'integer')
+        .addColumn('outcome', 'text')
+        .addPrimaryKeyConstraint('gateway_job_items_pk', ['job_id', 'idx'])
         .execute();
     },
   },

@@ -1,0 +1,261 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  Server,
+  specTypeSchemas,
+  type CallToolResult,
+  type JSONRPCRequest,
+  type Result,
+  type ServerContext,
+  type StandardSchemaV1,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import type { JobEngine } from '../../../application/jobs/job-engine.js';
+import { jobToolResult } from '../../../application/jobs/job-result.js';
+import { JOB_TOOLS } from '../../../application/jobs/job-tools.js';
+import { progressText } from '../../../application/jobs/job-view.js';
+import type { ToolRegistry } from '../../../application/runtime/registry.js';
+import type { Principal } from '../../../ports/authenticator.js';
+import { FINISHED, type JobRow } from '../../../ports/job-queue.js';
+import { toCallToolResult } from './mcp-tools.js';
+
+// MCP Tasks over the job engine (issue 40), on the official SDK's Server with the SDK's own task schemas
+// (the SDK v2 carries them but no task runtime; the handlers here are ours):
+// - 2025-11-25: a tools/call with `params.task` is answered `{task}` (CreateTaskResult); tasks/get,
+//   tasks/result (waits for the end, bounded), tasks/list (the caller's own) and tasks/cancel.
+// - 2026-07-28, the Tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`): a client that declares the
+//   extension in its request's capabilities gets `resultType: "task"` with the task inline; tasks/get carries
+//   the result once done; tasks/cancel is an acknowledgement; no tasks/list, no tasks/result.
+// A task is a job: its id is the job's id, any instance answers for it, and only its caller sees it.
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** How often a client is asked to poll, and how long tasks/result (2025-11-25) waits before answering. */
+export const POLL_INTERVAL_MS = 2_000;
+export const RESULT_WAIT_MS = 25_000;
+/** Tasks per tasks/list page. */
+const LIST_PAGE = 50;
+
+/** The server capabilities that announce tasks: the 2025-11-25 `tasks` member and the 2026-07-28 extension. */
+export const TASK_CAPABILITIES = {
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  extensions: { [TASKS_EXTENSION]: {} },
+};
+
+/** A job tool's listing says it may run as a task (2025-11-25; the 2026-07-28 codec leaves `execution` out). */
+export const withTaskSupport = (tool: Tool): Tool =>
+  JOB_TOOLS.has(tool.name) ? { ...tool, execution: { taskSupport: 'optional' } } : tool;
+
+/** The results the tools/call handler gives as they are: a task instead of a CallToolResult. */
+const taskAnswers = new WeakSet<object>();
+
+class TaskAnswer extends Error {
+  constructor(readonly result: Result) {
+    super('task answer');
+  }
+}
+
+/**
+ * The SDK's Server, whose tools/call handler may answer with a task: the SDK checks a tools/call result as a
+ * CallToolResult, so a task answer is carried past that check (through the Server's own `_wrapHandler`
+ * seam) and everything else goes through it unchanged.
+ */
+export class TaskServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    if (method !== 'tools/call') return super._wrapHandler(method, handler);
+    const checked = super._wrapHandler(method, async (request, ctx) => {
+      const result = await handler(request, ctx);
+      if (taskAnswers.has(result)) throw new TaskAnswer(result);
+      return result;
+    });
+    return async (request, ctx) => {
+      try {
+        return await checked(request, ctx);
+      } catch (error) {
+        if (error instanceof TaskAnswer) return error.result;
+        throw error;
+      }
+    };
+  }
+}
+
+/** Which task form this request asks for: 2025-11-25's `params.task`, the 2026-07-28 extension, or none. */
+export const taskAsked = (
+  params: { readonly task?: unknown },
+  ctx: ServerContext | undefined,
+  modern: boolean,
+): 'legacy' | 'modern' | undefined => {
+  if (!modern) return typeof params.task === 'object' && params.task !== null ? 'legacy' : undefined;
+  const envelope = ctx?.mcpReq.envelope;
+  if (!envelope || !(CLIENT_CAPABILITIES_META_KEY in envelope)) return undefined;
+  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  return capabilities?.extensions?.[TASKS_EXTENSION] !== undefined ? 'modern' : undefined;
+};
+
+const statusOf = (row: JobRow, modern: boolean): 'working' | 'completed' | 'failed' | 'cancelled' => {
+  switch (row.status) {
+    case 'completed':
+      return 'completed';
+    case 'cancelled':
+      return 'cancelled';
+    case 'failed':
+      // 2025-11-25: a tool call that ended in isError is `failed`; 2026-07-28 keeps `failed` for
+      // JSON-RPC errors, so there it is `completed` with the isError result.
+      return modern ? 'completed' : 'failed';
+    default:
+      return 'working';
+  }
+};
+
+const ttlSecondsOf = (row: JobRow): number =>
+  Math.max(0, Math.round((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 1000));
+
+const statusMessage = (row: JobRow): string =>
+  `${row.tool} ${row.status}: ${progressText(row)}${row.attempts > 1 ? ' (resumed on another instance)' : ''}`;
+
+/** The 2025-11-25 Task of a job. */
+export const legacyTask = (row: JobRow) => ({
+  taskId: row.id,
+  status: statusOf(row, false),
+  ttl: ttlSecondsOf(row) * 1000,
+  createdAt: row.created_at,
+  lastUpdatedAt: row.updated_at,
+  pollInterval: POLL_INTERVAL_MS,
+  statusMessage: statusMessage(row),
+});
+
+/** The 2026-07-28 (SEP-2663) Task of a job, without its result. */
+export const modernTask = (row: JobRow) => ({
+  taskId: row.id,
+  status: statusOf(row, true),
+  statusMessage: statusMessage(row),
+  createdAt: row.created_at,
+  lastUpdatedAt: row.updated_at,
+  ttlSeconds: ttlSecondsOf(row),
+  pollIntervalMilliseconds: POLL_INTERVAL_MS,
+});
+
+/** The tools/call answer for a queued job, in the form the client asked for. */
+export const createTaskAnswer = (row: JobRow, form: 'legacy' | 'modern'): Result => {
+  const answer: Result = form === 'legacy' ? { task: legacyTask(row) } : { resultType: 'task', ...modernTask(row) };
+  taskAnswers.add(answer);
+  return answer;
+};
+
+export interface TaskHandlerDeps {
+  readonly jobs: JobEngine;
+  readonly registry: ToolRegistry;
+  readonly principal: Principal;
+  readonly outputBudget?: number;
+  readonly jsonBudget?: number;
+  /** Whether the request is served on 2026-07-28 (known once the SDK has bound the server to its era). */
+  readonly modern: () => boolean;
+}
+
+const paramsOf = (schema: unknown): StandardSchemaV1 =>
+  (schema as { shape: { params: StandardSchemaV1 } }).shape.params;
+
+const unknownTask = (taskId: string) =>
+  new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `No task ${taskId} for this caller: a task is seen only by the caller that started it, and kept for a while after it ends.`,
+  );
+
+/** The finished job's CallToolResult, tagged with its task (2025-11-25 `related-task`). */
+const resultOf = async (deps: TaskHandlerDeps, row: JobRow): Promise<CallToolResult | undefined> => {
+  const result = await jobToolResult(deps.jobs.store, deps.registry, row);
+  if (!result) return undefined;
+  const answer = toCallToolResult(result, deps.outputBudget, deps.jsonBudget);
+  return { ...answer, _meta: { ...answer._meta, [RELATED_TASK_META_KEY]: { taskId: row.id } } };
+};
+
+/** Registers tasks/get and tasks/cancel, and tasks/result and tasks/list (2025-11-25 only), for this caller. */
+export const registerTaskHandlers = (server: Server, deps: TaskHandlerDeps): void => {
+  const { jobs, principal } = deps;
+  const notOnModern = (method: string) =>
+    new ProtocolError(ProtocolErrorCode.MethodNotFound, `${method} is not part of the 2026-07-28 Tasks extension.`);
+  const find = async (taskId: string): Promise<JobRow> => {
+    const row = await jobs.find(taskId, principal);
+    if (!row) throw unknownTask(taskId);
+    return row;
+  };
+  server.setRequestHandler('tasks/get', { params: paramsOf(specTypeSchemas.GetTaskRequest) }, async (params) => {
+    const { taskId } = params as { taskId: string };
+    if (!deps.modern()) return legacyTask(await find(taskId));
+    const row = await find(taskId);
+    const result = FINISHED.has(row.status) ? await resultOf(deps, row) : undefined;
+    return { ...modernTask(row), ...(result ? { result } : {}) };
+  });
+  server.setRequestHandler('tasks/cancel', { params: paramsOf(specTypeSchemas.CancelTaskRequest) }, async (params) => {
+    const { taskId } = params as { taskId: string };
+    if (deps.modern()) {
+      // An acknowledgement, even for an id that names no task of this caller (SEP-2663).
+      await jobs.cancel(taskId, principal);
+      return {};
+    }
+    const row = await find(taskId);
+    if (FINISHED.has(row.status))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} has already ended (${row.status}).`);
+    return legacyTask((await jobs.cancel(taskId, principal)) ?? row);
+  });
+  server.setRequestHandler(
+    'tasks/result',
+    { params: paramsOf(specTypeSchemas.GetTaskPayloadRequest) },
+    async (params, ctx) => {
+      if (deps.modern()) throw notOnModern('tasks/result');
+      const { taskId } = params as { taskId: string };
+      const until = Date.now() + RESULT_WAIT_MS;
+      for (;;) {
+        const row = await find(taskId);
+        const result = await resultOf(deps, row);
+        if (result) return result;
+        if (Date.now() >= until || ctx.mcpReq.signal.aborted)
+          throw new ProtocolError(
+            ProtocolErrorCode.InternalError,
+            `Task ${taskId} is still working (${progressText(row)}): poll tasks/get, then ask tasks/result again.`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    },
+  );
+  server.setRequestHandler('tasks/list', { params: paramsOf(specTypeSchemas.ListTasksRequest) }, async (params) => {
+    if (deps.modern()) throw notOnModern('tasks/list');
+    const cursor = (params as { cursor?: string } | undefined)?.cursor;
+    const offset = cursor && /^\d{1,4}$/.test(cursor) ? Number(cursor) : 0;
+    const rows = await jobs.list(principal, offset + LIST_PAGE + 1);
+    const page = rows.slice(offset, offset + LIST_PAGE);
+    return {
+      tasks: page.map(legacyTask),
+      ...(rows.length > offset + LIST_PAGE ? { nextCursor: String(offset + LIST_PAGE) } : {}),
+    };
+  });
+};
+
+type JobOption = { readonly engine: JobEngine; readonly onQueued: (row: JobRow) => void };
+
+/**
+ * One tools/call with tasks: when the client asked for a task, `call` is given the job option (a job tool's
+ * call is then queued once its gates pass) and a queued job is answered with its task; otherwise `call`
+ * runs as before.
+ */
+export const withTasks = async <A extends object>(
+  jobs: JobEngine | undefined,
+  params: { readonly task?: unknown },
+  ctx: ServerContext,
+  modern: boolean,
+  call: (job?: JobOption) => Promise<A>,
+): Promise<A> => {
+  const form = jobs ? taskAsked(params, ctx, modern) : undefined;
+  if (!jobs || !form) return call();
+  let queued: JobRow | undefined;
+  const answer = await call({ engine: jobs, onQueued: (row) => (queued = row) });
+  // A task answer stands where the handler's result type says CallToolResult: TaskServer carries it past the check.
+  return queued && !('isError' in answer && answer.isError === true)
+    ? (createTaskAnswer(queued, form) as unknown as A)
+    : answer;
+};

@@ -1,0 +1,291 @@
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../../ports/authenticator.js';
+import type { CallObserver, TraceCarrier } from '../../ports/call-observer.js';
+import type { Clock } from '../../ports/clock.js';
+import { FINISHED, type JobRow, type JobStatus, type JobStore } from '../../ports/job-queue.js';
+import type { AuditPolicy, UseCaseResolver } from '../runtime/executor-types.js';
+import type { RegisteredTool, ToolRegistry } from '../runtime/registry.js';
+import { fromGatewayError, toolError, type ToolError } from '../runtime/tool-error.js';
+import { JobLedger } from './job-ledger.js';
+import { outcomeOf, type JobOutcome } from './job-outcome.js';
+import { JOB_TOOLS } from './job-tools.js';
+
+// The job engine (issue 40): takes jobs from the shared JobStore and runs them, any instance any job. A
+// job runs under a lease the instance renews; an instance that dies stops renewing, and another takes the
+// job when the lease runs out and goes on from the items already settled. Gates (permission, approval,
+// confirm tokens) were passed when the job was submitted, through the executor; the job runs the use case.
+
+export interface JobEngineOptions {
+  readonly store: JobStore;
+  readonly registry: ToolRegistry;
+  readonly resolve: UseCaseResolver;
+  readonly clock: Clock;
+  readonly observer?: CallObserver;
+  readonly audit?: AuditPolicy;
+  /** This instance's name in the job rows (default: random). */
+  readonly worker?: string;
+  /** Jobs this instance runs at once (default 4). */
+  readonly concurrency?: number;
+  /** Jobs of one tenant running at once over all instances (default 2). */
+  readonly perTenantRunning?: number;
+  /** Jobs of one tenant not finished (queued or running) before a new one is refused (default 20). */
+  readonly perTenantActive?: number;
+  /** How long a lease lasts unless renewed (default 30 s; renewed every third of it). */
+  readonly leaseMs?: number;
+  /** How often an idle instance looks for jobs (default 1 s). */
+  readonly pollMs?: number;
+  /** How long a finished job and its results are kept (default 24 hours). */
+  readonly resultTtlSeconds?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly onPace?: (seconds: number, job: string) => void;
+  readonly onError?: (error: unknown, job?: string) => void;
+}
+
+export const JOB_RESULT_TTL_SECONDS = 24 * 3_600;
+const JOB_ID = /^j[0-9a-f]{32}$/;
+/** Most expired jobs deleted per purge (one purge a minute at most). */
+const PURGE_LIMIT = 200;
+
+export const isJobId = (id: string): boolean => JOB_ID.test(id);
+
+const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+export class JobEngine {
+  readonly worker: string;
+  readonly #running = new Map<string, Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #halted = false;
+  #polling = false;
+  #lastPurge = 0;
+
+  constructor(private readonly o: JobEngineOptions) {
+    this.worker = o.worker ?? `w${randomBytes(6).toString('hex')}`;
+  }
+
+  get store(): JobStore {
+    return this.o.store;
+  }
+
+  get resultTtlSeconds(): number {
+    return this.o.resultTtlSeconds ?? JOB_RESULT_TTL_SECONDS;
+  }
+
+  /** Queues a job for a call that passed every gate; a ToolError when the tenant has too many. */
+  async submit(job: {
+    readonly tool: RegisteredTool;
+    readonly params: unknown;
+    readonly principal: Principal;
+    readonly requestId: string;
+    readonly trace?: TraceCarrier;
+  }): Promise<JobRow | ToolError> {
+    const { principal } = job;
+    const bound = this.o.perTenantActive ?? 20;
+    if ((await this.o.store.active(principal.tenant)) >= bound)
+      return toolError(
+        429,
+        'RATE_LIMITED',
+        `This tenant already has ${bound} jobs queued or running, the most it may have. Wait for one to finish (GET /v1/jobs) or cancel one, then start this one again.`,
+        { retry_after_seconds: 60, limit: bound },
+      );
+    const now = this.o.clock.now();
+    const id = `j${randomBytes(16).toString('hex')}`;
+    await this.o.store.create({
+      id,
+      tenant: principal.tenant,
+      owner: principal.id,
+      principal: JSON.stringify({ ...principal, permissions: [...principal.permissions] }),
+      tool: job.tool.name,
+      params: JSON.stringify(job.params ?? {}),
+      request_id: job.requestId,
+      trace: job.trace?.traceparent ? JSON.stringify(job.trace) : null,
+      created_at: now.toISOString(),
+      // Until it finishes (then its results are kept resultTtlSeconds); a week bounds a job never taken.
+      expires_at: new Date(now.getTime() + 7 * 24 * 3_600_000).toISOString(),
+    });
+    this.start();
+    this.poke();
+    return (await this.o.store.get(id))!;
+  }
+
+  /** The caller's own job, or undefined (another caller's job is not found either). */
+  async find(id: string, caller: Principal): Promise<JobRow | undefined> {
+    if (!isJobId(id)) return undefined;
+    const row = await this.o.store.get(id);
+    return row && row.tenant === caller.tenant && row.owner === caller.id ? row : undefined;
+  }
+
+  list(caller: Principal, limit: number): Promise<JobRow[]> {
+    return this.o.store.list(caller.tenant, caller.id, limit);
+  }
+
+  async cancel(id: string, caller: Principal): Promise<JobRow | undefined> {
+    const row = await this.find(id, caller);
+    if (!row || FINISHED.has(row.status)) return row;
+    const now = this.o.clock.now();
+    return this.o.store.cancel(id, now, new Date(now.getTime() + this.resultTtlSeconds * 1000));
+  }
+
+  /** Starts looking for jobs. */
+  start(): void {
+    if (this.#timer || this.#halted) return;
+    this.#timer = setInterval(() => this.poke(), this.o.pollMs ?? 1_000);
+    this.#timer.unref();
+    this.poke();
+  }
+
+  /** Looks for jobs now (a job was submitted, or one finished and a worker is free). */
+  poke(): void {
+    if (!this.#timer || this.#halted || this.#polling) return;
+    this.#polling = true;
+    void this.#fill()
+      .catch((error: unknown) => this.o.onError?.(error))
+      .finally(() => (this.#polling = false));
+  }
+
+  /**
+   * Stops as if the process had died: no new item, no outcome or end written. The leases run out and another
+   * instance resumes the jobs (what the tests and the benchmark use to stand for a killed instance).
+   */
+  halt(): void {
+    this.#halted = true;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Shuts down: takes no new job, and waits (bounded) for the runs in flight to stop after their chunk. */
+  async close(waitMs = 10_000): Promise<void> {
+    this.halt();
+    const runs = Promise.all(this.#running.values());
+    await Promise.race([runs, sleeper(waitMs)]);
+  }
+
+  async #fill(): Promise<void> {
+    const now = this.o.clock.now();
+    if (now.getTime() - this.#lastPurge > 60_000) {
+      this.#lastPurge = now.getTime();
+      await this.o.store.purge(now, PURGE_LIMIT);
+    }
+    while (!this.#halted && this.#running.size < (this.o.concurrency ?? 4)) {
+      const job = await this.o.store.claim(
+        this.worker,
+        this.o.clock.now(),
+        this.o.leaseMs ?? 30_000,
+        this.o.perTenantRunning ?? 2,
+      );
+      if (!job) return;
+      const run = this.#run(job)
+        .catch((error: unknown) => this.o.onError?.(error, job.id))
+        .finally(() => {
+          this.#running.delete(job.id);
+          this.poke();
+        });
+      this.#running.set(job.id, run);
+    }
+  }
+
+  async #run(job: JobRow): Promise<void> {
+    const leaseMs = this.o.leaseMs ?? 30_000;
+    let status: JobStatus | undefined = job.status;
+    const renew = setInterval(
+      () => {
+        if (this.#halted) return;
+        this.o.store
+          .renew(job.id, this.worker, new Date(this.o.clock.now().getTime() + leaseMs))
+          .then((s) => (status = s))
+          .catch((error: unknown) => this.o.onError?.(error, job.id));
+      },
+      Math.max(10, Math.floor(leaseMs / 3)),
+    );
+    renew.unref();
+    try {
+      const alive = () => !this.#halted;
+      const stopped = () => this.#halted || status !== 'running';
+      const outcome = await this.#work(job, { alive, stopped });
+      if (!alive()) return;
+      const end: JobStatus = outcome.error ? 'failed' : status === 'running' ? 'completed' : 'cancelled';
+      const at = this.o.clock.now();
+      const ended = await this.o.store.finish(
+        job.id,
+        this.worker,
+        end,
+        JSON.stringify(outcome),
+        at,
+        new Date(at.getTime() + this.resultTtlSeconds * 1000),
+      );
+      if (ended) await this.#audit(job, end, outcome.error, at);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  async #work(job: JobRow, run: { alive: () => boolean; stopped: () => boolean }): Promise<JobOutcome> {
+    const tool = this.o.registry.get(job.tool);
+    if (!tool) return { error: toolError(500, 'INTERNAL_ERROR', `No tool ${job.tool} on this instance.`) };
+    if (job.status === 'cancelling') return {};
+    const decoded = tool.declaration.params.decode(JSON.parse(job.params));
+    if (decoded._tag === 'Left')
+      return { error: toolError(500, 'INTERNAL_ERROR', `The job's arguments no longer decode for ${job.tool}.`) };
+    const before = await this.o.store.states(job.id);
+    const itemised = JOB_TOOLS.get(tool.name)?.items === true;
+    const { annotations } = tool.declaration;
+    // A call without items that was under way when its instance died: run again only if that is safe.
+    if (job.attempts > 1 && !itemised && annotations.kind !== 'Read' && !annotations.idempotent)
+      return {
+        error: toolError(
+          409,
+          'CONFLICT',
+          `The instance running this ${job.tool} job stopped before it ended, and running it again could do it twice: check what was done before starting it again.`,
+        ),
+      };
+    const principal = principalOf(job.principal);
+    const ledger = new JobLedger(this.o.store, job.id, before, {
+      ...run,
+      sleep: this.o.sleep ?? sleeper,
+      onPace: (s) => this.o.onPace?.(s, job.id),
+    });
+    const context = { principal, requestId: job.request_id, items: ledger };
+    const execute = async () => {
+      const r = await this.o.resolve(tool, principal.tenant).execute(decoded.right, context)();
+      return r._tag === 'Left'
+        ? { ok: false as const, error: fromGatewayError(r.left), outcome: { error: fromGatewayError(r.left) } }
+        : { ok: true as const, outcome: outcomeOf(tool, decoded.right, r.right) };
+    };
+    const observed = this.o.observer
+      ? await this.o.observer.observe(
+          {
+            tool: tool.name,
+            group: tool.declaration.group,
+            principal: principal.name,
+            principalId: principal.id,
+            tenant: principal.tenant,
+            requestId: job.request_id,
+            trace: job.trace ? (JSON.parse(job.trace) as TraceCarrier) : undefined,
+          },
+          execute,
+        )
+      : await execute();
+    return observed.outcome;
+  }
+
+  async #audit(job: JobRow, end: JobStatus, error: ToolError | undefined, at: Date): Promise<void> {
+    const audit = this.o.audit;
+    const tool = this.o.registry.get(job.tool);
+    if (!audit || !tool || tool.declaration.annotations.kind === 'Read') return;
+    await audit.record({
+      at,
+      tenant: job.tenant,
+      principal: job.owner,
+      tool: tool.name,
+      vendor: audit.vendorOf(tool.declaration.group, job.tenant),
+      targets: [`job:${job.id}`, `job-${end}`],
+      status: error?.status ?? 200,
+      ...(error ? { code: error.code } : {}),
+      requestId: job.request_id,
+    });
+  }
+}
+
+const principalOf = (json: string): Principal => {
+  const p = JSON.parse(json) as Omit<Principal, 'permissions'> & { permissions: string[] };
+  return { ...p, permissions: new Set(p.permissions) };
+};
