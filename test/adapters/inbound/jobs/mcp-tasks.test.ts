@@ -1,0 +1,154 @@
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOKEN } from '../../../support/gateway.js';
+import { MODERN_META, mcpHarness, rpcBody } from '../mcp-harness.js';
+
+// MCP Tasks over long jobs (issue 40), in both revisions, in the embedded default (memory-mode tools, job
+// rows in the embedded SQLite file): 2025-11-25 through the official v1 client's task API (a tools/call with
+// `task`, tasks/get, tasks/result, tasks/list, tasks/cancel); 2026-07-28's Tasks extension (SEP-2663) as
+// raw requests, since the official v2 client has no task support (it refuses a `resultType: "task"`).
+
+const h = mcpHarness();
+beforeAll(h.start);
+afterAll(h.stop);
+
+const inputs = (n: number) => Array.from({ length: n }, (_, i) => ({ fields: { name: `Task lead ${i}` } }));
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+const v1 = async (): Promise<V1Client> => {
+  const client = new V1Client({ name: 'tasks-v1', version: '1.0.0' });
+  await client.connect(
+    new V1Transport(new URL(`${h.base()}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${DEMO_TOKEN}` } },
+    }),
+  );
+  return client;
+};
+
+/** A 2026-07-28 request; `tasks` declares the extension in the request's capabilities. */
+const modern = async (method: string, params: Record<string, unknown>, tasks = true) =>
+  rpcBody(
+    await h.rpc(
+      {
+        jsonrpc: '2.0',
+        id: 9,
+        method,
+        params: {
+          ...params,
+          _meta: {
+            ...MODERN_META,
+            'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [TASKS]: {} } } : {},
+          },
+        },
+      },
+      {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        ...(typeof params['name'] === 'string' ? { 'mcp-name': params['name'] } : {}),
+        ...(typeof params['taskId'] === 'string' ? { 'mcp-name': params['taskId'] } : {}),
+      },
+    ),
+  );
+
+const until = async <T>(poll: () => Promise<T>, done: (t: T) => boolean): Promise<T> => {
+  for (let i = 0; i < 400; i++) {
+    const t = await poll();
+    if (done(t)) return t;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the task did not end');
+};
+
+describe('MCP tasks, 2025-11-25 (official v1 client)', () => {
+  let client: V1Client;
+  beforeAll(async () => {
+    client = await v1();
+  });
+  afterAll(() => client.close());
+
+  it('lists the job tools with execution.taskSupport and the server with the tasks capability', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'records_batchCreateRecords')?.execution).toEqual({ taskSupport: 'optional' });
+    expect(tools.find((t) => t.name === 'records_getRecord')?.execution).toBeUndefined();
+    expect(client.getServerCapabilities()?.tasks).toMatchObject({
+      list: {},
+      cancel: {},
+      requests: { tools: { call: {} } },
+    });
+  });
+
+  it('runs a batch as a task: created, polled to completed, its result and the list', async () => {
+    const created = await client.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'records_batchCreateRecords',
+          arguments: { app_id: 3001, inputs: inputs(30) },
+          task: { ttl: 60_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    expect(taskId).toMatch(/^j[0-9a-f]{32}$/);
+    expect(created.task.status).toBe('working');
+    const task = await until(
+      () => client.experimental.tasks.getTask(taskId),
+      (t) => t.status !== 'working',
+    );
+    expect(task.status).toBe('completed');
+    expect(task.statusMessage).toMatch(/30 of 30/);
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(result.structuredContent).toMatchObject({ total: 30, successful: 30, failed: 0 });
+    expect(result._meta?.['io.modelcontextprotocol/related-task']).toEqual({ taskId });
+    const listed = await client.experimental.tasks.listTasks();
+    expect(listed.tasks.map((t) => t.taskId)).toContain(taskId);
+    // an ended task cannot be cancelled
+    await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toThrow(/already ended/);
+  });
+
+  it("a call without a task gets today's answer", async () => {
+    const result = await client.callTool({
+      name: 'records_batchCreateRecords',
+      arguments: { app_id: 3001, inputs: inputs(2) },
+    });
+    expect(result.structuredContent).toMatchObject({ total: 2, successful: 2 });
+  });
+
+  it('an unknown task id is an error', async () => {
+    await expect(client.experimental.tasks.getTask('j' + '0'.repeat(32))).rejects.toThrow(/No task/);
+  });
+});
+
+describe('MCP tasks, 2026-07-28 (Tasks extension, SEP-2663)', () => {
+  it('a client that declares the extension gets resultType task, and tasks/get carries the result', async () => {
+    const created = await modern('tools/call', {
+      name: 'records_batchCreateRecords',
+      arguments: { app_id: 3001, inputs: inputs(25) },
+    });
+    expect(created.result, JSON.stringify(created)).toMatchObject({ resultType: 'task', status: 'working' });
+    const { taskId } = created.result;
+    expect(created.result.ttlSeconds).toBeGreaterThan(0);
+    expect(created.result.pollIntervalMilliseconds).toBeGreaterThan(0);
+    const done = await until(
+      () => modern('tasks/get', { taskId }),
+      (r) => r.result?.status !== 'working',
+    );
+    expect(done.result).toMatchObject({ resultType: 'complete', status: 'completed', taskId });
+    expect(done.result.result.structuredContent).toMatchObject({ total: 25, successful: 25 });
+    // tasks/cancel is an acknowledgement; tasks/list is not part of the extension
+    expect((await modern('tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
+    expect((await modern('tasks/list', {})).error).toBeDefined();
+  });
+
+  it('a client that does not declare the extension gets the result itself', async () => {
+    const r = await modern(
+      'tools/call',
+      { name: 'records_batchCreateRecords', arguments: { app_id: 3001, inputs: inputs(2) } },
+      false,
+    );
+    expect(r.result, JSON.stringify(r)).toMatchObject({ resultType: 'complete', structuredContent: { total: 2 } });
+  });
+});
