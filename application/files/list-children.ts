@@ -26,6 +26,10 @@ export const ListChildrenParams = params(
       'Name, FileName, CreationDate, ProgenyEditDate or FileSizeBytes, each asc or desc, comma-separated ("CreationDate desc"). Default: folders first, by name.',
     ),
     summary_only: flag('Only the main fields.', false),
+    verbose: flag(
+      "MCP: structuredContent carries whole items. By default each item there is its Id, Name, odata.type and the table's columns.",
+      false,
+    ),
   },
 );
 export type ListChildrenParams = t.TypeOf<typeof ListChildrenParams>;

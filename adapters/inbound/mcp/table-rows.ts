@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../../application/runtime/executor.js';
 import { isPlainObject } from '../../../application/runtime/envelope.js';
+import type { JsonSchema } from '../../../application/runtime/json-schema.js';
 import type { Cell } from '../../../application/runtime/markdown.js';
 
 // structuredContent a model can afford (issue 41): many MCP clients hand a tool's structuredContent to the
@@ -50,13 +51,23 @@ export const withTableRows = (result: Extract<ToolResult, { ok: true }>, payload
   const shown = new Set(presented.columns);
   const cellsOf = (cells: readonly Cell[]) =>
     Object.fromEntries(presented.columns.map((column, i) => [column, cells[i] ?? '']));
+  // the members the rows' schema requires stay as they are (the outputSchema still holds: a ShareFile item's
+  // Id, Name and odata.type), and a column that only repeats one of them (id, name) is left out
+  const required = requiredOf(result.tool.outputSchema, key);
+  const repeated = new Set(required.map((m) => m.toLowerCase()));
+  const otherColumns = presented.columns.flatMap((column, i) => (repeated.has(column.toLowerCase()) ? [] : [i]));
+  const rowOf = (row: Record<string, unknown>, cells: readonly Cell[]) => ({
+    ...Object.fromEntries(required.filter((m) => m in row).map((m) => [m, row[m]])),
+    ...idsOf(row),
+    ...Object.fromEntries(otherColumns.map((i) => [presented.columns[i]!, cells[i] ?? ''])),
+  });
   return {
     ...payload,
     [key]: rows.map((row, i) => {
       const cells = presented.rows[i]!;
       if (!isPlainObject(row)) return cellsOf(cells);
       const fields = fieldsOf(row);
-      if (!fields) return { ...idsOf(row), ...cellsOf(cells) };
+      if (!fields) return required.length ? rowOf(row, cells) : { ...idsOf(row), ...cellsOf(cells) };
       // A record: the fields its table shows, by external_id, as the table words them, except a relation,
       // whose related records keep their ids ({record_id, title}).
       // Its record_id only: its app is the page's, and its number in the app is not an id calls take.
@@ -71,6 +82,12 @@ export const withTableRows = (result: Extract<ToolResult, { ok: true }>, payload
       };
     }),
   };
+};
+
+/** The members each row of the list under `key` must have, by the tool's outputSchema. */
+const requiredOf = (schema: JsonSchema | undefined, key: string): readonly string[] => {
+  const rows = schema?.properties?.[key]?.items;
+  return rows && Array.isArray(rows.required) ? rows.required : [];
 };
 
 interface FieldEntry {
