@@ -45,7 +45,8 @@ import { mountMcp } from '../adapters/inbound/mcp/mcp-endpoint.js';
 import { mountOpenApi } from '../adapters/inbound/openapi/openapi-routes.js';
 import { mountDocs } from '../adapters/inbound/docs/docs-routes.js';
 import { VERSION } from './version.js';
-import { configureResilience, shareQuotas } from '../adapters/outbound/http/resilience.js';
+import { onQuotaReading } from '../adapters/outbound/http/quota.js';
+import { resilienceOf, shareQuotas } from '../adapters/outbound/http/resilience.js';
 import { SharedCache } from '../ports/shared-cache.js';
 import { OneTimeMarks } from '../ports/one-time-marks.js';
 import { GatewayMetrics } from '../adapters/outbound/observability/gateway-metrics.js';
@@ -123,20 +124,9 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const logger = options.logger ?? pino({ level: config.logLevel, redact: ['req.headers.authorization'] }, logLines);
   const demoToken =
     config.demoToken ?? (config.apiKeys.length === 0 ? `demo-${randomBytes(18).toString('base64url')}` : undefined);
-  const shared: SharedServices = {
-    clock: options.overrides?.clock ?? new SystemClock(),
-    logger,
-    demoData: config.demoData,
-    upstreamTimeoutMs: config.upstreamTimeoutMs,
-    publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
-    tenant: DEFAULT_TENANT,
-    documents: new ParserPool({ ...config.documents, growthMb: Math.round(config.documents.heapMb * 1.5) }),
-  };
-  // Redis when configured, the channel of connection changes and the relay of awaited answers (shared-redis.ts).
-  const { redis, changes, answers } = sharedRedis(config, logger);
-  // Before the container: vendor clients take their retry and breaker settings when they are made.
+  // Every vendor client's retries and breaker, from the environment, passed to each client it makes.
   const metrics = new GatewayMetrics();
-  configureResilience(
+  const resilience = resilienceOf(
     { ...config.upstream, budgetMs: Math.floor(config.requestTimeoutMs * 0.75) },
     (vendor, state) => {
       metrics.breakerState.set({ vendor }, state === 'open' ? 1 : state === 'half-open' ? 0.5 : 0);
@@ -145,8 +135,20 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         logger.warn({ vendor }, 'vendor circuit breaker open: calls answer at once until it half-opens');
       }
     },
-    (vendor, window, remaining) => metrics.quotaRemaining.set({ vendor, window }, remaining),
   );
+  onQuotaReading((vendor, window, remaining) => metrics.quotaRemaining.set({ vendor, window }, remaining));
+  const shared: SharedServices = {
+    clock: options.overrides?.clock ?? new SystemClock(),
+    logger,
+    demoData: config.demoData,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    resilience,
+    publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
+    tenant: DEFAULT_TENANT,
+    documents: new ParserPool({ ...config.documents, growthMb: Math.round(config.documents.heapMb * 1.5) }),
+  };
+  // Redis when configured, the channel of connection changes and the relay of awaited answers (shared-redis.ts).
+  const { redis, changes, answers } = sharedRedis(config, logger);
   // The gateway's own authorization server (issue 29): its tokens are checked by the one authenticator.
   const base = shared.publicBaseUrl;
   // Made below, once the audit log exists; the authenticator asks it only when a request comes.

@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Connection, Vendor } from '../ports/connection-store.js';
 import type { TokenStore } from '../ports/token-store.js';
 import type { VendorConnector } from '../ports/vendor-connector.js';
+import type { Resilience } from '../adapters/outbound/http/resilience.js';
 
 /** A tenant's connection as a group binds it: the row, and the token store that persists its refreshes. */
 export interface ConnectionBinding {
@@ -25,6 +26,8 @@ export interface SharedServices {
   /** Seed the in-memory backends with demo data. */
   readonly demoData: boolean;
   readonly upstreamTimeoutMs: number;
+  /** Every vendor client's retries and breaker settings (from the environment); the fallback's when absent. */
+  readonly resilience?: Resilience;
   /** The tenant these adapters serve (`default` for the root container). */
   readonly tenant: string;
   /** The gateway's own public base URL (for addresses it hands out, such as signed upload links). */

@@ -120,6 +120,7 @@ const connectorOptions = (config: PodioConfig, shared: SharedServices) => ({
   clientId: config.clientId,
   clientSecret: config.clientSecret,
   timeoutMs: shared.upstreamTimeoutMs,
+  resilience: shared.resilience,
   clock: shared.clock,
 });
 
@@ -149,6 +150,7 @@ export const podioClientFor = (
           grant,
           clock: shared.clock,
           timeoutMs: shared.upstreamTimeoutMs,
+          resilience: shared.resilience,
         })
       : new StoredRefreshingToken({
           vendor: 'Podio',
@@ -157,7 +159,13 @@ export const podioClientFor = (
           clock: shared.clock,
           lockWaitMs: shared.upstreamTimeoutMs,
         });
-    return new PodioClient({ baseUrl: config.baseUrl, auth, timeoutMs: shared.upstreamTimeoutMs, clock: shared.clock });
+    return new PodioClient({
+      baseUrl: config.baseUrl,
+      auth,
+      timeoutMs: shared.upstreamTimeoutMs,
+      resilience: shared.resilience,
+      clock: shared.clock,
+    });
   });
   return container.get(PodioClientToken);
 };

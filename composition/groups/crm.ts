@@ -103,7 +103,7 @@ export const crmGroup = defineGroup({
       );
   },
   vendor: 'hubspot',
-  connector: (config, { clock, upstreamTimeoutMs }) =>
+  connector: (config, { clock, upstreamTimeoutMs, resilience }) =>
     config.kind === 'memory'
       ? undefined
       : hubspotConnector({
@@ -111,6 +111,7 @@ export const crmGroup = defineGroup({
           appBaseUrl: config.appUrl,
           objectsPath: config.objectsPath,
           timeoutMs: upstreamTimeoutMs,
+          resilience,
           clock,
           ...(config.app ? { app: config.app } : {}),
         }),
@@ -124,7 +125,7 @@ export const crmGroup = defineGroup({
       ? { kind: 'key', details, secret: { apiKey: config.account.accessToken } }
       : { kind: 'oauth', details, secret: { refreshToken: config.account.refreshToken } };
   },
-  bindConnection: (container, config, { clock, upstreamTimeoutMs, logger }, { connection, tokens }) => {
+  bindConnection: (container, config, { clock, upstreamTimeoutMs, resilience, logger }, { connection, tokens }) => {
     if (config.kind === 'memory') return;
     const app = config.app;
     const source =
@@ -137,6 +138,7 @@ export const crmGroup = defineGroup({
             refreshToken: connection.secret.refreshToken ?? '',
             clock,
             timeoutMs: upstreamTimeoutMs,
+            resilience,
             store: tokens,
             connection: 'connection',
           });
@@ -149,6 +151,7 @@ export const crmGroup = defineGroup({
           objectsPath: config.objectsPath,
           tokens: source,
           timeoutMs: upstreamTimeoutMs,
+          resilience,
           portalId: connection.details['portalId'] ?? config.portalId,
           warn: (fields, message) => logger.warn(fields, message),
         }),

@@ -22,6 +22,7 @@ import { ShareFileFileContents } from '../../adapters/outbound/sharefile/sharefi
 import { READ_MAX_BYTES } from '../../application/files/read-file.js';
 import { FileContents } from '../../ports/file-contents.js';
 import { StoredRefreshingToken } from '../../adapters/outbound/http/stored-refreshing-token.js';
+import type { Resilience } from '../../adapters/outbound/http/resilience.js';
 
 export interface ShareFileConfig {
   /** The hosts when set explicitly (SHAREFILE_API_URL, SHAREFILE_OAUTH_URL): every connection uses them. */
@@ -46,7 +47,13 @@ export interface ShareFileConfig {
 const bindShareFileClient = (
   container: Container,
   client: ShareFileClient,
-  o: { maxUploadBytes: number; apiBaseUrl: string; fetchAllowPrivate: boolean; timeoutMs: number },
+  o: {
+    maxUploadBytes: number;
+    apiBaseUrl: string;
+    fetchAllowPrivate: boolean;
+    timeoutMs: number;
+    resilience?: Resilience | undefined;
+  },
 ): void => {
   let store: ShareFileItemStore | undefined;
   const items = () =>
@@ -72,7 +79,12 @@ const bindShareFileClient = (
         items(),
         // downloads of file contents go through the one URL guard, as every URL the gateway fetches
         new UrlFetchGuard({ maxBytes: READ_MAX_BYTES, timeoutMs: 30_000, allowPrivate: o.fetchAllowPrivate }),
-        { apiBaseUrl: o.apiBaseUrl, timeoutMs: o.timeoutMs, allowHttpUploads: o.fetchAllowPrivate },
+        {
+          apiBaseUrl: o.apiBaseUrl,
+          timeoutMs: o.timeoutMs,
+          resilience: o.resilience,
+          allowHttpUploads: o.fetchAllowPrivate,
+        },
       ),
   );
   bindOnce(container, ShareStore, () => new ShareFileShareStore(client));
@@ -88,6 +100,7 @@ const connectorOptions = (config: ShareFileConfig, shared: SharedServices) =>
         ...(config.oauthOverride ? { oauthBaseUrl: config.oauthOverride } : {}),
         ...(config.apiOverride ? { apiBaseUrl: config.apiOverride } : {}),
         timeoutMs: shared.upstreamTimeoutMs,
+        resilience: shared.resilience,
         clock: shared.clock,
       }
     : undefined;
@@ -138,6 +151,7 @@ export const bindShareFileConnection = (
   const client = new ShareFileClient({
     apiBaseUrl: hosts.apiBaseUrl,
     timeoutMs: shared.upstreamTimeoutMs,
+    resilience: shared.resilience,
     tokens: refreshable
       ? new StoredRefreshingToken({
           vendor: 'ShareFile',
@@ -153,5 +167,6 @@ export const bindShareFileConnection = (
     apiBaseUrl: hosts.apiBaseUrl,
     fetchAllowPrivate: config.fetchAllowPrivate,
     timeoutMs: shared.upstreamTimeoutMs,
+    resilience: shared.resilience,
   });
 };

@@ -52,15 +52,15 @@ export const skiptraceGroup = defineGroup({
     if (config.kind === 'memory') bindOnce(container, SkipTracer, () => new InMemorySkipTracer(clock));
   },
   vendor: 'batchdata',
-  connector: (config, { upstreamTimeoutMs }) =>
+  connector: (config, { upstreamTimeoutMs, resilience }) =>
     config.kind === 'memory'
       ? undefined
-      : batchDataConnector({ baseUrl: config.baseUrl, timeoutMs: upstreamTimeoutMs }),
+      : batchDataConnector({ baseUrl: config.baseUrl, timeoutMs: upstreamTimeoutMs, resilience }),
   environmentConnection: (config) =>
     config.kind === 'batchdata' && config.apiToken
       ? { kind: 'key', details: {}, secret: { apiKey: config.apiToken } }
       : undefined,
-  bindConnection: (container, config, { upstreamTimeoutMs }, { connection }) => {
+  bindConnection: (container, config, { upstreamTimeoutMs, resilience }, { connection }) => {
     if (config.kind === 'memory') return;
     bindOnce(
       container,
@@ -70,6 +70,7 @@ export const skiptraceGroup = defineGroup({
           baseUrl: config.baseUrl,
           apiToken: connection.secret.apiKey ?? '',
           timeoutMs: upstreamTimeoutMs,
+          resilience,
         }),
     );
   },

@@ -119,7 +119,7 @@ export const webGroup = defineGroup({
       respectRobots: v.WEB_FETCH_RESPECT_ROBOTS,
     };
   },
-  bind: (container, config, { clock, upstreamTimeoutMs, documents }) => {
+  bind: (container, config, { clock, upstreamTimeoutMs, resilience, documents }) => {
     bindOnce(container, WebReader, () => {
       // The same guard the records group uses for attachments, with the web's own limits and five redirects.
       const guard = new UrlFetchGuard({
@@ -147,9 +147,9 @@ export const webGroup = defineGroup({
     bindOnce(container, WebSearch, () => {
       const s = config.search;
       return s.kind === 'searxng'
-        ? new SearxngSearch({ baseUrl: s.url, timeoutMs: upstreamTimeoutMs })
+        ? new SearxngSearch({ baseUrl: s.url, timeoutMs: upstreamTimeoutMs, resilience })
         : s.kind === 'brave'
-          ? new BraveSearch({ baseUrl: s.url, apiKey: s.apiKey, timeoutMs: upstreamTimeoutMs })
+          ? new BraveSearch({ baseUrl: s.url, apiKey: s.apiKey, timeoutMs: upstreamTimeoutMs, resilience })
           : new DemoWebSearch(clock);
     });
   },

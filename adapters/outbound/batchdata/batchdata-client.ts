@@ -3,6 +3,7 @@ import type { GatewayError } from '../../../domain/shared/errors.js';
 import { TE, type TaskEither } from '../../../domain/shared/fp.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { batchDataError } from './batchdata-errors.js';
+import type { Resilience } from '../http/resilience.js';
 
 const VENDOR = 'BatchData';
 const SKIP_TRACE_PATH = '/api/v1/property/skip-trace';
@@ -12,6 +13,8 @@ export interface BatchDataClientOptions {
   readonly baseUrl: string;
   readonly apiToken: string;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
 }
 
 /** BatchData's API with the gateway's API token as bearer token; every status comes back as an answer. */
@@ -31,6 +34,7 @@ export class BatchDataClient {
       vendor: VENDOR,
       baseURL,
       timeoutMs: options.timeoutMs,
+      resilience: options.resilience,
       headers: {
         Authorization: `Bearer ${this.#token}`,
         'Content-Type': 'application/json',

@@ -3,6 +3,7 @@ import { E } from '../../../domain/shared/fp.js';
 import type { VendorConnector } from '../../../ports/vendor-connector.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { bodyStatusCode } from './batchdata-errors.js';
+import type { Resilience } from '../http/resilience.js';
 
 const VENDOR = 'BatchData';
 
@@ -22,12 +23,16 @@ const PROBE = {
  * skip tracer reads it (batchdata-skip-tracer.ts): the HTTP status, then the body's `status.code`, which can
  * say 401 inside an HTTP 200. Only a 200 whose body says 200 saves the key.
  */
-export const batchDataConnector = (o: { readonly baseUrl: string; readonly timeoutMs: number }): VendorConnector => {
+export const batchDataConnector = (o: {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly resilience?: Resilience;
+}): VendorConnector => {
   const baseURL = o.baseUrl
     .trim()
     .replace(/\/+$/, '')
     .replace(/\/api\/v1$/, '');
-  const http = createVendorHttp({ vendor: VENDOR, baseURL, timeoutMs: o.timeoutMs });
+  const http = createVendorHttp({ vendor: VENDOR, baseURL, timeoutMs: o.timeoutMs, resilience: o.resilience });
   return {
     vendor: 'batchdata',
     label: VENDOR,

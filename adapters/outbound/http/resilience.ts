@@ -69,18 +69,37 @@ export const DEFAULT_RESILIENCE: ResilienceSettings = {
   quotaReserve: 10,
 };
 
-let settings: ResilienceSettings = DEFAULT_RESILIENCE;
-type BreakerListener = (vendor: string, state: 'closed' | 'open' | 'half-open') => void;
-let onBreaker: BreakerListener | undefined;
+export type BreakerListener = (vendor: string, state: 'closed' | 'open' | 'half-open') => void;
 
-/** Set by the composition root from the environment (and by tests). */
+/**
+ * The retry and breaker settings of a set of vendor clients, and who is told when a breaker changes state:
+ * made once by the composition root from the environment and passed to every vendor client it makes
+ * (`createVendorHttp({ resilience })`).
+ */
+export interface Resilience {
+  readonly settings: ResilienceSettings;
+  readonly onBreaker?: BreakerListener;
+}
+
+/** A Resilience from settings (the defaults for what is not given) and a breaker listener. */
+export const resilienceOf = (settings: Partial<ResilienceSettings> = {}, onBreaker?: BreakerListener): Resilience => ({
+  settings: { ...DEFAULT_RESILIENCE, ...settings },
+  ...(onBreaker ? { onBreaker } : {}),
+});
+
+/** What a vendor client made without a Resilience of its own follows (a test's, a client made by hand). */
+let fallback: Resilience = resilienceOf();
+
+/**
+ * Sets what vendor clients made without a Resilience of their own follow (tests set fewer attempts), and
+ * optionally who is told of quota readings. The gateway passes its own Resilience instead.
+ */
 export const configureResilience = (
   next: Partial<ResilienceSettings>,
   listener?: BreakerListener,
   quota?: QuotaListener,
 ): void => {
-  settings = { ...DEFAULT_RESILIENCE, ...next };
-  if (listener) onBreaker = listener;
+  fallback = resilienceOf(next, listener ?? fallback.onBreaker);
   if (quota) onQuotaReading(quota);
 };
 
@@ -131,14 +150,15 @@ export const vendorWaitMs = (res: AxiosResponse): number | 'never' | undefined =
 };
 
 /** A breaker that opens on server failures and connection errors (not on 429: the vendor is up). */
-const newBreaker = (vendor: string): CircuitBreakerPolicy => {
+const newBreaker = (vendor: string, policy: () => Resilience): CircuitBreakerPolicy => {
+  const { settings } = policy();
   const { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen } = cockatiel();
   const breaker = circuitBreaker(
     handleWhen((e) => !(e instanceof BrokenCircuitError)).orWhenResult((r) => (r as AxiosResponse).status >= 500),
     { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.breakerFailures) },
   );
   breaker.onStateChange((state) =>
-    onBreaker?.(
+    policy().onBreaker?.(
       vendor,
       state === CircuitState.Open || state === CircuitState.Isolated
         ? 'open'
@@ -150,17 +170,30 @@ const newBreaker = (vendor: string): CircuitBreakerPolicy => {
   return breaker;
 };
 
-/** Seconds until an open breaker lets a probe through. */
-export const breakerRetryAfterSeconds = (): number => Math.ceil(settings.halfOpenAfterMs / 1000);
+/** The wait each open breaker's refusal came with, for the answer to the call it refused. */
+const breakerWaits = new WeakMap<object, number>();
+
+/** Seconds until the open breaker that refused with `error` lets a probe through. */
+export const breakerRetryAfterSeconds = (error: unknown): number =>
+  (typeof error === 'object' && error !== null ? breakerWaits.get(error) : undefined) ??
+  Math.ceil(DEFAULT_RESILIENCE.halfOpenAfterMs / 1000);
 
 /**
  * Wraps an axios adapter: every attempt goes through the vendor client's breaker, and the retry policy
  * decides per answer whether another attempt fits (idempotent, transient, within the budget).
  */
-export const resilientAdapter = (vendor: string, base: AxiosAdapter, day?: DayZone): AxiosAdapter => {
-  const breaker = newBreaker(vendor);
-  const quota = new QuotaWindows(() => settings.quotaReserve, day);
+export const resilientAdapter = (
+  vendor: string,
+  base: AxiosAdapter,
+  day?: DayZone,
+  /** The client's settings; without them, those `configureResilience` set (read at each call). */
+  given?: Resilience,
+): AxiosAdapter => {
+  const policyOf = (): Resilience => given ?? fallback;
+  const breaker = newBreaker(vendor, policyOf);
+  const quota = new QuotaWindows(() => policyOf().settings.quotaReserve, day);
   return async (config: InternalAxiosRequestConfig) => {
+    const { settings } = policyOf();
     // A quota down to its reserve: a short window (HubSpot's ten seconds) is waited out, a long one refused.
     // Other instances' readings of the same connection count too, once this client has seen quota headers.
     const key = quota.seen ? sharedQuotaKey(vendor, config) : undefined;
@@ -222,13 +255,20 @@ export const resilientAdapter = (vendor: string, base: AxiosAdapter, day?: DayZo
         },
       },
     );
-    return policy.execute(async () => {
-      attempt++;
-      const res = await breaker.execute(() => base(config));
-      reportQuota(vendor, res.headers as Record<string, unknown>);
-      quota.observe(res.headers as Record<string, unknown>, Date.now(), requestShape(config));
-      if (quota.seen) publish(sharedQuotaKey(vendor, config), quota.longLow());
-      return res;
-    });
+    return policy
+      .execute(async () => {
+        attempt++;
+        const res = await breaker.execute(() => base(config));
+        reportQuota(vendor, res.headers as Record<string, unknown>);
+        quota.observe(res.headers as Record<string, unknown>, Date.now(), requestShape(config));
+        if (quota.seen) publish(sharedQuotaKey(vendor, config), quota.longLow());
+        return res;
+      })
+      .catch((error: unknown) => {
+        // An open breaker's refusal carries this client's wait to the answer (vendor-http.ts).
+        if (isBrokenCircuit(error) && typeof error === 'object' && error !== null)
+          breakerWaits.set(error, Math.ceil(settings.halfOpenAfterMs / 1000));
+        throw error;
+      });
   };
 };

@@ -12,6 +12,7 @@ import {
   NEVER_SENT,
   QuotaReserved,
   resilientAdapter,
+  type Resilience,
 } from './resilience.js';
 
 let axiosModule: AxiosStatic | undefined;
@@ -29,6 +30,8 @@ export interface VendorHttpOptions {
   readonly headers?: Record<string, string>;
   /** The zone the vendor's daily quota is counted in (HubSpot: the account's), when it has one. */
   readonly day?: DayZone;
+  /** Retries and breaker settings (the gateway's, from the environment); without them, the fallback's. */
+  readonly resilience?: Resilience;
 }
 
 /** What the attempts of one vendor call moved: attempts made, body bytes received and sent. */
@@ -79,6 +82,7 @@ export const createVendorHttp = (o: VendorHttpOptions): AxiosInstance => {
     o.vendor,
     measuringAdapter(axios.getAdapter(http.defaults.adapter), measured),
     o.day,
+    o.resilience,
   );
   // Every vendor call is recorded for the request's log line, the upstream metrics and usage, and is a
   // child span of its tool call's span when tracing is on (vendor-spans.ts); its attempts run with that
@@ -142,7 +146,7 @@ export const transportFailure = (vendor: string, error: unknown): GatewayError =
 const transportError = (vendor: string, error: unknown): GatewayError => {
   if (error instanceof QuotaReserved) return rateLimited(error.message, error.retryAfterSeconds);
   if (isBrokenCircuit(error)) {
-    const seconds = breakerRetryAfterSeconds();
+    const seconds = breakerRetryAfterSeconds(error);
     return upstreamFailure(
       vendor,
       `${vendor} has been failing, so the gateway stopped calling it for a while. Try again in ${seconds} s.`,

@@ -6,6 +6,7 @@ import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { knownTimeZone } from '../http/zoned-day.js';
 import { hubspotError, type ErrorContext, type Operation } from './hubspot-errors.js';
 import type { AccessTokenProvider } from './hubspot-tokens.js';
+import type { Resilience } from '../http/resilience.js';
 
 const VENDOR = 'HubSpot';
 
@@ -13,6 +14,8 @@ export interface HubSpotClientOptions {
   readonly baseUrl: string;
   readonly tokens: AccessTokenProvider;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
   /** For Retry-After dates and daily-limit resets. */
   readonly clock: Clock;
   /** Where the client says that it counts HubSpot's day in UTC because the account's time zone is not known. */
@@ -61,6 +64,7 @@ export class HubSpotClient {
       vendor: VENDOR,
       baseURL: options.baseUrl,
       timeoutMs: options.timeoutMs,
+      resilience: options.resilience,
       day: {
         timeZone: () => this.timeZone,
         unknown: () => {

@@ -4,6 +4,7 @@ import type { Clock } from '../../../ports/clock.js';
 import type { ConnectedAccount, VendorConnector } from '../../../ports/vendor-connector.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { decodeTokenAnswer } from './hubspot-codecs.js';
+import type { Resilience } from '../http/resilience.js';
 
 const VENDOR = 'HubSpot';
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded;charset=utf-8' };
@@ -17,6 +18,8 @@ export interface HubSpotConnectorOptions {
   /** The CRM path the key check reads (`/crm/v3/objects` or `/crm/objects/2026-03`). */
   readonly objectsPath: string;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
   readonly clock: Clock;
 }
 
@@ -27,7 +30,12 @@ const last4 = (token: string) => token.slice(-4);
  * at app.hubspot.com, then the code exchange and revocation on `/oauth/2026-03/token[/revoke]`.
  */
 export const hubspotConnector = (o: HubSpotConnectorOptions): VendorConnector => {
-  const http = createVendorHttp({ vendor: VENDOR, baseURL: o.apiBaseUrl, timeoutMs: o.timeoutMs });
+  const http = createVendorHttp({
+    vendor: VENDOR,
+    baseURL: o.apiBaseUrl,
+    timeoutMs: o.timeoutMs,
+    resilience: o.resilience,
+  });
   const app = o.app;
   return {
     vendor: 'hubspot',

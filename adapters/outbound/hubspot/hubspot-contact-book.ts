@@ -21,6 +21,7 @@ import { decodeOrUnexpected, PropertiesResponse, SearchResponse, SimplePublicObj
 import { OP, type ErrorContext, type Operation } from './hubspot-errors.js';
 import { propertyParams, toContact, toDefinition, toSearchRequest, unique } from './hubspot-mapping.js';
 import type { AccessTokenProvider } from './hubspot-tokens.js';
+import type { Resilience } from '../http/resilience.js';
 
 /**
  * HubSpot-defined association type 1, "Primary" contact-to-company (279 is the unlabeled link, which HubSpot
@@ -34,6 +35,8 @@ export interface HubSpotContactBookOptions {
   readonly objectsPath: string;
   readonly tokens: AccessTokenProvider;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
   /** The HubSpot account id, to build a contact's web address when HubSpot sends none. */
   readonly portalId?: string;
   /** For Retry-After dates and daily-limit resets; the system clock by default. */
@@ -64,6 +67,7 @@ export class HubSpotContactBook implements ContactBook {
       baseUrl: options.baseUrl,
       tokens: options.tokens,
       timeoutMs: options.timeoutMs,
+      resilience: options.resilience,
       clock: options.clock ?? { now: () => new Date() },
       ...(options.warn ? { warn: options.warn } : {}),
     });

@@ -6,6 +6,7 @@ import type { StoredTokens, TokenStore } from '../../../ports/token-store.js';
 import { StaticAccessToken, type AccessTokenSource } from '../http/access-token.js';
 import { createVendorHttp, failedBeforeAnswer, transportFailure } from '../http/vendor-http.js';
 import { decodeTokenAnswer } from './hubspot-codecs.js';
+import type { Resilience } from '../http/resilience.js';
 
 const VENDOR = 'HubSpot';
 
@@ -20,6 +21,8 @@ export interface OAuthRefreshingAccessTokenOptions {
   readonly refreshToken: string;
   readonly clock: Clock;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
   /** Refresh this long before HubSpot's `expires_in` runs out. */
   readonly refreshMarginSeconds?: number;
   /** Called when HubSpot answers a refresh with a different refresh token. */
@@ -59,7 +62,12 @@ export class OAuthRefreshingAccessToken implements AccessTokenProvider {
     this.#options = options;
     this.#refreshToken = options.refreshToken;
     this.#marginMs = (options.refreshMarginSeconds ?? 300) * 1000;
-    this.#http = createVendorHttp({ vendor: VENDOR, baseURL: options.baseUrl, timeoutMs: options.timeoutMs });
+    this.#http = createVendorHttp({
+      vendor: VENDOR,
+      baseURL: options.baseUrl,
+      timeoutMs: options.timeoutMs,
+      resilience: options.resilience,
+    });
   }
 
   accessToken(): Promise<Either<GatewayError, string>> {

@@ -31,6 +31,7 @@ import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { decodePodio, PODIO, PodioErrorBody } from './podio-codecs.js';
 import { podioError } from './podio-errors.js';
 import type { PodioAuth } from './podio-tokens.js';
+import type { Resilience } from '../http/resilience.js';
 
 export const PODIO_BASE_URL = 'https://api.podio.com';
 
@@ -54,6 +55,8 @@ export interface PodioClientOptions {
   readonly baseUrl?: string;
   readonly auth: PodioAuth;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
   readonly clock: Clock;
   /** The retry hint of a 420 (Podio's rate limit carries no reset time). Default 300 seconds. */
   readonly rateLimitWaitSeconds?: number;
@@ -80,6 +83,7 @@ export class PodioClient {
       vendor: PODIO,
       baseURL: options.baseUrl ?? PODIO_BASE_URL,
       timeoutMs: options.timeoutMs,
+      resilience: options.resilience,
       headers: { 'Content-Type': 'application/json' },
     });
     this.#auth = options.auth;

@@ -5,6 +5,7 @@ import type { VendorConnector } from '../../../ports/vendor-connector.js';
 import type { RefreshedTokens, Refresher } from '../http/stored-refreshing-token.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { decodePodio, PODIO, PodioTokenResponse } from './podio-codecs.js';
+import type { Resilience } from '../http/resilience.js';
 
 const TOKEN_PATH = '/oauth/token/v2';
 
@@ -15,6 +16,8 @@ export interface PodioConnectorOptions {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
   readonly clock: Clock;
 }
 
@@ -26,6 +29,7 @@ const tokenRequest = async (
     vendor: PODIO,
     baseURL: o.apiBaseUrl,
     timeoutMs: o.timeoutMs,
+    resilience: o.resilience,
     headers: { 'Content-Type': 'application/json' },
   });
   let res;

@@ -5,6 +5,7 @@ import type { Clock } from '../../../ports/clock.js';
 import { StaticAccessToken, type AccessTokenSource } from '../http/access-token.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { decodePodio, PODIO, PodioErrorBody, PodioTokenResponse } from './podio-codecs.js';
+import type { Resilience } from '../http/resilience.js';
 
 /** Where the Podio client gets the access token of each request. */
 export type PodioAuth = AccessTokenSource & { invalidate(rejected?: string): void };
@@ -30,6 +31,8 @@ export interface PodioOAuthOptions {
   readonly grant: PodioGrant;
   readonly clock: Clock;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
   /** Renew this long before `expires_in` runs out (default 600 s; Podio's tokens live 8 hours). */
   readonly refreshMarginSeconds?: number;
   /** Called when Podio answers with a refresh token other than the one held; persist it. */
@@ -74,6 +77,7 @@ export class PodioOAuth implements PodioAuth {
       vendor: PODIO,
       baseURL: options.baseUrl,
       timeoutMs: options.timeoutMs,
+      resilience: options.resilience,
       headers: { 'Content-Type': 'application/json' },
     });
     const g = options.grant;

@@ -4,6 +4,7 @@ import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/share
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { shareFileError } from './sharefile-errors.js';
 import type { ShareFileTokenProvider } from './sharefile-tokens.js';
+import type { Resilience } from '../http/resilience.js';
 
 export const SHAREFILE = 'ShareFile';
 const VENDOR = SHAREFILE;
@@ -13,6 +14,8 @@ export interface ShareFileClientOptions {
   readonly apiBaseUrl: string;
   readonly tokens: ShareFileTokenProvider;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
 }
 
 export interface SfRequest {
@@ -40,6 +43,7 @@ export class ShareFileClient {
       vendor: VENDOR,
       baseURL: this.apiBaseUrl,
       timeoutMs: o.timeoutMs,
+      resilience: o.resilience,
     });
     this.#tokens = o.tokens;
   }

@@ -7,6 +7,7 @@ import type { RefreshedTokens, Refresher } from '../http/stored-refreshing-token
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { errorMessageOf, SfToken } from './sharefile-codecs.js';
 import { recordConnectedApp } from './sharefile-connected-app.js';
+import type { Resilience } from '../http/resilience.js';
 
 const VENDOR = 'ShareFile';
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
@@ -29,6 +30,8 @@ export interface ShareFileConnectorOptions {
   readonly oauthBaseUrl?: string;
   readonly apiBaseUrl?: string;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
   readonly clock: Clock;
   /**
    * The name the gateway's app is registered under at ShareFile (SHAREFILE_APP_NAME), matched against a
@@ -50,8 +53,9 @@ const tokenRequest = async (
   baseURL: string,
   form: URLSearchParams,
   timeoutMs: number,
+  resilience: Resilience | undefined,
 ): Promise<Either<GatewayError, { tokens: RefreshedTokens; body: SfToken }>> => {
-  const http = createVendorHttp({ vendor: VENDOR, baseURL, timeoutMs });
+  const http = createVendorHttp({ vendor: VENDOR, baseURL, timeoutMs, resilience });
   let res;
   try {
     // requirev3=true on the token URL, as the .NET SDK sends with every grant (OAuthService.CreateOAuthTokenRequestQuery).
@@ -103,6 +107,7 @@ export const shareFileRefresher =
         client_secret: o.clientSecret,
       }),
       o.timeoutMs,
+      o.resilience,
     );
     return E.isLeft(outcome) ? outcome : E.right(outcome.right.tokens);
   };
@@ -149,6 +154,7 @@ export const shareFileConnector = (o: ShareFileConnectorOptions): VendorConnecto
           client_secret: o.clientSecret,
         }),
         o.timeoutMs,
+        o.resilience,
       );
       if (E.isLeft(outcome)) return outcome;
       const { tokens } = outcome.right;

@@ -8,11 +8,14 @@ import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
 import { storageAnswer, withJsonFormat } from './sharefile-storage-answer.js';
 import { SHAREFILE } from './sharefile-client.js';
 import type { ShareFileItemStore } from './sharefile-item-store.js';
+import type { Resilience } from '../http/resilience.js';
 
 export interface ShareFileFileContentsOptions {
   /** The account's API base (https://{subdomain}.{apicp}/sf/v3): upload addresses on its host are accepted as they are. */
   readonly apiBaseUrl: string;
   readonly timeoutMs: number;
+  /** Retries and breaker settings (the gateway's); without them, the fallback's (resilience.ts). */
+  readonly resilience?: Resilience;
   /** Plain-http upload addresses on other hosts too (a local stand-in only; with FILES_FETCH_ALLOW_PRIVATE). */
   readonly allowHttpUploads?: boolean;
 }
@@ -50,7 +53,12 @@ export class ShareFileFileContents implements FileContents {
     private readonly fetcher: GuardedFetcher,
     private readonly o: ShareFileFileContentsOptions,
   ) {
-    this.#storage = createVendorHttp({ vendor: SHAREFILE, baseURL: '', timeoutMs: o.timeoutMs });
+    this.#storage = createVendorHttp({
+      vendor: SHAREFILE,
+      baseURL: '',
+      timeoutMs: o.timeoutMs,
+      resilience: o.resilience,
+    });
   }
 
   read(itemId: string, maxBytes: number): TaskEither<GatewayError, FileBytes> {

@@ -4,6 +4,7 @@ import { upstreamFailure, type GatewayError } from '../../../domain/shared/error
 import { E, type TaskEither } from '../../../domain/shared/fp.js';
 import type { WebSearch, WebSearchHit, WebSearchQuery } from '../../../ports/web.js';
 import { createVendorHttp, transportFailure } from '../http/vendor-http.js';
+import type { Resilience } from '../http/resilience.js';
 
 // web_search's hosted backends: a self-hosted SearXNG instance (its JSON API) and Brave Search's web
 // search API. Both answers are decoded with io-ts; a changed answer is an upstream error, not a guess.
@@ -50,8 +51,13 @@ const answerFailure = (vendor: string, status: number): GatewayError =>
 
 export class SearxngSearch implements WebSearch {
   private readonly http: AxiosInstance;
-  constructor(o: { readonly baseUrl: string; readonly timeoutMs: number }) {
-    this.http = createVendorHttp({ vendor: 'SearXNG', baseURL: o.baseUrl, timeoutMs: o.timeoutMs });
+  constructor(o: { readonly baseUrl: string; readonly timeoutMs: number; readonly resilience?: Resilience }) {
+    this.http = createVendorHttp({
+      vendor: 'SearXNG',
+      baseURL: o.baseUrl,
+      timeoutMs: o.timeoutMs,
+      resilience: o.resilience,
+    });
   }
 
   search(q: WebSearchQuery): TaskEither<GatewayError, readonly WebSearchHit[]> {
@@ -87,11 +93,17 @@ const FRESHNESS = { day: 'pd', week: 'pw', month: 'pm', year: 'py' } as const;
 
 export class BraveSearch implements WebSearch {
   private readonly http: AxiosInstance;
-  constructor(o: { readonly baseUrl: string; readonly apiKey: string; readonly timeoutMs: number }) {
+  constructor(o: {
+    readonly baseUrl: string;
+    readonly apiKey: string;
+    readonly timeoutMs: number;
+    readonly resilience?: Resilience;
+  }) {
     this.http = createVendorHttp({
       vendor: 'Brave Search',
       baseURL: o.baseUrl,
       timeoutMs: o.timeoutMs,
+      resilience: o.resilience,
       headers: { 'X-Subscription-Token': o.apiKey },
     });
   }
