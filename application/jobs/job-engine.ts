@@ -173,6 +173,8 @@ export class JobEngine {
         this.o.perTenantRunning ?? 2,
       );
       if (!job) return;
+      // Its lease ran out while its run here was still going (a stalled event loop): that run goes on.
+      if (this.#running.has(job.id)) continue;
       const run = this.#run(job)
         .catch((error: unknown) => this.o.onError?.(error, job.id))
         .finally(() => {

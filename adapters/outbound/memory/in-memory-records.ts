@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { App, AppSummary, AppView } from '../../../domain/records/app.js';
 import { validateFields, type ValidatedFields } from '../../../domain/records/field-input.js';
 import type { ResolvedFilter } from '../../../domain/records/filters.js';
@@ -5,11 +6,11 @@ import type { RecordData } from '../../../domain/records/record.js';
 import type { Comment, FieldDelta, Revision, WriteFlags } from '../../../domain/records/revision.js';
 import { formatInZone, type FieldValue, type FileValue } from '../../../domain/records/values.js';
 import { invalidInput, notFound, type GatewayError } from '../../../domain/shared/errors.js';
-import { E, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
+import { E, pipe, TE, type Either, type TaskEither } from '../../../domain/shared/fp.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { RecordApps } from '../../../ports/record-apps.js';
 import type { CommentPage, RecordComments } from '../../../ports/record-comments.js';
-import type { NewFile, RecordPage, RecordQuery, RecordStore } from '../../../ports/record-store.js';
+import type { NewFile, RecordPage, RecordQuery, RecordRef, RecordStore } from '../../../ports/record-store.js';
 import { DEFAULT_DEMO_LIMITS, roomFor, type DemoLimits } from './demo-limits.js';
 import type { DemoUser, InMemoryPodioAccount } from './in-memory-podio-account.js';
 import { AppCatalog } from './records/app-catalog.js';
@@ -39,6 +40,8 @@ export class InMemoryRecords implements RecordApps, RecordStore {
   private readonly catalog: AppCatalog;
   private readonly state: RecordsState;
   private readonly comments: CommentBoard;
+  /** Idempotency marks of records made by jobs (issue 40), as Podio keeps an item's external_id: bounded. */
+  private readonly marks = new LRUCache<string, RecordRef>({ max: 200_000, ttl: 7 * 24 * 3_600_000 });
 
   constructor(o: InMemoryRecordsOptions) {
     this.catalog = new AppCatalog(o.account);
@@ -153,6 +156,21 @@ export class InMemoryRecords implements RecordApps, RecordStore {
       if (made._tag === 'Right') this.state.fire('record.create', made.right.record_id, flags);
       return Promise.resolve(made);
     };
+  }
+
+  createKeyed(app: App, fields: ValidatedFields, flags: WriteFlags, key: string): TaskEither<GatewayError, RecordRef> {
+    return pipe(
+      this.create(app, fields, flags),
+      TE.map((d) => {
+        const ref = { record_id: d.record_id, record_url: d.record_url };
+        this.marks.set(`${app.app_id}:${key}`, ref);
+        return ref;
+      }),
+    );
+  }
+
+  findKeyed(app: App, key: string): TaskEither<GatewayError, RecordRef | undefined> {
+    return TE.right(this.marks.get(`${app.app_id}:${key}`));
   }
 
   private createNow(
