@@ -1,4 +1,6 @@
 import { CONNECTION_TAG, connectionPaths } from './connection-paths.js';
+import { JOB_ACCEPTED, JOBS_TAG, jobPaths, PREFER_PARAMETER } from './job-paths.js';
+import { JOB_TOOLS } from '../../../application/jobs/job-tools.js';
 import { GROUPS } from '../../../application/runtime/define-tool.js';
 import type { JsonSchema } from '../../../application/runtime/json-schema.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
@@ -255,6 +257,7 @@ export const openApiDocument = (
           ref('parameters', 'base64'),
           ref('parameters', 'requestId'),
           ...(write ? [ref('parameters', 'idempotencyKey')] : []),
+          ...(JOB_TOOLS.has(tool.name) ? [PREFER_PARAMETER] : []),
         ],
         requestBody: {
           required: tool.requiredParameters.length > 0,
@@ -262,6 +265,7 @@ export const openApiDocument = (
         },
         responses: {
           '200': tool.outputSchema ? typedSuccess(tool.outputSchema) : ref('responses', 'Success'),
+          ...(JOB_TOOLS.has(tool.name) ? { '202': JOB_ACCEPTED } : {}),
           ...errorResponses(),
         },
         'x-tool-annotations': {
@@ -370,7 +374,7 @@ export const openApiDocument = (
       },
     },
   };
-  Object.assign(paths, connectionPaths());
+  Object.assign(paths, connectionPaths(), jobPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -385,6 +389,7 @@ export const openApiDocument = (
       ...[...tags].map(([name, description]) => ({ name, description })),
       { name: 'tools', description: 'Listing and calling tools by name.' },
       CONNECTION_TAG,
+      JOBS_TAG,
     ],
     paths,
     components: components(registry.tools.map((t) => t.name)),

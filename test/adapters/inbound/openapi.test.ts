@@ -1,3 +1,4 @@
+import { JOB_TOOLS } from '../../../application/jobs/job-tools.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -60,8 +61,11 @@ describe('GET /openapi.json', () => {
       expect(op.security).toEqual([{ bearer: [] }]);
       expect(op.requestBody.content['application/json'].schema).toEqual(tool.inputSchema);
       expect(op.requestBody.required).toBe((tool.inputSchema.required ?? []).length > 0);
-      expect(Object.keys(op.responses).sort()).toEqual(['200', ...ERROR_STATUSES].sort());
+      // a tool that can run as a long job (issue 40) also answers 202 to `Prefer: respond-async`
+      const job = JOB_TOOLS.has(tool.name);
+      expect(Object.keys(op.responses).sort()).toEqual(['200', ...(job ? ['202'] : []), ...ERROR_STATUSES].sort());
       const params = op.parameters.map(deref).map((p: any) => `${p.in}:${p.name}`);
+      expect(params.includes('header:Prefer'), tool.name).toBe(job);
       expect(params).toEqual(expect.arrayContaining(['query:format', 'query:base64']));
       expect(params.includes('header:Idempotency-Key'), tool.name).toBe(!tool.readOnlyHint);
       expect(deref(op.responses['401']).headers['WWW-Authenticate']).toBeDefined();

@@ -117,3 +117,14 @@ describe('REST jobs', () => {
     expect((await request(g, 'GET', `${location}?offset=-1`)).status).toBe(400);
   });
 });
+
+describe('the jobs in OpenAPI', () => {
+  it('documents /v1/jobs, /v1/jobs/{id} (get, delete) and the Prefer header of the job tools', async () => {
+    const doc = (await request(g, 'GET', '/openapi.json')).body;
+    expect(Object.keys(doc.paths['/v1/jobs'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/v1/jobs/{id}']).sort()).toEqual(['delete', 'get']);
+    const batch = doc.paths['/v1/tools/records/batchCreateRecords'].post;
+    expect(batch.responses['202'].headers.Location).toBeDefined();
+    expect(batch.parameters.some((p: { name?: string }) => p.name === 'Prefer')).toBe(true);
+  });
+});
