@@ -183,9 +183,14 @@ export class PodioRecordStore implements RecordStore {
    * only when it lacks one). developers.podio.com/doc/items/add-new-item-22362; podio-php
    * `PodioItem::create` reads the new item's members from that answer.
    */
-  createRef(app: App, fields: ValidatedFields, flags: WriteFlags): TaskEither<GatewayError, RecordRef> {
+  createRef(
+    app: App,
+    fields: ValidatedFields,
+    flags: WriteFlags,
+    externalId?: string,
+  ): TaskEither<GatewayError, RecordRef> {
     return pipe(
-      this.#created(app, fields, flags),
+      this.#created(app, fields, flags, externalId),
       TE.chain((r) =>
         typeof r.link === 'string' && r.link
           ? TE.right({ record_id: r.item_id, record_url: r.link })
@@ -197,14 +202,37 @@ export class PodioRecordStore implements RecordStore {
     );
   }
 
-  #created(app: App, fields: ValidatedFields, flags: WriteFlags) {
+  /** A job's item (issue 40): its idempotency mark is the item's `external_id`, which findKeyed looks up. */
+  createKeyed(app: App, fields: ValidatedFields, flags: WriteFlags, key: string): TaskEither<GatewayError, RecordRef> {
+    return this.createRef(app, fields, flags, key);
+  }
+
+  /** `GET /item/app/{app_id}/external_id/{external_id}` (get-item-by-external-id-19556702); none: undefined. */
+  findKeyed(app: App, key: string): TaskEither<GatewayError, RecordRef | undefined> {
+    return pipe(
+      this.podio.task('GET', `/item/app/${app.app_id}/external_id/${encodeURIComponent(key)}`, {
+        codec: PodioCreatedItem,
+        resource: { kind: 'app', id: app.app_id },
+      }),
+      TE.map((r): RecordRef | undefined => ({
+        record_id: r.item_id,
+        record_url: typeof r.link === 'string' ? r.link : '',
+      })),
+      TE.orElse((e) => (e._tag === 'NotFound' ? TE.right(undefined) : TE.left(e))),
+    );
+  }
+
+  #created(app: App, fields: ValidatedFields, flags: WriteFlags, externalId?: string) {
     return pipe(
       this.embeds(fields),
       TE.chain((embeds) =>
         this.podio.task('POST', `/item/app/${app.app_id}/`, {
           codec: PodioCreatedItem,
           query: flagQuery(flags),
-          body: { fields: podioFields(fields, embeds) },
+          body: {
+            fields: podioFields(fields, embeds),
+            ...(externalId === undefined ? {} : { external_id: externalId }),
+          },
           resource: { kind: 'app', id: app.app_id },
         }),
       ),

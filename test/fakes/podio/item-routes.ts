@@ -40,6 +40,13 @@ export const serveItemRoutes = ({
     if ('problem' in input) return bad(req, input.problem);
     const checked = validateFields(app, input.fields, 'create');
     if (checked._tag === 'Left') return { status: 400, body: podioError('invalid_value', checked.left.message, req) };
+    const externalId = (req.body as { external_id?: unknown }).external_id;
+    if (typeof externalId === 'string')
+      // an item with an external_id (a job's idempotency mark, issue 40): the store keeps the mark
+      return run(req, store.createKeyed(app, checked.right, flags(req), externalId), (r) => ({
+        status: 200,
+        body: { item_id: r.record_id, link: r.record_url, rights: [] },
+      }));
     return run(req, store.create(app, checked.right, flags(req)), (r) => ({
       status: 200,
       body: {
@@ -50,6 +57,15 @@ export const serveItemRoutes = ({
         rights: [],
       },
     }));
+  });
+
+  route('GET', '/item/app/:app_id/external_id/:external_id', async (req) => {
+    const app = await appOf(Number(req.params['app_id']));
+    if (!app) return { status: 404, body: podioError('not_found', 'Object not found', req) };
+    const found = await store.findKeyed(app, decodeURIComponent(req.params['external_id'] ?? ''))();
+    if (found._tag === 'Left' || found.right === undefined)
+      return { status: 404, body: podioError('not_found', 'Object not found', req) };
+    return { status: 200, body: { item_id: found.right.record_id, link: found.right.record_url } };
   });
 
   route('PUT', '/item/:item_id', async (req) => {
