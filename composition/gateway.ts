@@ -321,6 +321,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         connections: services.connections,
         authenticator: container.get(Authenticator),
         audit: services.audit,
+        federation: oauth?.federation,
         onStoreError: (error) => logger.error({ err: error }, 'connection store unavailable'),
       });
       // The grants API (issue 29): the OAuth clients a person authorised, and revoking one.

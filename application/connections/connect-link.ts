@@ -53,9 +53,19 @@ export const readTicket = (
   return E.right(ticket);
 };
 
+/**
+ * The caller a link was made for, and who signed in on its page, are one person: the same principal, or a
+ * caller with an external issuer's JWT (`jwt:<issuer>:<sub>`) who signed in through the OpenID provider of
+ * that same issuer (`oidc:<issuer>:<sub>`): one issuer's subject is one person (OpenID Connect Core 2). A
+ * client-credentials JWT (`jwt:<issuer>:client:<id>`) is no person and matches no sign-in.
+ */
+export const samePerson = (linkedTo: string, signedIn: string): boolean =>
+  linkedTo === signedIn ||
+  (linkedTo.startsWith('jwt:') && signedIn.startsWith('oidc:') && linkedTo.slice(4) === signedIn.slice(5));
+
 /** The ticket, if the person who signed in is the one whose call asked for it; else a refusal. */
 export const heldBy = (ticket: Ticket, holder: LinkHolder): Either<GatewayError, Ticket> =>
-  ticket.t === holder.tenant && ticket.p === holder.principalId
+  ticket.t === holder.tenant && samePerson(ticket.p, holder.principalId)
     ? E.right(ticket)
     : E.left(
         forbidden(

@@ -7,6 +7,7 @@ import type { VerifyApiKey } from '../../../application/identity/sign-in.js';
 import { E } from '../../../domain/shared/fp.js';
 import { LRUCache } from 'lru-cache';
 import { readCapped } from './body-reader.js';
+import type { Federation } from '../oauth/oidc-federation.js';
 
 // The connect page (issue 43): a connect link (`/connect/{vendor}?ticket=`, from a NOT_CONNECTED answer, an
 // authorize_url, or a URL elicitation) asks whoever opens it to sign in to the gateway; only the person whose
@@ -18,16 +19,18 @@ export interface ConnectPageDeps {
   readonly connections: Connections;
   /** Checks the key typed into the form (API keys and the demo token; never a JWT). */
   readonly verifyApiKey: VerifyApiKey;
+  /** The external OpenID provider people sign in with, when configured: "Sign in with {name}" on the page. */
+  readonly federation?: Federation | undefined;
 }
 
 /** Wrong keys allowed per link (on one instance) in WRONG_KEY_WINDOW_SECONDS. */
 const WRONG_KEYS = 10;
 const WRONG_KEY_WINDOW_SECONDS = 600;
-const FORM_COOKIE = 'tg-connect-form';
+export const FORM_COOKIE = 'tg-connect-form';
 const FORM_MAX_BYTES = 16 * 1024;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
 
 const HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
@@ -42,26 +45,28 @@ const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3r
 h1{font-size:1.4rem}label{display:block;margin:.4rem 0}input[type=password]{width:100%;padding:.5rem;font:inherit}
 button{font:inherit;padding:.5rem 1rem;margin:.8rem 0 0}.error{color:#a40000}.muted{color:#555;font-size:.9rem}`;
 
-const html = (status: number, title: string, body: string, extra: Record<string, string> = {}): Response =>
+export const html = (status: number, title: string, body: string, extra: Record<string, string> = {}): Response =>
   new Response(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
       `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
     { status, headers: { ...HEADERS, ...extra } },
   );
 
-const message = (status: number, title: string, text: string): Response =>
+export const message = (status: number, title: string, text: string): Response =>
   html(status, title, `<p>${escapeHtml(text)}</p>`);
 
-interface FormView {
+export interface FormView {
   readonly vendor: string;
   readonly label: string;
   readonly tenant: string;
   readonly ticket: string;
   readonly nonce: string;
   readonly error?: string;
+  /** The OpenID provider's name, when the page offers "Sign in with {name}". */
+  readonly provider?: string | undefined;
 }
 
-const signInForm = (v: FormView, status: number, secure: boolean): Response =>
+export const signInForm = (v: FormView, status: number, secure: boolean): Response =>
   html(
     status,
     `Connect ${v.label}`,
@@ -74,22 +79,28 @@ const signInForm = (v: FormView, status: number, secure: boolean): Response =>
       `<label for="api_key">Your gateway API key</label>` +
       `<input type="password" id="api_key" name="api_key" autocomplete="off" required autofocus>` +
       `<button type="submit">Sign in and continue to ${escapeHtml(v.label)}</button></form>` +
-      `<p class="muted">No API key (you signed in to your client through your organisation's provider)? This page cannot sign you in yet: ask an administrator of the workspace to connect ${escapeHtml(v.label)} for everyone.</p>`,
+      (v.provider
+        ? `<form method="post" action="/connect/${encodeURIComponent(v.vendor)}/oidc">` +
+          `<input type="hidden" name="ticket" value="${escapeHtml(v.ticket)}">` +
+          `<input type="hidden" name="form" value="${escapeHtml(v.nonce)}">` +
+          `<p class="muted">No API key (you signed in to your client through ${escapeHtml(v.provider)})?</p>` +
+          `<button type="submit">Sign in with ${escapeHtml(v.provider)}</button></form>`
+        : `<p class="muted">No API key (you signed in to your client through your organisation's provider)? This page cannot sign you in: ask an administrator of the workspace to connect ${escapeHtml(v.label)} for everyone.</p>`),
     { 'set-cookie': formCookie(v.nonce, WRONG_KEY_WINDOW_SECONDS, secure) },
   );
 
 /** The form's cookie: SameSite=Strict, so a post from another site never carries it. */
-const formCookie = (value: string, maxAgeSeconds: number, secure: boolean): string =>
+export const formCookie = (value: string, maxAgeSeconds: number, secure: boolean): string =>
   `${FORM_COOKIE}=${value}; Max-Age=${maxAgeSeconds}; Path=/connect/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 
 /** The OAuth flow's cookie: HttpOnly, SameSite=Lax (sent on the vendor's top-level redirect back), Path=/. */
-const flowCookie = (name: string, value: string, maxAgeSeconds: number, secure: boolean): string =>
+export const flowCookie = (name: string, value: string, maxAgeSeconds: number, secure: boolean): string =>
   `${name}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 
-const sameNonce = (a: string | undefined, b: string | undefined): boolean =>
+export const sameNonce = (a: string | undefined, b: string | undefined): boolean =>
   !!a && !!b && a.length === b.length && a.length <= 64 && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-const readForm = async (c: Context): Promise<URLSearchParams | undefined> => {
+export const readForm = async (c: Context): Promise<URLSearchParams | undefined> => {
   const body = await readCapped(c, FORM_MAX_BYTES);
   return body.kind === 'ok' ? new URLSearchParams(Buffer.from(body.bytes).toString('utf8')) : undefined;
 };
@@ -97,6 +108,7 @@ const readForm = async (c: Context): Promise<URLSearchParams | undefined> => {
 export const mountConnectPage = (app: Hono, deps: ConnectPageDeps): void => {
   const { connections } = deps;
   const secure = connections.secureCookies;
+  const provider = deps.federation?.name;
   // Wrong keys per link, on this instance: at most 10,000 links counted, each for ten minutes from its first.
   const wrongKeys = new LRUCache<string, number>({
     max: 10_000,
@@ -114,7 +126,7 @@ export const mountConnectPage = (app: Hono, deps: ConnectPageDeps): void => {
       return message(e.status, 'Cannot connect', e.message);
     }
     const nonce = randomBytes(18).toString('base64url');
-    return signInForm({ vendor, ticket, nonce, ...link.right }, 200, secure);
+    return signInForm({ vendor, ticket, nonce, provider, ...link.right }, 200, secure);
   });
 
   // The form posted: the same browser (the Strict cookie), a key that signs in, and the link's own person.
@@ -136,7 +148,7 @@ export const mountConnectPage = (app: Hono, deps: ConnectPageDeps): void => {
         'This form was not sent from the connect page in this browser. Open the connect link again and sign in there.',
       );
     const again = (status: number, error: string) =>
-      signInForm({ vendor, ticket, nonce: nonce!, error, ...link.right }, status, secure);
+      signInForm({ vendor, ticket, nonce: nonce!, error, provider, ...link.right }, status, secure);
     const limitKey = createLimitKey(ticket);
     if ((wrongKeys.get(limitKey) ?? 0) >= WRONG_KEYS)
       return again(429, `Too many wrong keys for this link. Try again in ${WRONG_KEY_WINDOW_SECONDS / 60} minutes.`);

@@ -11,6 +11,8 @@ import { readCapped } from './body-reader.js';
 import { getCookie } from 'hono/cookie';
 import { verifyApiKeyWith } from '../../../application/identity/sign-in.js';
 import { mountConnectPage } from './connect-page-routes.js';
+import { mountConnectFederation } from './connect-page-federation.js';
+import type { Federation } from '../oauth/oidc-federation.js';
 
 // The connection endpoints: a tenant's connections to its vendors (listing, key-based connections,
 // the OAuth authorize step and callback, disconnecting). Secrets never leave: listings carry none.
@@ -19,6 +21,8 @@ export interface ConnectionRouteDeps {
   readonly connections: Connections;
   readonly authenticator: Authenticator;
   readonly audit: AuditLog;
+  /** The external OpenID provider sign-in, when configured: offered on the connect page too. */
+  readonly federation?: Federation | undefined;
   /** Told when the connection store failed under a request (answered 503). */
   readonly onStoreError?: (error: Error) => void;
 }
@@ -201,7 +205,9 @@ export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): voi
 
   // A connect link an agent relayed: the page asks whoever opens it to sign in, and only the person the link
   // was made for goes on to the vendor (connect-page-routes.ts).
-  mountConnectPage(app, { connections, verifyApiKey: verifyApiKeyWith(authenticator) });
+  mountConnectPage(app, { connections, verifyApiKey: verifyApiKeyWith(authenticator), federation: deps.federation });
+  // ... or through the organisation's OpenID provider, for people who have no API key.
+  if (deps.federation) mountConnectFederation(app, { connections, federation: deps.federation });
 
   // The vendor sends the person back here: no bearer token, the sealed state says who connects what, and
   // the flow cookie that it is the browser that started it. The cookie is cleared either way.

@@ -10,7 +10,12 @@ import { accessTokenVerifier, type VerifyAccessToken } from './access-tokens.js'
 import { interactionRoutes, type AuthorizationEvent } from './interaction-routes.js';
 import { authorizationLimits, type AuthorizationLimitSettings, type LimitedRequest } from './limits.js';
 import { answerOutagesOf, answerOutagesOn, outageAwareAdapter, StoreUnavailable } from './store-outage.js';
-import { FEDERATION_CALLBACK, openIdFederation, type OpenIdProviderOptions } from './oidc-federation.js';
+import {
+  FEDERATION_CALLBACK,
+  openIdFederation,
+  type Federation,
+  type OpenIdProviderOptions,
+} from './oidc-federation.js';
 import { providerConfiguration, ROUTES } from './provider-config.js';
 import { signInSeal } from './sealed-sign-in.js';
 import { publicJwks, type SigningJwk } from './signing-keys.js';
@@ -105,6 +110,8 @@ export interface AuthorizationServer {
   readonly verifyAccessToken: VerifyAccessToken;
   /** The public keys access tokens are signed with. */
   readonly jwks: ReturnType<typeof publicJwks>;
+  /** The external OpenID provider sign-in, when configured (the connect page offers it too). */
+  readonly federation?: Federation | undefined;
   /** The oidc-provider instance (its models: Grant, RefreshToken, Client...) for the grants API. */
   readonly provider: () => Promise<Provider>;
   /**
@@ -240,6 +247,8 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
   answerOutagesOn(routes, ['/oauth/interaction/*']);
   for (const path of PROVIDER_PATHS) routes.all(path, toProvider);
   const remembered = options.rememberedGrants;
+  const federation =
+    options.openIdProvider && openIdFederation(options.openIdProvider, { issuer, cookieKeys: options.cookieKeys });
   interactionRoutes(routes, {
     provider,
     resource: options.resource,
@@ -255,13 +264,7 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
         remembered(account, client).catch((error: unknown) => {
           throw new StoreUnavailable(error);
         })),
-    ...(options.openIdProvider
-      ? {
-          federation: openIdFederation(options.openIdProvider, { issuer, cookieKeys: options.cookieKeys }),
-          issuer,
-          onError,
-        }
-      : {}),
+    ...(federation ? { federation, issuer, onError } : {}),
   });
 
   const verifyAccessToken = accessTokenVerifier({
@@ -282,6 +285,7 @@ export const createAuthorizationServer = (options: AuthorizationServerOptions): 
     metadataUrl: `${issuer}/.well-known/oauth-authorization-server`,
     verifyAccessToken,
     jwks: publicJwks(options.signingKeys),
+    federation,
     provider,
     revokeGrant: async (grantId) => {
       const p = await provider();

@@ -12,7 +12,13 @@ import {
   type SignedIn,
   type VerifyApiKey,
 } from '../../../application/identity/sign-in.js';
-import { FEDERATION_CALLBACK, FEDERATION_COOKIE_PREFIX, type Federation } from './oidc-federation.js';
+import {
+  CONNECT_FEDERATION_PREFIX,
+  CONNECT_FEDERATION_RETURN,
+  FEDERATION_CALLBACK,
+  FEDERATION_COOKIE_PREFIX,
+  type Federation,
+} from './oidc-federation.js';
 import { consentPage, errorPage, PAGE_HEADERS, signInPage, type ClientView } from './pages.js';
 import { INTERACTION_PREFIX } from './provider-config.js';
 import type { SignInSeal } from './sealed-sign-in.js';
@@ -283,8 +289,11 @@ export const interactionRoutes = (app: Hono, o: InteractionOptions): void => {
       for (const [name, value] of Object.entries(getCookie(c))) {
         if (!name.startsWith(FEDERATION_COOKIE_PREFIX)) continue;
         const pending = federation.open(value);
-        if (pending && state && pending.state === state && cookieName(pending.uid) === name)
-          return c.redirect(`${INTERACTION_PREFIX}/${encodeURIComponent(pending.uid)}/oidc/return${url.search}`, 303);
+        if (!pending || !state || pending.state !== state || cookieName(pending.uid) !== name) continue;
+        // The connect page's own sign-in (connect-page-federation.ts) finishes there.
+        if (pending.uid.startsWith(CONNECT_FEDERATION_PREFIX))
+          return c.redirect(`${CONNECT_FEDERATION_RETURN}${url.search}`, 303);
+        return c.redirect(`${INTERACTION_PREFIX}/${encodeURIComponent(pending.uid)}/oidc/return${url.search}`, 303);
       }
       return refused(c, undefined, 'this answer belongs to no sign-in open in this browser (expired, used, or forged)');
     });

@@ -36,6 +36,13 @@ export const FEDERATION_COOKIE_PREFIX = 'oauth_oidc_';
 /** The redirect URI registered at the provider: `{issuer}{FEDERATION_CALLBACK}`. */
 export const FEDERATION_CALLBACK = '/oauth/oidc/callback';
 
+/**
+ * A federation started by the connect page (issue 43) rather than by an authorization interaction: its uid
+ * starts with this, and the callback sends the browser on to CONNECT_FEDERATION_RETURN.
+ */
+export const CONNECT_FEDERATION_PREFIX = 'connect-';
+export const CONNECT_FEDERATION_RETURN = '/connect/oidc/return';
+
 const LIFETIME_MS = 10 * 60_000;
 
 /** What waits in the cookie between the redirect to the provider and its callback. */
