@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimited } from '../../../domain/shared/errors.js';
+import type { CallObserver, ObservedCall } from '../../../ports/call-observer.js';
 import type { Kysely } from 'kysely';
 import type { GatewayDatabase } from '../../../adapters/outbound/persistence/schema.js';
 import { postgresForTests } from '../../support/postgres.js';
@@ -157,6 +158,37 @@ describe.each(backends)('the job engine on $kind', ({ kind, url }) => {
     expect(second.status, JSON.stringify(second)).toBe('queued');
     release();
     for (const j of jobs) await w.until(j.id, (s) => s === 'completed');
+    await w.close();
+  });
+  it("runs inside the call observer with the starting call's trace, under the caller's tenant", async () => {
+    const w = jobWorld(db);
+    const observed: ObservedCall[] = [];
+    const observer: CallObserver = {
+      observe: (call, run) => {
+        observed.push(call);
+        return run();
+      },
+    };
+    const e = w.engine({ observer });
+    const owner = someone(tenant());
+    const trace = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
+    const row = await e.submit({
+      tool: w.registry.get('records_batchCreateRecords')!,
+      params: { app_id: 3001, inputs: [{ fields: { name: 'Traced' } }] },
+      principal: owner,
+      requestId: 'req-traced',
+      trace,
+    });
+    if ('code' in row) throw new Error(row.message);
+    await w.until(row.id, (s) => s === 'completed');
+    expect(observed).toEqual([
+      expect.objectContaining({
+        tool: 'records_batchCreateRecords',
+        tenant: owner.tenant,
+        requestId: 'req-traced',
+        trace,
+      }),
+    ]);
     await w.close();
   });
 });
