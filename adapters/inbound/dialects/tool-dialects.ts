@@ -1,3 +1,4 @@
+import { JOB_TOOLS } from '../../../application/jobs/job-tools.js';
 import type { ToolListing } from '../../../application/runtime/registry.js';
 import type { JsonSchema } from '../../../application/runtime/json-schema.js';
 import { toolError, type ToolError } from '../../../application/runtime/tool-error.js';
@@ -24,6 +25,8 @@ export interface McpToolShape {
     readonly idempotentHint?: boolean;
     readonly openWorldHint?: false;
   };
+  /** A tool that can run as a long job (issue 40) may be called as an MCP task (2025-11-25 `execution`). */
+  readonly execution?: { readonly taskSupport: 'optional' };
 }
 
 /**
@@ -146,6 +149,7 @@ export const mcpTool = (t: DialectSource, outputs: OutputSchemaForm = 'outline')
     ? { outputSchema: outputs === 'full' ? t.outputSchema : outline(t.outputSchema) }
     : {}),
   annotations: leanAnnotations(t),
+  ...(JOB_TOOLS.has(t.name) ? { execution: { taskSupport: 'optional' as const } } : {}),
 });
 
 /**

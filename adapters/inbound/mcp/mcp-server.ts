@@ -27,7 +27,7 @@ import { declaredUrlElicitation } from './mcp-connect.js';
 import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
 import type { DiscoveryMode } from '../../../application/runtime/discovery.js';
 import type { JobEngine } from '../../../application/jobs/job-engine.js';
-import { registerTaskHandlers, TASK_CAPABILITIES, TaskServer, withTaskSupport, withTasks } from './mcp-tasks.js';
+import { registerTaskHandlers, TASK_CAPABILITIES, TaskServer, withTasks } from './mcp-tasks.js';
 import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 import { viewsIn } from './view-capability.js';
 import { listViews, readView, withViews } from './mcp-views.js';
@@ -143,10 +143,7 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   const { executor, outputBudget, jsonBudget } = parts;
   // Each tool's MCP form, made once; a caller's list is a selection of these.
   const forms = new Map(
-    OUTPUT_SCHEMA_FORMS.map((form) => [
-      form,
-      new Map(mcpToolList(executor, form).map((t) => [t.name, parts.jobs ? withTaskSupport(t) : t])),
-    ]),
+    OUTPUT_SCHEMA_FORMS.map((form) => [form, new Map(mcpToolList(executor, form).map((t) => [t.name, t]))]),
   );
   // Discovery mode's meta tools (find, describe, call) and their search indexes, one per visible set.
   const discovery = createDiscovery(executor, forms, parts.tenantSettings);

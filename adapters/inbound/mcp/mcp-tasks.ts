@@ -10,11 +10,9 @@ import {
   type Result,
   type ServerContext,
   type StandardSchemaV1,
-  type Tool,
 } from '@modelcontextprotocol/server';
 import type { JobEngine } from '../../../application/jobs/job-engine.js';
 import { jobToolResult } from '../../../application/jobs/job-result.js';
-import { JOB_TOOLS } from '../../../application/jobs/job-tools.js';
 import { progressText } from '../../../application/jobs/job-view.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import type { Principal } from '../../../ports/authenticator.js';
@@ -43,10 +41,6 @@ export const TASK_CAPABILITIES = {
   tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
   extensions: { [TASKS_EXTENSION]: {} },
 };
-
-/** A job tool's listing says it may run as a task (2025-11-25; the 2026-07-28 codec leaves `execution` out). */
-export const withTaskSupport = (tool: Tool): Tool =>
-  JOB_TOOLS.has(tool.name) ? { ...tool, execution: { taskSupport: 'optional' } } : tool;
 
 /** The results the tools/call handler gives as they are: a task instead of a CallToolResult. */
 const taskAnswers = new WeakSet<object>();

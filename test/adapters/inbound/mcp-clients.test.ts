@@ -39,7 +39,11 @@ describe.each(CLIENT_KINDS)('MCP scenarios with the %s', (kind) => {
     }
     // The same tools as the mcp dialect of the REST listing.
     const dialect = await request(gateway, 'GET', '/v1/tools?dialect=mcp');
-    expect(JSON.parse(JSON.stringify(tools))).toEqual(dialect.body.data.tools);
+    // 2026-07-28 has no `execution` member (tasks are an extension there: issue 40); the SDK leaves it out
+    const dialectTools = (dialect.body.data.tools as Record<string, unknown>[]).map(({ execution, ...t }) =>
+      kind.startsWith('v2') ? t : { ...t, ...(execution ? { execution } : {}) },
+    );
+    expect(JSON.parse(JSON.stringify(tools))).toEqual(dialectTools);
   });
 
   it('calls a tool: the text as a text block and the JSON payload as structuredContent, equal to REST', async () => {
