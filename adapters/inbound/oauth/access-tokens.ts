@@ -1,4 +1,4 @@
-import { createLocalJWKSet, errors, jwtVerify } from 'jose';
+import type * as Jose from 'jose';
 import { LRUCache } from 'lru-cache';
 import {
   stillAllowed,
@@ -60,7 +60,7 @@ export interface AccessTokenVerifier extends VerifyAccessToken {
 /** How many grants' answers are kept (a busy gateway's active sign-ins). */
 const GRANT_CHECKS_KEPT = 10_000;
 
-const reasonOf = (e: unknown): string => {
+const reasonOf = ({ errors }: typeof Jose, e: unknown): string => {
   if (e instanceof errors.JWTExpired) return 'the token has expired';
   if (e instanceof errors.JWTClaimValidationFailed) {
     if (e.claim === 'aud') return 'the token is for another resource';
@@ -78,7 +78,14 @@ const reasonOf = (e: unknown): string => {
  * access token), and `iss`, `aud`, `exp` are required.
  */
 export const accessTokenVerifier = (options: AccessTokenVerifierOptions): AccessTokenVerifier => {
-  const keySet = createLocalJWKSet(publicJwks(options.keys));
+  // jose (46 modules) loads with the first token checked, not with the gateway (issue 39).
+  const jwks = publicJwks(options.keys);
+  let loading: Promise<{ jose: typeof Jose; keySet: ReturnType<typeof Jose.createLocalJWKSet> }> | undefined;
+  const load = () =>
+    (loading ??= import('jose').then((jose) => ({
+      jose,
+      keySet: jose.createLocalJWKSet(jwks),
+    })));
   const ttl = (options.revocationCheckSeconds ?? REVOCATION_CHECK_SECONDS) * 1000;
   const grants = new LRUCache<string, boolean>({ max: GRANT_CHECKS_KEPT, ttl: Math.max(1, ttl) });
   /** Whether the grant still exists, asked of the store at most once per `ttl`; true when it cannot say. */
@@ -95,8 +102,9 @@ export const accessTokenVerifier = (options: AccessTokenVerifierOptions): Access
     }
   };
   const verify = async (token: string): Promise<OAuthPrincipal | AuthFailure> => {
+    const { jose, keySet } = await load();
     try {
-      const { payload } = await jwtVerify(token, keySet, {
+      const { payload } = await jose.jwtVerify(token, keySet, {
         issuer: options.issuer,
         audience: options.resource,
         algorithms: ['ES256'],
@@ -123,7 +131,7 @@ export const accessTokenVerifier = (options: AccessTokenVerifierOptions): Access
         clientId: String(payload['client_id']),
       };
     } catch (e) {
-      return { reason: reasonOf(e) };
+      return { reason: reasonOf(jose, e) };
     }
   };
   return Object.assign(verify, { forgetGrant: (grantId: string) => void grants.delete(grantId) });

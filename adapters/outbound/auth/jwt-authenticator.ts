@@ -1,11 +1,5 @@
-import {
-  createRemoteJWKSet,
-  decodeProtectedHeader,
-  errors,
-  jwtVerify,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-} from 'jose';
+import type * as Jose from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import {
   DEFAULT_TENANT,
   principalId,
@@ -49,7 +43,7 @@ const ASYMMETRIC = ['RS256', 'ES256', 'EdDSA'];
 const looksLikeJwt = (token: string): boolean => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 
 /** jose's errors in words for the 401 message (never echoing the token). */
-const reasonOf = (e: unknown): string => {
+const reasonOf = ({ errors }: typeof Jose, e: unknown): string => {
   if (e instanceof errors.JWTExpired) return 'the token has expired';
   if (e instanceof errors.JWTClaimValidationFailed) {
     if (e.claim === 'aud') return 'the token is for another audience';
@@ -114,16 +108,26 @@ const lifetimeProblem = (payload: JWTPayload, nowSeconds: number, max: number, l
  */
 export class JwtAuthenticator implements Authenticator {
   private readonly secret?: Uint8Array;
-  private readonly jwks?: JWTVerifyGetKey;
+  private readonly jwksUrl?: URL;
+  /** jose and the key set, loaded by the first token checked (issue 39: nothing of jose at start-up). */
+  private loading?: Promise<{ jose: typeof Jose; jwks?: JWTVerifyGetKey }>;
   private readonly verified = new Map<string, { principal: Principal; expiresAt: number }>();
 
   constructor(private readonly options: JwtOptions) {
     if (options.secret) this.secret = new TextEncoder().encode(options.secret);
-    if (options.jwksUrl)
-      this.jwks = createRemoteJWKSet(new URL(options.jwksUrl), {
-        cacheMaxAge: 10 * 60_000,
-        cooldownDuration: options.jwksCooldownMs ?? 30_000,
-      });
+    if (options.jwksUrl) this.jwksUrl = new URL(options.jwksUrl);
+  }
+
+  private load(): Promise<{ jose: typeof Jose; jwks?: JWTVerifyGetKey }> {
+    return (this.loading ??= import('jose').then((jose) => ({
+      jose,
+      jwks: this.jwksUrl
+        ? jose.createRemoteJWKSet(this.jwksUrl, {
+            cacheMaxAge: 10 * 60_000,
+            cooldownDuration: this.options.jwksCooldownMs ?? 30_000,
+          })
+        : undefined,
+    })));
   }
 
   static handles(token: string): boolean {
@@ -136,9 +140,10 @@ export class JwtAuthenticator implements Authenticator {
       if (cached.expiresAt > Date.now()) return cached.principal;
       this.verified.delete(token);
     }
+    const { jose, jwks } = await this.load();
     let alg: string | undefined;
     try {
-      alg = decodeProtectedHeader(token).alg;
+      alg = jose.decodeProtectedHeader(token).alg;
     } catch {
       return { reason: 'the token is not a well-formed JWT' };
     }
@@ -153,10 +158,10 @@ export class JwtAuthenticator implements Authenticator {
       let payload: JWTPayload;
       if (alg && HMAC.includes(alg)) {
         if (!this.secret) return { reason: 'HS256 tokens are not accepted here' };
-        payload = (await jwtVerify(token, this.secret, { ...common, algorithms: HMAC })).payload;
+        payload = (await jose.jwtVerify(token, this.secret, { ...common, algorithms: HMAC })).payload;
       } else if (alg && ASYMMETRIC.includes(alg)) {
-        if (!this.jwks) return { reason: `${alg} tokens are not accepted here` };
-        payload = (await jwtVerify(token, this.jwks, { ...common, algorithms: ASYMMETRIC })).payload;
+        if (!jwks) return { reason: `${alg} tokens are not accepted here` };
+        payload = (await jose.jwtVerify(token, jwks, { ...common, algorithms: ASYMMETRIC })).payload;
       } else {
         return { reason: `the token algorithm "${alg ?? 'none'}" is not allowed` };
       }
@@ -182,7 +187,7 @@ export class JwtAuthenticator implements Authenticator {
       this.verified.set(token, { principal, expiresAt });
       return principal;
     } catch (e) {
-      return { reason: reasonOf(e) };
+      return { reason: reasonOf(jose, e) };
     }
   }
 }

@@ -11,7 +11,6 @@ import {
   type OpenDatabase,
 } from './databases.js';
 import { encryptionKey, newEncryptionKey, SecretBox } from './secret-box.js';
-import { SqlConnectionStore } from './sql-connection-store.js';
 
 /** Where connections live and which keys seal their secrets (GatewayConfig.storage). */
 export interface StorageSettings {
@@ -77,8 +76,12 @@ export const connectionStorage = (
       throw error;
     }));
   let connectionStore: ConnectionStore | undefined;
-  const store = async (): Promise<ConnectionStore> =>
-    (connectionStore ??= new SqlConnectionStore((await database()).db, keys(), () => Promise.resolve()));
+  // The SQL store (and with it Kysely, some 260 modules) is loaded on first use: memory mode never loads it.
+  const store = async (): Promise<ConnectionStore> => {
+    if (connectionStore) return connectionStore;
+    const [{ SqlConnectionStore }, { db }] = await Promise.all([import('./sql-connection-store.js'), database()]);
+    return (connectionStore ??= new SqlConnectionStore(db, keys(), () => Promise.resolve()));
+  };
 
   // One key per purpose (connect ticket, OAuth state, flow cookie), derived from the encryption key, with
   // the purpose as authenticated data too: a value sealed for one purpose never opens for another.
