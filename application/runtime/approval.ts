@@ -93,6 +93,7 @@ export const approveCall = async (input: GateInput): Promise<ToolResult | undefi
       );
     }
     note.by = 'person';
+    note.approveAgain = () => gate.issueApproval(context.principal, tool, params);
     return undefined;
   }
   if (person) {
@@ -129,6 +130,15 @@ export const approveCall = async (input: GateInput): Promise<ToolResult | undefi
   }
   return controls ? gate.check(tool, params, controls, useCase, context, meta, note) : undefined;
 };
+
+/**
+ * A call a person approved that could not run for want of a connection keeps its approval: the surface that
+ * asks the person to connect runs it again with this token, so the person is not asked to approve twice.
+ */
+export const carryApproval = (result: ToolResult, note: ApprovalNote): ToolResult =>
+  !result.ok && result.error.code === 'NOT_CONNECTED' && note.approveAgain
+    ? { ...result, carriedApproval: note.approveAgain() }
+    : result;
 
 const BY_MODEL = 'Confirmed by the model (a confirm token), not by a person: this client cannot ask one.';
 

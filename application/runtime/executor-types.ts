@@ -40,7 +40,17 @@ export type ToolResult =
       readonly next?: (shownRows: number) => NextCall | undefined;
       readonly meta?: CallMeta;
     }
-  | { readonly ok: false; readonly error: ToolError; readonly meta?: CallMeta };
+  | {
+      readonly ok: false;
+      readonly error: ToolError;
+      readonly meta?: CallMeta;
+      /**
+       * A person approved this call, which then answered NOT_CONNECTED: a fresh approval token of the same
+       * call, so the surface runs it approved once the person has connected instead of asking again (issue
+       * 43). Never on the wire.
+       */
+      readonly carriedApproval?: string;
+    };
 
 /** The use case that runs `tool` for `tenant`; called on every call, so it must be a cheap lookup. */
 export type UseCaseResolver = (tool: RegisteredTool, tenant: string) => UseCase<unknown, unknown>;
@@ -122,6 +132,8 @@ export interface ApprovalNote {
   readonly person: boolean;
   /** Set by the approval step for a gated call: why it is gated, and the tenant's human_approval setting. */
   gated?: { readonly why: 'destructive' | 'billed'; readonly mode: HumanApproval };
+  /** A person approved the call: a new approval token of the same call (for carryApproval). */
+  approveAgain?: () => string;
 }
 
 /**

@@ -16,7 +16,7 @@ import type {
   UseCaseResolver,
 } from './executor-types.js';
 import { takeControls } from './confirm.js';
-import { approveCall, APPROVAL_REQUIRED, gatedBy, sayWhoApproved } from './approval.js';
+import { approveCall, APPROVAL_REQUIRED, carryApproval, gatedBy, sayWhoApproved } from './approval.js';
 import { Deadlines } from './deadlines.js';
 import { auditEntryOf, auditUnavailable } from './audit.js';
 import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
@@ -63,7 +63,7 @@ export class ToolExecutor {
       audit && call.tool.declaration.annotations.kind !== 'Read' && !isDryRun(call.args)
         ? this.runAudited(call, audit, note)
         : this.runWatched(call, note);
-    return answer.then((result) => sayWhoApproved(result, note));
+    return answer.then((result) => carryApproval(sayWhoApproved(result, note), note));
   }
 
   private async runAudited(call: ToolCall, audit: AuditPolicy, note: ApprovalNote): Promise<ToolResult> {

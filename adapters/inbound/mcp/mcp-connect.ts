@@ -73,6 +73,12 @@ export const connectReach = (ctx: ServerContext | undefined, legacyUrl: boolean 
 
 type Run = (person?: PersonChannel) => Promise<ToolResult>;
 
+/** `vendor` and what follows its first colon, if anything. */
+const splitOnce = (s: string): [string, string | undefined] => {
+  const at = s.indexOf(':');
+  return at < 0 ? [s, undefined] : [s.slice(0, at), s.slice(at + 1) || undefined];
+};
+
 interface Missing {
   readonly vendor: Vendor;
   readonly url: string;
@@ -85,6 +91,10 @@ const missingIn = (result: ToolResult | InputRequiredResult): Missing | undefine
     ? { vendor: details.vendor, url: details.connect_url }
     : undefined;
 };
+
+/** The approval a person gave a call that then lacked its connection (executor-types.ts). */
+const carriedIn = (result: ToolResult | InputRequiredResult): string | undefined =>
+  'resultType' in result || result.ok ? undefined : result.carriedApproval;
 
 const askOf = (result: ToolResult): ApprovalAsk | undefined =>
   !result.ok && result.error.code === APPROVAL_REQUIRED ? (result.error.details as unknown as ApprovalAsk) : undefined;
@@ -103,11 +113,21 @@ export interface ConnectOptions {
 }
 
 /** Runs the call until it no longer lacks the connection, waiting for changes of it, until `waitMs` is spent. */
-const untilConnected = async (run: Run, vendor: Vendor, ctx: ServerContext, o: ConnectOptions): Promise<ToolResult> => {
+const untilConnected = async (
+  run: Run,
+  vendor: Vendor,
+  ctx: ServerContext,
+  o: ConnectOptions,
+  carried: string | undefined,
+): Promise<ToolResult> => {
   const deadline = Date.now() + o.waitMs;
   const progressToken = ctx.mcpReq._meta?.progressToken;
+  // The person's approval of this call, carried across the wait (each run that still lacks the connection
+  // hands on a fresh token): a gated call is not approved twice.
+  let approval = carried;
   for (let looked = 1; ; looked++) {
-    const result = await run({});
+    const result = await run(approval ? { answer: { token: approval, approved: true } } : {});
+    approval = carriedIn(result);
     const left = deadline - Date.now();
     if (!missingIn(result) || left <= 0) return result;
     const end = await o.watch.changeOf(o.tenant, vendor, Math.min(left, RECHECK_MS), ctx.mcpReq.signal);
@@ -139,13 +159,15 @@ export const runWithConnect = async (
 ): Promise<ToolResult | InputRequiredResult> => {
   if (reach === 'input_required') {
     const state = ctx.mcpReq.requestState();
-    const vendor =
-      typeof state === 'string' && state.startsWith(CONNECT_STATE) ? state.slice(CONNECT_STATE.length) : '';
+    const [vendor = '', carried] =
+      typeof state === 'string' && state.startsWith(CONNECT_STATE) ? splitOnce(state.slice(CONNECT_STATE.length)) : [];
     if (isVendor(vendor)) {
       // The retry after the person was asked: accepted, wait for the connection; else answer as it stands.
       const view = inputResponse(ctx.mcpReq.inputResponses, CONNECT_INPUT);
       const result =
-        view.kind === 'elicit' && view.action === 'accept' ? await untilConnected(run, vendor, ctx, o) : await run({});
+        view.kind === 'elicit' && view.action === 'accept'
+          ? await untilConnected(run, vendor, ctx, o, carried)
+          : await run({});
       const ask = askOf(result);
       return ask
         ? inputRequired({
@@ -161,7 +183,7 @@ export const runWithConnect = async (
       inputRequests: {
         [CONNECT_INPUT]: inputRequired.elicitUrl({ message: connectMessage(tool, missing.vendor), url: missing.url }),
       },
-      requestState: `${CONNECT_STATE}${missing.vendor}`,
+      requestState: `${CONNECT_STATE}${missing.vendor}${carriedIn(first) ? `:${carriedIn(first)}` : ''}`,
     });
   }
   const first = await withPerson();
@@ -181,7 +203,7 @@ export const runWithConnect = async (
     return first; // the client could not ask: the answer with the link stands
   }
   if (answer.action !== 'accept') return first;
-  const after = await untilConnected(run, missing.vendor, ctx, o);
+  const after = await untilConnected(run, missing.vendor, ctx, o, carriedIn(first));
   if (missingIn(after)) return after;
   await ctx.mcpReq
     .notify({ method: 'notifications/elicitation/complete', params: { elicitationId } })
