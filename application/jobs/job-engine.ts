@@ -196,7 +196,8 @@ export class JobEngine {
           .then((s) => (status = s))
           .catch((error: unknown) => this.o.onError?.(error, job.id));
       },
-      Math.max(10, Math.floor(leaseMs / 3)),
+      // a third of the lease, and at most 2 s, so that a cancel is seen soon
+      Math.max(10, Math.min(2_000, Math.floor(leaseMs / 3))),
     );
     renew.unref();
     try {

@@ -118,6 +118,23 @@ describe('REST jobs', () => {
   });
 });
 
+describe('a job without items (files_readFile)', () => {
+  it('runs the call whole: the job ends with the result the call would have given', async () => {
+    const written = await request(g, 'POST', '/v1/tools/files/writeFile?format=json', {
+      body: { folder_id: 'home', file_name: 'job-read.txt', content: 'read me as a job\n' },
+    });
+    expect(written.status, written.raw).toBe(200);
+    const started = await request(g, 'POST', '/v1/tools/files/readFile', {
+      body: { item_id: written.body.data.Id },
+      headers: { prefer: 'respond-async' },
+    });
+    expect(started.status, started.raw).toBe(202);
+    const done = (await settled(started.headers.get('location')!)).body.data;
+    expect(done.status).toBe('completed');
+    expect(JSON.stringify(done.result)).toContain('read me as a job');
+  });
+});
+
 describe('the jobs in OpenAPI', () => {
   it('documents /v1/jobs, /v1/jobs/{id} (get, delete) and the Prefer header of the job tools', async () => {
     const doc = (await request(g, 'GET', '/openapi.json')).body;
