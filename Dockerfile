@@ -22,7 +22,10 @@ FROM node:24-bookworm-slim
 # is not set. The app folder belongs to root and stays read-only to the server; the data folder is the one
 # place it writes (besides the upload spool in /tmp), owned by the non-root user and declared a volume so that
 # what it holds outlives the container. test/deploy/dockerfile.test.ts checks these lines.
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8787 GATEWAY_DATA_DIR=/var/lib/tool-gateway
+# The heap limit bounds the server's RSS (docs/operations.md, Memory under load): V8 otherwise lets its old
+# generation fill with garbage to several times what is live before collecting, sized to the node, not the pod.
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8787 GATEWAY_DATA_DIR=/var/lib/tool-gateway \
+    NODE_OPTIONS=--max-old-space-size=384
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -19,12 +19,12 @@ import { DEMO_TOKEN, TENANT_KEYS, checkEveryKind, runLoad, type Tally } from './
 const root = resolve(import.meta.dirname, '..');
 const ci = process.argv.includes('--ci');
 const minutes = Number(process.env.SOAK_MINUTES ?? (ci ? 3 : 15));
-const warmupMinutes = Number(process.env.SOAK_WARMUP_MINUTES ?? (ci ? 1 : 5));
+const warmupMinutes = Number(process.env.SOAK_WARMUP_MINUTES ?? (ci ? 2 : 5));
 const sampleSeconds = Number(process.env.SOAK_SAMPLE_SECONDS ?? 20);
 const idleSeconds = Number(process.env.SOAK_IDLE_SECONDS ?? (ci ? 15 : 60));
 const connections = Number(process.env.SOAK_CONNECTIONS ?? 30);
 /** The RSS ceiling derived in docs/operations.md ("Memory under load"). */
-const ceilingMb = Number(process.env.SOAK_RSS_CEILING_MB ?? 400);
+const ceilingMb = Number(process.env.SOAK_RSS_CEILING_MB ?? 600);
 const entry = resolve(root, process.env.GATEWAY_ENTRY ?? 'dist/composition/main.js');
 
 const fmt = (n: number) => n.toFixed(1).padStart(7);
@@ -36,6 +36,8 @@ const main = async () => {
     GATEWAY_API_KEYS: JSON.stringify(TENANT_KEYS),
     RATE_LIMIT_PER_MINUTE: '1000000',
     LOG_LEVEL: 'info',
+    // --ci: the stores' bounds small enough to be full after the first minute of this load
+    ...(ci ? { IDEMPOTENCY_MEMORY_MAX_ENTRIES: '2000' } : {}),
     ...(JSON.parse(process.env.SOAK_GATEWAY_ENV ?? '{}') as Record<string, string>),
   });
   await checkEveryKind(base);
@@ -87,29 +89,44 @@ const main = async () => {
   const after = samples.filter((s) => s.t > warmupMinutes * 60);
   const verdicts: Array<[string, boolean]> = [];
   const heapBase = warmHeap?.heapUsedMb ?? atStart.heapUsedMb;
+  const highest = (from: number, to: number) =>
+    Math.max(...samples.filter((s) => s.t > from * 60 && s.t <= to * 60 + 1).map((s) => s.rssMb));
   if (ci) {
-    // The last minute against the minute before it: the lowest RSS of each, and the heap after GC.
-    const last = samples.filter((s) => s.t > (minutes - 1) * 60);
-    const before = samples.filter((s) => s.t > (minutes - 2) * 60 && s.t <= (minutes - 1) * 60);
-    const low = (xs: typeof samples) => Math.min(...xs.map((s) => s.rssMb));
-    const growth = low(last) / low(before) - 1;
-    verdicts.push([`RSS growth in the last minute ${(growth * 100).toFixed(1)}% (at most 5%)`, growth <= 0.05]);
+    // The heap that is really held (after a full GC) at the end of minute 2 and at the end of minute 3: with the
+    // stores' bounds made small (IDEMPOTENCY_MEMORY_MAX_ENTRIES), every bounded store is full before minute 2,
+    // so what still grows in the last minute has no bound.
+    const growth = endOfLoad.heapUsedMb / heapBase - 1;
     verdicts.push([
-      `heap after GC at the end ${endOfLoad.heapUsedMb.toFixed(0)} MB vs ${heapBase.toFixed(0)} MB after the warm-up (at most 1.5x)`,
-      endOfLoad.heapUsedMb <= heapBase * 1.5,
+      `heap after GC grew ${(growth * 100).toFixed(1)}% in the last minute (${heapBase.toFixed(1)} -> ${endOfLoad.heapUsedMb.toFixed(1)} MB; at most 5%)`,
+      growth <= 0.05,
+    ]);
+    const rssGrowth = highest(minutes - 1, minutes) / highest(minutes - 2, minutes - 1) - 1;
+    verdicts.push([
+      `highest RSS of the last minute against the minute before: ${(rssGrowth * 100).toFixed(1)}% (at most 10%)`,
+      rssGrowth <= 0.1,
     ]);
   } else {
+    // V8 lets the old generation fill with garbage to a few times what is live before a full collection, so
+    // RSS swings at any steady state: growth is the highest RSS of the last five minutes against the highest
+    // of the five before (the swing's top), not the spread of single samples (reported too).
+    const top = highest(minutes - 5, minutes);
+    const growth = top / highest(minutes - 10, minutes - 5) - 1;
     const lastFive = samples.filter((s) => s.t > (minutes - 5) * 60).map((s) => s.rssMb);
-    const spread = Math.max(...lastFive) / Math.min(...lastFive) - 1;
-    verdicts.push([`RSS in the last five minutes within ${(spread * 100).toFixed(1)}% (at most 10%)`, spread <= 0.1]);
+    verdicts.push([
+      `highest RSS of the last five minutes ${top.toFixed(0)} MB, ${(growth * 100).toFixed(1)}% against the five before (at most 10%); samples there from ${Math.min(...lastFive).toFixed(0)} to ${Math.max(...lastFive).toFixed(0)} MB`,
+      growth <= 0.1,
+    ]);
     const peak = Math.max(...samples.map((s) => s.rssMb));
     verdicts.push([`highest RSS ${peak.toFixed(0)} MB (ceiling ${ceilingMb} MB)`, peak <= ceilingMb]);
     verdicts.push([
       `heap after idle and GC ${idle.heapUsedMb.toFixed(0)} MB vs ${heapBase.toFixed(0)} MB after the warm-up (at most 1.5x)`,
       idle.heapUsedMb <= heapBase * 1.5,
     ]);
-    const worst = Math.max(...after.map((s) => s.eldP99Ms));
-    verdicts.push([`event-loop p99 at most ${worst.toFixed(1)} ms after the warm-up (under 50 ms)`, worst < 50]);
+    const p99s = after.map((s) => s.eldP99Ms).sort((x, y) => x - y);
+    verdicts.push([
+      `event-loop p99 after the warm-up: at most ${p99s[p99s.length - 1]!.toFixed(1)} ms, median ${p99s[p99s.length >> 1]!.toFixed(1)} ms (under 50 ms in every sample)`,
+      p99s[p99s.length - 1]! < 50,
+    ]);
   }
   verdicts.push([`every call answered well`, tally.failed === 0]);
   console.log('');

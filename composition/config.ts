@@ -68,6 +68,8 @@ export interface GatewayConfig {
   /** The files data plane's limits: requests a minute to one link, and to one tenant's links together. */
   readonly fileTransfers: { readonly perLinkPerMinute: number; readonly perTenantPerMinute: number };
   readonly idempotencyTtlSeconds: number;
+  /** Bounds of the in-process idempotency records (without Redis). */
+  readonly idempotencyMemory?: { readonly maxEntries: number; readonly maxBytes: number };
   /** Shared store for rate limits, idempotency records and upstream tokens; in-process stores without it. */
   readonly redisUrl?: string;
   /** Put before every Redis key the gateway writes (REDIS_KEY_PREFIX; empty by default). */
@@ -241,6 +243,7 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
       perTenantPerMinute: v.RATE_LIMIT_FILE_TENANT_PER_MINUTE,
     },
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,
+    idempotencyMemory: { maxEntries: v.IDEMPOTENCY_MEMORY_MAX_ENTRIES, maxBytes: v.IDEMPOTENCY_MEMORY_MAX_MB * 2 ** 20 },
     redisUrl: v.REDIS_URL,
     redisKeyPrefix: v.REDIS_KEY_PREFIX,
     upstream: {

@@ -85,7 +85,9 @@ export const buildContainer = (
     redis ? new RedisRateLimiter(redis, `${keys}tg:rl:`) : new InMemoryRateLimiter(shared.clock),
   );
   bindOnce(container, IdempotencyStore, () =>
-    redis ? new RedisIdempotencyStore(redis, `${keys}tg:idem:`) : new InMemoryIdempotencyStore(shared.clock),
+    redis
+      ? new RedisIdempotencyStore(redis, `${keys}tg:idem:`)
+      : new InMemoryIdempotencyStore(shared.clock, config.idempotencyMemory),
   );
   bindOnce(container, TokenStore, () => {
     if (!redis) return new InMemoryTokenStore();

@@ -235,6 +235,12 @@ export const CORE_ENV = {
   IDEMPOTENCY_TTL_SECONDS: intVar(60, 30 * 86_400, 86_400).doc(
     'How long the outcome of a write with an Idempotency-Key is replayed.',
   ),
+  IDEMPOTENCY_MEMORY_MAX_ENTRIES: intVar(100, 10_000_000, 100_000).doc(
+    'Without REDIS_URL: most idempotency records held in the process (each tenant at most a tenth), about 0.8 KB of heap each for a typical write (npm run bench:soak); with IDEMPOTENCY_MEMORY_MAX_MB, the bound on their memory.',
+  ),
+  IDEMPOTENCY_MEMORY_MAX_MB: intVar(1, 4096, 64).doc(
+    'Without REDIS_URL: most MiB of stored outcomes (their JSON size) the in-process idempotency records hold; the oldest go first.',
+  ),
   GATEWAY_TENANTS_MAX: intVar(1, 1_000_000, 200).doc(
     'Most tenants (besides "default") whose adapters are kept at once; the one used longest ago is dropped first. In memory mode each costs about 400 KiB (npm run bench:tenants) and a dropped tenant starts again from the demo data.',
   ),

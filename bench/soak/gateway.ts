@@ -25,8 +25,9 @@ export const startProbed = async (
     process.execPath,
     [
       '--expose-gc',
-      // SOAK_NODE_ARGS: V8 or Node flags for the gateway (e.g. --max-old-space-size=256), for an experiment.
-      ...(process.env.SOAK_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      // The image's heap limit (Dockerfile: NODE_OPTIONS); SOAK_NODE_ARGS='' runs with V8's own, another value
+      // with other flags (e.g. --heap-growing-percent=30), for an experiment.
+      ...(process.env.SOAK_NODE_ARGS ?? '--max-old-space-size=384').split(' ').filter(Boolean),
       '--import',
       './bench/soak/probe.mjs',
       resolve(root, entry),
