@@ -243,7 +243,10 @@ export const loadConfig = (env: Env = process.env): Either<string[], GatewayConf
       perTenantPerMinute: v.RATE_LIMIT_FILE_TENANT_PER_MINUTE,
     },
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS,
-    idempotencyMemory: { maxEntries: v.IDEMPOTENCY_MEMORY_MAX_ENTRIES, maxBytes: v.IDEMPOTENCY_MEMORY_MAX_MB * 2 ** 20 },
+    idempotencyMemory: {
+      maxEntries: v.IDEMPOTENCY_MEMORY_MAX_ENTRIES,
+      maxBytes: v.IDEMPOTENCY_MEMORY_MAX_MB * 2 ** 20,
+    },
     redisUrl: v.REDIS_URL,
     redisKeyPrefix: v.REDIS_KEY_PREFIX,
     upstream: {
