@@ -1,9 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
 import { gatedBy } from '../../../application/runtime/approval.js';
+import { CALL_TOOL } from '../../../application/runtime/discovery.js';
 import type { RegisteredTool } from '../../../application/runtime/registry.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import { VIEW_MIME_TYPE } from './view-capability.js';
-import { appToolsFor } from './view-tools.js';
+import { ANSWER_APPROVAL, APP_TOOLS, appToolsFor } from './view-tools.js';
 import { loadViewHtml, VIEW_NAMES, type ViewName } from './views/view-html.js';
 
 // MCP Apps views (issue 43), for a client that declares the `io.modelcontextprotocol/ui` extension
@@ -53,10 +54,15 @@ export const withViews = (executor: ToolExecutor, tools: readonly Tool[]): Tool[
   const registered = tools.flatMap((t) => executor.registry.get(t.name) ?? []);
   const listed = tools.map((t) => {
     const tool = executor.registry.get(t.name);
-    const view = tool && viewOf(tool);
+    // In tool-search mode every call, gated ones included, goes through the meta tool: it shows the
+    // approval view (the card, the connection card, else the answer's text), so a gated call is still asked.
+    const view = t.name === CALL_TOOL ? 'approval' : tool && viewOf(tool);
     return view ? { ...t, _meta: { ...(t._meta ?? {}), ui: { resourceUri: viewUri(view) } } } : t;
   });
-  return [...listed, ...appToolsFor(registered)];
+  const appTools = appToolsFor(registered);
+  const card = APP_TOOLS.find((a) => a.tool.name === ANSWER_APPROVAL)!.tool;
+  if (listed.some((t) => t.name === CALL_TOOL) && !appTools.includes(card)) appTools.push(card);
+  return [...listed, ...appTools];
 };
 
 /** resources/list: the views, to a client that renders them; nothing to any other. */

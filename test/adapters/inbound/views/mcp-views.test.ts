@@ -153,6 +153,31 @@ describe('views: the approval card’s answer and the app-only tools', () => {
     expect(other.body.result.isError).toBe(true);
   });
 
+  it('shows the card for a gated call made through gateway_callTool in tool-search mode', async () => {
+    const search = (method: string, params: Record<string, unknown>) =>
+      viewRpc(gateway, method, params, UI_CAPABILITIES, undefined, '?discovery=search');
+    const { body: list } = await search('tools/list', {});
+    expect(uiOf(list.result.tools, 'gateway_callTool')).toEqual({ resourceUri: 'ui://tool-gateway/approval' });
+    expect(uiOf(list.result.tools, 'views_answerApproval')).toEqual({ visibility: ['app'] });
+    const inner = { contact_id: '106' };
+    const { body } = await search('tools/call', {
+      name: 'gateway_callTool',
+      arguments: { name: 'crm_deleteContact', arguments: inner },
+    });
+    const ask = body.result._meta['tool-gateway/error'];
+    expect(ask.code).toBe('APPROVAL_REQUIRED');
+    const approved = await search('tools/call', {
+      name: 'views_answerApproval',
+      arguments: {
+        tool: 'crm_deleteContact',
+        arguments: inner,
+        approval_token: ask.details.approval_token,
+        approved: true,
+      },
+    });
+    expect(approved.body.result.isError).toBeUndefined();
+  });
+
   it('pages, sorts and opens records through app-only tools, permission-checked', async () => {
     const page = await viewRpc(gateway, 'tools/call', {
       name: 'views_recordsPage',

@@ -13,9 +13,10 @@ export const viewRpc = async (
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = UI_CAPABILITIES,
   token: string = DEMO_TOKEN,
+  query = '',
 ): Promise<{ raw: string; body: any }> => {
   const res = await gateway.http.fetch(
-    new Request('http://localhost/mcp', {
+    new Request(`http://localhost/mcp${query}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

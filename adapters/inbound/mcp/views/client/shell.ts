@@ -100,9 +100,12 @@ const approvalCard = (error: GatewayError, ctx: ViewContext, render: Renderer): 
   const answer = async (approved: boolean) => {
     for (const b of actions.querySelectorAll('button')) b.disabled = true;
     replace(outcome, status('info', approved ? 'Running it…' : 'Declining…'));
+    // Through the tool-search meta tool (gateway_callTool {name, arguments}) the gated call's arguments are inside.
+    const inner =
+      ctx.args['name'] === tool && typeof ctx.args['arguments'] === 'object' ? ctx.args['arguments'] : undefined;
     const result = await callTool(ctx, 'views_answerApproval', {
       tool,
-      arguments: ctx.args,
+      arguments: inner ?? ctx.args,
       approval_token: d['approval_token'],
       approved,
     });
