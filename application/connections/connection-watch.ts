@@ -8,6 +8,15 @@ import type { Vendor } from '../../ports/connection-store.js';
 /** The most calls that may wait for a connection at once on one instance. */
 export const MAX_CONNECTION_WAITERS = 1000;
 
+/** Change counters, one per slot that (tenant, vendor) pairs hash to: a fixed size, whatever the tenants. */
+const SLOTS = 1024;
+
+const slotOf = (key: string): number => {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
+  return (h >>> 0) % SLOTS;
+};
+
 /** Why a wait ended: a change, its time ran out, the call was cancelled, or too many wait already. */
 export type WaitEnd = 'changed' | 'timeout' | 'aborted' | 'full';
 
@@ -15,6 +24,8 @@ export class ConnectionWatch {
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #perTenant = new Map<string, number>();
   readonly #tenantMax: number;
+  /** Changes seen per slot: a waiter that looked before a change it did not wait for yet still sees it. */
+  readonly #changes = new Uint32Array(SLOTS);
   #count = 0;
 
   /** `max` calls wait at once on this instance, a tenth of them (at least one) of one tenant. */
@@ -23,11 +34,22 @@ export class ConnectionWatch {
   }
 
   /**
-   * Waits until a connection of `tenant` to `vendor` changes, at most `ms`; at once 'full' when too many
-   * calls (of the gateway, or of the tenant) wait already: the caller then stops waiting.
+   * Where the changes of `tenant`'s connections to `vendor` stand: taken before a call looks, and given to
+   * `changeOf`, so a change between the look and the wait is not missed (another pair hashing to the same
+   * slot may wake the waiter once for nothing).
    */
-  changeOf(tenant: string, vendor: Vendor, ms: number, signal?: AbortSignal): Promise<WaitEnd> {
+  mark(tenant: string, vendor: Vendor): number {
+    return this.#changes[slotOf(`${tenant}\u0000${vendor}`)]!;
+  }
+
+  /**
+   * Waits until a connection of `tenant` to `vendor` changes, at most `ms`; at once 'changed' when one
+   * changed since `since` (a `mark`), 'full' when too many calls (of the gateway, or of the tenant) wait
+   * already: the caller then stops waiting.
+   */
+  changeOf(tenant: string, vendor: Vendor, ms: number, signal?: AbortSignal, since?: number): Promise<WaitEnd> {
     if (signal?.aborted) return Promise.resolve('aborted');
+    if (since !== undefined && this.mark(tenant, vendor) !== since) return Promise.resolve('changed');
     const tenantCount = this.#perTenant.get(tenant) ?? 0;
     if (this.#count >= this.max || tenantCount >= this.#tenantMax) return Promise.resolve('full');
     const key = `${tenant}\u0000${vendor}`;
@@ -59,6 +81,8 @@ export class ConnectionWatch {
 
   /** A connection of `tenant` to `vendor` changed: every call waiting for one tries again. */
   changed(tenant: string, vendor: Vendor): void {
+    const slot = slotOf(`${tenant}\u0000${vendor}`);
+    this.#changes[slot] = this.#changes[slot]! + 1;
     for (const wake of [...(this.#waiters.get(`${tenant}\u0000${vendor}`) ?? [])]) wake();
   }
 

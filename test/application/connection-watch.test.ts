@@ -38,4 +38,14 @@ describe('ConnectionWatch', () => {
     await Promise.all(others);
     expect(watch.waiting).toBe(0);
   });
+
+  it('a change between the look and the wait is not missed (the mark taken before the look)', async () => {
+    const watch = new ConnectionWatch();
+    const mark = watch.mark('acme', 'hubspot');
+    watch.changed('acme', 'hubspot'); // the person connected while the call looked
+    expect(await watch.changeOf('acme', 'hubspot', 60_000, undefined, mark)).toBe('changed');
+    expect(watch.waiting).toBe(0);
+    // Unchanged since the mark: it waits (here until its time is spent).
+    expect(await watch.changeOf('acme', 'hubspot', 0, undefined, watch.mark('acme', 'hubspot'))).toBe('timeout');
+  });
 });

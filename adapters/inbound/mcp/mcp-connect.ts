@@ -126,11 +126,13 @@ const untilConnected = async (
   // hands on a fresh token): a gated call is not approved twice.
   let approval = carried;
   for (let looked = 1; ; looked++) {
+    // Taken before the look: a connection made while the call looks still wakes it.
+    const mark = o.watch.mark(o.tenant, vendor);
     const result = await run(approval ? { answer: { token: approval, approved: true } } : {});
     approval = carriedIn(result);
     const left = deadline - Date.now();
     if (!missingIn(result) || left <= 0) return result;
-    const end = await o.watch.changeOf(o.tenant, vendor, Math.min(left, RECHECK_MS), ctx.mcpReq.signal);
+    const end = await o.watch.changeOf(o.tenant, vendor, Math.min(left, RECHECK_MS), ctx.mcpReq.signal, mark);
     // Too many calls wait already, or the client cancelled: the answer with the link stands.
     if (end === 'full' || end === 'aborted') return result;
     // A client that asked for progress hears that the call still waits (and may keep its timeout open).

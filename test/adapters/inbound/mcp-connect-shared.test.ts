@@ -28,6 +28,8 @@ const gateways: Gateway[] = [];
 const servers: ServerType[] = [];
 const tenant = `t${randomUUID().slice(0, 8)}`;
 const AGENT = `token-${tenant}-agent-0123456789`;
+/** Another person of the tenant (connections here are each person's own): not connected by the first test. */
+const AGENT2 = `token-${tenant}-agent2-0123456789`;
 const key = newEncryptionKey();
 
 beforeAll(async () => {
@@ -55,7 +57,10 @@ const instance = (): Gateway => {
       DATABASE_URL: pg.url,
       REDIS_URL: redis.url,
       GATEWAY_ENCRYPTION_KEY: key,
-      GATEWAY_API_KEYS: JSON.stringify([{ name: 'agent', token: AGENT, permissions: ['crm:*'], tenant }]),
+      GATEWAY_API_KEYS: JSON.stringify([
+        { name: 'agent', token: AGENT, permissions: ['crm:*'], tenant },
+        { name: 'agent2', token: AGENT2, permissions: ['crm:*'], tenant },
+      ]),
     },
     logger: pino({ level: 'silent' }),
     overrides: { clock },
@@ -124,6 +129,83 @@ describe('connect in the conversation across instances', () => {
       expect(result.isError).not.toBe(true);
       expect(result.structuredContent.id).toMatch(/^\d+$/);
       expect(asked).toHaveLength(1);
+      expect(completed).toEqual([asked[0]!.elicitationId]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a 2025-11-25 client's answer to the URL elicitation posted to the other instance: relayed, and the call completes", async (ctx) => {
+    if ('skip' in pg) return ctx.skip(pg.skip);
+    if ('skip' in redis) return ctx.skip(redis.skip);
+    const [a, b] = [instance(), instance()];
+    const [baseA, baseB] = [await listen(a), await listen(b)];
+    expect((await b.http.request('/healthz')).status).toBe(200);
+
+    // The person connects (through A) at once, often while A looks again after the accept: that change must
+    // wake the call, not wait for the 15 s look (this test found the lost wake-up; ConnectionWatch.mark).
+    // A load balancer without affinity: the client's POST of its answer (a JSON-RPC response) reaches B,
+    // while the call, and its stream, stay on A.
+    const answersToB: string[] = [];
+    const balancer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const body = typeof init?.body === 'string' ? init.body : undefined;
+      const message = body ? (JSON.parse(body) as { method?: unknown; id?: unknown }) : undefined;
+      if (init?.method === 'POST' && message && message.method === undefined && message.id !== undefined) {
+        answersToB.push(body!);
+        return fetch(String(input).replace(baseA, baseB), init);
+      }
+      return fetch(input, init);
+    };
+
+    let person: Promise<number> | undefined;
+    const completed: string[] = [];
+    const asked: { url?: string; elicitationId?: string }[] = [];
+    const client = new V1Client(
+      { name: 'connect-shared-relay', version: '1.0.0' },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (req) => {
+      const params = req.params as { url?: string; elicitationId?: string };
+      asked.push(params);
+      person = (async () => {
+        const flow = await openConnectLink(a, params.url!, AGENT2);
+        const code = hubspot.grantCode({
+          redirectUri: 'https://gateway.example/oauth/callback',
+          codeChallenge: flow.authorize.searchParams.get('code_challenge')!,
+        });
+        const done = await finishInBrowser(
+          a,
+          flow,
+          `code=${encodeURIComponent(code)}&state=${encodeURIComponent(flow.state)}`,
+        );
+        return done.status;
+      })();
+      return { action: 'accept' } as never;
+    });
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+      completed.push(n.params.elicitationId);
+    });
+    await client.connect(
+      new V1Transport(new URL(`${baseA}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${AGENT2}` } },
+        fetch: balancer,
+      }),
+    );
+    try {
+      await client.listTools();
+      const email = `relayed-${tenant}@example.com`;
+      const result: any = await client.callTool(
+        { name: 'crm_createContact', arguments: { values: { email } } },
+        undefined,
+        { timeout: 10_000 },
+      );
+      expect(await person).toBe(200);
+      expect(result.isError, JSON.stringify(result)).not.toBe(true);
+      expect(result.structuredContent.id).toMatch(/^\d+$/);
+      expect(asked).toHaveLength(1);
+      // The accept went to B (and only there), and A heard it: the call went on and completed.
+      expect(answersToB).toHaveLength(1);
+      expect(JSON.parse(answersToB[0]!).result).toEqual({ action: 'accept' });
       expect(completed).toEqual([asked[0]!.elicitationId]);
     } finally {
       await client.close();
