@@ -75,8 +75,8 @@ export interface JobStore {
   setTotal(id: string, total: number): Promise<void>;
   /** Marks items started, before their writes. */
   start(id: string, indexes: readonly number[]): Promise<void>;
-  /** Records an item's outcome (once: a second settle of the same item changes nothing). */
-  settle(id: string, outcome: ItemOutcome): Promise<void>;
+  /** Records items' outcomes, in one transaction (each once: a second settle of an item changes nothing). */
+  settle(id: string, outcomes: readonly ItemOutcome[]): Promise<void>;
   /** Every item's state (to resume). */
   states(id: string): Promise<Map<number, ItemState>>;
   /** Settled outcomes in index order, from `offset`. */
@@ -103,7 +103,8 @@ export interface ItemLedger {
   /** The item's earlier state on a resumed job (undefined: never started). */
   previous(index: number): ItemState | undefined;
   start(indexes: readonly number[]): Promise<void>;
-  settle(outcome: ItemOutcome): Promise<void>;
+  /** Records a chunk's outcomes once its writes are done. */
+  settle(outcomes: readonly ItemOutcome[]): Promise<void>;
   /** True once the job is cancelled or this instance lost it: take no more items. */
   stopped(): boolean;
   /**

@@ -57,8 +57,8 @@ export class JobLedger implements ItemLedger {
     if (indexes.length > 0 && this.run.alive()) await this.store.start(this.jobId, indexes);
   }
 
-  async settle(outcome: ItemOutcome): Promise<void> {
-    if (this.run.alive()) await this.store.settle(this.jobId, outcome);
+  async settle(outcomes: readonly ItemOutcome[]): Promise<void> {
+    if (this.run.alive()) await this.store.settle(this.jobId, outcomes);
   }
 
   stopped(): boolean {

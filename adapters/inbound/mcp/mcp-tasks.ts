@@ -182,7 +182,8 @@ export const registerTaskHandlers = (server: Server, deps: TaskHandlerDeps): voi
     const { taskId } = params as { taskId: string };
     if (!deps.modern()) return legacyTask(await find(taskId));
     const row = await find(taskId);
-    const result = FINISHED.has(row.status) ? await resultOf(deps, row) : undefined;
+    // the result goes with a completed task only (a cancelled one has none on 2026-07-28)
+    const result = row.status === 'completed' || row.status === 'failed' ? await resultOf(deps, row) : undefined;
     return { ...modernTask(row), ...(result ? { result } : {}) };
   });
   server.setRequestHandler('tasks/cancel', { params: paramsOf(specTypeSchemas.CancelTaskRequest) }, async (params) => {

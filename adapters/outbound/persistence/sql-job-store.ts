@@ -148,35 +148,41 @@ export class SqlJobStore implements JobStore {
     }
   }
 
-  async settle(id: string, outcome: ItemOutcome): Promise<void> {
+  async settle(id: string, outcomes: readonly ItemOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
     const db = await this.db();
     const { sql } = await kysely();
-    const values = { settled: 1, success: outcome.success ? 1 : 0, outcome: JSON.stringify(outcome) };
+    // One transaction (one commit) for a chunk's outcomes; each counts once, at its first settle.
     await db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('gateway_job_items')
-        .set(values)
-        .where('job_id', '=', id)
-        .where('idx', '=', outcome.index)
-        .where('settled', '=', 0)
-        .executeTakeFirst();
-      let counts = Number(updated.numUpdatedRows) === 1;
-      if (!counts) {
-        const inserted = await trx
-          .insertInto('gateway_job_items')
-          .values({ job_id: id, idx: outcome.index, ...values })
-          .onConflict((oc) => oc.columns(['job_id', 'idx']).doNothing())
+      let done = 0;
+      let failed = 0;
+      for (const outcome of outcomes) {
+        const values = { settled: 1, success: outcome.success ? 1 : 0, outcome: JSON.stringify(outcome) };
+        const updated = await trx
+          .updateTable('gateway_job_items')
+          .set(values)
+          .where('job_id', '=', id)
+          .where('idx', '=', outcome.index)
+          .where('settled', '=', 0)
           .executeTakeFirst();
-        counts = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+        let counts = Number(updated.numUpdatedRows) === 1;
+        if (!counts) {
+          const inserted = await trx
+            .insertInto('gateway_job_items')
+            .values({ job_id: id, idx: outcome.index, ...values })
+            .onConflict((oc) => oc.columns(['job_id', 'idx']).doNothing())
+            .executeTakeFirst();
+          counts = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+        }
+        if (counts) {
+          done += 1;
+          if (!outcome.success) failed += 1;
+        }
       }
-      if (counts)
+      if (done > 0)
         await trx
           .updateTable('gateway_jobs')
-          .set({
-            done: sql`done + 1`,
-            failed: outcome.success ? sql`failed` : sql`failed + 1`,
-            updated_at: new Date().toISOString(),
-          })
+          .set({ done: sql`done + ${done}`, failed: sql`failed + ${failed}`, updated_at: new Date().toISOString() })
           .where('id', '=', id)
           .execute();
     });

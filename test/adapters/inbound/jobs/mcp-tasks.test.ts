@@ -16,6 +16,8 @@ afterAll(h.stop);
 
 const inputs = (n: number) => Array.from({ length: n }, (_, i) => ({ fields: { name: `Task lead ${i}` } }));
 const TASKS = 'io.modelcontextprotocol/tasks';
+/** A batch long enough to be cancelled under way (in memory mode, about a millisecond a record). */
+const BIG = 20_000;
 
 const v1 = async (): Promise<V1Client> => {
   const client = new V1Client({ name: 'tasks-v1', version: '1.0.0' });
@@ -58,7 +60,7 @@ const until = async <T>(poll: () => Promise<T>, done: (t: T) => boolean): Promis
     if (done(t)) return t;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error('the task did not end');
+  throw new Error(`the task did not get there: ${JSON.stringify(await poll())}`);
 };
 
 describe('MCP tasks, 2025-11-25 (official v1 client)', () => {
@@ -116,6 +118,35 @@ describe('MCP tasks, 2025-11-25 (official v1 client)', () => {
     });
     expect(result.structuredContent).toMatchObject({ total: 2, successful: 2 });
   });
+
+  it('cancels a running task: it ends cancelled, and its result says exactly what was written', async () => {
+    const created = await client.request(
+      {
+        method: 'tools/call',
+        params: { name: 'records_batchCreateRecords', arguments: { app_id: 3001, inputs: inputs(BIG) }, task: {} },
+      },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    const cancelling = await client.experimental.tasks.cancelTask(taskId);
+    // it stops after the chunk in flight (or at once, if it had not started)
+    expect(['working', 'cancelled']).toContain(cancelling.status);
+    const ended = await until(
+      () => client.experimental.tasks.getTask(taskId),
+      (t) => t.status !== 'working',
+    );
+    expect(ended.status).toBe('cancelled');
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    if (result.isError) {
+      expect((result.content[0] as { text: string }).text).toMatch(/cancelled before it started/);
+      return;
+    }
+    const counts = result.structuredContent as { total: number; successful: number };
+    expect(counts.successful).toBeLessThan(BIG);
+    expect(counts.successful % 50).toBe(0); // whole chunks
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toContain(`cancelled after ${counts.successful} of ${BIG}`);
+  }, 60_000);
 
   it('an unknown task id is an error', async () => {
     await expect(client.experimental.tasks.getTask('j' + '0'.repeat(32))).rejects.toThrow(/No task/);
