@@ -62,6 +62,11 @@ export const APP_TOOLS: readonly AppTool[] = [
       inputSchema: obj(
         {
           app_id: { type: 'integer', minimum: 1, description: 'The app.' },
+          filters: {
+            type: 'array',
+            items: { type: 'object' },
+            description: 'The listing’s filters (records_filterRecords’s).',
+          },
           sort_by: { type: 'string', maxLength: 200, description: 'external_id of the field to sort by.' },
           sort_desc: { type: 'boolean', description: 'Sort descending.' },
           cursor: { type: 'string', maxLength: 2000, description: 'The previous page’s cursor.' },
@@ -111,9 +116,11 @@ const planOf = (executor: ToolExecutor, name: string, args: Record<string, unkno
   if (name === RECORDS_PAGE) {
     const limit = typeof args['limit'] === 'number' ? Math.min(args['limit'], MAX_PAGE_ROWS) : undefined;
     const rest = pick(args, ['app_id', 'sort_by', 'sort_desc', 'cursor']);
+    // The listing's own filters kept (records_filterRecords checks and bounds them); none: every record.
+    const filters = Array.isArray(args['filters']) ? args['filters'] : [];
     return {
       tool: registered('records_filterRecords'),
-      args: { ...rest, filters: [], ...(limit ? { limit } : {}) },
+      args: { ...rest, filters, ...(limit ? { limit } : {}) },
     };
   }
   if (name === OPEN_RECORD) return { tool: registered('records_getRecord'), args: pick(args, ['record_id']) };

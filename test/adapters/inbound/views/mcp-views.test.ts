@@ -186,6 +186,18 @@ describe('views: the approval card’s answer and the app-only tools', () => {
     const prices = page.body.result.structuredContent.records.map((r: any) => r.values['asking-price']);
     expect(prices).toEqual(['USD 740,000.00', 'USD 710,000.00', 'USD 690,000.00']);
     expect(page.body.result.structuredContent.cursor).toEqual(expect.any(String));
+    // A filtered listing keeps its filters when the table sorts it.
+    const filtered = await viewRpc(gateway, 'tools/call', {
+      name: 'views_recordsPage',
+      arguments: {
+        app_id: 3002,
+        filters: [{ field_id: 'property-type', match_type: 'equal', values: [{ value: 'Condo' }] }],
+        sort_by: 'asking-price',
+      },
+    });
+    const types = filtered.body.result.structuredContent.records.map((r: any) => r.values['property-type']);
+    expect(types.length).toBeGreaterThan(0);
+    expect(new Set(types)).toEqual(new Set(['Condo']));
     const open = await viewRpc(gateway, 'tools/call', { name: 'views_openRecord', arguments: { record_id: 70001 } });
     expect(open.body.result.isError).toBeUndefined();
     // The reader key may read CRM contacts, not records: the app-only tools are not listed to it and refused.

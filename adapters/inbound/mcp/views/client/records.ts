@@ -35,6 +35,7 @@ const render = (answer: ToolAnswer, ctx: ViewContext, state: TableState = { sort
     const limit = typeof ctx.args['limit'] === 'number' ? ctx.args['limit'] : undefined;
     const result = await callTool(ctx, 'views_recordsPage', {
       app_id: appId,
+      ...(Array.isArray(ctx.args['filters']) ? { filters: ctx.args['filters'] } : {}),
       ...(next.sortBy ? { sort_by: next.sortBy, sort_desc: next.sortDesc } : {}),
       ...(at ? { cursor: at } : {}),
       ...(limit ? { limit } : {}),
