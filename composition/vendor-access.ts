@@ -2,7 +2,8 @@ import { Container, type ServiceIdentifier } from 'inversify';
 import { ConnectionResolver } from '../application/connections/connection-resolver.js';
 import { connectedUseCase } from '../application/connections/connected-use-case.js';
 import { Connections } from '../application/connections/connections.js';
-import { ConnectionWatch } from '../application/connections/connection-watch.js';
+import { ConnectionWatch, MAX_CONNECTION_WAITERS } from '../application/connections/connection-watch.js';
+import { ConnectResume } from '../application/connections/connect-resume.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
 import { allTools } from '../application/tools.js';
@@ -142,7 +143,10 @@ export const vendorAccess = ({
     return container;
   };
 
-  const watch = new ConnectionWatch();
+  const watch = new ConnectionWatch(
+    MAX_CONNECTION_WAITERS,
+    new ConnectResume(storage.sealer, () => shared.clock.now().getTime()),
+  );
   // The resolver and the connections service refer to each other (links one way, changes the other).
   const resolver = new ConnectionResolver<Container>({
     store: storage.store,

@@ -10,7 +10,7 @@ import { VENDORS, type Vendor } from '../../ports/connection-store.js';
 // - the flow cookie, kept by the browser that opened the link (the same flow id, tenant, owner, principal).
 
 /** What a seal is for: a value sealed for one purpose does not open for another. */
-export type SealPurpose = 'connect-ticket' | 'oauth-state' | 'connect-browser';
+export type SealPurpose = 'connect-ticket' | 'oauth-state' | 'connect-browser' | 'connect-resume';
 
 /** Seals small JSON values for a round trip through a browser: tamper-proof, private, one key per purpose. */
 export interface Sealer {

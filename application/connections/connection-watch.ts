@@ -1,4 +1,5 @@
 import type { Vendor } from '../../ports/connection-store.js';
+import type { ConnectResume } from './connect-resume.js';
 
 // A call that asked its person to connect a vendor (issue 43: URL elicitation) waits here until a connection
 // of the caller's tenant to that vendor changes: on this instance (the connect callback), or on another one
@@ -29,7 +30,11 @@ export class ConnectionWatch {
   #count = 0;
 
   /** `max` calls wait at once on this instance, a tenth of them (at least one) of one tenant. */
-  constructor(private readonly max = MAX_CONNECTION_WAITERS) {
+  constructor(
+    private readonly max = MAX_CONNECTION_WAITERS,
+    /** Seals the state a 2026-07-28 retry resumes its wait with (connect-resume.ts). */
+    readonly resume?: ConnectResume,
+  ) {
     this.#tenantMax = Math.max(1, Math.floor(max / 10));
   }
 

@@ -13,6 +13,8 @@ import type { PersonChannel, ToolResult } from '../../../application/runtime/exe
 import { isVendor, VENDOR_LABELS, type Vendor } from '../../../ports/connection-store.js';
 import { APPROVAL_INPUT, approvalForm } from './mcp-approval.js';
 import { ELICITING_SESSION } from './legacy-relay.js';
+import { RESUME_PREFIX } from '../../../application/connections/connect-resume.js';
+import { toolError } from '../../../application/runtime/tool-error.js';
 
 // Connect in the conversation (issue 43): a call that needs a vendor connection the caller lacks, from a
 // client that declared URL-mode elicitation, asks the client to open the gateway's connect page for its
@@ -23,7 +25,7 @@ import { ELICITING_SESSION } from './legacy-relay.js';
 //   approval's form, legacy-relay.ts); once the connection exists, `notifications/elicitation/complete` with
 //   that id, then the call runs and answers within the same tools/call.
 // - 2026-07-28: tools/call answers `input_required` with a URL elicitation (that revision has neither the
-//   elicitationId nor the completion notification) and a requestState naming the vendor; the client's retry
+//   elicitationId nor the completion notification) and a sealed requestState (connect-resume.ts); the client's retry
 //   after the person accepted waits for the connection and runs the call.
 // While the call waits it holds no slot anywhere but the ConnectionWatch (bounded), and wakes when a
 // connection of the tenant to that vendor changes, or every RECHECK_MS to look again.
@@ -34,8 +36,6 @@ export const CONNECT_INPUT = 'connect';
 export const DEFAULT_CONNECT_WAIT_MS = 120_000;
 /** A waiting call looks again this often even without a change announced (a change on an unannounced instance). */
 const RECHECK_MS = 15_000;
-/** The requestState of a 2026-07-28 connect elicitation: it only names the vendor (it grants nothing). */
-const CONNECT_STATE = 'tg-connect:';
 
 /** The session id of a 2025-era client that declared URL elicitation (a kind of eliciting session). */
 export const URL_ELICITING_SESSION = `${ELICITING_SESSION}u.`;
@@ -73,11 +73,16 @@ export const connectReach = (ctx: ServerContext | undefined, legacyUrl: boolean 
 
 type Run = (person?: PersonChannel) => Promise<ToolResult>;
 
-/** `vendor` and what follows its first colon, if anything. */
-const splitOnce = (s: string): [string, string | undefined] => {
-  const at = s.indexOf(':');
-  return at < 0 ? [s, undefined] : [s.slice(0, at), s.slice(at + 1) || undefined];
-};
+/** A connect requestState the gateway cannot take: said plainly, and nothing runs. */
+const refusedState = (why: string): ToolResult => ({
+  ok: false,
+  error: toolError(
+    400,
+    'INVALID_PARAMETER',
+    `${why} Nothing ran. Call the tool again without a requestState; the gateway asks the person to connect again if it must.`,
+    { parameter: 'requestState', expected: "the requestState the gateway gave this caller's call" },
+  ),
+});
 
 interface Missing {
   readonly vendor: Vendor;
@@ -106,6 +111,8 @@ const connectMessage = (tool: string, vendor: Vendor): string =>
 export interface ConnectOptions {
   readonly watch: ConnectionWatch;
   readonly tenant: string;
+  /** The caller: a 2026-07-28 requestState is sealed for it alone. */
+  readonly principalId: string;
   /** How long the call waits for its person to connect. */
   readonly waitMs: number;
   /** How long a 2025-era exchange waits for the client's answer to the elicitation. */
@@ -160,10 +167,14 @@ export const runWithConnect = async (
   o: ConnectOptions,
 ): Promise<ToolResult | InputRequiredResult> => {
   if (reach === 'input_required') {
+    const resume = o.watch.resume;
+    if (!resume) return withPerson();
+    const caller = { tenant: o.tenant, principalId: o.principalId };
     const state = ctx.mcpReq.requestState();
-    const [vendor = '', carried] =
-      typeof state === 'string' && state.startsWith(CONNECT_STATE) ? splitOnce(state.slice(CONNECT_STATE.length)) : [];
-    if (isVendor(vendor)) {
+    if (typeof state === 'string' && state.startsWith(RESUME_PREFIX)) {
+      const resumed = resume.open(caller, state);
+      if ('refused' in resumed) return refusedState(resumed.refused);
+      const { vendor, approval: carried } = resumed;
       // The retry after the person was asked: accepted, wait for the connection; else answer as it stands.
       const view = inputResponse(ctx.mcpReq.inputResponses, CONNECT_INPUT);
       const result =
@@ -185,7 +196,7 @@ export const runWithConnect = async (
       inputRequests: {
         [CONNECT_INPUT]: inputRequired.elicitUrl({ message: connectMessage(tool, missing.vendor), url: missing.url }),
       },
-      requestState: `${CONNECT_STATE}${missing.vendor}${carriedIn(first) ? `:${carriedIn(first)}` : ''}`,
+      requestState: resume.seal(caller, missing.vendor, carriedIn(first)),
     });
   }
   const first = await withPerson();

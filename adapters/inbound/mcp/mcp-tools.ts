@@ -198,6 +198,7 @@ export const callTool = async (
       ? await runWithConnect(tool.name, withPerson, run, ctx, connect, {
           watch: options.connectionWatch,
           tenant: caller.principal.tenant,
+          principalId: caller.principal.id,
           waitMs: options.connectWaitMs ?? DEFAULT_CONNECT_WAIT_MS,
           askWaitMs: options.approvalWaitMs ?? DEFAULT_APPROVAL_WAIT_MS,
         })
