@@ -82,7 +82,7 @@ const gatewayAt = (podioUrl: string, podio: PodioServer, databaseUrl: string, na
       GATEWAY_MAX_BODY_BYTES: String(16 * 1024 * 1024),
     },
     logger: pino({ level: 'silent' }),
-    jobs: { worker: name, leaseMs: LEASE_MS, pollMs: 200 },
+    jobs: { worker: `${name}-${process.pid}`, leaseMs: LEASE_MS, pollMs: 200 },
   });
 
 interface JobPage {
