@@ -322,6 +322,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
         authenticator: container.get(Authenticator),
         audit: services.audit,
         federation: oauth?.federation,
+        limiter: container.get(RateLimiter),
         onStoreError: (error) => logger.error({ err: error }, 'connection store unavailable'),
       });
       // The grants API (issue 29): the OAuth clients a person authorised, and revoking one.

@@ -6,6 +6,7 @@ import { fromGatewayError } from '../../../application/runtime/tool-error.js';
 import type { VerifyApiKey } from '../../../application/identity/sign-in.js';
 import { E } from '../../../domain/shared/fp.js';
 import { LRUCache } from 'lru-cache';
+import type { RateLimiter } from '../../../ports/rate-limiter.js';
 import { readCapped } from './body-reader.js';
 import type { Federation } from '../oauth/oidc-federation.js';
 
@@ -21,9 +22,14 @@ export interface ConnectPageDeps {
   readonly verifyApiKey: VerifyApiKey;
   /** The external OpenID provider people sign in with, when configured: "Sign in with {name}" on the page. */
   readonly federation?: Federation | undefined;
+  /**
+   * Counts wrong keys per link: the gateway's rate limiter, shared by every instance when Redis is configured
+   * (else this instance's). Without one, or while it fails, an LRU on this instance counts them.
+   */
+  readonly limiter?: RateLimiter | undefined;
 }
 
-/** Wrong keys allowed per link (on one instance) in WRONG_KEY_WINDOW_SECONDS. */
+/** Wrong keys allowed per link in WRONG_KEY_WINDOW_SECONDS (on every instance together, with Redis). */
 const WRONG_KEYS = 10;
 const WRONG_KEY_WINDOW_SECONDS = 600;
 export const FORM_COOKIE = 'tg-connect-form';
@@ -109,12 +115,7 @@ export const mountConnectPage = (app: Hono, deps: ConnectPageDeps): void => {
   const { connections } = deps;
   const secure = connections.secureCookies;
   const provider = deps.federation?.name;
-  // Wrong keys per link, on this instance: at most 10,000 links counted, each for ten minutes from its first.
-  const wrongKeys = new LRUCache<string, number>({
-    max: 10_000,
-    ttl: WRONG_KEY_WINDOW_SECONDS * 1000,
-    noUpdateTTL: true,
-  });
+  const wrongKeys = wrongKeyCount(deps.limiter);
 
   // The link opened: which vendor and workspace, and the sign-in form (nothing is started yet).
   app.get('/connect/:vendor', (c) => {
@@ -150,11 +151,17 @@ export const mountConnectPage = (app: Hono, deps: ConnectPageDeps): void => {
     const again = (status: number, error: string) =>
       signInForm({ vendor, ticket, nonce: nonce!, error, provider, ...link.right }, status, secure);
     const limitKey = createLimitKey(ticket);
-    if ((wrongKeys.get(limitKey) ?? 0) >= WRONG_KEYS)
-      return again(429, `Too many wrong keys for this link. Try again in ${WRONG_KEY_WINDOW_SECONDS / 60} minutes.`);
+    const wait = await wrongKeys.refused(limitKey);
+    if (wait !== undefined) {
+      const minutes = Math.max(1, Math.ceil(wait / 60));
+      return again(
+        429,
+        `Too many wrong keys for this link. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      );
+    }
     const signedIn = await deps.verifyApiKey(form.get('api_key') ?? '');
     if (!signedIn) {
-      wrongKeys.set(limitKey, (wrongKeys.get(limitKey) ?? 0) + 1);
+      await wrongKeys.count(limitKey);
       return again(401, 'That key does not sign in to this gateway.');
     }
     const opened = connections.openLink(vendor, ticket, signedIn);
@@ -172,3 +179,35 @@ export const mountConnectPage = (app: Hono, deps: ConnectPageDeps): void => {
 
 /** One link's wrong-key count is kept under a hash of its ticket (the ticket itself is never a limiter key). */
 const createLimitKey = (ticket: string): string => createHash('sha256').update(ticket).digest('base64url').slice(0, 22);
+
+/**
+ * Wrong keys per link: through the rate limiter (`peek` before a key is checked, `take` for a wrong one), or
+ * an LRU on this instance (at most 10,000 links, each for ten minutes from its first wrong key) without a
+ * limiter or while it fails. `refused` says how many seconds until the link takes a key again.
+ */
+const wrongKeyCount = (limiter: RateLimiter | undefined) => {
+  const local = new LRUCache<string, number>({ max: 10_000, ttl: WRONG_KEY_WINDOW_SECONDS * 1000, noUpdateTTL: true });
+  const localRefused = (key: string): number | undefined =>
+    (local.get(key) ?? 0) >= WRONG_KEYS ? WRONG_KEY_WINDOW_SECONDS : undefined;
+  const localCount = (key: string): void => void local.set(key, (local.get(key) ?? 0) + 1);
+  const shared = `connect-wrong-key:`;
+  return {
+    refused: async (key: string): Promise<number | undefined> => {
+      if (!limiter?.peek) return localRefused(key);
+      try {
+        const decision = await limiter.peek(`${shared}${key}`, WRONG_KEYS, WRONG_KEY_WINDOW_SECONDS);
+        return decision.allowed ? localRefused(key) : decision.retryAfterSeconds;
+      } catch {
+        return localRefused(key);
+      }
+    },
+    count: async (key: string): Promise<void> => {
+      if (!limiter?.peek) return localCount(key);
+      try {
+        await limiter.take(`${shared}${key}`, WRONG_KEYS, WRONG_KEY_WINDOW_SECONDS);
+      } catch {
+        localCount(key);
+      }
+    },
+  };
+};

@@ -13,6 +13,7 @@ import { verifyApiKeyWith } from '../../../application/identity/sign-in.js';
 import { mountConnectPage } from './connect-page-routes.js';
 import { mountConnectFederation } from './connect-page-federation.js';
 import type { Federation } from '../oauth/oidc-federation.js';
+import type { RateLimiter } from '../../../ports/rate-limiter.js';
 
 // The connection endpoints: a tenant's connections to its vendors (listing, key-based connections,
 // the OAuth authorize step and callback, disconnecting). Secrets never leave: listings carry none.
@@ -23,6 +24,8 @@ export interface ConnectionRouteDeps {
   readonly audit: AuditLog;
   /** The external OpenID provider sign-in, when configured: offered on the connect page too. */
   readonly federation?: Federation | undefined;
+  /** Counts the connect page's wrong keys per link (shared by the instances with Redis). */
+  readonly limiter?: RateLimiter | undefined;
   /** Told when the connection store failed under a request (answered 503). */
   readonly onStoreError?: (error: Error) => void;
 }
@@ -205,7 +208,12 @@ export const mountConnectionRoutes = (app: Hono, deps: ConnectionRouteDeps): voi
 
   // A connect link an agent relayed: the page asks whoever opens it to sign in, and only the person the link
   // was made for goes on to the vendor (connect-page-routes.ts).
-  mountConnectPage(app, { connections, verifyApiKey: verifyApiKeyWith(authenticator), federation: deps.federation });
+  mountConnectPage(app, {
+    connections,
+    verifyApiKey: verifyApiKeyWith(authenticator),
+    federation: deps.federation,
+    limiter: deps.limiter,
+  });
   // ... or through the organisation's OpenID provider, for people who have no API key.
   if (deps.federation) mountConnectFederation(app, { connections, federation: deps.federation });
 
