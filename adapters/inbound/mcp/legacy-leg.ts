@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { ELICITING_SESSION, elicitingSessionId, isPostedResponse, RelayTransport } from './legacy-relay.js';
 import { declaresUrlElicitation, urlElicitingSessionId } from './mcp-connect.js';
+import { initializeDeclaresViews, viewsSessionId } from './view-capability.js';
 import { RELAY_RETRY_SECONDS, type AnswerOutcome, type AwaitedAnswers } from './awaited-answers.js';
 
 // The 2025-era leg: a fresh server per POST on the SDK's stateless transport with JSON answers (the SDK's
@@ -58,11 +59,14 @@ export const legacyLeg =
       } finally {
         await server.close();
       }
-      if (declaresElicitation(body) && response.ok)
-        response.headers.set(
-          'mcp-session-id',
-          declaresUrlElicitation(body) ? urlElicitingSessionId() : elicitingSessionId(),
-        );
+      const eliciting = declaresElicitation(body)
+        ? declaresUrlElicitation(body)
+          ? urlElicitingSessionId()
+          : elicitingSessionId()
+        : undefined;
+      // A client that renders MCP Apps views: its session id says so too (view-capability.ts).
+      const sessionId = initializeDeclaresViews(body) ? viewsSessionId(eliciting) : eliciting;
+      if (sessionId && response.ok) response.headers.set('mcp-session-id', sessionId);
       return response;
     }
     // The answer is a stream that outlives this function: the server closes once the call is answered.

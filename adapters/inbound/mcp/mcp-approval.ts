@@ -11,7 +11,7 @@ import type { PersonChannel, ToolResult } from '../../../application/runtime/exe
 import { toolError } from '../../../application/runtime/tool-error.js';
 import { TooManyApprovals, type PendingRefusal } from './legacy-relay.js';
 import { RELAY_RETRY_SECONDS, RELAY_UNAVAILABLE, RelayUnavailable, type AnswersWatch } from './awaited-answers.js';
-import { declaresViews } from './view-capability.js';
+import { viewsIn } from './view-capability.js';
 
 // A person approves a gated call (a Destructive tool, a skip trace) through the MCP client: the executor's
 // first answer is APPROVAL_REQUIRED with a preview and a token (approval.ts); this module asks the person.
@@ -71,15 +71,15 @@ export const approvedIn = (answer: { action?: unknown; content?: Record<string, 
 export type PersonReach = 'input_required' | 'elicitation' | 'view' | undefined;
 
 /**
- * 2026-07-28: the request's own capabilities (views first: the card shows what the call would do), else
- * elicitation; 2025-era: what the client declared at initialize (its session).
+ * Views first (the card shows what the call would do; view-capability.ts), else elicitation: 2026-07-28 by
+ * the request's own capabilities, 2025-era by what the client declared at initialize (its session).
  */
 export const personReach = (ctx: ServerContext | undefined, legacyElicits: boolean | undefined): PersonReach => {
   if (!ctx) return undefined;
+  if (viewsIn(ctx)) return 'view';
   const envelope = ctx.mcpReq.envelope;
   if (envelope && CLIENT_CAPABILITIES_META_KEY in envelope) {
     const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
-    if (declaresViews(capabilities)) return 'view';
     return capabilities?.elicitation ? 'input_required' : undefined;
   }
   return legacyElicits ? 'elicitation' : undefined;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 
 // MCP Apps (the official `io.modelcontextprotocol/ui` extension): whether the client of a request renders
@@ -18,13 +19,32 @@ export const declaresViews = (capabilities: unknown): boolean => {
 };
 
 /**
- * Whether this request's client renders views. A 2026-07-28 request carries its client's capabilities in
- * its envelope; a 2025-era request carries none (the stateless 2025 leg keeps nothing of initialize), so a
- * 2025-era client is not shown views (docs/clients.md).
+ * The 2025-era leg is stateless: what a client declared at initialize survives only in the session id the
+ * gateway gives it (legacy-leg.ts; nothing is stored). A client that declared views gets a session id with
+ * a `v.` segment before its random part: `tg-elicit.v.<random>` (or `tg-elicit.u.v.<random>`) when it also
+ * declared elicitation, else `tg-views.v.<random>`.
+ */
+const VIEWS_SESSION = /^tg-[a-z]+\.(?:[a-z]\.)*v\.[\w-]+$/;
+
+/** The session id for an initialize answer: `elicitingId` (the elicitation one, if any) marked for views. */
+export const viewsSessionId = (elicitingId: string | undefined): string => {
+  if (!elicitingId) return `tg-views.v.${randomBytes(16).toString('base64url')}`;
+  const last = elicitingId.lastIndexOf('.');
+  return `${elicitingId.slice(0, last + 1)}v.${elicitingId.slice(last + 1)}`;
+};
+
+/** An initialize request whose capabilities declare views. */
+export const initializeDeclaresViews = (body: unknown): boolean =>
+  (body as { method?: unknown } | null)?.method === 'initialize' &&
+  declaresViews((body as { params?: { capabilities?: unknown } }).params?.capabilities);
+
+/**
+ * Whether this request's client renders views: a 2026-07-28 request's own capabilities (its envelope), or a
+ * 2025-era request's session id, which says what its client declared at initialize.
  */
 export const viewsIn = (ctx: ServerContext | undefined): boolean => {
   const envelope = ctx?.mcpReq.envelope;
-  return (
-    !!envelope && CLIENT_CAPABILITIES_META_KEY in envelope && declaresViews(envelope[CLIENT_CAPABILITIES_META_KEY])
-  );
+  if (envelope && CLIENT_CAPABILITIES_META_KEY in envelope)
+    return declaresViews(envelope[CLIENT_CAPABILITIES_META_KEY]);
+  return VIEWS_SESSION.test(ctx?.http?.req?.headers.get('mcp-session-id') ?? '');
 };
