@@ -230,7 +230,53 @@ export const connectionPaths = (): Record<string, unknown> => ({
         '401': { description: 'The key does not sign in (the form again).' },
         '403': { description: 'Signed in as someone other than the caller the link was made for, or no form cookie.' },
         '413': { description: 'The form is larger than 16 KiB.' },
-        '429': { description: 'Ten wrong keys for this link within ten minutes.' },
+        '429': {
+          description:
+            'Ten wrong keys for this link, then one a minute (counted by every instance together with Redis).',
+        },
+      },
+    },
+  },
+  '/connect/{vendor}/oidc': {
+    post: {
+      operationId: 'signInToConnectWithProvider',
+      summary: "The connect page's 'Sign in with {provider}' (only with an OpenID provider configured)",
+      description:
+        'For people without an API key: the same form fields and cookie as the key form, without api_key; 303 to the OpenID provider, which answers at /oauth/oidc/callback and from there at /connect/oidc/return.',
+      tags: ['connections'],
+      security: [{}],
+      parameters: [vendorParam],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['ticket', 'form'],
+              properties: { ticket: { type: 'string' }, form: { type: 'string' } },
+            },
+          },
+        },
+      },
+      responses: {
+        '303': { description: "To the provider's sign-in, with the pending sign-in's cookies (HttpOnly, Lax)." },
+        '400': { description: 'Expired or invalid link.' },
+        '403': { description: 'No form cookie (not posted from the connect page in this browser).' },
+        '502': { description: 'The provider could not be reached.' },
+      },
+    },
+  },
+  '/connect/oidc/return': {
+    get: {
+      operationId: 'finishConnectSignIn',
+      summary: "The provider's answer for a connect page: signed in as the link's caller, 303 to the vendor",
+      tags: ['connections'],
+      security: [{}],
+      responses: {
+        '303': { description: "To the vendor's authorization page, with the flow's cookie set." },
+        '400': { description: 'No pending sign-in of this browser (expired, used, or another browser).' },
+        '401': { description: 'The provider did not sign the person in, or its answer could not be verified.' },
+        '403': { description: 'Signed in as someone other than the caller the link was made for.' },
       },
     },
   },
