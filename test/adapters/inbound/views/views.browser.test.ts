@@ -181,6 +181,11 @@ describe.skipIf(!available)('MCP Apps views in Chromium, hosted through ext-apps
         expect(await frame.locator('th[aria-sort="descending"]').count()).toBe(1);
         await rows.first().getByRole('button').click();
         await frame.locator('h2').filter({ hasText: '(record ' }).waitFor();
+        // The record's fields by label, as a person reads them (not the payload's JSON).
+        expect(await frame.locator('section dl dt').first().textContent()).toBe('Address');
+        const detail = await frame.locator('section dl').textContent();
+        expect(detail).not.toMatch(/field_id|currency|"start"/);
+        expect(detail).toContain('Asking priceUSD 640,000');
         await finish(page, frame, `records-${size.name}`);
       });
 

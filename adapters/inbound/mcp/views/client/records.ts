@@ -17,8 +17,43 @@ interface TableState {
 
 const label = (key: string): string => key.replace(/[-_]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
-const cell = (value: unknown): string =>
-  value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+/** A value as text: money as `USD 640,000`, a date range by its ends, a file by its name, else as given. */
+const cell = (value: unknown): string => {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'object') return String(value);
+  const o = value as Record<string, unknown>;
+  if (typeof o['currency'] === 'string' && o['value'] !== undefined)
+    return `${o['currency']} ${Number(o['value']).toLocaleString('en')}`;
+  if (typeof o['start'] === 'string') return o['end'] ? `${o['start']} → ${String(o['end'])}` : o['start'];
+  if (typeof o['name'] === 'string') return o['name'];
+  return JSON.stringify(value);
+};
+
+/** A field's value as a person reads it: a category's texts, a relation's titles, else the value itself. */
+const fieldText = (value: unknown): string => {
+  if (!Array.isArray(value)) return cell(value);
+  return value
+    .map((v) => {
+      const o = typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined;
+      return cell(o ? (o['text'] ?? o['title'] ?? o) : v);
+    })
+    .join(', ');
+};
+
+/** A whole record's fields (records_getRecord: `fields` [{label, value}]), or a table row's values, as pairs. */
+const fieldPairs = (data: Record<string, unknown> | undefined): [string, string][] => {
+  const fields = data?.['fields'];
+  if (Array.isArray(fields))
+    return fields.map((f: Record<string, unknown>) => [
+      String(f['label'] ?? f['external_id'] ?? ''),
+      fieldText(f['value']),
+    ]);
+  const values = data?.['values'];
+  return values && typeof values === 'object'
+    ? Object.entries(values as Record<string, unknown>).map(([k, v]) => [label(k), fieldText(v)])
+    : [];
+};
 
 const render = (answer: ToolAnswer, ctx: ViewContext, state: TableState = { sortDesc: false }): void => {
   const data = answer.structuredContent ?? {};
@@ -46,12 +81,11 @@ const render = (answer: ToolAnswer, ctx: ViewContext, state: TableState = { sort
     replace(detail, status('info', `Opening record ${row.record_id}…`));
     const result = await callTool(ctx, 'views_openRecord', { record_id: row.record_id });
     if (result.isError) return replace(detail, status('bad', textOf(result)));
-    const fields = (result.structuredContent?.['values'] ?? result.structuredContent?.['fields']) as
-      Record<string, unknown> | undefined;
+    const pairs = fieldPairs(result.structuredContent);
     replace(
       detail,
       h('h2', {}, `${row.title ?? 'Record'} (record ${row.record_id})`),
-      fields ? facts(Object.entries(fields).map(([k, v]) => [label(k), cell(v)])) : h('pre', {}, textOf(result)),
+      pairs.length ? facts(pairs) : h('pre', {}, textOf(result)),
     );
   };
 
