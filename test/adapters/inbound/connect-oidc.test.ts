@@ -7,6 +7,7 @@ import { FixedClock } from '../../../adapters/outbound/system-clock.js';
 import { createGateway, type Gateway } from '../../../composition/gateway.js';
 import { HUBSPOT_TEST_TOKEN, HubSpotServer } from '../../fakes/hubspot-server.js';
 import { NOW, request } from '../../support/gateway.js';
+import { principalId } from '../../../ports/authenticator.js';
 import { openConnectPage } from '../../support/connect-flow.js';
 import { Jar, signInAtProvider, startStandIn, STANDIN_CLIENT, type StandIn } from './oauth/oidc-standin.js';
 
@@ -139,6 +140,28 @@ describe('the connect page signs in through the OpenID provider', () => {
     const call = await request(g, 'POST', '/v1/tools/crm/getContact', { body: { contact_id: '101' }, token: alice });
     // HubSpot itself answers now (the stand-in has no contact 101): the connection is alice's.
     expect(call.body.error?.code).toBe('NOT_FOUND');
+  });
+
+  it("a caller who is the provider's own person (oidc:<issuer>:<sub>, as after a federated sign-in) goes on too", async () => {
+    // The call as a gateway token issued after signing in through the provider would make it: bob of globex.
+    const tool = g.executor.registry.get('crm_getContact')!;
+    const denied = await g.executor.run({
+      tool,
+      args: { contact_id: '101' },
+      principal: {
+        id: principalId('oidc', provider.issuer, 'bob'),
+        name: 'Bob Example',
+        permissions: new Set(['crm:*']),
+        tenant: 'globex',
+      },
+      requestId: 'oidc-caller',
+    });
+    expect(denied.ok).toBe(false);
+    if (denied.ok) return;
+    expect(denied.error.code).toBe('NOT_CONNECTED');
+    const opened = await signInWithProvider(String(denied.error.details?.['connect_url']), 'bob');
+    expect(opened.status).toBe(303);
+    expect(new URL(opened.headers.get('location')!).origin).toBe('https://app.hubspot.example');
   });
 
   it('someone else signing in at the provider (bob of globex, for a link of carol of initech) is refused and sent nowhere', async () => {
