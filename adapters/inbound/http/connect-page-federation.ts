@@ -42,7 +42,9 @@ const linkOf = (value: string | undefined): { vendor: string; ticket: string } |
   if (!value || value.length > 4096) return undefined;
   const dot = value.indexOf('.');
   if (dot < 1) return undefined;
-  return { vendor: decodeURIComponent(value.slice(0, dot)), ticket: value.slice(dot + 1) };
+  const vendor = value.slice(0, dot);
+  // Vendor names are plain words: anything else is not a cookie this page set.
+  return /^[a-z][a-z0-9-]{0,39}$/.test(vendor) ? { vendor, ticket: value.slice(dot + 1) } : undefined;
 };
 
 export const mountConnectFederation = (app: Hono, deps: ConnectFederationDeps): void => {
@@ -97,13 +99,7 @@ export const mountConnectFederation = (app: Hono, deps: ConnectFederationDeps): 
     );
     headers.append(
       'set-cookie',
-      cookie(
-        `${LINK_COOKIE_PREFIX}${id}`,
-        `${encodeURIComponent(vendor)}.${ticket}`,
-        '/connect/',
-        LIFETIME_SECONDS,
-        secure,
-      ),
+      cookie(`${LINK_COOKIE_PREFIX}${id}`, `${vendor}.${ticket}`, '/connect/', LIFETIME_SECONDS, secure),
     );
     headers.append('set-cookie', formCookie('', 0, secure));
     return new Response(null, { status: 303, headers });
