@@ -2,8 +2,9 @@ import type { GatewayError } from '../domain/shared/errors.js';
 
 // Long jobs (issue 40): a tool call that outlasts the call deadline runs as a job. The job's rows (who
 // started it, its arguments, its progress, each item's outcome) are kept in a JobStore that every
-// instance shares; whichever instance holds a job's lease runs it, and one that stops renewing the lease
-// loses the job to another.
+// instance shares. With Redis, a JobDispatcher (BullMQ) hands each job to one instance, keeps its lock and
+// gives a job whose instance died to another; without Redis (one process), the engine takes jobs from the
+// store itself under a lease (claim and renew below).
 
 export type JobStatus = 'queued' | 'running' | 'cancelling' | 'completed' | 'failed' | 'cancelled';
 
@@ -68,6 +69,13 @@ export interface JobStore {
    */
   claim(worker: string, now: Date, leaseMs: number, perTenant: number): Promise<JobRow | undefined>;
   /**
+   * Records that `worker` runs the job the dispatcher handed it (queued becomes running, attempts + 1);
+   * undefined when the job has ended (or does not exist).
+   */
+  take(id: string, worker: string, now: Date): Promise<JobRow | undefined>;
+  /** Jobs of the tenant running (or cancelling), other than `except`. */
+  running(tenant: string, except: string): Promise<number>;
+  /**
    * Extends the lease and answers the job's status (`cancelling` once cancel was asked); undefined when
    * another instance took the job or it ended (this one must stop).
    */
@@ -90,6 +98,23 @@ export interface JobStore {
 }
 
 export const JobStore = Symbol.for('JobStore');
+
+/** What an instance answers for a job handed to it: ran it, give it back for a while, or stopped mid-job. */
+export type JobTake = (id: string) => Promise<'done' | 'later' | 'dropped'>;
+
+/**
+ * A durable queue every instance shares (BullMQ on Redis): one entry per job, handed to one instance at a
+ * time, its lock kept while the instance runs it; an instance that stops keeping it (died) loses the job
+ * to another.
+ */
+export interface JobDispatcher {
+  add(id: string): Promise<void>;
+  /** Starts handing this instance jobs. */
+  start(take: JobTake): void;
+  /** Stops at once, as a dead process would: no more locks renewed, nothing more taken. */
+  halt(): void;
+  close(): Promise<void>;
+}
 
 /**
  * What a use case with many items is given when it runs as a job: it counts the items, asks whether

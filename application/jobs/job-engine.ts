@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../ports/authenticator.js';
 import type { CallObserver, TraceCarrier } from '../../ports/call-observer.js';
 import type { Clock } from '../../ports/clock.js';
-import { FINISHED, type JobRow, type JobStatus, type JobStore } from '../../ports/job-queue.js';
+import { FINISHED, type JobDispatcher, type JobRow, type JobStatus, type JobStore } from '../../ports/job-queue.js';
 import type { AuditPolicy, UseCaseResolver } from '../runtime/executor-types.js';
 import type { RegisteredTool, ToolRegistry } from '../runtime/registry.js';
 import { fromGatewayError, toolError, type ToolError } from '../runtime/tool-error.js';
@@ -10,9 +10,11 @@ import { JobLedger } from './job-ledger.js';
 import { outcomeOf, type JobOutcome } from './job-outcome.js';
 import { JOB_TOOLS } from './job-tools.js';
 
-// The job engine (issue 40): takes jobs from the shared JobStore and runs them, any instance any job. A
-// job runs under a lease the instance renews; an instance that dies stops renewing, and another takes the
-// job when the lease runs out and goes on from the items already settled. Gates (permission, approval,
+// The job engine (issue 40): runs jobs kept in the shared JobStore, any instance any job. With a dispatcher
+// (BullMQ on Redis: every multi-instance deployment), the dispatcher hands each job to one instance and
+// keeps its lock; an instance that dies stops renewing it, and the dispatcher gives the job to another,
+// which goes on from the items already settled. Without one (no Redis: a single process), the engine takes
+// jobs from the store itself under a lease it renews (claim/renew), which a restart of that process resumes. Gates (permission, approval,
 // confirm tokens) were passed when the job was submitted, through the executor; the job runs the use case.
 
 export interface JobEngineOptions {
@@ -39,6 +41,8 @@ export interface JobEngineOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   readonly onPace?: (seconds: number, job: string) => void;
   readonly onError?: (error: unknown, job?: string) => void;
+  /** BullMQ (when REDIS_URL is set): dispatch, locks and stalled-job recovery; else the store's lease. */
+  readonly queue?: JobDispatcher;
 }
 
 export const JOB_RESULT_TTL_SECONDS = 24 * 3_600;
@@ -102,6 +106,7 @@ export class JobEngine {
       // Until it finishes (then its results are kept resultTtlSeconds); a week bounds a job never taken.
       expires_at: new Date(now.getTime() + 7 * 24 * 3_600_000).toISOString(),
     });
+    if (this.o.queue) await this.o.queue.add(id);
     this.start();
     this.poke();
     return (await this.o.store.get(id))!;
@@ -128,6 +133,7 @@ export class JobEngine {
   /** Starts looking for jobs. */
   start(): void {
     if (this.#timer || this.#halted) return;
+    this.o.queue?.start((id) => this.#take(id));
     this.#timer = setInterval(() => this.poke(), this.o.pollMs ?? 1_000);
     this.#timer.unref();
     this.poke();
@@ -150,6 +156,7 @@ export class JobEngine {
     this.#halted = true;
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.o.queue?.halt();
   }
 
   /** Shuts down: takes no new job, and waits (bounded) for the runs in flight to stop after their chunk. */
@@ -157,6 +164,28 @@ export class JobEngine {
     this.halt();
     const runs = Promise.all(this.#running.values());
     await Promise.race([runs, sleeper(waitMs)]);
+    await this.o.queue?.close();
+  }
+
+  /** Runs a job the dispatcher handed this instance (see JobTake). */
+  async #take(id: string): Promise<'done' | 'later' | 'dropped'> {
+    if (this.#halted) return 'dropped';
+    let run = this.#running.get(id); // handed again while its run here goes on (a stalled event loop)
+    if (!run) {
+      const row = await this.o.store.get(id);
+      if (!row || FINISHED.has(row.status)) return 'done';
+      // A job not yet started waits while its tenant has perTenantRunning jobs running (a resumed one does not).
+      if (row.status === 'queued' && (await this.o.store.running(row.tenant, id)) >= (this.o.perTenantRunning ?? 2))
+        return 'later';
+      const job = await this.o.store.take(id, this.worker, this.o.clock.now());
+      if (!job) return 'done';
+      run = this.#run(job)
+        .catch((error: unknown) => this.o.onError?.(error, id))
+        .finally(() => this.#running.delete(id));
+      this.#running.set(id, run);
+    }
+    await run;
+    return this.#halted ? 'dropped' : 'done';
   }
 
   async #fill(): Promise<void> {
@@ -165,6 +194,7 @@ export class JobEngine {
       this.#lastPurge = now.getTime();
       await this.o.store.purge(now, PURGE_LIMIT);
     }
+    if (this.o.queue) return; // the dispatcher hands out the jobs
     while (!this.#halted && this.#running.size < (this.o.concurrency ?? 4)) {
       const job = await this.o.store.claim(
         this.worker,
@@ -191,8 +221,13 @@ export class JobEngine {
     const renew = setInterval(
       () => {
         if (this.#halted) return;
-        this.o.store
-          .renew(job.id, this.worker, new Date(this.o.clock.now().getTime() + leaseMs))
+        // With a dispatcher, its lock stands for the lease: the row is only read, for a cancel or a loss.
+        (this.o.queue
+          ? this.o.store
+              .get(job.id)
+              .then((r) => (r && r.worker === this.worker && !FINISHED.has(r.status) ? r.status : undefined))
+          : this.o.store.renew(job.id, this.worker, new Date(this.o.clock.now().getTime() + leaseMs))
+        )
           .then((s) => (status = s))
           .catch((error: unknown) => this.o.onError?.(error, job.id));
       },

@@ -3,8 +3,9 @@ import type { ItemOutcome, ItemState, JobRow, JobStatus, JobStore, NewJob } from
 import type { GatewayDatabase } from './schema.js';
 
 // The jobs and their items in the gateway's database (issue 40): PostgreSQL shared by every instance, or
-// the embedded SQLite of a single one. Taking a job is one conditional UPDATE (compare and set on its
-// status and lease), so two instances never both take it; an item is marked started before its write and
+// the embedded SQLite of a single one. With Redis, BullMQ hands a job to one instance, which records it
+// here (take); without Redis (one process), claim takes a job with one conditional UPDATE (compare and
+// set on its status and lease) and renew keeps the lease; an item is marked started before its write and
 // settled after it, and only the first settle of an item counts in the job's progress.
 
 const kysely = () => import('kysely');
@@ -114,6 +115,36 @@ export class SqlJobStore implements JobStore {
         return rowOf({ ...c, worker, lease_until: until, status, attempts: c.attempts + 1, updated_at: at });
     }
     return undefined;
+  }
+
+  async take(id: string, worker: string, now: Date): Promise<JobRow | undefined> {
+    const db = await this.db();
+    const { sql } = await kysely();
+    const r = await db
+      .updateTable('gateway_jobs')
+      .set({
+        worker,
+        status: sql<JobStatus>`case when status = 'queued' then 'running' else status end`,
+        attempts: sql<number>`attempts + 1`,
+        lease_until: null,
+        updated_at: now.toISOString(),
+      })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', ...LIVE])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1 ? this.get(id) : undefined;
+  }
+
+  async running(tenant: string, except: string): Promise<number> {
+    const db = await this.db();
+    const row = await db
+      .selectFrom('gateway_jobs')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('tenant', '=', tenant)
+      .where('status', 'in', LIVE)
+      .where('id', '!=', except)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   async renew(id: string, worker: string, until: Date): Promise<JobStatus | undefined> {
