@@ -227,28 +227,25 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     onFinished: usage.onFinished,
   });
   const audit = auditPolicyOf(services.audit, (group) => vendorOfGroup.get(group));
-  const executor = new ToolExecutor(
-    registry,
-    (tool, tenant) => usage.capped(tool, tenant, tenants.useCase(tool, tenant)),
-    {
-      onInternalError,
-      onStoreError: storeFaultReporter(logger, metrics),
-      rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
-      idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
-      timeoutMs: config.requestTimeoutMs,
-      observer,
-      simulatedLatencyMs: config.simulatedLatencyMs,
+  const executor = new ToolExecutor(registry, (tool, tenant) => tenants.useCase(tool, tenant), {
+    onInternalError,
+    onStoreError: storeFaultReporter(logger, metrics),
+    rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
+    quotas: usage.capped,
+    idempotency: { store: container.get(IdempotencyStore), ttlSeconds: config.idempotencyTtlSeconds },
+    timeoutMs: config.requestTimeoutMs,
+    observer,
+    simulatedLatencyMs: config.simulatedLatencyMs,
+    clock: shared.clock,
+    audit,
+    tenantSettings: config.tenantSettings,
+    confirm: new ConfirmGate({
+      required: config.confirmDestructive,
+      secret: config.confirmSecret ? new TextEncoder().encode(config.confirmSecret) : ConfirmGate.randomSecret(),
+      ledger: container.get(IdempotencyStore),
       clock: shared.clock,
-      audit,
-      tenantSettings: config.tenantSettings,
-      confirm: new ConfirmGate({
-        required: config.confirmDestructive,
-        secret: config.confirmSecret ? new TextEncoder().encode(config.confirmSecret) : ConfirmGate.randomSecret(),
-        ledger: container.get(IdempotencyStore),
-        clock: shared.clock,
-      }),
-    },
-  );
+    }),
+  });
   const jobs = jobEngineFor({ storage, config, executor, clock: shared.clock, observer, audit, logger, options });
   const transferFaults = storeFaultReporter(logger, metrics);
   const readiness = readinessCheck({

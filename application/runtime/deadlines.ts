@@ -1,5 +1,8 @@
 // The executor's time limits: one timer for every call in flight (see Deadlines).
 
+import type { RegisteredTool } from './registry.js';
+import { toolError, type ToolError } from './tool-error.js';
+
 export interface Deadline {
   readonly at: number;
   readonly expire: () => void;
@@ -79,3 +82,14 @@ export class Deadlines {
     if (this.head < this.queue.length && this.timer === undefined) this.arm(this.queue[this.head]!.at);
   };
 }
+
+/** The answer of a call past the time limit: a write may still happen, a read is safe to retry. */
+export const timeoutError = (tool: RegisteredTool, limit: number): ToolError => {
+  const write = tool.declaration.annotations.kind !== 'Read';
+  return toolError(
+    504,
+    'TIMEOUT',
+    `${tool.name} did not finish within ${Math.round(limit / 1000)} s.${write ? ' The change may still happen: check before retrying, or retry with the same Idempotency-Key.' : ' Retrying is safe.'}`,
+    { timeout_ms: limit, retryable: !write },
+  );
+};

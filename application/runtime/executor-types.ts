@@ -55,6 +55,16 @@ export type ToolResult =
 /** The use case that runs `tool` for `tenant`; called on every call, so it must be a cheap lookup. */
 export type UseCaseResolver = (tool: RegisteredTool, tenant: string) => UseCase<unknown, unknown>;
 
+/**
+ * The tenant's quotas around one run of a use case (`usageQuotas` in usage-cap.ts): taken as it starts, given
+ * back as the quota says; a use case no quota applies to is returned as it is.
+ */
+export type QuotaPolicy = (
+  tool: RegisteredTool,
+  tenant: string,
+  useCase: UseCase<unknown, unknown>,
+) => UseCase<unknown, unknown>;
+
 export interface RateLimitPolicy {
   readonly limiter: RateLimiter;
   /** Calls per minute per principal, unless the group has its own figure. */
@@ -106,6 +116,8 @@ export interface ExecutorOptions {
    */
   readonly onStoreError?: (fault: StoreFault) => void;
   readonly rateLimits?: RateLimitPolicy;
+  /** The tenant's quotas (TENANT_SETTINGS), taken just before the use case runs (not on a replay or a refusal). */
+  readonly quotas?: QuotaPolicy;
   readonly idempotency?: IdempotencyPolicy;
   /** Longest a tool may run before the caller gets a 504 (the work itself is not cancelled). */
   readonly timeoutMs?: number;

@@ -17,7 +17,7 @@ import type {
 } from './executor-types.js';
 import { takeControls } from './confirm.js';
 import { approveCall, APPROVAL_REQUIRED, carryApproval, gatedBy, sayWhoApproved } from './approval.js';
-import { Deadlines } from './deadlines.js';
+import { Deadlines, timeoutError } from './deadlines.js';
 import { auditEntryOf, auditUnavailable } from './audit.js';
 import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
 import { dropNullOptionals, explainDecodeErrors, findUnknownMember } from './arguments.js';
@@ -42,15 +42,20 @@ const isDryRun = (args: unknown): boolean =>
 
 /**
  * The one path every surface takes: find the tool, authorise, rate-limit, decode the arguments, honour an
- * idempotency key, run the use case within the time limit, and present the result (text lazily).
+ * idempotency key, take the tenant's quotas, run the use case within the time limit, and present the result.
  */
 export class ToolExecutor {
+  /** The use case of a tool for a tenant under the tenant's quotas, taken as it starts (the job engine's too). */
+  readonly resolve: UseCaseResolver;
   constructor(
     readonly registry: ToolRegistry,
-    /** The use case of a tool for a tenant (each tenant has its own adapters: demo data, connections). */
-    readonly resolve: UseCaseResolver,
+    /** Finds the use case of a tool for a tenant (each tenant has its own adapters: demo data, connections). */
+    find: UseCaseResolver,
     private readonly options: ExecutorOptions = {},
-  ) {}
+  ) {
+    const quotas = options.quotas;
+    this.resolve = quotas ? (tool, tenant) => quotas(tool, tenant, find(tool, tenant)) : find;
+  }
 
   /** The time limits of the calls in flight. */
   private readonly deadlines = new Deadlines();
@@ -374,25 +379,12 @@ export class ToolExecutor {
     if (!limit) return { result: settled, settled };
     // One promise settled by whichever comes first, the work or the time limit (no Promise.race per call).
     const result = new Promise<ToolResult>((resolve) => {
-      const entry = this.deadlines.add(deadline!, () => resolve(this.timedOut(tool, limit, meta)));
+      const entry = this.deadlines.add(deadline!, () => resolve(fail(timeoutError(tool, limit), meta)));
       void settled.then((r) => {
         this.deadlines.done(entry);
         resolve(r);
       });
     });
     return { result, settled };
-  }
-
-  private timedOut(tool: RegisteredTool, limit: number, meta: CallMeta | undefined): ToolResult {
-    const write = tool.declaration.annotations.kind !== 'Read';
-    return fail(
-      toolError(
-        504,
-        'TIMEOUT',
-        `${tool.name} did not finish within ${Math.round(limit / 1000)} s.${write ? ' The change may still happen: check before retrying, or retry with the same Idempotency-Key.' : ' Retrying is safe.'}`,
-        { timeout_ms: limit, retryable: !write },
-      ),
-      meta,
-    );
   }
 }
