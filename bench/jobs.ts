@@ -10,7 +10,8 @@ import { servePodioItems } from '../test/fakes/podio-items.js';
 
 // npm run bench:jobs (issue 40): a 5,000-record records_batchCreateRecords run as a job against the Podio
 // stand-in behind a proxy that adds 150 ms to every call and Podio's rate-limit headers, on two gateway
-// instances sharing PostgreSQL (DATABASE_URL). Twice: undisturbed, then with the instance that holds the
+// instances sharing PostgreSQL (DATABASE_URL), and Redis when REDIS_URL is set (BullMQ dispatches the job,
+// as in every multi-instance deployment; without it, the single-process lease path). Twice: undisturbed, then with the instance that holds the
 // job stopped (halted, as if killed) when half the records are written. Prints the time to finish, vendor
 // calls per second, the progress updates a poller saw, and whether every record exists exactly once (one
 // item POST per record: a record written twice would be a second POST).
@@ -71,6 +72,10 @@ const gatewayAt = (podioUrl: string, podio: PodioServer, databaseUrl: string, na
       GATEWAY_DEMO_TOKEN: TOKEN,
       GATEWAY_DATA_DIR: `/tmp/gateway-bench-jobs-${process.pid}-${name}`,
       DATABASE_URL: databaseUrl,
+      // With REDIS_URL, BullMQ dispatches the job (its own queue, under a prefix of this run's).
+      ...(process.env['REDIS_URL']
+        ? { REDIS_URL: process.env['REDIS_URL'], REDIS_KEY_PREFIX: `bench${process.pid}:` }
+        : {}),
       GATEWAY_ENCRYPTION_KEY: ENCRYPTION_KEY,
       RECORDS_BACKEND: 'podio',
       WORKSPACES_BACKEND: 'podio',

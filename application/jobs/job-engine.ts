@@ -106,10 +106,37 @@ export class JobEngine {
       // Until it finishes (then its results are kept resultTtlSeconds); a week bounds a job never taken.
       expires_at: new Date(now.getTime() + 7 * 24 * 3_600_000).toISOString(),
     });
-    if (this.o.queue) await this.o.queue.add(id);
+    if (this.o.queue) {
+      const refused = await this.#enqueue(id);
+      if (refused) return refused;
+    }
     this.start();
     this.poke();
     return (await this.o.store.get(id))!;
+  }
+
+  /** Hands the job to the dispatcher; when it cannot (Redis away), the job ends failed and the call gets a 503. */
+  async #enqueue(id: string): Promise<ToolError | undefined> {
+    try {
+      await this.o.queue!.add(id);
+      return undefined;
+    } catch (error) {
+      this.o.onError?.(error, id);
+      const failure = toolError(
+        503,
+        'UNAVAILABLE',
+        'The job queue did not answer, so the job was not started. Try again in a few seconds.',
+        {
+          retryable: true,
+          retry_after_seconds: 5,
+        },
+      );
+      await this.o.store.take(id, this.worker, this.o.clock.now());
+      const at = this.o.clock.now();
+      const expires = new Date(at.getTime() + this.resultTtlSeconds * 1000);
+      await this.o.store.finish(id, this.worker, 'failed', JSON.stringify({ error: failure }), at, expires);
+      return failure;
+    }
   }
 
   /** The caller's own job, or undefined (another caller's job is not found either). */

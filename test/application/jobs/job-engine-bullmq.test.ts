@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BullJobQueue } from '../../../adapters/outbound/redis/bullmq-job-queue.js';
 import type { GatewayDatabase } from '../../../adapters/outbound/persistence/schema.js';
+import type { JobDispatcher } from '../../../ports/job-queue.js';
 import { postgresForTests } from '../../support/postgres.js';
 import { redisForTests } from '../../support/redis.js';
 import { jobWorld, openBackend, someone } from './job-world.js';
@@ -17,6 +18,35 @@ const redis = await redisForTests();
 const skip = 'skip' in pg ? pg.skip : 'skip' in redis ? redis.skip : undefined;
 if (skip) console.warn(skip);
 
+describe('the job engine with a dispatcher that does not answer', () => {
+  it('ends the job failed and answers 503 UNAVAILABLE, instead of leaving a job no instance will take', async () => {
+    const db = await openBackend('sqlite');
+    const w = jobWorld(db);
+    const errors: unknown[] = [];
+    const down: JobDispatcher = {
+      add: () => Promise.reject(new Error('Redis is away')),
+      start: () => undefined,
+      halt: () => undefined,
+      close: () => Promise.resolve(),
+    };
+    const e = w.engine({ worker: 'g', queue: down, onError: (x) => errors.push(x) });
+    const owner = someone(`t${randomUUID().slice(0, 8)}`);
+    const answer = await e.submit({
+      tool: w.registry.get('records_batchCreateRecords')!,
+      params: { app_id: 3001, inputs: [{ fields: { name: 'x' } }] },
+      principal: owner,
+      requestId: 'req-down',
+    });
+    expect(answer).toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    const [row] = await w.store.list(owner.tenant, owner.id, 5);
+    expect(row).toMatchObject({ status: 'failed', worker: 'g' });
+    expect(await w.store.active(owner.tenant)).toBe(0);
+    expect(errors).toHaveLength(1);
+    await w.close();
+    await db.destroy();
+  });
+});
+
 describe.skipIf(skip !== undefined)('the job engine dispatched by BullMQ', () => {
   let db: Kysely<GatewayDatabase>;
   const queues: BullJobQueue[] = [];
@@ -26,6 +56,14 @@ describe.skipIf(skip !== undefined)('the job engine dispatched by BullMQ', () =>
   });
   afterAll(async () => {
     for (const q of queues) await q.close();
+    if ('url' in redis) {
+      // this run's BullMQ keys (a queue's `id`, `meta` and `events` outlive its jobs)
+      const { Redis } = await import('ioredis');
+      const r = new Redis(redis.url);
+      const keys = await r.keys(`${prefix}*`);
+      if (keys.length > 0) await r.del(...keys);
+      await r.quit();
+    }
     await db?.destroy();
     if ('stop' in pg) await pg.stop();
     if ('stop' in redis) await redis.stop();
