@@ -3,6 +3,8 @@ import type { Container, ServiceIdentifier } from 'inversify';
 import { UrlFetcher } from '../ports/url-fetcher.js';
 import type { HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { LRUCache } from 'lru-cache';
+import { tenantCache } from '../application/tenancy/tenant-cache.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
 import { DEFAULT_TENANT, TENANT_ID } from '../ports/authenticator.js';
@@ -25,53 +27,40 @@ export interface TenantScopeLimits {
   readonly clock: Clock;
 }
 
-interface Held {
-  readonly scope: TenantScope;
-  lastUsed: number;
-}
-
 /**
  * Every tenant's memory-mode adapters. The default tenant's are the root container itself (what
  * `gateway.container` shows); every other tenant gets a child container made on its first call, with its
  * own in-memory demo account. Vendor-backed groups run on connections (composition/vendor-access.ts).
  *
- * The map is bounded (count and idle time): a hostile caller with many tenants in its tokens cannot grow
- * it without end. A dropped tenant's memory-mode data is gone; its next call starts from the demo data.
+ * The tenants are kept in a tenant cache (application/tenancy/tenant-cache.ts: bounded by count and idle
+ * time). A dropped tenant's memory-mode data is gone; its next call starts from the demo data.
  */
 export class TenantScopes {
-  readonly #held = new Map<string, Held>();
+  readonly #held: LRUCache<string, TenantScope>;
 
   constructor(
     private readonly root: TenantScope,
     private readonly make: (tenant: string) => TenantScope,
-    private readonly limits: TenantScopeLimits,
-  ) {}
+    limits: TenantScopeLimits,
+  ) {
+    this.#held = tenantCache({ max: limits.max, idleMs: limits.idleSeconds * 1000, clock: limits.clock });
+  }
 
   /** The scope of `tenant`, made if it does not exist yet. */
   scope(tenant: string): TenantScope {
     if (tenant === DEFAULT_TENANT) return this.root;
-    const now = this.limits.clock.now().getTime();
-    const held = this.#held.get(tenant);
-    if (held && now - held.lastUsed <= this.limits.idleSeconds * 1000) {
-      held.lastUsed = now;
-      // Map order is the LRU order: move the tenant to the end.
-      this.#held.delete(tenant);
-      this.#held.set(tenant, held);
-      return held.scope;
+    let scope = this.#held.get(tenant);
+    if (!scope) {
+      scope = this.make(tenant);
+      this.#held.set(tenant, scope);
     }
-    this.#held.delete(tenant);
-    this.#sweep(now);
-    const scope = this.make(tenant);
-    this.#held.set(tenant, { scope, lastUsed: now });
     return scope;
   }
 
   /** The scope of `tenant` if it exists now (never makes one: for unauthenticated requests such as file links). */
   existing(tenant: string): TenantScope | undefined {
     if (tenant === DEFAULT_TENANT) return this.root;
-    const held = this.#held.get(tenant);
-    if (!held || this.limits.clock.now().getTime() - held.lastUsed > this.limits.idleSeconds * 1000) return undefined;
-    return held.scope;
+    return this.#held.peek(tenant);
   }
 
   /** The use case of `tool` for `tenant` (the executor's resolver). */
@@ -79,17 +68,10 @@ export class TenantScopes {
     return this.scope(tenant).useCase(tool);
   }
 
-  /** How many tenants other than the default one are held. */
+  /** How many tenants other than the default one are held (idle ones are dropped first). */
   get size(): number {
+    this.#held.purgeStale();
     return this.#held.size;
-  }
-
-  #sweep(now: number): void {
-    for (const [tenant, held] of this.#held) {
-      const idle = now - held.lastUsed > this.limits.idleSeconds * 1000;
-      if (!idle && this.#held.size < this.limits.max) break;
-      this.#held.delete(tenant);
-    }
   }
 }
 

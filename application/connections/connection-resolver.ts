@@ -3,6 +3,8 @@ import { E, type Either } from '../../domain/shared/fp.js';
 import type { Principal } from '../../ports/authenticator.js';
 import type { Clock } from '../../ports/clock.js';
 import { VENDOR_LABELS, type Connection, type ConnectionStore, type Vendor } from '../../ports/connection-store.js';
+import type { LRUCache } from 'lru-cache';
+import { tenantCache } from '../tenancy/tenant-cache.js';
 
 /** How often a cached answer of the store is read again (a change on another instance is seen by then). */
 const RECHECK_MS = 30_000;
@@ -30,7 +32,6 @@ export interface ConnectionResolverDeps<A> {
 
 interface Held<A> {
   readonly checkedAt: number;
-  lastUsed: number;
   /** What the adapters were made from; '' when the store had no connection. */
   readonly version: string;
   readonly connection?: Connection;
@@ -47,11 +48,11 @@ const versionOf = (c: Connection): string =>
  * a stored connection is read again every 30 seconds, and at once when it changes on this instance.
  */
 export class ConnectionResolver<A> {
-  readonly #held = new Map<string, Held<A>>();
-  readonly #max: number;
+  /** Bounded by count and idle time (application/tenancy/tenant-cache.ts). */
+  readonly #held: LRUCache<string, Held<A>>;
 
   constructor(private readonly deps: ConnectionResolverDeps<A>) {
-    this.#max = deps.maxEntries ?? 5000;
+    this.#held = tenantCache({ max: deps.maxEntries ?? 5000, idleMs: IDLE_MS, clock: deps.clock });
   }
 
   /** The adapters for `principal`'s call to `vendor`, or NOT_CONNECTED with a link, or UNAVAILABLE. */
@@ -98,6 +99,7 @@ export class ConnectionResolver<A> {
 
   /** How many connections (and owners without one) are cached. */
   get size(): number {
+    this.#held.purgeStale();
     return this.#held.size;
   }
 
@@ -112,16 +114,11 @@ export class ConnectionResolver<A> {
 
   #environment(connection: Connection): A {
     const key = `${connection.tenant}\u0000${connection.vendor}\u0000\u0000environment`;
-    const now = this.deps.clock.now().getTime();
     const held = this.#held.get(key);
-    if (held?.adapters !== undefined) {
-      held.lastUsed = now;
-      this.#held.delete(key);
-      this.#held.set(key, held);
-      return held.adapters;
-    }
+    if (held?.adapters !== undefined) return held.adapters;
     const adapters = this.deps.build(connection, undefined);
-    this.#keep(key, { checkedAt: now, lastUsed: now, version: 'environment', connection, adapters }, now);
+    const now = this.deps.clock.now().getTime();
+    this.#held.set(key, { checkedAt: now, version: 'environment', connection, adapters });
     return adapters;
   }
 
@@ -134,13 +131,7 @@ export class ConnectionResolver<A> {
     const key = `${tenant}\u0000${vendor}\u0000${owner}`;
     const now = this.deps.clock.now().getTime();
     const held = this.#held.get(key);
-    if (held && now - held.checkedAt < RECHECK_MS) {
-      held.lastUsed = now;
-      // Map order is the least-recently-used order: move it to the end.
-      this.#held.delete(key);
-      this.#held.set(key, held);
-      return E.right(held);
-    }
+    if (held && now - held.checkedAt < RECHECK_MS) return E.right(held);
     let connection: Connection | undefined;
     let store: ConnectionStore;
     try {
@@ -160,23 +151,12 @@ export class ConnectionResolver<A> {
         : undefined;
     const next: Held<A> = {
       checkedAt: now,
-      lastUsed: now,
       version,
       ...(connection ? { connection } : {}),
       ...(adapters !== undefined ? { adapters } : {}),
     };
-    this.#keep(key, next, now);
+    this.#held.set(key, next);
     return E.right(next);
-  }
-
-  /** Keeps `held` under `key`, dropping idle entries and then the least recently used beyond the bound. */
-  #keep(key: string, held: Held<A>, now: number): void {
-    this.#held.delete(key);
-    for (const [k, h] of this.#held) {
-      if (now - h.lastUsed <= IDLE_MS && this.#held.size < this.#max) break;
-      this.#held.delete(k);
-    }
-    this.#held.set(key, held);
   }
 }
 
