@@ -21,6 +21,7 @@ const TITLES: Record<ViewName, string> = {
   records: 'Record table',
   file: 'File preview',
   skiptrace: 'Skip-trace card',
+  connect: 'Connection card',
 };
 
 const DESCRIPTIONS: Record<ViewName, string> = {
@@ -28,14 +29,25 @@ const DESCRIPTIONS: Record<ViewName, string> = {
   records: 'A page of records: sort by a column, next page, open a record.',
   file: 'A file: its text a page at a time, and its download link.',
   skiptrace: "An owner's phones ranked, with call-OK, DNC and TCPA badges and the reason for each.",
+  connect: 'A vendor to connect (with a Connect button) when it is not connected; otherwise a short summary.',
 };
 
-/** The view a tool's answer is shown in, if any. Every view also shows an approval ask and NOT_CONNECTED. */
+/**
+ * The groups whose tools run on a vendor's connection (composition/groups: a `vendor`), so may answer
+ * NOT_CONNECTED. The web group has no vendor. Listed here because an adapter does not read composition.
+ */
+const VENDOR_GROUPS: ReadonlySet<string> = new Set(['files', 'records', 'workspaces', 'crm', 'skiptrace']);
+
+/**
+ * The view a tool's answer is shown in, if any. Every view also shows an approval ask and NOT_CONNECTED; a
+ * vendor-backed tool with no view of its own gets the connection view, so its NOT_CONNECTED has a card too.
+ */
 export const viewOf = (tool: RegisteredTool): ViewName | undefined => {
   if (tool.declaration.group === 'skiptrace') return 'skiptrace';
   if (tool.name === 'records_listRecords' || tool.name === 'records_filterRecords') return 'records';
   if (tool.name === 'files_getItem' || tool.name === 'files_readFile') return 'file';
-  return gatedBy(tool) ? 'approval' : undefined;
+  if (gatedBy(tool)) return 'approval';
+  return VENDOR_GROUPS.has(tool.declaration.group) ? 'connect' : undefined;
 };
 
 /**

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
  * (scripts/build-views.ts); running from sources (tsx, vitest), the gateway builds them on first use. A page
  * holds no tool data: the host's bridge passes the tool's input and result to it.
  */
-export const VIEW_NAMES = ['approval', 'records', 'file', 'skiptrace'] as const;
+export const VIEW_NAMES = ['approval', 'records', 'file', 'skiptrace', 'connect'] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
 /** A built view's file name, beside this module in the build. */
@@ -25,6 +25,7 @@ const TITLES: Record<ViewName, string> = {
   records: 'Records',
   file: 'File',
   skiptrace: 'Skip trace',
+  connect: 'Result',
 };
 
 /** The page around a bundled script and the stylesheet; `</` cannot close the script early (escaped). */
@@ -100,7 +101,7 @@ const readBuilt = async (name: ViewName): Promise<string> => {
 const fromSources = import.meta.url.endsWith('.ts');
 const loading = new Map<ViewName, Promise<string>>();
 
-/** A view's HTML, loaded once per process (four at most); a failed attempt is retried on the next call. */
+/** A view's HTML, loaded once per process (one per view name); a failed attempt is retried on the next call. */
 export const loadViewHtml = (name: ViewName): Promise<string> => {
   let html = loading.get(name);
   if (!html) {

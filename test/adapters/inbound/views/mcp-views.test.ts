@@ -29,7 +29,13 @@ describe('views: metadata', () => {
     expect(uiOf(tools, 'skiptrace_skipTraceProperty')).toEqual({ resourceUri: 'ui://tool-gateway/skiptrace' });
     for (const gated of ['crm_deleteContact', 'records_deleteRecord', 'files_deleteItem'])
       expect(uiOf(tools, gated)).toEqual({ resourceUri: 'ui://tool-gateway/approval' });
-    expect(uiOf(tools, 'crm_getContact')).toBeUndefined();
+    // A vendor-backed tool without a view of its own: the connection view (its NOT_CONNECTED gets a card).
+    for (const plain of ['crm_getContact', 'crm_createContact', 'files_listChildren', 'records_getRecord'])
+      expect(uiOf(tools, plain)).toEqual({ resourceUri: 'ui://tool-gateway/connect' });
+    // No vendor, so never NOT_CONNECTED: no view.
+    const web = tools.filter((t: any) => t.name.startsWith('web_'));
+    expect(web.length).toBeGreaterThan(0);
+    for (const t of web) expect(t._meta?.ui).toBeUndefined();
     for (const app of ['views_answerApproval', 'views_recordsPage', 'views_openRecord'])
       expect(uiOf(tools, app)).toEqual({ visibility: ['app'] });
   });
@@ -42,6 +48,7 @@ describe('views: metadata', () => {
       'ui://tool-gateway/records',
       'ui://tool-gateway/file',
       'ui://tool-gateway/skiptrace',
+      'ui://tool-gateway/connect',
     ]);
     for (const uri of uris) {
       const { body } = await viewRpc(gateway, 'resources/read', { uri });

@@ -217,6 +217,26 @@ describe.skipIf(!available)('MCP Apps views in Chromium, hosted through ext-apps
         await finish(page, frame, `connect-${size.name}`);
       });
 
+      it('connection view: a tool without a view of its own shows NOT_CONNECTED’s card, else a summary', async () => {
+        target = { gateway: hub, token: ACME };
+        const args = { contact_id: '101' };
+        const answer = await call('crm_getContact', args);
+        const link = answer._meta['tool-gateway/error'].details.connect_url as string;
+        const { page, frame } = await mount(size, 'connect', args, answer);
+        await expect.poll(() => frame.locator('h1').textContent()).toBe('Connect HubSpot');
+        await frame.getByRole('button', { name: 'Connect HubSpot' }).click();
+        await expect.poll(async () => (await events(page)).find((e) => e.openLink)?.openLink).toBe(link);
+        await finish(page, frame, `connect-view-${size.name}`);
+
+        // Connected (memory mode): "Done" and a few of the answer's values, not the model's text.
+        target = { gateway, token: DEMO_TOKEN };
+        const done = await mount(size, 'connect', args, await call('crm_getContact', args));
+        await expect.poll(() => done.frame.locator('h1').textContent()).toBe('Done');
+        expect(await done.frame.locator('dl').textContent()).toContain('101');
+        expect(await done.frame.getByRole('button').count()).toBe(0);
+        await finish(done.page, done.frame, `connect-view-done-${size.name}`);
+      });
+
       it('file preview: an item, its text, and the download link', async () => {
         target = { gateway, token: DEMO_TOKEN };
         const args = { item_id: 'fid4a9d210ff841f' };
