@@ -25,7 +25,8 @@ import { UrlFetcher } from '../ports/url-fetcher.js';
 import type { GatewayConfig } from './config.js';
 import { resolveConfig } from './embedding.js';
 import { apiKeysFor, buildContainer, buildTenantScope, overriddenPorts, type ContainerOverrides } from './container.js';
-import { lazyRoutes, mountTenantRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
+import { lazyRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
+import { mountTenantRoutes } from '../adapters/inbound/http/tenant-routes.js';
 import { vendorAccess } from './vendor-access.js';
 import { auditPolicyOf } from './audit-spool.js';
 import { authorizationServerFor } from './identity.js';
@@ -312,7 +313,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
       mountOpenApi(app, surface);
       mountDocs(app, surface);
       for (const group of groupModules) group.routes?.(app, container, config.groups[group.name], shared);
-      mountTenantRoutes(app, tenants);
+      mountTenantRoutes(app, (tenant) => tenants.existing(tenant)?.http());
       usage.mount(app, container.get(Authenticator));
       mountConnectionRoutes(app, {
         connections: services.connections,
