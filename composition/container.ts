@@ -1,6 +1,6 @@
 import { Container, type ServiceIdentifier } from 'inversify';
 import type { Redis } from 'ioredis';
-import { allTools } from '../application/tools.js';
+import { boundTools } from '../application/tools.js';
 import { ApiKeyAuthenticator, type ApiKey } from '../adapters/outbound/auth/api-key-authenticator.js';
 import { CompositeAuthenticator } from '../adapters/outbound/auth/composite-authenticator.js';
 import { JwtAuthenticator } from '../adapters/outbound/auth/jwt-authenticator.js';
@@ -29,9 +29,9 @@ import type { GatewayConfig } from './config.js';
 import { bindOnce, type SharedServices } from './group-module.js';
 import { groupModules } from './groups/index.js';
 import { throttledWarn } from './store-faults.js';
-import { inheritShared, lazyRoutes, scopeOf, type TenantScope } from './tenant-scopes.js';
-import type { UseCase } from '../application/runtime/define-tool.js';
-import type { RegisteredTool } from '../application/runtime/registry.js';
+import { inheritShared, lazyRoutes } from './tenant-scopes.js';
+import { scopeOf, type TenantScope } from '../application/tenancy/tenancy.js';
+import type { Hono } from 'hono';
 
 /** Replacements for tests and embedders: any port bound here wins over what the configuration says. */
 export interface ContainerOverrides {
@@ -125,7 +125,7 @@ export const buildContainer = (
   );
 
   for (const group of groupModules) group.bind(container, config.groups[group.name], shared);
-  for (const tool of allTools) container.bind(tool.useCase as never).toSelf();
+  for (const tool of boundTools) container.bind(tool.useCase as never).toSelf();
   // finished batches, kept for records_getBatchResults in the shared cache (one for every tenant's scope)
   bindOnce(container, BatchOutcomes, () => new BatchOutcomes(container.get(SharedCache)));
   return container;
@@ -154,8 +154,7 @@ export const buildTenantScope = (
   shared: SharedServices,
   overrides: ContainerOverrides,
   tenant: string,
-  connected: (tool: RegisteredTool) => UseCase<unknown, unknown> | undefined,
-): TenantScope => {
+): TenantScope<Hono> => {
   const child = new Container({ parent: root, defaultScope: 'Singleton' });
   for (const [id, value] of overriddenPorts(overrides)) child.bind(id).toConstantValue(value);
   inheritShared(child, root);
@@ -163,10 +162,10 @@ export const buildTenantScope = (
   const served = groupModules.filter((g) => g.tenantScoped !== false && g.describe(config.groups[g.name]) === 'memory');
   for (const group of served) group.bind(child, config.groups[group.name], own);
   const names = new Set(served.map((g) => g.name));
-  for (const tool of allTools) if (names.has(tool.group)) child.bind(tool.useCase as never).toSelf();
+  for (const tool of boundTools) if (names.has(tool.group)) child.bind(tool.useCase as never).toSelf();
   const http = lazyRoutes((app) => {
     for (const group of served) group.routes?.(app, child, config.groups[group.name], own);
     return served.some((g) => g.routes);
   });
-  return scopeOf(child, http, connected);
+  return scopeOf(child, http);
 };

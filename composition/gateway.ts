@@ -25,7 +25,8 @@ import { UrlFetcher } from '../ports/url-fetcher.js';
 import type { GatewayConfig } from './config.js';
 import { resolveConfig } from './embedding.js';
 import { apiKeysFor, buildContainer, buildTenantScope, overriddenPorts, type ContainerOverrides } from './container.js';
-import { lazyRoutes, scopeOf, TenantScopes } from './tenant-scopes.js';
+import { lazyRoutes } from './tenant-scopes.js';
+import { scopeOf, Tenancy } from '../application/tenancy/tenancy.js';
 import { mountTenantRoutes } from '../adapters/inbound/http/tenant-routes.js';
 import { vendorAccess } from './vendor-access.js';
 import { auditPolicyOf } from './audit-spool.js';
@@ -183,9 +184,10 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const databaseProbe = config.storage.databaseUrl
     ? postgresProbe(config.storage.databaseUrl, undefined, onDatabaseFault)
     : undefined;
-  const tenants = new TenantScopes(
-    scopeOf(container, rootRoutes, connected),
-    (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant, connected),
+  const tenants = new Tenancy(
+    scopeOf(container, rootRoutes),
+    (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant),
+    connected,
     { ...config.tenantScopes, clock: shared.clock },
   );
   const vendorOfGroup = new Map(
@@ -228,7 +230,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     onFinished: usage.onFinished,
   });
   const audit = auditPolicyOf(services.audit, (group) => vendorOfGroup.get(group));
-  const executor = new ToolExecutor(registry, (tool, tenant) => tenants.useCase(tool, tenant), {
+  const executor = new ToolExecutor(registry, tenants.useCase, {
     onInternalError,
     onStoreError: storeFaultReporter(logger, metrics),
     rateLimits: { limiter: container.get(RateLimiter), ...config.rateLimits },
