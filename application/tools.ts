@@ -1,5 +1,6 @@
 import { crmTools } from './crm/index.js';
 import { filesTools } from './files/index.js';
+import { readImageTool } from './files/read-image.js';
 import { recordsTools } from './records/index.js';
 import type { ToolDeclaration } from './runtime/define-tool.js';
 import { skiptraceTools } from './skiptrace/index.js';
@@ -15,3 +16,12 @@ export const allTools: readonly ToolDeclaration[] = [
   ...workspacesTools,
   ...webTools,
 ];
+
+/**
+ * Tools only the MCP Apps views call (through their app-only tools, adapters/inbound/mcp/view-tools.ts):
+ * bound and run like the others (executor, permission, the caller's connection), never listed.
+ */
+export const viewOnlyTools: readonly ToolDeclaration[] = [readImageTool];
+
+/** Every tool whose use case the gateway binds: the listed ones and the views' own. */
+export const boundTools: readonly ToolDeclaration[] = [...allTools, ...viewOnlyTools];

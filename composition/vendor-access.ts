@@ -6,7 +6,7 @@ import { ConnectionWatch, MAX_CONNECTION_WAITERS } from '../application/connecti
 import { ConnectResume } from '../application/connections/connect-resume.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
-import { allTools } from '../application/tools.js';
+import { boundTools } from '../application/tools.js';
 import { environmentConnectionStore } from '../adapters/outbound/http/scoped-token-store.js';
 import { InMemoryAuditLog } from '../adapters/outbound/memory/in-memory-audit-log.js';
 import { ConnectionTokenStore } from '../adapters/outbound/persistence/connection-token-store.js';
@@ -138,7 +138,7 @@ export const vendorAccess = ({
     for (const group of backed.get(connection.vendor) ?? []) {
       group.bindConnection?.(container, config.groups[group.name], own, binding);
       // The group's use cases live here too: resolved from the root they would get the root's adapters.
-      for (const tool of allTools) if (tool.group === group.name) container.bind(tool.useCase as never).toSelf();
+      for (const tool of boundTools) if (tool.group === group.name) container.bind(tool.useCase as never).toSelf();
     }
     return container;
   };
@@ -174,9 +174,9 @@ export const vendorAccess = ({
   });
 
   // Each vendor-backed tool's use case, once: the tenant and user come with each call.
-  const useCases = new Map<(typeof allTools)[number], UseCase<unknown, unknown>>();
-  const resolved = new WeakMap<Container, Map<(typeof allTools)[number], UseCase<unknown, unknown>>>();
-  for (const tool of allTools) {
+  const useCases = new Map<(typeof boundTools)[number], UseCase<unknown, unknown>>();
+  const resolved = new WeakMap<Container, Map<(typeof boundTools)[number], UseCase<unknown, unknown>>>();
+  for (const tool of boundTools) {
     const vendor = [...backed].find(([, groups]) => groups.some((g) => g.name === tool.group))?.[0];
     if (!vendor) continue;
     useCases.set(

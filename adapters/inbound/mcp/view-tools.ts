@@ -1,7 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { gatedBy } from '../../../application/runtime/approval.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
-import type { RegisteredTool } from '../../../application/runtime/registry.js';
+import { ToolRegistry, type RegisteredTool } from '../../../application/runtime/registry.js';
+import { viewOnlyTools } from '../../../application/tools.js';
 import { toCallToolResult, type McpCaller } from './mcp-tools.js';
 import { givesTableRows } from './table-rows.js';
 
@@ -31,6 +32,10 @@ export interface AppTool {
 export const ANSWER_APPROVAL = 'views_answerApproval';
 export const RECORDS_PAGE = 'views_recordsPage';
 export const OPEN_RECORD = 'views_openRecord';
+export const FILE_IMAGE = 'views_fileImage';
+
+/** The tools only views run (application/tools.ts viewOnlyTools), registered apart: never listed. */
+const VIEW_ONLY = new ToolRegistry(viewOnlyTools);
 
 export const APP_TOOLS: readonly AppTool[] = [
   {
@@ -89,6 +94,17 @@ export const APP_TOOLS: readonly AppTool[] = [
       _meta: APP_ONLY,
     },
   },
+  {
+    over: ['files_readFile'],
+    tool: {
+      name: FILE_IMAGE,
+      title: 'An image file (file preview)',
+      description: "An image file's bytes, base64 (at most 2 MiB), for the file preview. For the preview only.",
+      inputSchema: obj({ item_id: { type: 'string', maxLength: 200, description: 'The image file.' } }, ['item_id']),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+      _meta: APP_ONLY,
+    },
+  },
 ];
 
 // The approval card is listed beside any gated tool the caller sees.
@@ -124,6 +140,7 @@ const planOf = (executor: ToolExecutor, name: string, args: Record<string, unkno
     };
   }
   if (name === OPEN_RECORD) return { tool: registered('records_getRecord'), args: pick(args, ['record_id']) };
+  if (name === FILE_IMAGE) return { tool: VIEW_ONLY.get('files_readImage')!, args: pick(args, ['item_id']) };
   const { tool, arguments: toolArgs, approval_token: token, approved } = args;
   if (typeof tool !== 'string' || typeof token !== 'string' || typeof approved !== 'boolean')
     throw invalid(`${ANSWER_APPROVAL} needs tool (a string), approval_token (a string) and approved (a boolean).`);
@@ -157,6 +174,12 @@ export const callAppTool = async (
     ...(caller.trace ? { trace: caller.trace } : {}),
     ...('person' in plan ? { person: plan.person } : {}),
   });
+  // An image's bytes whole (the bound is the tool's, 2 MiB): the output budgets are for the model's text.
+  if (name === FILE_IMAGE && result.ok && typeof result.payload === 'object' && result.payload !== null)
+    return {
+      content: [{ type: 'text', text: result.text() }],
+      structuredContent: result.payload as Record<string, unknown>,
+    };
   // A page's rows as the table shows them (as for the model's own call), a record whole.
   const tableRows = givesTableRows(result, plan.args, false);
   return toCallToolResult(result, budgets.outputBudget, budgets.jsonBudget, tableRows);

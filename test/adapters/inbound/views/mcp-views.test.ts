@@ -221,3 +221,54 @@ describe('views: the approval card’s answer and the app-only tools', () => {
     expect(refused.body.result._meta['tool-gateway/error'].code).toMatch(/FORBIDDEN|PERMISSION/);
   });
 });
+
+describe('views: the file preview’s image (views_fileImage)', () => {
+  const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const write = async (file_name: string, content: string) => {
+    const { body } = await viewRpc(gateway, 'tools/call', {
+      name: 'files_writeFile',
+      arguments: { folder_id: 'home', file_name, content, encoding: 'base64' },
+    });
+    return body.result.structuredContent.Id as string;
+  };
+  const image = (item_id: string, token?: string) =>
+    viewRpc(gateway, 'tools/call', { name: 'views_fileImage', arguments: { item_id } }, UI_CAPABILITIES, token);
+
+  it('is app-only, listed beside files_readFile, and never a tool of its own to any client', async () => {
+    const { body } = await viewRpc(gateway, 'tools/list', {});
+    expect(uiOf(body.result.tools, 'views_fileImage')).toEqual({ visibility: ['app'] });
+    expect(body.result.tools.map((t: any) => t.name)).not.toContain('files_readImage');
+    const plain = await viewRpc(gateway, 'tools/list', {}, {});
+    expect(plain.body.result.tools.map((t: any) => t.name)).not.toContain('views_fileImage');
+    for (const caps of [{}, UI_CAPABILITIES]) {
+      const direct = await viewRpc(
+        gateway,
+        'tools/call',
+        { name: 'files_readImage', arguments: { item_id: 'x' } },
+        caps,
+      );
+      expect(direct.body.error?.code ?? direct.body.result?.isError).toBeTruthy();
+    }
+  });
+
+  it('gives a PNG’s bytes whole, and refuses a file that is not an image', async () => {
+    const id = await write('dot.png', PNG_1X1);
+    const ok = await image(id);
+    expect(ok.body.result.isError).toBeUndefined();
+    expect(ok.body.result.structuredContent).toMatchObject({
+      content_type: 'image/png',
+      name: 'dot.png',
+      data_base64: PNG_1X1,
+    });
+    const text = await write('note.txt', Buffer.from('hello').toString('base64'));
+    const notImage = await image(text);
+    expect(notImage.body.result.isError).toBe(true);
+    expect(notImage.body.result.content[0].text).toContain('not an image');
+  });
+
+  it('needs files:read: a key that may only read CRM contacts is refused', async () => {
+    const refused = await image(await write('dot2.png', PNG_1X1), READER_TOKEN);
+    expect(refused.body.result.isError).toBe(true);
+    expect(refused.body.result._meta['tool-gateway/error'].code).toMatch(/FORBIDDEN|PERMISSION/);
+  });
+});

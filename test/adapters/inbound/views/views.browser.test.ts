@@ -27,6 +27,8 @@ const available = !skipUnless(existsSync(CHROMIUM), SKIP_REASONS.chromium);
 const ARTEFACTS = resolve(import.meta.dirname, '../../../../test-artifacts/views');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ACME = 'token-acme-views-0123456789';
+/** A 1×1 PNG, for the image preview. */
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 const WIDTHS = [
   { name: 'desktop', width: 1280, height: 860 },
@@ -249,6 +251,27 @@ describe.skipIf(!available)('MCP Apps views in Chromium, hosted through ext-apps
         await frame.getByRole('button', { name: 'Download' }).click();
         await expect.poll(async () => (await events(page)).find((e) => e.openLink)?.openLink).toMatch(/^https?:\/\//);
         await finish(page, frame, `file-${size.name}`);
+      });
+
+      it('file preview: an image shown from its bytes (views_fileImage), with its download link', async () => {
+        target = { gateway, token: DEMO_TOKEN };
+        const written = await call('files_writeFile', {
+          folder_id: 'home',
+          file_name: `dot-${size.name}.png`,
+          content: PNG_1X1,
+          encoding: 'base64',
+        });
+        const args = { item_id: written.structuredContent.Id as string };
+        const { page, frame } = await mount(size, 'file', args, await call('files_readFile', args));
+        await expect.poll(() => frame.locator('h1').textContent()).toBe(`dot-${size.name}.png`);
+        const img = frame.getByRole('img', { name: `dot-${size.name}.png` });
+        await img.waitFor();
+        expect(await img.getAttribute('src')).toBe(`data:image/png;base64,${PNG_1X1}`);
+        // Decoded by the browser under the view's CSP (img-src data: blob:).
+        await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+        await frame.getByRole('button', { name: 'Download' }).click();
+        await expect.poll(async () => (await events(page)).find((e) => e.openLink)?.openLink).toMatch(/^https?:\/\//);
+        await finish(page, frame, `file-image-${size.name}`);
       });
     });
   }

@@ -2,8 +2,9 @@ import { button, facts, h, replace, status } from './dom.js';
 import { callTool, show, startView, textOf, type ToolAnswer, type ViewContext } from './shell.js';
 
 // The file preview: an item (files_getItem) or a page of a file's text (files_readFile: text files, and
-// PDF and Office documents page by page as text), with the next page and the download link. An image or
-// another file without text shows why, and its download link.
+// PDF and Office documents page by page as text), with the next page and the download link. An image is
+// shown (views_fileImage, at most 2 MiB, from a data: URL); another file without text shows why. Each has
+// its download link.
 
 const size = (bytes: unknown): string | undefined => {
   if (typeof bytes !== 'number') return undefined;
@@ -81,20 +82,40 @@ const renderItem = (data: Record<string, unknown>, ctx: ViewContext): void => {
   );
 };
 
+const IMAGE = /\.(png|jpe?g|gif|webp|bmp)$/i;
+
+/** An image's bytes through views_fileImage, shown from a data: URL; too large or refused: the reason. */
+const showImage = async (ctx: ViewContext, itemId: string, name: string, into: HTMLElement) => {
+  replace(into, status('info', 'Loading the image…'));
+  const result = await callTool(ctx, 'views_fileImage', { item_id: itemId });
+  const data = result.structuredContent ?? {};
+  const type = data['content_type'];
+  const base64 = data['data_base64'];
+  if (result.isError || typeof type !== 'string' || typeof base64 !== 'string')
+    return replace(into, status('info', `No preview: ${textOf(result)} Use Download.`));
+  replace(
+    into,
+    h('figure', {}, h('img', { src: `data:${type};base64,${base64}`, alt: name }), h('figcaption', {}, name)),
+  );
+};
+
 const render = (answer: ToolAnswer, ctx: ViewContext): void => {
   const data = answer.structuredContent ?? {};
   if (typeof data['text'] === 'string') return renderText(data, ctx);
   if ('Id' in data) return renderItem(data, ctx);
-  // A file with no text to show (an image, an archive...): why, and its download link.
+  // A file with no text to show (an image, an archive...): why, an image's preview, and its download link.
   const itemId = String(data['item_id'] ?? ctx.args['item_id'] ?? '');
+  const name = String(data['name'] ?? 'File');
   const out = h('div', { 'aria-live': 'polite' });
+  const preview = h('div', { 'aria-live': 'polite' });
   replace(
     ctx.root,
-    h('h1', {}, String(data['name'] ?? 'File')),
-    h('p', {}, textOf(answer)),
+    h('h1', {}, name),
+    IMAGE.test(name) ? preview : h('p', {}, textOf(answer)),
     h('div', { class: 'actions' }, download(ctx, itemId, out)),
     out,
   );
+  if (IMAGE.test(name)) void showImage(ctx, itemId, name, preview);
 };
 
 startView('file', render);
