@@ -11,7 +11,7 @@ export interface TenantCacheLimits {
 
 /**
  * The one kind of cache the gateway keeps per tenant (issue 39): each tenant's memory-mode adapters
- * (TenantScopes) and each connection's vendor adapters (ConnectionResolver). Bounded by count and idle time,
+ * (Tenancy) and each connection's vendor adapters (ConnectionResolver). Bounded by count and idle time,
  * so a hostile caller with many tenants or owners in its tokens cannot grow it without end; time is the
  * gateway's clock, so tests move it. `get` counts as a use, `peek` does not; neither answers an idle entry.
  */
