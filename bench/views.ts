@@ -30,6 +30,7 @@ const cases = [
     tool: 'skiptrace_skipTraceProperty',
     args: { street: '10 Harbor Way', city: 'Boston', state: 'MA', zip: '02110', purpose: 'bench' },
   },
+  { view: 'connect', tool: 'crm_getContact', args: { contact_id: '101' } },
 ];
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
