@@ -57,6 +57,8 @@ const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolv
 export class JobEngine {
   readonly worker: string;
   readonly #running = new Map<string, Promise<void>>();
+  /** Jobs running here that a caller cancelled through this instance: they stop at their next chunk. */
+  readonly #cancelledHere = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #halted = false;
   #polling = false;
@@ -154,7 +156,10 @@ export class JobEngine {
     const row = await this.find(id, caller);
     if (!row || FINISHED.has(row.status)) return row;
     const now = this.o.clock.now();
-    return this.o.store.cancel(id, now, new Date(now.getTime() + this.resultTtlSeconds * 1000));
+    const cancelled = await this.o.store.cancel(id, now, new Date(now.getTime() + this.resultTtlSeconds * 1000));
+    // Running here: told at once, not at the next look at its row (other instances learn it from the row).
+    if (cancelled && this.#running.has(id)) this.#cancelledHere.add(id);
+    return cancelled;
   }
 
   /** Starts looking for jobs. */
@@ -264,10 +269,14 @@ export class JobEngine {
     renew.unref();
     try {
       const alive = () => !this.#halted;
-      const stopped = () => this.#halted || status !== 'running';
+      const stopped = () => this.#halted || status !== 'running' || this.#cancelledHere.has(job.id);
       const outcome = await this.#work(job, { alive, stopped });
       if (!alive()) return;
-      const end: JobStatus = outcome.error ? 'failed' : status === 'running' ? 'completed' : 'cancelled';
+      const end: JobStatus = outcome.error
+        ? 'failed'
+        : status === 'running' && !this.#cancelledHere.has(job.id)
+          ? 'completed'
+          : 'cancelled';
       const at = this.o.clock.now();
       const ended = await this.o.store.finish(
         job.id,
@@ -280,6 +289,7 @@ export class JobEngine {
       if (ended) await this.#audit(job, end, outcome.error, at);
     } finally {
       clearInterval(renew);
+      this.#cancelledHere.delete(job.id);
     }
   }
 
