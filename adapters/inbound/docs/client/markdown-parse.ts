@@ -21,6 +21,9 @@ export {
 } from './markdown-tree.js';
 
 const WEB_LINK = /^https?:\/\//i;
+/** A bare (literal) http(s) link whose address holds a quote: written as is, not in <...> or [...](...). */
+const bareWithQuote = (url: string, source: string): boolean =>
+  source === url && WEB_LINK.test(url) && /["']/.test(url);
 
 // The mdast types, through the parser's own signature (the `mdast` types package is not imported by name).
 type Root = ReturnType<typeof fromMarkdown>;
@@ -119,7 +122,17 @@ class Reader {
         case 'link':
           // A link holds no link: one inside a label is its text.
           if (inLink) for (const n of this.inlines(node.children, depth + 1, true)) pushInline(out, n);
-          else if (WEB_LINK.test(node.url))
+          else if (bareWithQuote(node.url, this.sourceOf(node))) {
+            // A bare link runs to the next space in GFM, but a quote cannot be part of an address (RFC 3986): an
+            // answer's `web_fetch {"url":"https://..."}` links the address and keeps `"}` as text.
+            const end = node.url.search(/["']/);
+            out.push({
+              kind: 'link',
+              href: node.url.slice(0, end),
+              children: [{ kind: 'text', text: node.url.slice(0, end) }],
+            });
+            text(this.sourceOf(node).slice(end));
+          } else if (WEB_LINK.test(node.url))
             out.push({ kind: 'link', href: node.url, children: this.inlines(node.children, depth + 1, true) });
           else text(this.sourceOf(node));
           break;

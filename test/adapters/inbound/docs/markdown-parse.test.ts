@@ -59,6 +59,19 @@ describe('inline Markdown', () => {
     expect(parseInline('\\*not italic\\* and a \\| pipe')).toEqual([text('*not italic* and a | pipe')]);
   });
 
+  it("ends a bare link at a quote, which no address holds: an answer's web_fetch call links its URL", () => {
+    expect(parseInline('Read one: web_fetch {"url":"https://x.test/companies/rosegold-realty"}')).toEqual([
+      text('Read one: web_fetch {"url":"'),
+      link('https://x.test/companies/rosegold-realty', text('https://x.test/companies/rosegold-realty')),
+      text('"}'),
+    ]);
+    expect(parseInline("see https://x.test/a'b")).toEqual([
+      text('see '),
+      link('https://x.test/a', text('https://x.test/a')),
+      text("'b"),
+    ]);
+  });
+
   it('makes http(s) links, labelled and bare, and nothing else', () => {
     expect(parseInline('see [the docs](https://example.com/a?b=1) now')).toEqual([
       text('see '),
