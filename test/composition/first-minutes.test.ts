@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import { startServerProcess } from '../support/server-process.js';
@@ -36,10 +38,11 @@ it('names the MCP URL and /docs in the banner, and a taken port in one line that
     expect(banner).toContain(`${first.base}/docs`);
     expect(banner).toContain('"Connect a client"');
     const port = new URL(first.base).port;
-    const second = await runToExit({ PORT: port });
+    // A data folder of its own: this is about the port; with the first's folder, the second's job engine
+    // (which resumes jobs of an existing embedded store at start) also says the folder is taken.
+    const second = await runToExit({ PORT: port, GATEWAY_DATA_DIR: mkdtempSync(`${tmpdir()}/first-minutes-`) });
     expect(second.code).toBe(1);
-    // One line of the gateway's own; a warning Node itself prints for the process (under load on Node 22, seen
-    // once in CI) is not the gateway's answer.
+    // One line of the gateway's own; a warning Node itself prints for the process is not the gateway's answer.
     const own = second.out
       .trim()
       .split('\n')
