@@ -1,6 +1,8 @@
 // The connection and audit endpoints in the OpenAPI document (the tools' operations are generated from
 // the registry; these are written out, as they are few and fixed).
 
+import { errors } from './error-responses.js';
+
 const vendorParam = {
   name: 'vendor',
   in: 'path',
@@ -14,22 +16,6 @@ const scopeParam = {
   description: "`tenant` (default; needs connections:manage) or `user` (the caller's own connection).",
   schema: { type: 'string', enum: ['tenant', 'user'], default: 'tenant' },
 };
-const errorBody = {
-  'application/json': {
-    schema: {
-      type: 'object',
-      properties: {
-        success: { const: false },
-        error: {
-          type: 'object',
-          properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
-        },
-      },
-    },
-  },
-};
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [String(s), { description: `Error ${s}.`, content: errorBody }]));
 
 const connection = {
   type: 'object',

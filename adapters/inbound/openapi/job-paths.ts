@@ -2,23 +2,7 @@
 // tools that can run as a job, and the /v1/jobs endpoints.
 
 import { JOB_PAGE_DEFAULT, JOB_PAGE_MAX } from '../../../application/jobs/job-view.js';
-
-const errorBody = {
-  'application/json': {
-    schema: {
-      type: 'object',
-      properties: {
-        success: { const: false },
-        error: {
-          type: 'object',
-          properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
-        },
-      },
-    },
-  },
-};
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [String(s), { description: `Error ${s}.`, content: errorBody }]));
+import { errors } from './error-responses.js';
 
 const outcome = {
   type: 'object',
