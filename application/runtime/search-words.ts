@@ -110,6 +110,7 @@ workspace team: space
 invite: member add
 grant: role member update
 start begin launch: create
+log register = create
 access: member
 org company: organization
 owner own: skip trace property
@@ -129,19 +130,25 @@ private public: privacy
 /** Phrases that mean one catalogue word, replaced before the words are split. */
 export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bset up\b/g, 'create'],
+  [/\b(?:spin|stand) up\b/g, 'create'],
   [/\blook up\b/g, 'search'],
   [/\bget rid of\b/g, 'delete'],
   [/\bhow many\b/g, 'count'],
+  // "what did row 12 look like before the last edit": an earlier version
+  [/\blook(?:ed|s)? like (?:before|earlier|previously|back)\b/g, 'revision'],
   [/\bsign up\b/g, 'create'],
   [/\bshut down\b/g, 'delete'],
   [/\bwhat(?:'s| is|s) in(?:side)?\b/g, 'list'],
+  // "what apps are in the X space": the things of a kind inside another
+  [/\bwhat (\w+) (?:are|is) (?:there )?in(?:side)?\b/g, 'list $1 in'],
   [/\bwhose\b/g, 'filter'],
   [/\bwhere (?:the |its |their )?\w+ (?:is|are|was|were|has|have)\b/g, 'filter'],
   [/\bclose down\b/g, 'delete'],
   [/\bhome ?owner'?s?\b/g, 'homeowner'],
   // a verb and its particle with up to three words between ("take Lena out of", "bring it back")
-  [/\b(?:take|kick|throw|pull|get|boot|drop)\b((?: [\w'-]+){1,3}?) out(?: of)?\b/g, 'remove$1 from'],
+  // "get lead 22 back out of the trash" is a restore: "back" is read before "out of"
   [/\b(?:bring|get|put|let|pull)\b((?: [\w'-]+){1,3}?) back\b/g, 'restore$1'],
+  [/\b(?:take|kick|throw|pull|get|boot|drop)\b((?: [\w'-]+){1,3}?) out(?: of)?\b/g, 'remove$1 from'],
   [/\b(?:bring|let|get|pull)\b((?: [\w'-]+){1,3}?) in(?:to)?\b/g, 'add$1 to'],
   [/\b(?:came|come|comes|coming) in\b/g, 'created'],
   // "give me / us" asks for something; giving someone something changes what they have

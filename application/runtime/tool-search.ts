@@ -4,7 +4,7 @@ import type { JsonSchema } from './json-schema.js';
 import type { RegisteredTool } from './registry.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_QUERY_CHARS } from './discovery.js';
 import { toolError, type ToolError } from './tool-error.js';
-import { CHANGE_WORDS, PHRASES, QUESTION_OPENERS, stem, SYNONYMS, words, type Synonyms } from './search-words.js';
+import { CHANGE_WORDS, PHRASES, QUESTION_OPENERS, stem, STOP, SYNONYMS, words, type Synonyms } from './search-words.js';
 import { KIND_NOUNS, matchNames, type CompiledNames } from './name-terms.js';
 
 export { stem, words } from './search-words.js';
@@ -34,6 +34,16 @@ const NO_ID_FACTOR = 0.85;
  * contact_id; "deal 3", a record of the tenant's Deals app: record_id).
  */
 const ID_MATCH_FACTOR = 1.3;
+/**
+ * How much more a tool counts whose name starts with the verb a command starts with ("read the lease in
+ * Contracts": files_readFile, though the folder's name speaks for the folder tools).
+ */
+const VERB_FACTOR = 1.3;
+/**
+ * How much more a tool counts whose name ends with the kind of thing a task quotes the id of ("open deal 31":
+ * records_getRecord before records_listRecordComments, which takes the same id for something else).
+ */
+const OBJECT_FACTOR = 1.15;
 /** The kinds of things a task quotes by id, and the parameters that take their ids. */
 const ID_PARAMETERS: ReadonlyMap<string, RegExp> = new Map(
   (
@@ -77,6 +87,9 @@ interface Doc {
   readonly group: Group;
   /** Whether it needs the id of one thing (THING_ID). */
   readonly needsId: boolean;
+  /** The first and the last word of its name after the group (`files_readFile`: read, file), stemmed. */
+  readonly verb: string;
+  readonly object: string;
   readonly tf: Record<Field, Map<string, number>>;
   readonly length: Record<Field, number>;
 }
@@ -133,7 +146,16 @@ const documentOf = (tool: RegisteredTool): Doc => {
     tf[f] = counts(fields[f]);
     length[f] = fields[f].length;
   }
-  return { tool, group: d.group, tf, length, needsId: tool.requiredParameters.some((p) => THING_ID.test(p)) };
+  const own = words(d.name.slice(d.name.indexOf('_') + 1));
+  return {
+    tool,
+    group: d.group,
+    tf,
+    length,
+    needsId: tool.requiredParameters.some((p) => THING_ID.test(p)),
+    verb: own[0] ?? '',
+    object: own.at(-1) ?? '',
+  };
 };
 
 /** The ranked search over one visible set of tools. */
@@ -215,6 +237,8 @@ export class ToolIndex {
       if (query.groups?.size && !query.groups.has(doc.group)) score *= OTHER_GROUP_FACTOR;
       if (query.idOf?.some((kind) => doc.tool.requiredParameters.some((p) => ID_PARAMETERS.get(kind)!.test(p))))
         score *= ID_MATCH_FACTOR;
+      if (query.verb?.includes(doc.verb)) score *= VERB_FACTOR;
+      if (query.idOf?.includes(doc.object)) score *= OBJECT_FACTOR;
       if (score > 0) scored.push({ tool: doc.tool, score, at });
     });
     scored.sort((a, b) => b.score - a.score || a.at - b.at);
@@ -235,6 +259,8 @@ export type Query = ReadonlyArray<{ readonly word: string; readonly via?: string
   readonly groups?: ReadonlySet<Group>;
   /** The kinds of things it quotes an id of (ID_PARAMETERS' keys): "contact 310", "deal 3". */
   readonly idOf?: readonly string[];
+  /** The verb a command starts with, and the catalogue's words for it ("trash": delete). */
+  readonly verb?: readonly string[];
 };
 
 const NO_SYNONYMS: Synonyms = { same: [], related: [] };
@@ -288,9 +314,10 @@ export const queryTerms = (query: string, names: CompiledNames = []): Query | To
   const distinct = [...new Set(rest)].slice(0, MAX_QUERY_TERMS);
   // a word before the noun of a kind of thing is a name even when the tenant has no such name ("the contacts
   // app" is an app), so neither its plural nor what agents mean by it elsewhere counts
+  // (next in the query as written: "columns [Deals] app" does not make "columns" a name)
   const beforeKind = new Set(
-    rest.filter(
-      (w, k) => KIND_NOUNS.has(rest[k + 1] ?? '') && !CHANGE_WORDS.has(w) && !QUESTION_OPENERS.has(w) && !/\d/.test(w),
+    list.filter(
+      (w, k) => KIND_NOUNS.has(list[k + 1] ?? '') && !CHANGE_WORDS.has(w) && !QUESTION_OPENERS.has(w) && !/\d/.test(w),
     ),
   );
   // a word that is one of the tenant's names means that name, not what agents mean by it elsewhere ("lead")
@@ -308,7 +335,30 @@ export const queryTerms = (query: string, names: CompiledNames = []): Query | To
     ...plurals.map((word) => ({ word, ...NO_SYNONYMS })),
     ...named.map(({ term, via }) => ({ word: term, via: via ?? '', ...NO_SYNONYMS })),
   ];
-  return Object.assign(terms, { question: asksToRead(phrased), givesId: /\d|@/.test(query), groups, idOf });
+  return Object.assign(terms, {
+    question: asksToRead(phrased),
+    // an e-mail address or a web address describes a thing, it is not the id a tool takes
+    givesId: /\d/.test(plain.replace(/\bweb page url\b/g, '')),
+    groups,
+    idOf,
+    verb: leadingVerb(phrased),
+  });
+};
+
+/** Words before a command's verb that say nothing of it ("please", "can you", "I need to"). */
+const POLITE =
+  /^(?:(?:please|pls|kindly|quickly|now|ok|okay|hey|so|then|go ahead and|can you|could you|would you|will you|i need to|i want to|i'd like to|we need to|let's|lets|help me|try to)\s+)+/;
+
+/** The verb a command starts with and what it means here; none for a question (asksToRead says which). */
+const leadingVerb = (phrased: string): string[] => {
+  const first =
+    phrased
+      .trim()
+      .replace(POLITE, '')
+      .split(/[^a-z']+/)[0] ?? '';
+  if (!first || STOP.has(first)) return [];
+  const verb = stem(first);
+  return [verb, ...(SYNONYMS.get(verb)?.same ?? [])];
 };
 
 /** A bare domain in a task ("anyone from acme.com") is most often a company's e-mail domain. */

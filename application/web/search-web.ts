@@ -65,7 +65,7 @@ export const searchWebTool = defineTool({
   name: 'search',
   title: 'Search the web',
   description:
-    'Searches the web: title, address and snippet of the best results, and says when none contains the query words; read one with web_fetch.',
+    'Searches the web: title, address and snippet of the best results, and tells when none contains the query words; read one with web_fetch.',
   annotations: { kind: 'Read', idempotent: true, openWorld: true },
   params: SearchWebParams,
   useCase: SearchWeb,
