@@ -15,8 +15,9 @@ import type { Clock } from '../ports/clock.js';
 // jobs). With REDIS_URL, BullMQ dispatches the jobs (a queue under REDIS_KEY_PREFIX + 'tg:bull'), keeps
 // each running job's lock and hands a job whose instance died to another; without it, the engine takes
 // jobs from the database under its own lease. BullMQ is used only when DATABASE_URL is set too: the embedded
-// SQLite file is one instance's, and a job handed to another instance would find no rows there. Memory-mode start-up touches no disk: the engine starts looking for jobs at start only when there
-// is a database to share or an embedded file already there, and otherwise on the first job.
+// SQLite file is one instance's, and a job handed to another instance would find no rows there. Start-up
+// does no job work at all: the engine starts once the server listens (resume, called by main.ts), or on the
+// first job.
 
 export { mountJobRoutes } from '../adapters/inbound/http/job-routes.js';
 export type { JobEngine, JobEngineOptions } from '../application/jobs/job-engine.js';
@@ -64,8 +65,12 @@ export const jobEngineFor = (w: JobWiring): JobEngine => {
     onPace: (seconds, job) => w.logger.info({ job, seconds }, 'job waits for the vendor quota'),
     onError,
     queue,
+    // Nothing at start-up: main.ts calls resume() once the server listens. A shared database: run jobs from
+    // then on (any instance may be handed one). The embedded file, if it exists: look once for jobs left
+    // unfinished by the last run (this opens the file, which one process holds: a second process on the same
+    // data dir is not supported, and says so once). No file: nothing until the first job.
+    atListen: () => (databaseUrl ? 'start' : existsSync(join(dataDir, 'gateway.sqlite')) ? 'look' : 'none'),
     ...jobs,
   });
-  if (databaseUrl || existsSync(join(dataDir, 'gateway.sqlite'))) engine.start();
   return engine;
 };

@@ -154,6 +154,7 @@ const start = () => {
     };
     process.stdout.write(`${bannerLines(facts).join('\n')}\n\n`);
     logger.info({ port: info.port, host: info.address }, 'listening');
+    void gateway.jobs.resume(); // the job engine's first work, after the server answers (never rejects)
     if (config.storage.databaseUrl) void announceDatabase(config.storage.databaseUrl, config.storage.dataDir, logger);
     // No document reader starts here: the first document read starts one (its start is not counted against
     // the document's time limit), so an idle gateway does not hold one and its libraries (bench/startup.ts).

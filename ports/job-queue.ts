@@ -65,16 +65,19 @@ export interface JobStore {
   active(tenant: string): Promise<number>;
   /**
    * Takes one job to run: a queued one, or one whose lease ran out (its instance stopped), never one of a
-   * tenant already running `perTenant` jobs; the least busy tenant first. Undefined when there is none.
+   * tenant already running `perTenant` jobs (counted and taken in one step, as take does); the least busy
+   * tenant first. Undefined when there is none.
    */
   claim(worker: string, now: Date, leaseMs: number, perTenant: number): Promise<JobRow | undefined>;
   /**
    * Records that `worker` runs the job the dispatcher handed it (queued becomes running, attempts + 1);
-   * undefined when the job has ended (or does not exist).
+   * `busy` when the job is queued and its tenant already runs `perTenant` jobs (a job already running, being
+   * resumed, is taken whatever the count); undefined when the job has ended (or does not exist). The count
+   * and the change are one step: two instances taking two jobs of a tenant at once cannot both pass the bound.
    */
-  take(id: string, worker: string, now: Date): Promise<JobRow | undefined>;
-  /** Jobs of the tenant running (or cancelling), other than `except`. */
-  running(tenant: string, except: string): Promise<number>;
+  take(id: string, worker: string, now: Date, perTenant: number): Promise<JobRow | 'busy' | undefined>;
+  /** How many jobs, over every tenant, are not finished (queued, running or cancelling): jobs to resume. */
+  unfinished(): Promise<number>;
   /**
    * Extends the lease and answers the job's status (`cancelling` once cancel was asked); undefined when
    * another instance took the job or it ended (this one must stop).

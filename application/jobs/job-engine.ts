@@ -43,6 +43,8 @@ export interface JobEngineOptions {
   readonly onError?: (error: unknown, job?: string) => void;
   /** BullMQ (when REDIS_URL is set): dispatch, locks and stalled-job recovery; else the store's lease. */
   readonly queue?: JobDispatcher;
+  /** What resume() does once the server listens (default `start`): see resume. */
+  readonly atListen?: () => 'start' | 'look' | 'none';
 }
 
 export const JOB_RESULT_TTL_SECONDS = 24 * 3_600;
@@ -133,7 +135,7 @@ export class JobEngine {
           retry_after_seconds: 5,
         },
       );
-      await this.o.store.take(id, this.worker, this.o.clock.now());
+      await this.o.store.take(id, this.worker, this.o.clock.now(), Number.MAX_SAFE_INTEGER);
       const at = this.o.clock.now();
       const expires = new Date(at.getTime() + this.resultTtlSeconds * 1000);
       await this.o.store.finish(id, this.worker, 'failed', JSON.stringify({ error: failure }), at, expires);
@@ -160,6 +162,28 @@ export class JobEngine {
     // Running here: told at once, not at the next look at its row (other instances learn it from the row).
     if (cancelled && this.#running.has(id)) this.#cancelledHere.add(id);
     return cancelled;
+  }
+
+  /**
+   * Once the server listens (composition/main.ts; an embedder serving `gateway.http` calls it too): never at
+   * start-up, so that nothing opens the store before the server answers. With a store every instance shares
+   * (`atListen` answers `start`), starts looking for jobs; with one of this instance's own that exists
+   * (`look`), looks once and starts only if it holds jobs left unfinished (a restart resumes them); else
+   * (`none`) waits for the first job. Never rejects: a store that cannot be read is reported (onError).
+   */
+  async resume(): Promise<void> {
+    const mode = this.o.atListen?.() ?? 'start';
+    if (mode === 'none' || this.#timer || this.#halted) return;
+    try {
+      if (mode === 'start' || (await this.o.store.unfinished()) > 0) this.start();
+    } catch (error) {
+      this.o.onError?.(error);
+    }
+  }
+
+  /** Whether this instance looks for jobs (start, resume or a first job started it). */
+  get started(): boolean {
+    return this.#timer !== undefined;
   }
 
   /** Starts looking for jobs. */
@@ -206,10 +230,10 @@ export class JobEngine {
     if (!run) {
       const row = await this.o.store.get(id);
       if (!row || FINISHED.has(row.status)) return 'done';
-      // A job not yet started waits while its tenant has perTenantRunning jobs running (a resumed one does not).
-      if (row.status === 'queued' && (await this.o.store.running(row.tenant, id)) >= (this.o.perTenantRunning ?? 2))
-        return 'later';
-      const job = await this.o.store.take(id, this.worker, this.o.clock.now());
+      // A job not yet started waits while its tenant has perTenantRunning jobs running (a resumed one does not):
+      // take counts and takes in one step, so two instances cannot both pass the bound.
+      const job = await this.o.store.take(id, this.worker, this.o.clock.now(), this.o.perTenantRunning ?? 2);
+      if (job === 'busy') return 'later';
       if (!job) return 'done';
       run = this.#run(job)
         .catch((error: unknown) => this.o.onError?.(error, id))

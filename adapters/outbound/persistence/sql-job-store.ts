@@ -1,12 +1,13 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ItemOutcome, ItemState, JobRow, JobStatus, JobStore, NewJob } from '../../../ports/job-queue.js';
 import type { GatewayDatabase } from './schema.js';
 
 // The jobs and their items in the gateway's database (issue 40): PostgreSQL shared by every instance, or
 // the embedded SQLite of a single one. With Redis, BullMQ hands a job to one instance, which records it
-// here (take); without Redis (one process), claim takes a job with one conditional UPDATE (compare and
-// set on its status and lease) and renew keeps the lease; an item is marked started before its write and
-// settled after it, and only the first settle of an item counts in the job's progress.
+// here (take); without Redis, claim takes a job with a conditional UPDATE (compare and set on its status and
+// lease) and renew keeps the lease. Both check the tenant's bound of running jobs and change the row in one
+// transaction under the tenant's lock (lockTenant). An item is marked started before its write and settled
+// after it, and only the first settle of an item counts in the job's progress.
 
 const kysely = () => import('kysely');
 
@@ -92,57 +93,88 @@ export class SqlJobStore implements JobStore {
       .orderBy('created_at')
       .limit(CANDIDATES)
       .execute();
-    // The least busy tenant first (a fair share of this instance's workers); none past its bound.
+    // The least busy tenant first (a fair share of this instance's workers); none past its bound. The counts
+    // above only order the candidates: the bound is checked again under the tenant's lock as each is taken.
     const order = candidates
       .map((c, i) => ({ c, i, load: busy.get(c.tenant) ?? 0 }))
       .filter((x) => x.load < perTenant)
       .sort((a, b) => a.load - b.load || a.i - b.i);
     const until = new Date(now.getTime() + leaseMs).toISOString();
     for (const { c } of order) {
-      const status = c.status === 'cancelling' ? 'cancelling' : 'running';
-      let update = db
-        .updateTable('gateway_jobs')
-        .set({ worker, lease_until: until, status, attempts: c.attempts + 1, updated_at: at })
-        .where('id', '=', c.id)
-        .where('status', '=', c.status)
-        .where('attempts', '=', c.attempts);
-      update =
-        c.lease_until === null
-          ? update.where('lease_until', 'is', null)
-          : update.where('lease_until', '=', c.lease_until);
-      const r = await update.executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 1)
+      const taken = await db.transaction().execute(async (trx) => {
+        await lockTenant(trx, c.tenant);
+        const live = await trx
+          .selectFrom('gateway_jobs')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('tenant', '=', c.tenant)
+          .where('status', 'in', LIVE)
+          .where('lease_until', '>', at)
+          .where('id', '!=', c.id)
+          .executeTakeFirst();
+        if (Number(live?.n ?? 0) >= perTenant) return false;
+        const status = c.status === 'cancelling' ? 'cancelling' : 'running';
+        let update = trx
+          .updateTable('gateway_jobs')
+          .set({ worker, lease_until: until, status, attempts: c.attempts + 1, updated_at: at })
+          .where('id', '=', c.id)
+          .where('status', '=', c.status)
+          .where('attempts', '=', c.attempts);
+        update =
+          c.lease_until === null
+            ? update.where('lease_until', 'is', null)
+            : update.where('lease_until', '=', c.lease_until);
+        return Number((await update.executeTakeFirst()).numUpdatedRows) === 1;
+      });
+      if (taken) {
+        const status = c.status === 'cancelling' ? 'cancelling' : 'running';
         return rowOf({ ...c, worker, lease_until: until, status, attempts: c.attempts + 1, updated_at: at });
+      }
     }
     return undefined;
   }
 
-  async take(id: string, worker: string, now: Date): Promise<JobRow | undefined> {
+  async take(id: string, worker: string, now: Date, perTenant: number): Promise<JobRow | 'busy' | undefined> {
     const db = await this.db();
     const { sql } = await kysely();
-    const r = await db
-      .updateTable('gateway_jobs')
-      .set({
-        worker,
-        status: sql<JobStatus>`case when status = 'queued' then 'running' else status end`,
-        attempts: sql<number>`attempts + 1`,
-        lease_until: null,
-        updated_at: now.toISOString(),
-      })
-      .where('id', '=', id)
-      .where('status', 'in', ['queued', ...LIVE])
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1 ? this.get(id) : undefined;
+    const outcome = await db.transaction().execute(async (trx) => {
+      const found = await trx.selectFrom('gateway_jobs').select('tenant').where('id', '=', id).executeTakeFirst();
+      if (!found) return undefined;
+      await lockTenant(trx, found.tenant);
+      // Read again under the lock: another instance may have taken or ended the job meanwhile.
+      const row = await trx.selectFrom('gateway_jobs').select('status').where('id', '=', id).executeTakeFirst();
+      if (!row || !['queued', ...LIVE].includes(row.status)) return undefined;
+      if (row.status === 'queued') {
+        const live = await trx
+          .selectFrom('gateway_jobs')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('tenant', '=', found.tenant)
+          .where('status', 'in', LIVE)
+          .where('id', '!=', id)
+          .executeTakeFirst();
+        if (Number(live?.n ?? 0) >= perTenant) return 'busy' as const;
+      }
+      await trx
+        .updateTable('gateway_jobs')
+        .set({
+          worker,
+          status: sql<JobStatus>`case when status = 'queued' then 'running' else status end`,
+          attempts: sql<number>`attempts + 1`,
+          lease_until: null,
+          updated_at: now.toISOString(),
+        })
+        .where('id', '=', id)
+        .execute();
+      return 'taken' as const;
+    });
+    return outcome === 'taken' ? this.get(id) : outcome;
   }
 
-  async running(tenant: string, except: string): Promise<number> {
+  async unfinished(): Promise<number> {
     const db = await this.db();
     const row = await db
       .selectFrom('gateway_jobs')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('tenant', '=', tenant)
-      .where('status', 'in', LIVE)
-      .where('id', '!=', except)
+      .where('status', 'in', ['queued', ...LIVE])
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
@@ -317,6 +349,21 @@ export class SqlJobStore implements JobStore {
     return ids.length;
   }
 }
+
+/**
+ * Holds the tenant's jobs not finished until the transaction ends (an UPDATE that changes nothing, on both
+ * databases: PostgreSQL locks each row it updates, SQLite the whole file). A job becomes running only under
+ * this lock, and the rows it locks include the job being taken and any other being taken at the same moment
+ * (both are not finished), so a second taker waits for the first to commit, and then counts its job.
+ */
+const lockTenant = async (trx: Transaction<GatewayDatabase>, tenant: string): Promise<void> => {
+  await trx
+    .updateTable('gateway_jobs')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('tenant', '=', tenant)
+    .where('status', 'in', ['queued', ...LIVE])
+    .execute();
+};
 
 const rowOf = (
   r: Omit<JobRow, 'status' | 'total' | 'done' | 'failed' | 'attempts'> & Record<string, unknown>,
