@@ -70,13 +70,15 @@ export interface GroupModule<C = unknown, P extends t.Props = t.Props> {
   /**
    * The one place the group's vendor adapters are made: binds its ports on one connection, in a container
    * of that connection's own. Every call of a vendor backend goes through it, the default tenant's too.
+   * The adapters' modules are imported here, on the first connection (`onFirstUse`), never at start: the
+   * memory mode loads none of them (issue 39).
    */
   readonly bindConnection?: (
     container: Container,
     config: C,
     shared: SharedServices,
     binding: ConnectionBinding,
-  ) => void;
+  ) => Promise<void>;
   /**
    * The connection the environment's credentials make for the default tenant (HUBSPOT_ACCESS_TOKEN, a
    * refresh token, BATCHDATA_API_TOKEN...), or none when the environment gives only the app.
@@ -92,6 +94,19 @@ export interface GroupModule<C = unknown, P extends t.Props = t.Props> {
  */
 export const bindOnce = <T>(container: Container, id: ServiceIdentifier<T>, make: () => T): void => {
   if (!container.isCurrentBound(id)) container.bind(id).toConstantValue(make());
+};
+
+/**
+ * A module imported on the first call and kept (the promise, so that concurrent first calls share one
+ * import); a failed import is tried again on the next call.
+ */
+export const onFirstUse = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
 };
 
 /** A group module, its configuration typed by its own environment codecs. */

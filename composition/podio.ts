@@ -1,20 +1,13 @@
-import type { Container, ServiceIdentifier } from 'inversify';
-import { PodioOAuth, type PodioGrant } from '../adapters/outbound/podio/podio-tokens.js';
-import { PODIO_BASE_URL, PodioClient } from '../adapters/outbound/podio/podio-client.js';
+import type { PodioGrant } from '../adapters/outbound/podio/podio-tokens.js';
+import { PODIO_BASE_URL } from '../adapters/outbound/podio/podio-client.js';
 import { optionalString, urlVar } from './env.js';
-import {
-  bindOnce,
-  type ConnectionBinding,
-  type EnvironmentConnection,
-  type EnvValues,
-  type SharedServices,
-} from './group-module.js';
-import { podioConnector, podioRefresher } from '../adapters/outbound/podio/podio-connector.js';
-import { StoredRefreshingToken } from '../adapters/outbound/http/stored-refreshing-token.js';
+import type { EnvironmentConnection, EnvValues, SharedServices } from './group-module.js';
+import { podioConnector } from '../adapters/outbound/podio/podio-connector.js';
 
 // Podio serves two groups. The workspaces group module declares the PODIO_* variables (below); the
 // records module reads the same decoded values with `podioConfigFrom`. Both bind their adapters on one
-// connection's client with `podioClientFor`, so both share one client and one token cache.
+// connection's client with `podioClientFor` (groups/podio-connection.ts, imported on the first Podio
+// connection), so both share one client and one token cache.
 
 export interface PodioConfig {
   readonly baseUrl: string;
@@ -25,8 +18,6 @@ export interface PodioConfig {
   /** The operator's own sign-in (the default tenant's connection), when the environment gives one. */
   readonly grant?: PodioGrant;
 }
-
-export const PodioClientToken = Symbol.for('PodioClient') as ServiceIdentifier<PodioClient>;
 
 export const podioEnv = {
   PODIO_BASE_URL: urlVar(PODIO_BASE_URL).doc('Podio API base URL.'),
@@ -106,15 +97,8 @@ export const podioEnvironmentConnection = (config: PodioConfig): EnvironmentConn
   return { kind: 'key', details, secret: { signIn } };
 };
 
-const grantOf = (signIn: Readonly<Record<string, string>> | undefined): PodioGrant | undefined => {
-  if (signIn?.['appId'] !== undefined)
-    return { kind: 'app', appId: signIn['appId'], appToken: signIn['appToken'] ?? '' };
-  if (signIn?.['username'] !== undefined)
-    return { kind: 'password', username: signIn['username'], password: signIn['password'] ?? '' };
-  return undefined;
-};
-
-const connectorOptions = (config: PodioConfig, shared: SharedServices) => ({
+/** The Podio API key's settings for the connector and the refresher. */
+export const podioConnectorOptions = (config: PodioConfig, shared: SharedServices) => ({
   apiBaseUrl: config.baseUrl,
   authorizeBaseUrl: config.authorizeUrl,
   clientId: config.clientId,
@@ -126,46 +110,4 @@ const connectorOptions = (config: PodioConfig, shared: SharedServices) => ({
 
 /** How tenants connect Podio (the OAuth flow with the gateway's Podio API key). */
 export const podioTenantConnector = (config: PodioConfig, shared: SharedServices) =>
-  podioConnector(connectorOptions(config, shared));
-
-/**
- * The Podio client of one connection, bound once under PodioClientToken in the connection's container (an
- * override bound earlier wins), so that both Podio groups use the same client. A refresh token (stored,
- * or the environment's) is refreshed through the binding's token store under its lock; app and password
- * sign-ins sign in again with their own credentials wherever needed.
- */
-export const podioClientFor = (
-  container: Container,
-  config: PodioConfig,
-  shared: SharedServices,
-  { connection, tokens }: ConnectionBinding,
-): PodioClient => {
-  bindOnce(container, PodioClientToken, () => {
-    const grant = grantOf(connection.secret.signIn);
-    const auth = grant
-      ? new PodioOAuth({
-          baseUrl: config.baseUrl,
-          clientId: config.clientId,
-          clientSecret: config.clientSecret,
-          grant,
-          clock: shared.clock,
-          timeoutMs: shared.upstreamTimeoutMs,
-          resilience: shared.resilience,
-        })
-      : new StoredRefreshingToken({
-          vendor: 'Podio',
-          store: tokens,
-          refresh: podioRefresher(connectorOptions(config, shared)),
-          clock: shared.clock,
-          lockWaitMs: shared.upstreamTimeoutMs,
-        });
-    return new PodioClient({
-      baseUrl: config.baseUrl,
-      auth,
-      timeoutMs: shared.upstreamTimeoutMs,
-      resilience: shared.resilience,
-      clock: shared.clock,
-    });
-  });
-  return container.get(PodioClientToken);
-};
+  podioConnector(podioConnectorOptions(config, shared));

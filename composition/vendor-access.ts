@@ -130,17 +130,26 @@ export const vendorAccess = ({
           connection.secret.refreshToken ?? '',
         );
 
-  const build = (connection: Connection, store: ConnectionStore | undefined): Container => {
+  // A connection's container, made once per connection version and kept by the resolver as a promise: the
+  // groups import their vendor adapters on the first connection (bindConnection), none at start.
+  const make = async (connection: Connection, store: ConnectionStore | undefined): Promise<Container> => {
     const container = new Container({ parent: root, defaultScope: 'Singleton' });
     for (const [id, value] of overridden) container.bind(id).toConstantValue(value);
     const binding = { connection, tokens: tokensOf(connection, store) };
     const own: SharedServices = { ...shared, tenant: connection.tenant };
     for (const group of backed.get(connection.vendor) ?? []) {
-      group.bindConnection?.(container, config.groups[group.name], own, binding);
+      await group.bindConnection?.(container, config.groups[group.name], own, binding);
       // The group's use cases live here too: resolved from the root they would get the root's adapters.
       for (const tool of boundTools) if (tool.group === group.name) container.bind(tool.useCase as never).toSelf();
     }
     return container;
+  };
+  const build = (connection: Connection, store: ConnectionStore | undefined): Promise<Container> => {
+    const made = make(connection, store);
+    // A failed import is not kept: the connection's next call makes its container again. (The call that
+    // awaited this promise gets the failure.)
+    made.catch(() => resolver.changed(connection.tenant, connection.vendor));
+    return made;
   };
 
   const watch = new ConnectionWatch(
@@ -148,7 +157,7 @@ export const vendorAccess = ({
     new ConnectResume(storage.sealer, () => shared.clock.now().getTime()),
   );
   // The resolver and the connections service refer to each other (links one way, changes the other).
-  const resolver = new ConnectionResolver<Container>({
+  const resolver = new ConnectionResolver<Promise<Container>>({
     store: storage.store,
     environment,
     build,
@@ -181,7 +190,8 @@ export const vendorAccess = ({
     if (!vendor) continue;
     useCases.set(
       tool,
-      connectedUseCase(vendor, resolver, (container) => {
+      connectedUseCase(vendor, resolver, async (made) => {
+        const container = await made;
         let own = resolved.get(container);
         if (!own) resolved.set(container, (own = new Map()));
         let useCase = own.get(tool);

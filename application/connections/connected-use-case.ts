@@ -12,20 +12,21 @@ import type { ConnectionResolver } from './connection-resolver.js';
 export const connectedUseCase = <A>(
   vendor: Vendor,
   resolver: ConnectionResolver<A>,
-  useCaseOf: (adapters: A) => UseCase<unknown, unknown>,
+  /** The tool's use case on a connection's adapters (which may still be loading: a promise is awaited). */
+  useCaseOf: (adapters: A) => UseCase<unknown, unknown> | Promise<UseCase<unknown, unknown>>,
 ): UseCase<unknown, unknown> & Previewable<unknown> => ({
   // A dry run's or an approval's preview, on the caller's connection (a tool without one gets its arguments).
   preview: (params, context) => async () => {
     const resolved = await resolver.resolve(context.principal, vendor);
     if (E.isLeft(resolved)) return resolved;
-    const useCase = useCaseOf(resolved.right.adapters);
+    const useCase = await useCaseOf(resolved.right.adapters);
     if (hasPreview(useCase)) return useCase.preview(params, context)();
     return E.right({ summary: `run this call with ${JSON.stringify(params)}`, facts: {} });
   },
   execute: (params, context) => async () => {
     const resolved = await resolver.resolve(context.principal, vendor);
     if (E.isLeft(resolved)) return resolved;
-    const outcome = await useCaseOf(resolved.right.adapters).execute(params, context)();
+    const outcome = await (await useCaseOf(resolved.right.adapters)).execute(params, context)();
     if (E.isLeft(outcome) && outcome.left._tag === 'UpstreamFailure' && outcome.left.reauthorize) {
       const refused = await resolver.refused(context.principal, vendor, resolved.right.connection);
       if (refused) return E.left(refused);

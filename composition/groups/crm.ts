@@ -1,26 +1,14 @@
 import { hubspotConnector } from '../../adapters/outbound/hubspot/hubspot-connector.js';
-import { HubSpotContactBook } from '../../adapters/outbound/hubspot/hubspot-contact-book.js';
-import { OAuthRefreshingAccessToken, StaticAccessToken } from '../../adapters/outbound/hubspot/hubspot-tokens.js';
 import { InMemoryContactBook } from '../../adapters/outbound/memory/in-memory-contact-book.js';
 import { ContactBook } from '../../ports/contact-book.js';
 import { EnvVar, enumVar, optionalString, urlVar } from '../env.js';
-import { bindOnce, defineGroup } from '../group-module.js';
+import { bindOnce, defineGroup, onFirstUse } from '../group-module.js';
+import type { HubSpotConfig } from './crm-hubspot.js';
 
-export type CrmConfig =
-  | { readonly kind: 'memory' }
-  | {
-      readonly kind: 'hubspot';
-      readonly baseUrl: string;
-      readonly objectsPath: string;
-      readonly portalId?: string;
-      /** The operator's own HubSpot account (the default tenant's connection), when the environment gives one. */
-      readonly account?:
-        | { readonly kind: 'private-app'; readonly accessToken: string }
-        | { readonly kind: 'oauth'; readonly refreshToken: string };
-      /** The gateway's HubSpot app (HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET): refreshes and connect flows. */
-      readonly app?: { readonly clientId: string; readonly clientSecret: string; readonly scopes: readonly string[] };
-      readonly appUrl: string;
-    };
+/** The HubSpot adapters, imported on the first HubSpot connection (crm-hubspot.ts). */
+const hubspot = onFirstUse(() => import('./crm-hubspot.js'));
+
+export type CrmConfig = { readonly kind: 'memory' } | HubSpotConfig;
 
 const hubspotVersionVar = new EnvVar<string>(
   'version',
@@ -125,37 +113,8 @@ export const crmGroup = defineGroup({
       ? { kind: 'key', details, secret: { apiKey: config.account.accessToken } }
       : { kind: 'oauth', details, secret: { refreshToken: config.account.refreshToken } };
   },
-  bindConnection: (container, config, { clock, upstreamTimeoutMs, resilience, logger }, { connection, tokens }) => {
-    if (config.kind === 'memory') return;
-    const app = config.app;
-    const source =
-      connection.kind === 'key' || !app
-        ? new StaticAccessToken(connection.secret.apiKey ?? connection.secret.accessToken ?? '')
-        : new OAuthRefreshingAccessToken({
-            baseUrl: config.baseUrl,
-            clientId: app.clientId,
-            clientSecret: app.clientSecret,
-            refreshToken: connection.secret.refreshToken ?? '',
-            clock,
-            timeoutMs: upstreamTimeoutMs,
-            resilience,
-            store: tokens,
-            connection: 'connection',
-          });
-    bindOnce(
-      container,
-      ContactBook,
-      () =>
-        new HubSpotContactBook({
-          baseUrl: config.baseUrl,
-          objectsPath: config.objectsPath,
-          tokens: source,
-          timeoutMs: upstreamTimeoutMs,
-          resilience,
-          portalId: connection.details['portalId'] ?? config.portalId,
-          warn: (fields, message) => logger.warn(fields, message),
-        }),
-    );
+  bindConnection: async (container, config, shared, binding) => {
+    if (config.kind !== 'memory') (await hubspot()).bindHubSpotConnection(container, config, shared, binding);
   },
   describe: (config) => config.kind,
 });

@@ -18,13 +18,11 @@ import { LinkSigner } from '../../ports/link-signer.js';
 import { ShareNotifier } from '../../ports/share-notifier.js';
 import { ShareStore } from '../../ports/share-store.js';
 import { boolVar, enumVar, intVar, optionalString, urlVar } from '../env.js';
-import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';
-import {
-  bindShareFileConnection,
-  shareFileEnvironmentConnection,
-  shareFileTenantConnector,
-  type ShareFileConfig,
-} from './files-sharefile.js';
+import { bindOnce, defineGroup, onFirstUse, type SharedServices } from '../group-module.js';
+import { shareFileEnvironmentConnection, shareFileTenantConnector, type ShareFileConfig } from './files-sharefile.js';
+
+/** The ShareFile adapters, imported on the first ShareFile connection (files-sharefile-connection.ts). */
+const shareFile = onFirstUse(() => import('./files-sharefile-connection.js'));
 
 export type FilesConfig =
   | { readonly kind: 'memory'; readonly signingSecret?: string; readonly maxUploadBytes: number }
@@ -195,8 +193,8 @@ export const filesGroup = defineGroup({
   vendor: 'sharefile',
   connector: (config, shared) => (config.kind === 'memory' ? undefined : shareFileTenantConnector(config, shared)),
   environmentConnection: (config) => (config.kind === 'memory' ? undefined : shareFileEnvironmentConnection(config)),
-  bindConnection: (container, config, shared, binding) => {
-    if (config.kind !== 'memory') bindShareFileConnection(container, config, shared, binding);
+  bindConnection: async (container, config, shared, binding) => {
+    if (config.kind !== 'memory') (await shareFile()).bindShareFileConnection(container, config, shared, binding);
   },
   describe: (config) => config.kind,
 });

@@ -2,10 +2,6 @@ import type { Container } from 'inversify';
 import { UrlFetchGuard } from '../../adapters/outbound/http/url-fetch-guard.js';
 import { seedDemoRecords } from '../../adapters/outbound/memory/demo/records.js';
 import { InMemoryRecords } from '../../adapters/outbound/memory/in-memory-records.js';
-import { podioActiveProfile } from '../../adapters/outbound/podio/podio-active-profile.js';
-import { PodioRecordApps } from '../../adapters/outbound/podio/podio-record-apps.js';
-import { PodioRecordComments } from '../../adapters/outbound/podio/podio-record-comments.js';
-import { PodioRecordStore } from '../../adapters/outbound/podio/podio-record-store.js';
 import { isTimeZone } from '../../domain/records/values.js';
 import { TE } from '../../domain/shared/fp.js';
 import { RecordApps } from '../../ports/record-apps.js';
@@ -14,16 +10,18 @@ import { RecordStore } from '../../ports/record-store.js';
 import { RecordsSettings } from '../../ports/records-settings.js';
 import { UrlFetcher } from '../../ports/url-fetcher.js';
 import { boolVar, enumVar, EnvVar, intVar } from '../env.js';
-import { bindOnce, defineGroup, type SharedServices } from '../group-module.js';
+import { bindOnce, defineGroup, onFirstUse, type SharedServices } from '../group-module.js';
 import { inMemoryPodioAccount } from '../podio-account.js';
 import {
-  podioClientFor,
   podioConfigFrom,
   podioEnv,
   podioEnvironmentConnection,
   podioTenantConnector,
   type PodioConfig,
 } from '../podio.js';
+
+/** The Podio adapters, imported on the first Podio connection (podio-connection.ts). */
+const podio = onFirstUse(() => import('./podio-connection.js'));
 
 export interface RecordsConfig {
   readonly backend: { readonly kind: 'memory' } | { readonly kind: 'podio'; readonly podio: PodioConfig };
@@ -100,20 +98,9 @@ export const recordsGroup = defineGroup({
     config.backend.kind === 'memory' ? undefined : podioTenantConnector(config.backend.podio, shared),
   environmentConnection: (config) =>
     config.backend.kind === 'memory' ? undefined : podioEnvironmentConnection(config.backend.podio),
-  bindConnection: (container, config, shared, binding) => {
-    if (config.backend.kind === 'memory') return;
-    const podio = config.backend.podio;
-    const client = () => podioClientFor(container, podio, shared, binding);
-    // the store reads each record's app through the same app cache as RecordApps
-    let apps: PodioRecordApps | undefined;
-    const podioApps = () => (apps ??= new PodioRecordApps(client()));
-    bindOnce(container, RecordApps, podioApps);
-    bindOnce(container, RecordStore, () => new PodioRecordStore(client(), podioApps()));
-    bindOnce(container, RecordComments, () => new PodioRecordComments(client()));
-    bindOnce(container, RecordsSettings, () => ({
-      timeZone: config.timeZone,
-      activeProfileId: podioActiveProfile(client()),
-    }));
+  bindConnection: async (container, config, shared, binding) => {
+    if (config.backend.kind !== 'memory')
+      (await podio()).bindPodioRecords(container, config.backend.podio, config.timeZone, shared, binding);
   },
   describe: (config) => config.backend.kind,
 });

@@ -1,9 +1,11 @@
 import { batchDataConnector } from '../../adapters/outbound/batchdata/batchdata-connector.js';
-import { BatchDataSkipTracer } from '../../adapters/outbound/batchdata/batchdata-skip-tracer.js';
 import { InMemorySkipTracer } from '../../adapters/outbound/memory/in-memory-skip-tracer.js';
 import { SkipTracePolicy, SkipTracer } from '../../ports/skip-tracer.js';
 import { enumVar, optionalString, urlVar } from '../env.js';
-import { bindOnce, defineGroup } from '../group-module.js';
+import { bindOnce, defineGroup, onFirstUse } from '../group-module.js';
+
+/** The BatchData adapter, imported on the first BatchData connection (skiptrace-batchdata.ts). */
+const batchData = onFirstUse(() => import('./skiptrace-batchdata.js'));
 
 export type SkipTraceConfig = (
   | { readonly kind: 'memory' }
@@ -60,19 +62,8 @@ export const skiptraceGroup = defineGroup({
     config.kind === 'batchdata' && config.apiToken
       ? { kind: 'key', details: {}, secret: { apiKey: config.apiToken } }
       : undefined,
-  bindConnection: (container, config, { upstreamTimeoutMs, resilience }, { connection }) => {
-    if (config.kind === 'memory') return;
-    bindOnce(
-      container,
-      SkipTracer,
-      () =>
-        new BatchDataSkipTracer({
-          baseUrl: config.baseUrl,
-          apiToken: connection.secret.apiKey ?? '',
-          timeoutMs: upstreamTimeoutMs,
-          resilience,
-        }),
-    );
+  bindConnection: async (container, config, shared, binding) => {
+    if (config.kind !== 'memory') (await batchData()).bindBatchDataConnection(container, config, shared, binding);
   },
   describe: (config) => config.kind,
 });

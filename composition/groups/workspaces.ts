@@ -1,11 +1,18 @@
 import { InMemorySpaceDirectory } from '../../adapters/outbound/memory/in-memory-space-directory.js';
-import { PodioSpaceDirectory } from '../../adapters/outbound/podio/podio-space-directory.js';
 import { SpaceDirectory } from '../../ports/space-directory.js';
 import { enumVar } from '../env.js';
-import { bindOnce, defineGroup } from '../group-module.js';
+import { bindOnce, defineGroup, onFirstUse } from '../group-module.js';
 import { inMemoryPodioAccount } from '../podio-account.js';
-import { podioClientFor, podioConfigFrom, podioEnv, podioEnvironmentConnection, type PodioConfig } from '../podio.js';
-import { podioTenantConnector } from '../podio.js';
+import {
+  podioConfigFrom,
+  podioEnv,
+  podioEnvironmentConnection,
+  podioTenantConnector,
+  type PodioConfig,
+} from '../podio.js';
+
+/** The Podio adapters, imported on the first Podio connection (podio-connection.ts). */
+const podio = onFirstUse(() => import('./podio-connection.js'));
 
 export type WorkspacesConfig = { readonly kind: 'memory' } | { readonly kind: 'podio'; readonly podio: PodioConfig };
 
@@ -31,13 +38,8 @@ export const workspacesGroup = defineGroup({
   vendor: 'podio',
   connector: (config, shared) => (config.kind === 'memory' ? undefined : podioTenantConnector(config.podio, shared)),
   environmentConnection: (config) => (config.kind === 'memory' ? undefined : podioEnvironmentConnection(config.podio)),
-  bindConnection: (container, config, shared, binding) => {
-    if (config.kind === 'memory') return;
-    bindOnce(
-      container,
-      SpaceDirectory,
-      () => new PodioSpaceDirectory(podioClientFor(container, config.podio, shared, binding)),
-    );
+  bindConnection: async (container, config, shared, binding) => {
+    if (config.kind !== 'memory') (await podio()).bindPodioWorkspaces(container, config.podio, shared, binding);
   },
   describe: (config) => config.kind,
 });

@@ -1,10 +1,5 @@
-import {
-  Counter,
-  Histogram,
-  type CounterConfiguration,
-  type HistogramConfiguration,
-  type LabelValues,
-} from 'prom-client';
+import type { CounterConfiguration, HistogramConfiguration, LabelValues } from 'prom-client';
+import { Counter, Histogram } from './prom.js';
 
 // prom-client finds a labelled series anew on every `inc` and `observe`, even through a `labels()` child:
 // it checks the labels, builds a key string from them and looks it up. Three such updates per tool call

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from './prom.js';
 import { BoundCounter, BoundHistogram } from './bound-metrics.js';
 
 /** The gateway's Prometheus metrics, in a registry of its own (several gateways may share a process). */
@@ -131,7 +131,7 @@ export class GatewayMetrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
+    collectDefaultMetrics(this.registry, 'gateway_');
     // prom-client gives three of its default gauges a second name ending in _total, a suffix Prometheus keeps
     // for counters (rate() over them is meaningless). The same figures stay, by type, under the gauges'
     // own names: gateway_nodejs_active_resources, _handles and _requests.
