@@ -36,14 +36,29 @@ export interface ObservedCall {
 }
 
 /**
+ * What an observer learns of a call's answer: it ran (`ok`), it was refused or failed (its error), or it waits
+ * for a person's approval (`awaiting`: the executor's AwaitingApproval, which carries no error).
+ */
+export interface ObservedOutcome {
+  readonly ok: boolean;
+  readonly awaiting?: 'approval';
+  readonly error?: { readonly status: number; readonly code: string };
+}
+
+/** The status and code an answer is logged, measured and traced under (a person's approval asked: 428). */
+export const observedStatus = (result: ObservedOutcome): { readonly status: number; readonly code?: string } =>
+  result.ok
+    ? { status: 200 }
+    : result.awaiting === 'approval'
+      ? { status: 428, code: 'APPROVAL_REQUIRED' }
+      : { status: result.error?.status ?? 500, code: result.error?.code };
+
+/**
  * Watches every tool call on every surface: wraps the run, learns its status and duration, and may
  * gather what the call did upstream (logs and metrics live behind this port).
  */
 export interface CallObserver {
-  observe<R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } }>(
-    call: ObservedCall,
-    run: () => Promise<R>,
-  ): Promise<R>;
+  observe<R extends ObservedOutcome>(call: ObservedCall, run: () => Promise<R>): Promise<R>;
 }
 
 export const CallObserver = Symbol.for('CallObserver') as ServiceIdentifier<CallObserver>;

@@ -1,7 +1,7 @@
 import type { Principal } from '../../ports/authenticator.js';
 import type { TraceCarrier } from '../../ports/call-observer.js';
 import { FINISHED, type ItemOutcome, type JobRow, type JobStore } from '../../ports/job-queue.js';
-import type { CallMeta, ToolResult } from '../runtime/executor-types.js';
+import type { CallMeta, Settled } from '../runtime/executor-types.js';
 import type { RegisteredTool } from '../runtime/registry.js';
 import { toolError, type ToolError } from '../runtime/tool-error.js';
 import type { JobEngine } from './job-engine.js';
@@ -108,7 +108,7 @@ export const deferToJob =
     onQueued?: (row: JobRow) => void,
     onStoreError?: (error: unknown) => void,
   ) =>
-  async (params: unknown, meta: CallMeta | undefined): Promise<ToolResult> => {
+  async (params: unknown, meta: CallMeta | undefined): Promise<Settled> => {
     let view: JobView;
     try {
       const row = await engine.submit({ ...call, params });

@@ -1,7 +1,7 @@
 import type { Principal } from '../../ports/authenticator.js';
 import type { AuditEntry } from '../../ports/audit-log.js';
 import type { RegisteredTool } from './registry.js';
-import type { Approver, ToolResult } from './executor-types.js';
+import type { Approver, Settled } from './executor-types.js';
 import { UNAVAILABLE_RETRY_SECONDS } from './idempotency.js';
 import { toolError } from './tool-error.js';
 
@@ -27,7 +27,7 @@ export const auditEntryOf = (
   args: unknown,
   principal: Principal,
   requestId: string,
-  result: ToolResult,
+  result: Settled,
   at: Date,
   vendor: string | undefined,
   approver: Approver = 'nobody',

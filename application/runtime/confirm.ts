@@ -5,10 +5,11 @@ import type { IdempotencyStore } from '../../ports/idempotency-store.js';
 import type { GatewayError } from '../../domain/shared/errors.js';
 import type { TaskEither } from '../../domain/shared/fp.js';
 import type { CallContext } from './define-tool.js';
-import type { ApprovalNote, CallMeta, Controls, DestructiveGate, ToolResult } from './executor-types.js';
+import type { ApprovalNote, CallMeta, Controls, DestructiveGate, Settled } from './executor-types.js';
 import { fingerprintOf } from './idempotency.js';
 import type { RegisteredTool } from './registry.js';
 import { fromGatewayError, toolError, type ToolError } from './tool-error.js';
+import { TOKEN_FAULT, tokenUnverifiable, type TokenFault } from './approval-outcomes.js';
 
 // Safe deletes. A Destructive tool takes two extra parameters: `dry_run` (show what would go, change
 // nothing) and `confirm_token`. With GATEWAY_CONFIRM_DESTRUCTIVE=true a call without a valid token
@@ -114,13 +115,13 @@ export class ConfirmGate implements DestructiveGate {
     return this.issue(principal, tool.name, fingerprintOf(tool.name, params), 'approve');
   }
 
-  /** Checks an approval token against this call and uses it up; the error to answer, or undefined. */
+  /** Checks an approval token against this call and uses it up; what is wrong with it, or undefined. */
   redeemApproval(
     token: string,
     principal: Principal,
     tool: RegisteredTool,
     params: unknown,
-  ): Promise<ToolError | undefined> {
+  ): Promise<TokenFault | undefined> {
     return this.redeem(token, principal, tool, fingerprintOf(tool.name, params), 'approve');
   }
 
@@ -149,13 +150,13 @@ export class ConfirmGate implements DestructiveGate {
     context: CallContext,
     meta: CallMeta | undefined,
     note?: ApprovalNote,
-  ): Promise<ToolResult | undefined> {
+  ): Promise<Settled | undefined> {
     const { principal } = context;
     const fingerprint = fingerprintOf(tool.name, params);
     if (controls.dryRun) return this.previewAnswer(tool, params, useCase, context, fingerprint, meta, false, note);
     if (controls.confirmToken !== undefined) {
       const refused = await this.redeem(controls.confirmToken, principal, tool, fingerprint, 'confirm');
-      if (refused) return { ok: false, error: refused, meta };
+      if (refused) return { ok: false, error: confirmTokenError(tool.name, refused), meta };
       if (note) note.by = 'model';
       return undefined;
     }
@@ -172,7 +173,7 @@ export class ConfirmGate implements DestructiveGate {
     meta: CallMeta | undefined,
     asRefusal: boolean,
     note?: ApprovalNote,
-  ): Promise<ToolResult> {
+  ): Promise<Settled> {
     const preview = await this.preview(tool, params, useCase, context);
     if ('status' in preview) return { ok: false, error: preview, meta };
     const token = this.issue(context.principal, tool.name, fingerprint);
@@ -191,7 +192,7 @@ export class ConfirmGate implements DestructiveGate {
     }
     // A workspace that requires a person, and a client that cannot ask one: no token route to offer (the call
     // would be refused whatever token came with it).
-    const personOnly = note?.gated?.mode === 'required' && !note.person;
+    const personOnly = note?.next === 'refused';
     const payload = {
       dry_run: true,
       would: preview.summary,
@@ -208,7 +209,7 @@ export class ConfirmGate implements DestructiveGate {
           '',
           `This call would ${preview.summary}.`,
           '',
-          note?.person
+          note?.next === 'person'
             ? `To go ahead, call ${tool.name} again without dry_run: your client will ask a person to approve it.`
             : personOnly
               ? `This workspace requires a person to approve ${tool.name}, and this client cannot ask one: call it from an MCP client that supports elicitation, where a person approves it.`
@@ -220,36 +221,16 @@ export class ConfirmGate implements DestructiveGate {
     };
   }
 
-  /** Checks a token and uses it up; the error to answer, or undefined when the call may run. */
+  /** Checks a token and uses it up; what is wrong with it, or undefined when the call may run. */
   private async redeem(
     token: string,
     principal: Principal,
     tool: RegisteredTool,
     fingerprint: string,
     use: TokenUse,
-  ): Promise<ToolError | undefined> {
-    const bad = (why: string) =>
-      use === 'confirm'
-        ? toolError(
-            400,
-            'INVALID_PARAMETER',
-            `The confirm_token ${why}. Nothing was changed. ${NEW_TOKEN(tool.name)}`,
-            {
-              parameter: 'confirm_token',
-              expected: `a token from a dry run of exactly this ${tool.name} call`,
-            },
-          )
-        : toolError(
-            400,
-            'INVALID_APPROVAL',
-            `The approval (requestState) ${why}. Nothing was changed. Call ${tool.name} again without requestState: a person will be asked again.`,
-            {
-              parameter: 'requestState',
-              expected: `the state of a person's approval of exactly this ${tool.name} call`,
-            },
-          );
+  ): Promise<TokenFault | undefined> {
     const parts = token.split('.');
-    if (parts.length !== 3 || !/^\d{1,12}$/.test(parts[0]!)) return bad('is not one this gateway issued');
+    if (parts.length !== 3 || !/^\d{1,12}$/.test(parts[0]!)) return 'not-issued';
     const [expiresText, nonce, mac] = parts as [string, string, string];
     const expires = Number(expiresText);
     const expected = this.signature(use, principal, tool.name, fingerprint, expires, nonce);
@@ -257,23 +238,30 @@ export class ConfirmGate implements DestructiveGate {
     // characters and ignore a last character's spare bits, so that other strings would pass as the token).
     const given = Buffer.from(mac, 'latin1');
     const issued = Buffer.from(b64(expected), 'latin1');
-    if (given.length !== issued.length || !timingSafeEqual(given, issued)) {
-      return bad('was issued for another call (another tool, other arguments or another caller)');
-    }
-    if (expires < Math.floor(this.policy.clock.now().getTime() / 1000)) return bad('has expired');
+    if (given.length !== issued.length || !timingSafeEqual(given, issued)) return 'other-call';
+    if (expires < Math.floor(this.policy.clock.now().getTime() / 1000)) return 'expired';
     let claim;
     try {
       claim = await this.policy.ledger.claim(`confirm:${principal.tenant}:${nonce}`, fingerprint, this.ttl + 60);
     } catch {
-      return toolError(
-        503,
-        'UNAVAILABLE',
-        'The confirmation could not be checked right now (the shared store is unavailable). Nothing was changed. Retry in 5 s.',
-        { retry_after_seconds: 5, retryable: true },
-      );
+      return 'unverifiable';
     }
-    return claim.state === 'started' ? undefined : bad('was already used');
+    return claim.state === 'started' ? undefined : 'used';
   }
 }
+
+/** A confirm token the gateway cannot take, in the words the model reads. */
+const confirmTokenError = (tool: string, fault: TokenFault): ToolError =>
+  fault === 'unverifiable'
+    ? tokenUnverifiable()
+    : toolError(
+        400,
+        'INVALID_PARAMETER',
+        `The confirm_token ${TOKEN_FAULT[fault]}. Nothing was changed. ${NEW_TOKEN(tool)}`,
+        {
+          parameter: 'confirm_token',
+          expected: `a token from a dry run of exactly this ${tool} call`,
+        },
+      );
 
 const NEW_TOKEN = (tool: string) => `Call ${tool} with dry_run=true (or without confirm_token) for a new one.`;

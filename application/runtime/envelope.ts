@@ -1,5 +1,5 @@
 import { cutRows, fitPage, fitText, mcpAdvice, REST_ADVICE, rowsWithin, type Advice, type Fitted } from './budget.js';
-import type { ToolResult } from './executor.js';
+import type { Settled } from './executor.js';
 import { forSurface } from './markdown.js';
 import type { ToolError } from './tool-error.js';
 
@@ -37,7 +37,7 @@ export const errorEnvelope = (e: ToolError): Presented => ({
   body: { success: false, error: { code: e.code, message: e.message, details: e.details } },
 });
 
-type Succeeded = Extract<ToolResult, { ok: true }>;
+type Succeeded = Extract<Settled, { ok: true }>;
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -143,7 +143,7 @@ export const budgetedPair = (
  * rest), and either of them base64-encoded on request. Errors are never encoded.
  */
 export const present = (
-  result: ToolResult,
+  result: Settled,
   format: ResponseFormat,
   base64: boolean,
   budgets: Budgets = DEFAULT_BUDGETS,

@@ -7,6 +7,7 @@ import type { CallContext, UseCase } from './define-tool.js';
 import type { RegisteredTool } from './registry.js';
 import type { Presentation } from './markdown.js';
 import type { ToolError } from './tool-error.js';
+import type { GatedBy, TokenFault } from './approval-outcomes.js';
 
 // The executor's types: what a call returns, and the policies and hooks it runs with.
 
@@ -24,33 +25,73 @@ export interface NextCall {
   readonly arguments: Readonly<Record<string, unknown>>;
 }
 
-export type ToolResult =
-  | {
-      readonly ok: true;
-      readonly tool: RegisteredTool;
-      readonly payload: unknown;
-      /** The answer's text as markdown (drawn once, on first use). */
-      readonly text: () => string;
-      /**
-       * What the text is drawn from, when the presenter gave a Page: the output budget cuts its rows (a
-       * replayed or dry-run answer has only its text).
-       */
-      readonly presentation?: () => Presentation;
-      /** The call that fetches the rows after the first `shownRows` (for output budgets). */
-      readonly next?: (shownRows: number) => NextCall | undefined;
-      readonly meta?: CallMeta;
-    }
-  | {
-      readonly ok: false;
-      readonly error: ToolError;
-      readonly meta?: CallMeta;
-      /**
-       * A person approved this call, which then answered NOT_CONNECTED: a fresh approval token of the same
-       * call, so the surface runs it approved once the person has connected instead of asking again (issue
-       * 43). Never on the wire.
-       */
-      readonly carriedApproval?: string;
-    };
+/** A call that ran: its payload and the text a model reads. */
+export interface Succeeded {
+  readonly ok: true;
+  readonly awaiting?: undefined;
+  readonly tool: RegisteredTool;
+  readonly payload: unknown;
+  /** The answer's text as markdown (drawn once, on first use). */
+  readonly text: () => string;
+  /**
+   * What the text is drawn from, when the presenter gave a Page: the output budget cuts its rows (a
+   * replayed or dry-run answer has only its text).
+   */
+  readonly presentation?: () => Presentation;
+  /** The call that fetches the rows after the first `shownRows` (for output budgets). */
+  readonly next?: (shownRows: number) => NextCall | undefined;
+  readonly meta?: CallMeta;
+}
+
+/** A call refused or failed: the error every surface reports. */
+export interface Failed {
+  readonly ok: false;
+  readonly awaiting?: undefined;
+  readonly error: ToolError;
+  readonly meta?: CallMeta;
+  /**
+   * A person approved this call, which then answered NOT_CONNECTED: a fresh approval token of the same
+   * call, so the surface runs it approved once the person has connected instead of asking again (issue
+   * 43). Never on the wire.
+   */
+  readonly carriedApproval?: string;
+}
+
+/**
+ * What a gated call would do and the token of a person's answer (approval.ts): the surface shows it to the
+ * person (an elicitation form, an `input_required` request, the MCP Apps approval card) and calls again with
+ * the token and their answer.
+ */
+export interface ApprovalAsk {
+  /** Completes "it would ...": what the call would change. */
+  readonly would: string;
+  /** The dry run's facts (ids, names, counts). */
+  readonly preview: Readonly<Record<string, unknown>>;
+  /** Why a person is asked ("it deletes data"). */
+  readonly reason: string;
+  /** The single-use token of this call's approval (2026-07-28's requestState). */
+  readonly token: string;
+  readonly expiresInSeconds: number;
+}
+
+/**
+ * A gated call waiting for a person's approval: nothing ran. Only a call made with a PersonChannel that
+ * asks (no answer yet) gets it; a surface tells it from the other answers by `awaiting`, never by an error
+ * code.
+ */
+export interface AwaitingApproval {
+  readonly ok: false;
+  readonly awaiting: 'approval';
+  readonly tool: RegisteredTool;
+  readonly ask: ApprovalAsk;
+  readonly meta?: CallMeta;
+}
+
+/** An answer a call that can ask nobody gets: it ran, or it was refused or failed. */
+export type Settled = Succeeded | Failed;
+
+/** The executor's answer: `ok`, and among the others `awaiting: 'approval'` for a person's approval. */
+export type ToolResult = Succeeded | Failed | AwaitingApproval;
 
 /** The use case that runs `tool` for `tenant`; called on every call, so it must be a cheap lookup. */
 export type UseCaseResolver = (tool: RegisteredTool, tenant: string) => UseCase<unknown, unknown>;
@@ -140,18 +181,22 @@ export type Approver = 'person' | 'model' | 'nobody';
 /** Filled in as a call goes through the approval gate (approval.ts): who approved it, for the audit log. */
 export interface ApprovalNote {
   by: Approver;
-  /** The client can ask a person (dry runs then say that a person will be asked). */
-  readonly person: boolean;
   /** Set by the approval step for a gated call: why it is gated, and the tenant's human_approval setting. */
-  gated?: { readonly why: 'destructive' | 'billed'; readonly mode: HumanApproval };
+  gated?: { readonly why: GatedBy; readonly mode: HumanApproval };
+  /**
+   * A dry run: who approves the same call without dry_run (decideApproval), so that its text says what comes
+   * next: a person asked by the client, a refusal (the tenant requires a person this client cannot ask), or
+   * the model's confirm token (or nobody).
+   */
+  next?: 'person' | 'refused' | 'token';
   /** A person approved the call: a new approval token of the same call (for carryApproval). */
   approveAgain?: () => string;
 }
 
 /**
- * A surface that can ask a person to approve a call (an MCP client that answers elicitation). On the first
- * round a gated call answers APPROVAL_REQUIRED with a preview and a token; the surface asks the person and
- * calls again with the token and the person's answer.
+ * A surface that can ask a person to approve a call (an MCP client that answers elicitation, or shows the
+ * approval card). On the first round a gated call answers AwaitingApproval with a preview and a token; the
+ * surface asks the person and calls again with the token and the person's answer.
  */
 export interface PersonChannel {
   readonly answer?: { readonly token: string; readonly approved: boolean };
@@ -177,7 +222,7 @@ export interface ToolCall {
    * Run as a long job (issue 40): once every gate has passed (permission, rate limit, arguments, approval
    * and confirm tokens), the decoded parameters go here instead of to the use case.
    */
-  readonly defer?: (params: unknown, meta: CallMeta | undefined) => Promise<ToolResult>;
+  readonly defer?: (params: unknown, meta: CallMeta | undefined) => Promise<Settled>;
 }
 
 /** The gateway's own parameters of a Destructive call. */
@@ -207,7 +252,7 @@ export interface DestructiveGate {
     context: CallContext,
     meta: CallMeta | undefined,
     note?: ApprovalNote,
-  ): Promise<ToolResult | undefined>;
+  ): Promise<Settled | undefined>;
   readonly ttlSeconds: number;
   preview(
     tool: RegisteredTool,
@@ -216,10 +261,11 @@ export interface DestructiveGate {
     context: CallContext,
   ): Promise<CallPreview | ToolError>;
   issueApproval(principal: Principal, tool: RegisteredTool, params: unknown): string;
+  /** Checks a person's approval token against this call and uses it up: what is wrong with it, or undefined. */
   redeemApproval(
     token: string,
     principal: Principal,
     tool: RegisteredTool,
     params: unknown,
-  ): Promise<ToolError | undefined>;
+  ): Promise<TokenFault | undefined>;
 }

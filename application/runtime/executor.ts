@@ -10,13 +10,14 @@ import type {
   Controls,
   ExecutorOptions,
   IdempotencyPolicy,
+  Settled,
   StoreFault,
   ToolCall,
   ToolResult,
   UseCaseResolver,
 } from './executor-types.js';
 import { takeControls } from './confirm.js';
-import { approveCall, APPROVAL_REQUIRED, carryApproval, gatedBy, sayWhoApproved } from './approval.js';
+import { approveCall, carryApproval, gatedBy, sayWhoApproved } from './approval.js';
 import { Deadlines, timeoutError } from './deadlines.js';
 import { auditEntryOf, auditUnavailable } from './audit.js';
 import { fingerprintOf, IDEMPOTENCY_KEY, replay, storable, storeUnavailable } from './idempotency.js';
@@ -25,17 +26,19 @@ import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { fromGatewayError, toolError, type ToolError } from './tool-error.js';
 
 export type {
+  AwaitingApproval,
   CallMeta,
   ExecutorOptions,
   IdempotencyPolicy,
   RateLimitPolicy,
+  Settled,
   StoreFault,
   ToolCall,
   ToolResult,
   UseCaseResolver,
 } from './executor-types.js';
 
-const fail = (error: ToolError, meta?: CallMeta): ToolResult => ({ ok: false, error, meta });
+const fail = (error: ToolError, meta?: CallMeta): Settled => ({ ok: false, error, meta });
 
 const isDryRun = (args: unknown): boolean =>
   typeof args === 'object' && args !== null && (args as { dry_run?: unknown }).dry_run === true;
@@ -60,10 +63,16 @@ export class ToolExecutor {
   /** The time limits of the calls in flight. */
   private readonly deadlines = new Deadlines();
 
+  /**
+   * Runs one call. Only a call with a PersonChannel (a client that can ask a person) may be answered
+   * AwaitingApproval; any other gets a Settled answer: it ran, or it was refused or failed.
+   */
+  run(call: ToolCall & { readonly person?: undefined }): Promise<Settled>;
+  run(call: ToolCall): Promise<ToolResult>;
   run(call: ToolCall): Promise<ToolResult> {
     const audit = this.options.audit;
     // Who approved a gated call: set by the approval gate (approval.ts), recorded in the audit log.
-    const note: ApprovalNote = { by: 'nobody', person: call.person !== undefined };
+    const note: ApprovalNote = { by: 'nobody' };
     const answer =
       audit && call.tool.declaration.annotations.kind !== 'Read' && !isDryRun(call.args)
         ? this.runAudited(call, audit, note)
@@ -76,7 +85,7 @@ export class ToolExecutor {
     if (audit.accepting && !audit.accepting()) return fail(auditUnavailable);
     const result = await this.runWatched(call, note);
     // Asking a person changes nothing, like a dry run: only the call that follows is recorded.
-    if (!result.ok && result.error.code === APPROVAL_REQUIRED) return result;
+    if (result.awaiting === 'approval') return result;
     const at = this.options.clock?.now() ?? new Date();
     try {
       await audit.record(
@@ -184,7 +193,7 @@ export class ToolExecutor {
     if (decoded._tag === 'Left') return fail(explainDecodeErrors(decoded.left), meta);
     const params = decoded.right;
 
-    if (controls || gatedBy(tool)) {
+    if (gatedBy(tool)) {
       const gate = this.options.confirm;
       if (!gate && controls && (controls.dryRun || controls.confirmToken !== undefined)) {
         return fail(
@@ -238,7 +247,7 @@ export class ToolExecutor {
     policy: IdempotencyPolicy,
     meta: CallMeta | undefined,
     budget: number | undefined,
-  ): Promise<ToolResult> {
+  ): Promise<Settled> {
     const scoped = `${principal.tenant}:${principal.id}:${key}`;
     const fingerprint = fingerprintOf(tool.name, params);
     const runningTtl = Math.ceil((this.options.timeoutMs ?? 60_000) / 1000) + 60;
@@ -330,7 +339,7 @@ export class ToolExecutor {
     const context: CallContext =
       budget === undefined ? { principal, requestId, deadline } : { principal, requestId, budget, deadline };
     const { declaration } = tool;
-    const settled: Promise<ToolResult> = (async (): Promise<ToolResult> => {
+    const settled: Promise<Settled> = (async (): Promise<Settled> => {
       try {
         if (this.options.simulatedLatencyMs) await new Promise((r) => setTimeout(r, this.options.simulatedLatencyMs));
         const outcome = await this.resolve(tool, principal.tenant).execute(params, context)();
@@ -378,7 +387,7 @@ export class ToolExecutor {
     })();
     if (!limit) return { result: settled, settled };
     // One promise settled by whichever comes first, the work or the time limit (no Promise.race per call).
-    const result = new Promise<ToolResult>((resolve) => {
+    const result = new Promise<Settled>((resolve) => {
       const entry = this.deadlines.add(deadline!, () => resolve(fail(timeoutError(tool, limit), meta)));
       void settled.then((r) => {
         this.deadlines.done(entry);

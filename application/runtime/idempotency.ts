@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { StoredOutcome } from '../../ports/idempotency-store.js';
-import type { CallMeta, ToolResult } from './executor-types.js';
+import type { CallMeta, Settled } from './executor-types.js';
 import type { RegisteredTool } from './registry.js';
 import { toolError, type ToolError } from './tool-error.js';
 
@@ -40,7 +40,7 @@ export const storeUnavailable = (key: string): ToolError =>
   );
 
 /** Only outcomes a retry could not change are kept: results and the caller's own mistakes, not 5xx. */
-export const storable = (result: ToolResult, requestId?: string): StoredOutcome | undefined => {
+export const storable = (result: Settled, requestId?: string): StoredOutcome | undefined => {
   const ran = requestId === undefined ? {} : { requestId };
   if (result.ok) return { ok: true, payload: result.payload, text: result.text(), ...ran };
   if (result.error.status >= 500 || result.error.status === 429) return undefined;
@@ -49,7 +49,7 @@ export const storable = (result: ToolResult, requestId?: string): StoredOutcome 
 };
 
 /** A stored outcome as the call's result, marked as a replay. */
-export const replay = (tool: RegisteredTool, outcome: StoredOutcome, meta: CallMeta | undefined): ToolResult => {
+export const replay = (tool: RegisteredTool, outcome: StoredOutcome, meta: CallMeta | undefined): Settled => {
   const replayMeta = {
     ...meta,
     replayed: true,

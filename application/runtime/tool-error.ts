@@ -21,7 +21,10 @@ export type ErrorCode =
   | 'DOCUMENT_TOO_COMPLEX'
   /** 428: a Destructive call needs a confirm_token (GATEWAY_CONFIRM_DESTRUCTIVE); details carry the preview and the token. */
   | 'CONFIRMATION_REQUIRED'
-  /** 428, never on the wire: a person must approve the call; the MCP surface asks one (approval.ts). */
+  /**
+   * 428: a person must approve the call. The executor answers it as AwaitingApproval, not as an error; only the
+   * MCP Apps approval card's answer carries this code on the wire (mcp-approval.ts approvalCardAnswer).
+   */
   | 'APPROVAL_REQUIRED'
   /** 403: the person asked to approve the call declined (or cancelled); nothing was changed. */
   | 'APPROVAL_DECLINED'

@@ -13,6 +13,8 @@ export type UsageOutcome = 'ok' | 'replayed' | 'refused' | 'failed';
 export const usageOutcomeOf = (result: ToolResult): UsageOutcome => {
   if (result.meta?.replayed) return 'replayed';
   if (result.ok) return 'ok';
+  // A person's approval asked for: nothing ran yet, as a refusal on the caller's side (428).
+  if (result.awaiting === 'approval') return 'refused';
   return result.error.status >= 500 ? 'failed' : 'refused';
 };
 

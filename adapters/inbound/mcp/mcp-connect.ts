@@ -8,10 +8,9 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
-import { APPROVAL_REQUIRED, type ApprovalAsk } from '../../../application/runtime/approval.js';
 import type { PersonChannel, ToolResult } from '../../../application/runtime/executor-types.js';
 import { isVendor, VENDOR_LABELS, type Vendor } from '../../../ports/connection-store.js';
-import { APPROVAL_INPUT, approvalForm } from './mcp-approval.js';
+import { askInput } from './mcp-approval.js';
 import { ELICITING_SESSION } from './legacy-relay.js';
 import { RESUME_PREFIX } from '../../../application/connections/connect-resume.js';
 import { toolError } from '../../../application/runtime/tool-error.js';
@@ -90,7 +89,7 @@ interface Missing {
 }
 
 const missingIn = (result: ToolResult | InputRequiredResult): Missing | undefined => {
-  if ('resultType' in result || result.ok || result.error.code !== 'NOT_CONNECTED') return undefined;
+  if ('resultType' in result || result.ok || result.awaiting || result.error.code !== 'NOT_CONNECTED') return undefined;
   const details = result.error.details as { vendor?: unknown; connect_url?: unknown } | undefined;
   return typeof details?.vendor === 'string' && isVendor(details.vendor) && typeof details.connect_url === 'string'
     ? { vendor: details.vendor, url: details.connect_url }
@@ -99,10 +98,7 @@ const missingIn = (result: ToolResult | InputRequiredResult): Missing | undefine
 
 /** The approval a person gave a call that then lacked its connection (executor-types.ts). */
 const carriedIn = (result: ToolResult | InputRequiredResult): string | undefined =>
-  'resultType' in result || result.ok ? undefined : result.carriedApproval;
-
-const askOf = (result: ToolResult): ApprovalAsk | undefined =>
-  !result.ok && result.error.code === APPROVAL_REQUIRED ? (result.error.details as unknown as ApprovalAsk) : undefined;
+  'resultType' in result || result.ok || result.awaiting ? undefined : result.carriedApproval;
 
 const connectMessage = (tool: string, vendor: Vendor): string =>
   `${tool} needs your ${VENDOR_LABELS[vendor]} account, which is not connected yet. Open the gateway's connect page: ` +
@@ -181,13 +177,7 @@ export const runWithConnect = async (
         view.kind === 'elicit' && view.action === 'accept'
           ? await untilConnected(run, vendor, ctx, o, carried)
           : await run({});
-      const ask = askOf(result);
-      return ask
-        ? inputRequired({
-            inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit(approvalForm(tool, ask)) },
-            requestState: ask.approval_token,
-          })
-        : result;
+      return result.awaiting === 'approval' ? askInput(tool, result.ask) : result;
     }
     const first = await withPerson();
     const missing = missingIn(first);
@@ -222,5 +212,5 @@ export const runWithConnect = async (
     .notify({ method: 'notifications/elicitation/complete', params: { elicitationId } })
     .catch(() => undefined);
   // Connected: the call as it would have run (a gated one asks its person's approval now).
-  return askOf(after) ? withPerson() : after;
+  return after.awaiting === 'approval' ? withPerson() : after;
 };

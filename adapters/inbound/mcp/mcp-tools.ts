@@ -14,7 +14,7 @@ import type { ToolError } from '../../../application/runtime/tool-error.js';
 import type { Group } from '../../../application/runtime/define-tool.js';
 import { outsideToolsets } from '../../../application/runtime/toolsets.js';
 import { mcpTool, type OutputSchemaForm } from '../dialects/tool-dialects.js';
-import { DEFAULT_APPROVAL_WAIT_MS, personReach, runWithPerson } from './mcp-approval.js';
+import { approvalCardAnswer, DEFAULT_APPROVAL_WAIT_MS, personReach, runWithPerson } from './mcp-approval.js';
 import type { AnswersWatch } from './awaited-answers.js';
 import { connectReach, DEFAULT_CONNECT_WAIT_MS, runWithConnect } from './mcp-connect.js';
 import type { ConnectionWatch } from '../../../application/connections/connection-watch.js';
@@ -62,9 +62,11 @@ export const toCallToolResult = (
   tableRows = false,
 ): CallToolResult => {
   if (!result.ok) {
-    const { code, message, details } = result.error;
+    // A person's approval asked for reaches here only for a client with views: the approval card's answer.
+    const error = result.awaiting === 'approval' ? approvalCardAnswer(result.tool.name, result.ask) : result.error;
+    const { code, message, details } = error;
     return {
-      content: [{ type: 'text', text: errorText(result.error) }],
+      content: [{ type: 'text', text: errorText(error) }],
       isError: true,
       _meta: { [ERROR_META_KEY]: { code, message, details } },
     };

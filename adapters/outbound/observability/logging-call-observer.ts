@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import type { CallObserver, ObservedCall } from '../../../ports/call-observer.js';
+import {
+  observedStatus,
+  type CallObserver,
+  type ObservedCall,
+  type ObservedOutcome,
+} from '../../../ports/call-observer.js';
 import { collectUpstreamCalls, type UpstreamCall } from '../http/upstream-calls.js';
 import { loggedCallLine, type CallLineFields, type CallLineLevel } from './call-line.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
@@ -67,10 +72,7 @@ export class LoggingCallObserver implements CallObserver {
     return this.byTenant.get(tenant, group);
   }
 
-  observe<R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } }>(
-    call: ObservedCall,
-    run: () => Promise<R>,
-  ): Promise<R> {
+  observe<R extends ObservedOutcome>(call: ObservedCall, run: () => Promise<R>): Promise<R> {
     const started = performance.now();
     // A promise chain rather than an async function: one promise and one turn of the microtask queue
     // fewer on every call.
@@ -84,16 +86,19 @@ export class LoggingCallObserver implements CallObserver {
   }
 
   /** The metrics and the log line of a finished call. */
-  private record<
-    R extends { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } },
-  >(call: ObservedCall, started: number, result: R, upstream: readonly UpstreamCall[]): R {
+  private record<R extends ObservedOutcome>(
+    call: ObservedCall,
+    started: number,
+    result: R,
+    upstream: readonly UpstreamCall[],
+  ): R {
     const seconds = (performance.now() - started) / 1000;
-    const status = result.ok ? 200 : (result.error?.status ?? 500);
+    const { status, code } = observedStatus(result);
     const label = statusLabel(status);
     this.calls.get(call.tool, label)();
     this.tenantCalls(call.tenant, call.group)();
     this.durations.get(call.tool, label)(seconds);
-    if (status === 429 && result.error?.code === 'RATE_LIMITED') this.metrics.rateLimited.inc({ group: call.group });
+    if (status === 429 && code === 'RATE_LIMITED') this.metrics.rateLimited.inc({ group: call.group });
     for (const u of upstream) {
       this.metrics.upstreamCalls.inc({ vendor: u.vendor, status: String(u.status) });
       this.metrics.upstreamDuration.observe({ vendor: u.vendor }, u.ms / 1000);
@@ -109,7 +114,7 @@ export class LoggingCallObserver implements CallObserver {
       principalId: call.principalId,
       tool: call.tool,
       status,
-      code: result.ok ? undefined : result.error?.code,
+      code,
       durationMs: Math.round(seconds * 10_000) / 10,
       upstreamCalls: upstream.length,
       upstream: upstream.length ? upstream.map((u) => `${u.vendor} ${u.method} ${u.status} ${u.ms}ms`) : undefined,

@@ -7,7 +7,13 @@ import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
 import type * as OtlpProto from '@opentelemetry/exporter-trace-otlp-proto';
 import type * as OtelResources from '@opentelemetry/resources';
 import type * as OtelTraceBase from '@opentelemetry/sdk-trace-base';
-import type { CallObserver, ObservedCall, TraceCarrier } from '../../../ports/call-observer.js';
+import {
+  observedStatus,
+  type CallObserver,
+  type ObservedCall,
+  type ObservedOutcome,
+  type TraceCarrier,
+} from '../../../ports/call-observer.js';
 import { currentToolSpan, enableVendorSpans, toolSpanContext } from '../http/vendor-spans.js';
 
 // OpenTelemetry tracing (issues 32, 39). Per call on a surface, a SERVER span for the request (REST: the HTTP
@@ -156,7 +162,7 @@ export const startTracing = (settings: TracingSettings, serviceVersion: string):
   };
 };
 
-type Outcome = { readonly ok: boolean; readonly error?: { readonly status: number; readonly code: string } };
+type Outcome = ObservedOutcome;
 
 /** The REST route of a call: the tool-call form's path, or the tool's own `/v1/tools/{group}/{name}`. */
 const restRoute = (call: ObservedCall): string =>
@@ -256,12 +262,12 @@ export class TracingCallObserver implements CallObserver {
   /** Ends the tool span with the call's outcome; answers the HTTP status the call was given. */
   private end(span: Span, result: Outcome): number {
     const replayed = (result as { readonly meta?: { readonly replayed?: boolean } }).meta?.replayed === true;
-    const status = result.ok ? 200 : (result.error?.status ?? 500);
+    const { status, code } = observedStatus(result);
     const outcome = replayed ? 'replayed' : result.ok ? 'ok' : status >= 500 ? 'failed' : 'refused';
     span.setAttribute('gateway.outcome', outcome);
     span.setAttribute('gateway.status', status);
     if (!result.ok) {
-      span.setAttribute('error.type', result.error?.code ?? 'error');
+      span.setAttribute('error.type', code ?? 'error');
       if (status >= 500) span.setStatus({ code: this.api.SpanStatusCode.ERROR });
     }
     span.end();
