@@ -138,7 +138,10 @@ export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\blook(?:ed|s)? like (?:before|earlier|previously|back)\b/g, 'revision'],
   [/\bsign up\b/g, 'create'],
   [/\bshut down\b/g, 'delete'],
+  // "what's in it" asks for a thing's contents; "what's in <a place>" lists the place
+  [/\bwhat(?:'s| is|s) in(?:side)? it\b/g, 'contents'],
   [/\bwhat(?:'s| is|s) in(?:side)?\b/g, 'list'],
+  [/\b(?:in one go|all at once|at once|in bulk|in one shot)\b/g, 'batch'],
   // "what apps are in the X space": the things of a kind inside another
   [/\bwhat (\w+) (?:are|is) (?:there )?in(?:side)?\b/g, 'list $1 in'],
   [/\bwhose\b/g, 'filter'],
@@ -198,3 +201,20 @@ export const SYNONYMS: ReadonlyMap<string, Synonyms> = (() => {
   }
   return new Map([...table].map(([k, v]) => [k, { same: [...v.same], related: [...v.related] }]));
 })();
+
+/** Words before a command's verb that say nothing of it ("please", "can you", "I need to"). */
+const POLITE =
+  /^(?:(?:please|pls|kindly|quickly|now|ok|okay|hey|so|then|go ahead and|can you|could you|would you|will you|i need to|i want to|i'd like to|we need to|let's|lets|help me|try to)\s+)+/;
+
+/** The verb a command starts with and what it means here; none for a question (asksToRead says which). */
+export const leadingVerb = (phrased: string): { verb: string[]; verbRelated: readonly string[] } => {
+  const first =
+    phrased
+      .trim()
+      .replace(POLITE, '')
+      .split(/[^a-z']+/)[0] ?? '';
+  if (!first || STOP.has(first)) return { verb: [], verbRelated: [] };
+  const verb = stem(first);
+  const synonyms = SYNONYMS.get(verb) ?? { same: [], related: [] };
+  return { verb: [verb, ...synonyms.same], verbRelated: synonyms.related };
+};

@@ -4,7 +4,16 @@ import type { JsonSchema } from './json-schema.js';
 import type { RegisteredTool } from './registry.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_QUERY_CHARS } from './discovery.js';
 import { toolError, type ToolError } from './tool-error.js';
-import { CHANGE_WORDS, PHRASES, QUESTION_OPENERS, stem, STOP, SYNONYMS, words, type Synonyms } from './search-words.js';
+import {
+  CHANGE_WORDS,
+  leadingVerb,
+  PHRASES,
+  QUESTION_OPENERS,
+  stem,
+  SYNONYMS,
+  words,
+  type Synonyms,
+} from './search-words.js';
 import { KIND_NOUNS, matchNames, type CompiledNames } from './name-terms.js';
 
 export { stem, words } from './search-words.js';
@@ -163,9 +172,12 @@ export class ToolIndex {
   private readonly docs: readonly Doc[];
   private readonly idf = new Map<string, number>();
   private readonly avg = {} as Record<Field, number>;
+  /** The verbs the tools' names start with. */
+  private readonly verbs: ReadonlySet<string>;
 
   constructor(tools: readonly RegisteredTool[]) {
     this.docs = tools.map(documentOf);
+    this.verbs = new Set(this.docs.map((d) => d.verb));
     const n = this.docs.length;
     for (const f of FIELD_NAMES) this.avg[f] = this.docs.reduce((s, d) => s + d.length[f], 0) / Math.max(1, n) || 1;
     const df = new Map<string, number>();
@@ -174,6 +186,15 @@ export class ToolIndex {
       for (const w of seen) df.set(w, (df.get(w) ?? 0) + 1);
     }
     for (const [w, k] of df) this.idf.set(w, Math.log(1 + (n - k + 0.5) / (k + 0.5)));
+  }
+
+  /**
+   * The one tool verb among a command verb's related words ("rename": update and name, so update), or
+   * undefined when there are none or several ("open": list, get, read).
+   */
+  private onlyVerbAmong(related: readonly string[] | undefined): string | undefined {
+    const found = (related ?? []).filter((w) => this.verbs.has(w));
+    return found.length === 1 ? found[0] : undefined;
   }
 
   get size(): number {
@@ -237,7 +258,7 @@ export class ToolIndex {
       if (query.groups?.size && !query.groups.has(doc.group)) score *= OTHER_GROUP_FACTOR;
       if (query.idOf?.some((kind) => doc.tool.requiredParameters.some((p) => ID_PARAMETERS.get(kind)!.test(p))))
         score *= ID_MATCH_FACTOR;
-      if (query.verb?.includes(doc.verb)) score *= VERB_FACTOR;
+      if (query.verb?.includes(doc.verb) || this.onlyVerbAmong(query.verbRelated) === doc.verb) score *= VERB_FACTOR;
       if (query.idOf?.includes(doc.object)) score *= OBJECT_FACTOR;
       if (score > 0) scored.push({ tool: doc.tool, score, at });
     });
@@ -261,6 +282,8 @@ export type Query = ReadonlyArray<{ readonly word: string; readonly via?: string
   readonly idOf?: readonly string[];
   /** The verb a command starts with, and the catalogue's words for it ("trash": delete). */
   readonly verb?: readonly string[];
+  /** Its related words (see ToolIndex.onlyVerbAmong). */
+  readonly verbRelated?: readonly string[];
 };
 
 const NO_SYNONYMS: Synonyms = { same: [], related: [] };
@@ -341,24 +364,8 @@ export const queryTerms = (query: string, names: CompiledNames = []): Query | To
     givesId: /\d/.test(plain.replace(/\bweb page url\b/g, '')),
     groups,
     idOf,
-    verb: leadingVerb(phrased),
+    ...leadingVerb(phrased),
   });
-};
-
-/** Words before a command's verb that say nothing of it ("please", "can you", "I need to"). */
-const POLITE =
-  /^(?:(?:please|pls|kindly|quickly|now|ok|okay|hey|so|then|go ahead and|can you|could you|would you|will you|i need to|i want to|i'd like to|we need to|let's|lets|help me|try to)\s+)+/;
-
-/** The verb a command starts with and what it means here; none for a question (asksToRead says which). */
-const leadingVerb = (phrased: string): string[] => {
-  const first =
-    phrased
-      .trim()
-      .replace(POLITE, '')
-      .split(/[^a-z']+/)[0] ?? '';
-  if (!first || STOP.has(first)) return [];
-  const verb = stem(first);
-  return [verb, ...(SYNONYMS.get(verb)?.same ?? [])];
 };
 
 /** A bare domain in a task ("anyone from acme.com") is most often a company's e-mail domain. */

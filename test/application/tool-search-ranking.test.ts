@@ -178,6 +178,20 @@ describe("a command's verb", () => {
     expect(terms('can you spin up a workspace for the Tampa flips').verb).toEqual(['creat']);
   });
 
+  it('counts through its one related tool verb ("rename": update), not through several ("open": list, get, read)', async () => {
+    const query = terms('rename the Harbor Ops space to Harbor Operations', await demoNames());
+    expect(query.verb).toEqual(['renam']);
+    expect(query.verbRelated).toEqual(expect.arrayContaining(['updat']));
+    expect(
+      top('rename the Harbor Ops space to Harbor Operations and make it open to the org', await demoNames(), 1),
+    ).toEqual(['workspaces_updateSpace']);
+    const open = terms('open the Leads app', await demoNames());
+    const score = (q: typeof open, name: string) =>
+      index.ranked(q, undefined, 60).find((s) => s.tool.name === name)!.score;
+    const plain = Object.assign([...open], { ...open, verbRelated: [] }) as typeof open;
+    expect(score(open, 'records_listRecords')).toBe(score(plain, 'records_listRecords'));
+  });
+
   it('"log" and "spin up" are creations, not questions', async () => {
     expect(terms('log a new lead called Ray Ortiz').question).toBe(false);
     expect(top('log a new lead called Ray Ortiz from a yard sign', await demoNames(), 1)).toEqual([
@@ -207,6 +221,19 @@ describe('the id a task quotes', () => {
 describe('phrases', () => {
   it('"get … back out of the trash" is a restore: "back" is read before "out of"', async () => {
     expect(top('get lead 22 back out of the trash', await demoNames(), 1)).toEqual(['records_restoreRecord']);
+  });
+
+  it('"what\'s in it" asks for a thing\'s contents, not a listing', async () => {
+    expect(top("open item 4412 in Podio and tell me what's in it", await demoNames(), 1)).toEqual([
+      'records_getRecord',
+    ]);
+    expect(terms("what's in it").map((t) => t.word)).toContain('content');
+  });
+
+  it('"in one go" is a batch', async () => {
+    expect(top('mark all 40 of these leads as Lost in one go', await demoNames(), 1)).toEqual([
+      'records_batchUpdateRecords',
+    ]);
   });
 
   it('"what apps are in <space>" lists the apps', async () => {
