@@ -63,10 +63,7 @@ export class ToolExecutor {
   /** The time limits of the calls in flight. */
   private readonly deadlines = new Deadlines();
 
-  /**
-   * Runs one call. Only a call with a PersonChannel (a client that can ask a person) may be answered
-   * AwaitingApproval; any other gets a Settled answer: it ran, or it was refused or failed.
-   */
+  /** Runs one call; only a call with a PersonChannel (`person`) may be answered AwaitingApproval. */
   run(call: ToolCall & { readonly person?: undefined }): Promise<Settled>;
   run(call: ToolCall): Promise<ToolResult>;
   run(call: ToolCall): Promise<ToolResult> {
