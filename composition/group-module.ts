@@ -91,9 +91,11 @@ export interface GroupModule<C = unknown, P extends t.Props = t.Props> {
 /**
  * Binds a port unless something (an override) is bound to it already in this container. A tenant's
  * container looks only at itself, so it never picks up the parent's (the default tenant's) adapters.
+ * The adapter is made when the port is first asked for, once (a singleton): a port no call uses (the
+ * demo records of a gateway that serves no records call yet) costs nothing at start (issue 39).
  */
 export const bindOnce = <T>(container: Container, id: ServiceIdentifier<T>, make: () => T): void => {
-  if (!container.isCurrentBound(id)) container.bind(id).toConstantValue(make());
+  if (!container.isCurrentBound(id)) container.bind(id).toDynamicValue(make).inSingletonScope();
 };
 
 /**
