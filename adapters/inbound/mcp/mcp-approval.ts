@@ -162,7 +162,7 @@ export const approvalCardAnswer = (tool: string, ask: ApprovalAsk): ToolError =>
  * Why no answer came, by what the wait threw: the shared store could not take it (RelayUnavailable), too many
  * approvals wait (TooManyApprovals), the SDK's wait ran out (SdkError RequestTimeout), or the client failed.
  */
-const unansweredBy = (error: unknown, waitMs: number, answersLost: boolean): Unanswered => {
+export const unansweredBy = (error: unknown, waitMs: number, answersLost: boolean): Unanswered => {
   if (error instanceof RelayUnavailable) return { kind: 'relay-unavailable', retryAfterSeconds: RELAY_RETRY_SECONDS };
   if (error instanceof TooManyApprovals) return { kind: 'too-many-waiting', ...error.refusal };
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
