@@ -79,6 +79,11 @@ export interface JobStore {
   /** How many jobs, over every tenant, are not finished (queued, running or cancelling): jobs to resume. */
   unfinished(): Promise<number>;
   /**
+   * Ids of jobs a dispatcher may have lost: queued ones created before `queuedBefore`, and running ones whose
+   * lease ran out by `now` (oldest first, at most `limit`).
+   */
+  strayed(queuedBefore: Date, now: Date, limit: number): Promise<string[]>;
+  /**
    * Extends the lease and answers the job's status (`cancelling` once cancel was asked); undefined when
    * another instance took the job or it ended (this one must stop).
    */

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../ports/authenticator.js';
-import type { CallObserver, TraceCarrier } from '../../ports/call-observer.js';
-import type { Clock } from '../../ports/clock.js';
-import { FINISHED, type JobDispatcher, type JobRow, type JobStatus, type JobStore } from '../../ports/job-queue.js';
-import type { AuditPolicy, UseCaseResolver } from '../runtime/executor-types.js';
-import type { RegisteredTool, ToolRegistry } from '../runtime/registry.js';
+import type { TraceCarrier } from '../../ports/call-observer.js';
+import { FINISHED, type JobRow, type JobStatus, type JobStore } from '../../ports/job-queue.js';
+import type { RegisteredTool } from '../runtime/registry.js';
 import { fromGatewayError, toolError, type ToolError } from '../runtime/tool-error.js';
+import type { JobEngineOptions } from './job-engine-options.js';
 import { JobLedger } from './job-ledger.js';
 import { outcomeOf, type JobOutcome } from './job-outcome.js';
 import { JOB_TOOLS } from './job-tools.js';
@@ -17,40 +16,14 @@ import { JOB_TOOLS } from './job-tools.js';
 // jobs from the store itself under a lease it renews (claim/renew), which a restart of that process resumes. Gates (permission, approval,
 // confirm tokens) were passed when the job was submitted, through the executor; the job runs the use case.
 
-export interface JobEngineOptions {
-  readonly store: JobStore;
-  readonly registry: ToolRegistry;
-  readonly resolve: UseCaseResolver;
-  readonly clock: Clock;
-  readonly observer?: CallObserver;
-  readonly audit?: AuditPolicy;
-  /** This instance's name in the job rows (default: random). */
-  readonly worker?: string;
-  /** Jobs this instance runs at once (default 4). */
-  readonly concurrency?: number;
-  /** Jobs of one tenant running at once over all instances (default 2). */
-  readonly perTenantRunning?: number;
-  /** Jobs of one tenant not finished (queued or running) before a new one is refused (default 20). */
-  readonly perTenantActive?: number;
-  /** How long a lease lasts unless renewed (default 30 s; renewed every third of it). */
-  readonly leaseMs?: number;
-  /** How often an idle instance looks for jobs (default 1 s). */
-  readonly pollMs?: number;
-  /** How long a finished job and its results are kept (default 24 hours). */
-  readonly resultTtlSeconds?: number;
-  readonly sleep?: (ms: number) => Promise<void>;
-  readonly onPace?: (seconds: number, job: string) => void;
-  readonly onError?: (error: unknown, job?: string) => void;
-  /** BullMQ (when REDIS_URL is set): dispatch, locks and stalled-job recovery; else the store's lease. */
-  readonly queue?: JobDispatcher;
-  /** What resume() does once the server listens (default `start`): see resume. */
-  readonly atListen?: () => 'start' | 'look' | 'none';
-}
+export type { JobEngineOptions } from './job-engine-options.js';
 
 export const JOB_RESULT_TTL_SECONDS = 24 * 3_600;
 const JOB_ID = /^j[0-9a-f]{32}$/;
 /** Most expired jobs deleted per purge (one purge a minute at most). */
 const PURGE_LIMIT = 200;
+/** Most queued jobs handed to the dispatcher again per round. */
+const REQUEUE_LIMIT = 100;
 
 export const isJobId = (id: string): boolean => JOB_ID.test(id);
 
@@ -65,6 +38,7 @@ export class JobEngine {
   #halted = false;
   #polling = false;
   #lastPurge = 0;
+  #lastRequeue = 0;
 
   constructor(private readonly o: JobEngineOptions) {
     this.worker = o.worker ?? `w${randomBytes(6).toString('hex')}`;
@@ -250,7 +224,7 @@ export class JobEngine {
       this.#lastPurge = now.getTime();
       await this.o.store.purge(now, PURGE_LIMIT);
     }
-    if (this.o.queue) return; // the dispatcher hands out the jobs
+    if (this.o.queue) return this.#requeue(now); // the dispatcher hands out the jobs
     while (!this.#halted && this.#running.size < (this.o.concurrency ?? 4)) {
       const job = await this.o.store.claim(
         this.worker,
@@ -271,19 +245,30 @@ export class JobEngine {
     }
   }
 
+  /**
+   * Hands the dispatcher again (at most once per requeueMs) the jobs queued for longer than requeueMs and the
+   * running ones whose lease ran out: a no-op for a job the dispatcher still holds, and the way back for one
+   * it lost (Redis restarted empty).
+   */
+  async #requeue(now: Date): Promise<void> {
+    const every = this.o.requeueMs ?? 60_000;
+    if (now.getTime() - this.#lastRequeue < every) return;
+    this.#lastRequeue = now.getTime();
+    const ids = await this.o.store.strayed(new Date(now.getTime() - every), now, REQUEUE_LIMIT);
+    for (const id of ids) await this.o.queue!.add(id); // a failure (Redis still away) ends this round
+  }
+
   async #run(job: JobRow): Promise<void> {
     const leaseMs = this.o.leaseMs ?? 30_000;
     let status: JobStatus | undefined = job.status;
+    // The row's lease, renewed with a dispatcher too (and once before the work): its lock decides who runs
+    // the job, and the lease tells requeue of a running job whose instance died after Redis lost its entry.
+    const lease = () => this.o.store.renew(job.id, this.worker, new Date(this.o.clock.now().getTime() + leaseMs));
+    if (this.o.queue) status = await lease();
     const renew = setInterval(
       () => {
         if (this.#halted) return;
-        // With a dispatcher, its lock stands for the lease: the row is only read, for a cancel or a loss.
-        (this.o.queue
-          ? this.o.store
-              .get(job.id)
-              .then((r) => (r && r.worker === this.worker && !FINISHED.has(r.status) ? r.status : undefined))
-          : this.o.store.renew(job.id, this.worker, new Date(this.o.clock.now().getTime() + leaseMs))
-        )
+        lease()
           .then((s) => (status = s))
           .catch((error: unknown) => this.o.onError?.(error, job.id));
       },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../composition/gateway.js';
-import { startServerProcess } from '../support/server-process.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 // The job engine does no work at start-up (issue 40): in memory mode with a data dir that already holds the
 // embedded store, nothing opens that store before the server listens; once it listens, the engine looks
@@ -92,7 +92,7 @@ const dirWithJobLeftRunning = async (): Promise<{ dir: string; id: string }> => 
   return { dir, id };
 };
 
-const servers: { child: { kill(signal: string): boolean }; exited: Promise<unknown> }[] = [];
+const servers: ServerProcess[] = [];
 afterAll(async () => {
   for (const s of servers) {
     s.child.kill('SIGTERM');

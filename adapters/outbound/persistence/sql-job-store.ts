@@ -179,6 +179,23 @@ export class SqlJobStore implements JobStore {
     return Number(row?.n ?? 0);
   }
 
+  async strayed(queuedBefore: Date, now: Date, limit: number): Promise<string[]> {
+    const db = await this.db();
+    const rows = await db
+      .selectFrom('gateway_jobs')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'queued'), eb('created_at', '<', queuedBefore.toISOString())]),
+          eb.and([eb('status', 'in', LIVE), eb('lease_until', '<', now.toISOString())]),
+        ]),
+      )
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   async renew(id: string, worker: string, until: Date): Promise<JobStatus | undefined> {
     const db = await this.db();
     const r = await db

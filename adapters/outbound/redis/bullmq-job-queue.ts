@@ -36,7 +36,12 @@ export class BullJobQueue implements JobDispatcher {
 
   #opened(): Promise<Queue> {
     this.#queue ??= bullmq().then(({ Queue }) => {
-      const queue = new Queue(NAME, { connection: { url: this.o.url }, prefix: this.o.prefix });
+      // No offline queue: while Redis is away an add fails at once (the caller answers a retryable 503)
+      // instead of waiting for a reconnection that may not come.
+      const queue = new Queue(NAME, {
+        connection: { url: this.o.url, enableOfflineQueue: false },
+        prefix: this.o.prefix,
+      });
       queue.on('error', (error) => this.o.onError(error));
       return queue;
     });
