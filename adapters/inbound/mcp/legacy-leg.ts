@@ -45,7 +45,9 @@ export const legacyLeg =
       if (outcome !== 'unknown') return refusedAnswer(outcome);
     }
     const elicits = request.headers.get('mcp-session-id')?.startsWith(ELICITING_SESSION) ?? false;
-    const streamed = elicits && (body as { method?: unknown } | null)?.method === 'tools/call';
+    const method = (body as { method?: unknown } | null)?.method;
+    // tasks/result blocks until its task ends and sends status notifications meanwhile (mcp-task-waits.ts).
+    const streamed = (elicits && method === 'tools/call') || method === 'tasks/result';
     const server = factory({ era: 'legacy', authInfo: opts.authInfo, requestInfo: request }, elicits);
     const inner = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -28,6 +28,7 @@ import type { ConnectionWatch } from '../../../application/connections/connectio
 import type { DiscoveryMode } from '../../../application/runtime/discovery.js';
 import type { JobEngine } from '../../../application/jobs/job-engine.js';
 import { registerTaskHandlers, TASK_CAPABILITIES, TaskServer, withTasks } from './mcp-tasks.js';
+import { ResultWaits, type ResultWaitLimits } from './mcp-task-waits.js';
 import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
 import { viewsIn } from './view-capability.js';
 import { listViews, readView, withViews } from './mcp-views.js';
@@ -128,6 +129,8 @@ export interface McpServerParts {
   readonly connectionWatch?: ConnectionWatch;
   /** Long jobs: job tools run as MCP tasks when the client asks (mcp-tasks.ts). */
   readonly jobs?: JobEngine;
+  /** Bounds of the 2025-11-25 tasks/result requests waiting at once (mcp-task-waits.ts). */
+  readonly resultWaits?: ResultWaitLimits;
 }
 
 /** The catalogue's version: a hash of the listed tools and the build, stable across instances of one build. */
@@ -204,6 +207,8 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     }),
     parts.answerRelay,
   );
+  // The tasks/result requests waiting for their tasks on this instance, bounded per caller and in all.
+  const waits = new ResultWaits(parts.resultWaits);
   // `legacyElicits`: a 2025-era client that declared elicitation (legacy-leg.ts), asked by elicitation/create.
   const factory = ({ authInfo, requestInfo }: McpRequestContext, legacyElicits = false): Server => {
     const caller = callerOf(authInfo);
@@ -212,7 +217,15 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     const { jobs } = parts;
     const registry = executor.registry;
     if (jobs)
-      registerTaskHandlers(server, { jobs, registry, principal: caller.principal, outputBudget, jsonBudget, modern });
+      registerTaskHandlers(server, {
+        jobs,
+        registry,
+        principal: caller.principal,
+        outputBudget,
+        jsonBudget,
+        modern,
+        waits,
+      });
     // A 2025-era client whose session says it declared URL elicitation (mcp-connect.ts).
     const legacyUrl = legacyElicits && declaredUrlElicitation(server, requestInfo);
     server.setRequestHandler('tools/list', (_request, ctx) =>

@@ -1,5 +1,6 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
@@ -17,22 +18,25 @@ import { progressText } from '../../../application/jobs/job-view.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import type { Principal } from '../../../ports/authenticator.js';
 import { FINISHED, type JobRow } from '../../../ports/job-queue.js';
+import { modernTaskChoice } from './mcp-task-policy.js';
+import { waitForEnd, type ResultWaits } from './mcp-task-waits.js';
 import { toCallToolResult } from './mcp-tools.js';
 
 // MCP Tasks over the job engine (issue 40), on the official SDK's Server with the SDK's own task schemas
 // (the SDK v2 carries them but no task runtime; the handlers here are ours):
 // - 2025-11-25: a tools/call with `params.task` is answered `{task}` (CreateTaskResult); tasks/get,
-//   tasks/result (waits for the end, bounded), tasks/list (the caller's own) and tasks/cancel.
-// - 2026-07-28, the Tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`): a client that declares the
-//   extension in its request's capabilities gets `resultType: "task"` with the task inline; tasks/get carries
-//   the result once done; tasks/cancel is an acknowledgement; no tasks/list, no tasks/result.
+//   tasks/result (blocks until the task ends, with status notifications on its stream; the bound is on how
+//   many wait at once: mcp-task-waits.ts), tasks/list (the caller's own) and tasks/cancel.
+// - 2026-07-28, the Tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`): the server decides per call
+//   whether a client that declares the extension in its request's capabilities gets `resultType: "task"`
+//   (mcp-task-policy.ts); tasks/get carries the result once done; tasks/cancel is an acknowledgement; both
+//   refuse a request that does not declare the extension (-32021); no tasks/list, no tasks/result.
 // A task is a job: its id is the job's id, any instance answers for it, and only its caller sees it.
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
-/** How often a client is asked to poll, and how long tasks/result (2025-11-25) waits before answering. */
+/** How often a client is asked to poll. */
 export const POLL_INTERVAL_MS = 2_000;
-export const RESULT_WAIT_MS = 25_000;
 /** Tasks per tasks/list page. */
 const LIST_PAGE = 50;
 
@@ -78,18 +82,34 @@ export class TaskServer extends Server {
   }
 }
 
-/** Which task form this request asks for: 2025-11-25's `params.task`, the 2026-07-28 extension, or none. */
+/** Whether a 2026-07-28 request declares the Tasks extension in its per-request capabilities. */
+export const declaresTasks = (ctx: ServerContext | undefined): boolean => {
+  const envelope = ctx?.mcpReq.envelope;
+  if (!envelope || !(CLIENT_CAPABILITIES_META_KEY in envelope)) return false;
+  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  return capabilities?.extensions?.[TASKS_EXTENSION] !== undefined;
+};
+
+/**
+ * Whether this tools/call is answered with a task, and in which form: on 2025-11-25 when the client asked
+ * (`params.task`); on 2026-07-28 when the server chooses to (mcp-task-policy.ts, which throws -32021 for a
+ * call that needs the extension the request did not declare).
+ */
 export const taskAsked = (
-  params: { readonly task?: unknown },
+  params: { readonly name: string; readonly arguments?: Record<string, unknown>; readonly task?: unknown },
   ctx: ServerContext | undefined,
   modern: boolean,
 ): 'legacy' | 'modern' | undefined => {
   if (!modern) return typeof params.task === 'object' && params.task !== null ? 'legacy' : undefined;
-  const envelope = ctx?.mcpReq.envelope;
-  if (!envelope || !(CLIENT_CAPABILITIES_META_KEY in envelope)) return undefined;
-  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
-  return capabilities?.extensions?.[TASKS_EXTENSION] !== undefined ? 'modern' : undefined;
+  return modernTaskChoice(params, declaresTasks(ctx)) === 'task' ? 'modern' : undefined;
 };
+
+/** The -32021 error of a tasks/* request that does not declare the extension (SEP-2663: MUST). */
+const extensionMissing = (method: string) =>
+  new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    `${method} is part of the Tasks extension: declare io.modelcontextprotocol/tasks in the request's capabilities.`,
+  );
 
 const statusOf = (row: JobRow, modern: boolean): 'working' | 'completed' | 'failed' | 'cancelled' => {
   switch (row.status) {
@@ -130,8 +150,8 @@ export const modernTask = (row: JobRow) => ({
   statusMessage: statusMessage(row),
   createdAt: row.created_at,
   lastUpdatedAt: row.updated_at,
-  ttlSeconds: ttlSecondsOf(row),
-  pollIntervalMilliseconds: POLL_INTERVAL_MS,
+  ttlMs: ttlSecondsOf(row) * 1000,
+  pollIntervalMs: POLL_INTERVAL_MS,
 });
 
 /** The tools/call answer for a queued job, in the form the client asked for. */
@@ -149,6 +169,10 @@ export interface TaskHandlerDeps {
   readonly jsonBudget?: number;
   /** Whether the request is served on 2026-07-28 (known once the SDK has bound the server to its era). */
   readonly modern: () => boolean;
+  /** The tasks/result requests waiting on this instance, and their bounds (mcp-task-waits.ts). */
+  readonly waits: ResultWaits;
+  /** How often a waiting tasks/result looks at its task (tests shorten it). */
+  readonly lookMs?: number;
 }
 
 const paramsOf = (schema: unknown): StandardSchemaV1 =>
@@ -178,44 +202,57 @@ export const registerTaskHandlers = (server: Server, deps: TaskHandlerDeps): voi
     if (!row) throw unknownTask(taskId);
     return row;
   };
-  server.setRequestHandler('tasks/get', { params: paramsOf(specTypeSchemas.GetTaskRequest) }, async (params) => {
+  server.setRequestHandler('tasks/get', { params: paramsOf(specTypeSchemas.GetTaskRequest) }, async (params, ctx) => {
     const { taskId } = params as { taskId: string };
     if (!deps.modern()) return legacyTask(await find(taskId));
+    if (!declaresTasks(ctx)) throw extensionMissing('tasks/get');
     const row = await find(taskId);
     // the result goes with a completed task only (a cancelled one has none on 2026-07-28)
     const result = row.status === 'completed' || row.status === 'failed' ? await resultOf(deps, row) : undefined;
     return { ...modernTask(row), ...(result ? { result } : {}) };
   });
-  server.setRequestHandler('tasks/cancel', { params: paramsOf(specTypeSchemas.CancelTaskRequest) }, async (params) => {
-    const { taskId } = params as { taskId: string };
-    if (deps.modern()) {
-      // An acknowledgement, even for an id that names no task of this caller (SEP-2663).
-      await jobs.cancel(taskId, principal);
-      return {};
-    }
-    const row = await find(taskId);
-    if (FINISHED.has(row.status))
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} has already ended (${row.status}).`);
-    return legacyTask((await jobs.cancel(taskId, principal)) ?? row);
-  });
+  server.setRequestHandler(
+    'tasks/cancel',
+    { params: paramsOf(specTypeSchemas.CancelTaskRequest) },
+    async (params, ctx) => {
+      const { taskId } = params as { taskId: string };
+      const row = await find(taskId);
+      if (deps.modern()) {
+        if (!declaresTasks(ctx)) throw extensionMissing('tasks/cancel');
+        // An acknowledgement; an ended task stays as it ended (cancellation is eventually consistent).
+        if (!FINISHED.has(row.status)) await jobs.cancel(taskId, principal);
+        return {};
+      }
+      if (FINISHED.has(row.status))
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} has already ended (${row.status}).`);
+      return legacyTask((await jobs.cancel(taskId, principal)) ?? row);
+    },
+  );
   server.setRequestHandler(
     'tasks/result',
     { params: paramsOf(specTypeSchemas.GetTaskPayloadRequest) },
     async (params, ctx) => {
       if (deps.modern()) throw notOnModern('tasks/result');
       const { taskId } = params as { taskId: string };
-      const until = Date.now() + RESULT_WAIT_MS;
-      for (;;) {
-        const row = await find(taskId);
-        const result = await resultOf(deps, row);
-        if (result) return result;
-        if (Date.now() >= until || ctx.mcpReq.signal.aborted)
-          throw new ProtocolError(
-            ProtocolErrorCode.InternalError,
-            `Task ${taskId} is still working (${progressText(row)}): poll tasks/get, then ask tasks/result again.`,
+      const first = await find(taskId);
+      let ended = first;
+      if (!FINISHED.has(first.status)) {
+        // Blocks until the task ends (2025-11-25: MUST), one of a bounded number of waits per caller.
+        const release = deps.waits.take(`${principal.tenant}:${principal.id}`);
+        try {
+          ended = await waitForEnd(
+            () => find(taskId),
+            ctx.mcpReq.signal,
+            (row) => ctx.mcpReq.notify({ method: 'notifications/tasks/status', params: legacyTask(row) }),
+            deps.lookMs,
           );
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        } finally {
+          release();
+        }
       }
+      const result = await resultOf(deps, ended);
+      if (!result) throw new ProtocolError(ProtocolErrorCode.InternalError, `Task ${taskId} has no result.`);
+      return result;
     },
   );
   server.setRequestHandler('tasks/list', { params: paramsOf(specTypeSchemas.ListTasksRequest) }, async (params) => {
@@ -234,13 +271,13 @@ export const registerTaskHandlers = (server: Server, deps: TaskHandlerDeps): voi
 type JobOption = { readonly engine: JobEngine; readonly onQueued: (row: JobRow) => void };
 
 /**
- * One tools/call with tasks: when the client asked for a task, `call` is given the job option (a job tool's
- * call is then queued once its gates pass) and a queued job is answered with its task; otherwise `call`
- * runs as before.
+ * One tools/call with tasks: when the call is to be a task (taskAsked), `call` is given the job option (a job
+ * tool's call is then queued once its gates pass) and a queued job is answered with its task; otherwise
+ * `call` runs as before.
  */
 export const withTasks = async <A extends object>(
   jobs: JobEngine | undefined,
-  params: { readonly task?: unknown },
+  params: { readonly name: string; readonly arguments?: Record<string, unknown>; readonly task?: unknown },
   ctx: ServerContext,
   modern: boolean,
   call: (job?: JobOption) => Promise<A>,

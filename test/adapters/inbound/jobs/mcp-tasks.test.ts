@@ -1,14 +1,20 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  TaskStatusNotificationSchema,
+  type Task,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOKEN } from '../../../support/gateway.js';
 import { MODERN_META, mcpHarness, rpcBody } from '../mcp-harness.js';
 
 // MCP Tasks over long jobs (issue 40), in both revisions, in the embedded default (memory-mode tools, job
 // rows in the embedded SQLite file): 2025-11-25 through the official v1 client's task API (a tools/call with
-// `task`, tasks/get, tasks/result, tasks/list, tasks/cancel); 2026-07-28's Tasks extension (SEP-2663) as
-// raw requests, since the official v2 client has no task support (it refuses a `resultType: "task"`).
+// `task`, tasks/get, tasks/result, tasks/list, tasks/cancel, notifications/tasks/status); 2026-07-28's Tasks
+// extension (SEP-2663) as raw requests, since the official v2 client refuses a `resultType: "task"`
+// (mcp-tasks-v2.test.ts shows it, and runs what it can).
 
 const h = mcpHarness();
 beforeAll(h.start);
@@ -148,30 +154,99 @@ describe('MCP tasks, 2025-11-25 (official v1 client)', () => {
     expect(text).toContain(`cancelled after ${counts.successful} of ${BIG}`);
   }, 60_000);
 
+  it('tasks/result blocks until the task ends and sends notifications/tasks/status on the way', async () => {
+    const seen: Task[] = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (n) => {
+      seen.push(n.params);
+    });
+    const created = await client.request(
+      {
+        method: 'tools/call',
+        params: { name: 'records_batchCreateRecords', arguments: { app_id: 3001, inputs: inputs(BIG) }, task: {} },
+      },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    const waiting = client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    // the first notification: the task's progress changed while tasks/result waited (it looks every second)
+    await until(
+      async () => seen.filter((t) => t.taskId === taskId).length,
+      (n) => n > 0,
+    );
+    expect(seen[0]).toMatchObject({ taskId, status: 'working' });
+    await client.experimental.tasks.cancelTask(taskId);
+    const result = await waiting;
+    expect(result._meta?.['io.modelcontextprotocol/related-task']).toEqual({ taskId });
+    const mine = seen.filter((t) => t.taskId === taskId);
+    expect(mine.length, JSON.stringify(seen)).toBeGreaterThan(0);
+    expect(mine.at(-1)).toMatchObject({ taskId, status: 'cancelled' });
+    expect(mine.at(-1)?.statusMessage).toMatch(/cancelled/);
+  }, 60_000);
+
+  it('holds at most 4 tasks/result waits of one caller at once: the fifth is refused, saying to poll', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const created = await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'records_batchCreateRecords', arguments: { app_id: 3001, inputs: inputs(BIG) }, task: {} },
+        },
+        CreateTaskResultSchema,
+      );
+      ids.push(created.task.taskId);
+    }
+    // five waits at once: four are held, one is refused at once (which one depends on their order)
+    let refusedOne: (e: unknown) => void = () => undefined;
+    const firstRefusal = new Promise<unknown>((resolve) => (refusedOne = resolve));
+    const attempts = ids.map((id) =>
+      client.experimental.tasks.getTaskResult(id, CallToolResultSchema).then(
+        (result) => ({ id, result }),
+        (error: unknown) => (refusedOne(error), { id, error }),
+      ),
+    );
+    const refused = await firstRefusal;
+    expect(String(refused)).toMatch(/already waiting for their tasks \(at most 4 at once\): poll tasks\/get/);
+    for (const id of ids) await client.experimental.tasks.cancelTask(id).catch(() => undefined);
+    const outcomes = await Promise.all(attempts);
+    expect(outcomes.filter((o) => 'error' in o)).toHaveLength(1);
+    for (const o of outcomes)
+      if ('result' in o) expect(o.result._meta?.['io.modelcontextprotocol/related-task']).toEqual({ taskId: o.id });
+  }, 60_000);
+
   it('an unknown task id is an error', async () => {
     await expect(client.experimental.tasks.getTask('j' + '0'.repeat(32))).rejects.toThrow(/No task/);
   });
 });
 
 describe('MCP tasks, 2026-07-28 (Tasks extension, SEP-2663)', () => {
-  it('a client that declares the extension gets resultType task, and tasks/get carries the result', async () => {
+  it('a client that declares the extension gets resultType task for a batch above one chunk, and tasks/get carries the result', async () => {
     const created = await modern('tools/call', {
       name: 'records_batchCreateRecords',
-      arguments: { app_id: 3001, inputs: inputs(25) },
+      arguments: { app_id: 3001, inputs: inputs(120) },
     });
     expect(created.result, JSON.stringify(created)).toMatchObject({ resultType: 'task', status: 'working' });
     const { taskId } = created.result;
-    expect(created.result.ttlSeconds).toBeGreaterThan(0);
-    expect(created.result.pollIntervalMilliseconds).toBeGreaterThan(0);
+    expect(created.result.ttlMs).toBeGreaterThan(0);
+    expect(created.result.pollIntervalMs).toBeGreaterThan(0);
     const done = await until(
       () => modern('tasks/get', { taskId }),
       (r) => r.result?.status !== 'working',
     );
     expect(done.result).toMatchObject({ resultType: 'complete', status: 'completed', taskId });
-    expect(done.result.result.structuredContent).toMatchObject({ total: 25, successful: 25 });
-    // tasks/cancel is an acknowledgement; tasks/list is not part of the extension
+    expect(done.result.result.structuredContent).toMatchObject({ total: 120, successful: 120 });
+    // tasks/cancel of an ended task is an acknowledgement; tasks/list is not part of the extension
     expect((await modern('tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
     expect((await modern('tasks/list', {})).error).toBeDefined();
+    // an unknown task: tasks/get must, tasks/cancel should, answer -32602
+    expect((await modern('tasks/cancel', { taskId: 'j' + '0'.repeat(32) })).error?.code).toBe(-32602);
+  });
+
+  it('the server decides: a batch of one chunk is answered inline even to a client with the extension', async () => {
+    const r = await modern('tools/call', {
+      name: 'records_batchCreateRecords',
+      arguments: { app_id: 3001, inputs: inputs(50) },
+    });
+    expect(r.result, JSON.stringify(r)).toMatchObject({ resultType: 'complete', structuredContent: { total: 50 } });
   });
 
   it('a client that does not declare the extension gets the result itself', async () => {
