@@ -21,6 +21,8 @@ export interface BullJobQueueOptions {
 }
 
 const NAME = 'jobs';
+/** Longest an add waits for Redis. */
+const ADD_WAIT_MS = 5_000;
 /** A job whose lock runs out this many times is failed by BullMQ; the gateway wants it resumed instead. */
 const STALLS = 1_000;
 
@@ -48,7 +50,25 @@ export class BullJobQueue implements JobDispatcher {
     return this.#queue;
   }
 
+  /**
+   * Adds the job, or rejects within ADD_WAIT_MS (Redis away: at first use BullMQ waits for a connection that
+   * may never come). An add that lands after that finds the job's row failed, and the job is not run.
+   */
   async add(id: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the job queue did not answer within ${ADD_WAIT_MS} ms`)), ADD_WAIT_MS);
+    });
+    const adding = this.#add(id);
+    adding.catch(() => undefined); // rejected after the wait: already answered
+    try {
+      await Promise.race([adding, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #add(id: string): Promise<void> {
     // Nothing is kept in Redis once a job ends: its result is in the SQL rows.
     // A take that fails (the database away) is tried again a few times, a few seconds apart.
     const queue = await this.#opened();
