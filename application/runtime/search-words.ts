@@ -54,7 +54,7 @@ export const words = (text: string, keep: (stop: string) => boolean = () => fals
  * phrasings not yet seen. Stemmed when the module loads.
  */
 const SYNONYM_TABLE = `
-remove erase trash bin discard throw rid revoke purge wipe = delete
+remove erase trash bin discard throw rid revoke purge wipe nuke kill scrap ditch axe zap = delete
 undo undelete recover = restore
 add = create
 edit modify alter = update
@@ -93,8 +93,9 @@ directory: folder
 doc document pdf spreadsheet video image photo memo report: file
 put: move write
 save store: write file
+jot = write
 send: share email notification
-remind resend: notification send email
+remind resend ping nudge: notification send email
 table database: app
 column attribute: field property
 field: property
@@ -131,6 +132,10 @@ private public: privacy
 export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bset up\b/g, 'create'],
   [/\b(?:spin|stand) up\b/g, 'create'],
+  [/\bopen (?:up )?(?:a |an )?new\b/g, 'create new'],
+  [/\btake down\b/g, 'delete'],
+  // "X belongs in the Y folder": move it there
+  [/\bbelongs? (?:in|inside|under)\b/g, 'move to'],
   [/\blook up\b/g, 'search'],
   [/\bget rid of\b/g, 'delete'],
   [/\bhow many\b/g, 'count'],
@@ -206,13 +211,18 @@ export const SYNONYMS: ReadonlyMap<string, Synonyms> = (() => {
 const POLITE =
   /^(?:(?:please|pls|kindly|quickly|now|ok|okay|hey|so|then|go ahead and|can you|could you|would you|will you|i need to|i want to|i'd like to|we need to|let's|lets|help me|try to)\s+)+/;
 
-/** The verb a command starts with and what it means here; none for a question (asksToRead says which). */
+/** A request put as a question ("…, can you bring it back?"): the verb asked for. */
+export const ASKED = /\b(?:can|could|would|will) you (?:please |just )?([a-z]+)/;
+
+/** The verb a command starts with (or that "can you" asks for) and what it means here; none for a question (asksToRead says which). */
 export const leadingVerb = (phrased: string): { verb: string[]; verbRelated: readonly string[] } => {
   const first =
+    ASKED.exec(phrased)?.[1] ??
     phrased
       .trim()
       .replace(POLITE, '')
-      .split(/[^a-z']+/)[0] ?? '';
+      .split(/[^a-z']+/)[0] ??
+    '';
   if (!first || STOP.has(first)) return { verb: [], verbRelated: [] };
   const verb = stem(first);
   const synonyms = SYNONYMS.get(verb) ?? { same: [], related: [] };

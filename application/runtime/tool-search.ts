@@ -5,6 +5,7 @@ import type { RegisteredTool } from './registry.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_QUERY_CHARS } from './discovery.js';
 import { toolError, type ToolError } from './tool-error.js';
 import {
+  ASKED,
   CHANGE_WORDS,
   leadingVerb,
   PHRASES,
@@ -295,12 +296,18 @@ const asksToRead = (query: string): boolean => {
       .trim()
       .toLowerCase()
       .split(/[^a-z']+/)[0] ?? '';
+  // "can you bring it back?" asks for a change, though put as a question
+  const asked = ASKED.exec(query)?.[1];
+  if (asked !== undefined && isChange(stem(asked))) return false;
   if (query.trim().endsWith('?') || QUESTION_OPENERS.has(first.replace(/'s$/, ''))) return true;
   // a verb of change in the past ("leads created this month", "the deleted records") says which things, it
   // does not ask for a change
   const present = words(query.replace(/\b[a-z]{3,}ed\b/gi, ' '), (w) => SYNONYMS.has(stem(w)));
-  return !present.some((w) => CHANGE_WORDS.has(w) || SYNONYMS.get(w)?.same.some((s) => CHANGE_WORDS.has(s)));
+  return !present.some(isChange);
 };
+
+const isChange = (w: string): boolean =>
+  CHANGE_WORDS.has(w) || (SYNONYMS.get(w)?.same.some((s) => CHANGE_WORDS.has(s)) ?? false);
 
 /**
  * A query's words: at most MAX_QUERY_TERMS distinct ones (the rest are ignored). A query over

@@ -252,3 +252,39 @@ describe('phrases', () => {
     expect(top('what columns does the Deals app have?', await demoNames(), 1)).toEqual(['records_getApp']);
   });
 });
+
+// Issue 41, the fifth round (held-out-5, casual wording, as the dev set).
+describe('a request put as a question', () => {
+  it('asks for the change its "can you" names, not to read', async () => {
+    const query = 'I removed the Maple Ave property entry yesterday by accident, can you bring it back?';
+    expect(terms(query).question).toBe(false);
+    expect(terms(query).verb).toEqual(['restor']);
+    expect(terms('can you tell me who owns it?').question).toBe(true);
+    expect(top(query, await demoNames(), 1)).toEqual(['records_restoreRecord']);
+  });
+});
+
+describe('casual words', () => {
+  it('nuke, kill, scrap and ditch delete; take down deletes; ping resends; jot writes', async () => {
+    for (const word of ['nuke', 'kill', 'scrap', 'ditch']) expect(terms(`${word} it`).verb).toContain('delet');
+    expect(top('Kill the share link we gave Coastal Cabinetry', await demoNames(), 1)).toEqual(['files_deleteShare']);
+    expect(top('Take down my comment 77133, I posted it on the wrong work order', await demoNames(), 1)).toEqual([
+      'records_deleteRecordComment',
+    ]);
+    expect(top('ping Luis Moreno again with share s1d5c3a7f9', await demoNames(), 1)).toEqual([
+      'files_sendShareNotification',
+    ]);
+    expect(top('jot down a punch-list.txt in the Harbor Point folder', await demoNames(), 1)).toEqual([
+      'files_writeFile',
+    ]);
+  });
+
+  it('"open a new" creates; "X belongs in the Y folder" moves', async () => {
+    expect(top('Open a new work order for the Harbor Way unit: leaking roof', await demoNames(), 1)).toEqual([
+      'records_createRecord',
+    ]);
+    expect(top('site-visit-notes.txt belongs inside the Harbor Point Renovation folder', await demoNames(), 1)).toEqual(
+      ['files_moveItem'],
+    );
+  });
+});
