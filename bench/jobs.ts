@@ -14,7 +14,8 @@ import { servePodioItems } from '../test/fakes/podio-items.js';
 // as in every multi-instance deployment; without it, the single-process lease path). Twice: undisturbed, then with the instance that holds the
 // job stopped (halted, as if killed) when half the records are written. Prints the time to finish, vendor
 // calls per second, the progress updates a poller saw, and whether every record exists exactly once (one
-// item POST per record: a record written twice would be a second POST).
+// item POST per record: a record written twice would be a second POST). BENCH_JOBS_INLINE=1 times batches
+// sent without a job instead (see inline).
 
 const RECORDS = Number(process.env['BENCH_JOB_RECORDS'] ?? 5_000);
 const LATENCY_MS = Number(process.env['BENCH_VENDOR_LATENCY_MS'] ?? 150);
@@ -152,6 +153,40 @@ const run = async (label: string, a: Gateway, b: Gateway, tally: Tally, killAtHa
   }
 };
 
+/**
+ * BENCH_JOBS_INLINE=1: batches sent without a job (no `Prefer`), as a call that must answer within the request
+ * deadline (GATEWAY_REQUEST_TIMEOUT_MS, 30 s): each size's time and item POSTs, and from the 500-input call
+ * (10 chunks, one after another) the time of a chunk and how many records a call writes within the deadline.
+ */
+const inline = async (g: Gateway, tally: Tally) => {
+  const rows = [];
+  // The first call also fetches the token and the app's definition: a one-record warm-up, not shown.
+  for (const size of [1, 50, 100, 250, 500]) {
+    tally.calls = tally.posts = tally.finds = 0;
+    const inputs = Array.from({ length: size }, (_, i) => ({ fields: { name: `inline ${size} lead ${i}` } }));
+    const started = performance.now();
+    const res = await g.http.request('/v1/tools/records/batchCreateRecords?format=json', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ app_id: 3001, inputs }),
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const body = (await res.json()) as { data?: { successful?: number } };
+    const chunkSeconds = seconds / Math.ceil(size / 50);
+    if (size === 1) continue;
+    rows.push({
+      inputs: size,
+      status: res.status,
+      written: body.data?.successful ?? 0,
+      item_posts: tally.posts,
+      seconds: Number(seconds.toFixed(2)),
+      seconds_per_chunk: Number(chunkSeconds.toFixed(3)),
+      records_within_30s: Math.floor(30 / chunkSeconds) * 50,
+    });
+  }
+  console.table(rows);
+};
+
 const main = async () => {
   const databaseUrl = process.env['DATABASE_URL'];
   if (!databaseUrl) throw new Error('bench:jobs needs DATABASE_URL (two instances share PostgreSQL)');
@@ -163,6 +198,15 @@ const main = async () => {
   servePodioItems(podio, clock, InMemoryPodioAccount.withDemoData());
   const tally: Tally = { calls: 0, posts: 0, finds: 0 };
   const proxy = await slowProxy(podio.baseUrl, tally);
+  if (process.env['BENCH_JOBS_INLINE'] === '1') {
+    const g = gatewayAt(proxy.url, podio, databaseUrl, 'inline');
+    await inline(g, tally);
+    console.log(`${LATENCY_MS} ms a vendor call, chunks of 50 in parallel; Node ${process.version}`);
+    await g.close();
+    proxy.server.close();
+    await podio.close();
+    return;
+  }
   const rows = [];
   for (const kill of [false, true]) {
     const a = gatewayAt(proxy.url, podio, databaseUrl, kill ? 'a2' : 'a1');

@@ -13,8 +13,11 @@ export const JOB_TOOLS: ReadonlyMap<string, { readonly items: boolean }> = new M
 ]);
 
 /**
- * The most inputs a batch takes in one call that is not a job: 10 chunks of 50, at Podio's slow-write
- * latency (about 1.5 s a chunk at p99) half the 30 s call deadline. A larger batch must run as a job.
+ * The most inputs a batch takes in one call that is not a job: 10 chunks of 50, one after another. Measured
+ * (bench/jobs.ts, BENCH_JOBS_INLINE=1, docs/benchmarks.md): against the Podio stand-in at 1.5 s a write (a
+ * slow Podio) 500 take 16 s, about half the 30 s call deadline; at 150 ms a write they take 2.3 s, and a call
+ * could write about 6,500. The bound is set for the slow vendor, since a call cannot know the latency ahead.
+ * A larger batch must run as a job.
  */
 export const INLINE_BATCH_MAX = 500;
 
