@@ -12,10 +12,11 @@
 // the server answered (worker threads are included when they start; the document reader's are named
 // pdfjs-dist, mammoth, linkedom...). Each start has its own free loopback port; stdout goes to /dev/null.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 /** The built entry (BENCH_ENTRY runs another copy, for an experiment on a build elsewhere). */
@@ -70,12 +71,17 @@ const cpuMs = (pid: number): number => {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 };
 
-/** The environment of a start: nothing of this shell's gateway settings (REDIS_URL, DATABASE_URL...). */
-const cleanEnv = (port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+/**
+ * The environment of a start: nothing of this shell's gateway settings (REDIS_URL, DATABASE_URL...), and a
+ * data folder of its own, empty, as on a fresh machine: in the clone's .gateway-data, a store left by tests
+ * would be opened after the start to look for unfinished jobs (composition/jobs.ts), which is not start-up.
+ */
+const cleanEnv = (port: number, dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   PATH: process.env['PATH'] ?? '',
   HOME: process.env['HOME'] ?? '',
   PORT: String(port),
   HOST: '127.0.0.1',
+  GATEWAY_DATA_DIR: dataDir,
   ...extra,
 });
 
@@ -93,10 +99,11 @@ const startOnce = async (
   script: string = entry,
 ): Promise<Start> => {
   const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'startup-bench-'));
   const began = performance.now();
   const child = spawn(process.execPath, [script], {
     cwd: root,
-    env: cleanEnv(port, extraEnv),
+    env: cleanEnv(port, dataDir, extraEnv),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -108,7 +115,10 @@ const startOnce = async (
   let readyMs = NaN;
   let readyCpuMs = NaN;
   while (performance.now() < deadline) {
-    if (exited !== undefined) throw new Error(`the server exited with ${exited}: ${stderr.slice(0, 2000)}`);
+    if (exited !== undefined) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`the server exited with ${exited}: ${stderr.slice(0, 2000)}`);
+    }
     if (await healthy(port, script === bareHono ? '/' : '/healthz')) {
       readyMs = performance.now() - began;
       readyCpuMs = cpuMs(child.pid!);
@@ -118,6 +128,7 @@ const startOnce = async (
   }
   if (Number.isNaN(readyMs)) {
     child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
     throw new Error('the server did not answer /healthz within 30 s');
   }
   await new Promise((r) => setTimeout(r, idleMs));
@@ -126,6 +137,7 @@ const startOnce = async (
     child.once('exit', () => ok());
     child.kill('SIGTERM');
   });
+  rmSync(dataDir, { recursive: true, force: true });
   return { readyMs, readyCpuMs, rssMb: rss, peakMb: peak, stderr };
 };
 
