@@ -16,17 +16,20 @@
 // scenarios (its CLI needs Node 22 or later: skipped, with a line saying so, on Node 20). mcp-remote runs
 // twice: with a bearer header, and with none, signing in through the gateway's own authorization server in
 // a scripted browser (oauth-browser.ts). One line is a fact rather than a check: the 401 an unauthenticated
-// MCP request gets.
+// MCP request gets. Issue 40: the SDK clients also run a batch as an MCP task (tasks.ts): v1 on 2025-11-25,
+// v2 on 2025-11-25 and on 2026-07-28 (where the v2 client refuses a task answer: an INFO line says so, and
+// its other task steps run on a task the same caller started over REST).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspector, mcpRemote, mcpRemoteSignedIn, sdkV1, sdkV2 } from './clients.js';
 import { oauthHost } from './oauth-hosts.js';
-import { failureCount } from './report.js';
+import { failureCount, line } from './report.js';
 import { runClient } from './sequence.js';
 import { conformance, unauthenticated } from './server-checks.js';
 import { runStepUp } from './step-up.js';
+import { runTasks, v1Tasks, v2LegacyTasks, v2ModernTasks } from './tasks.js';
 import { boot } from './server.js';
 
 const started = Date.now();
@@ -52,6 +55,32 @@ const main = async () => {
     await runStepUp('sdk v2 legacy (OAuth step-up)', oauthHost(url, token, 'v2 legacy'));
     await runStepUp('sdk v1 (OAuth step-up)', oauthHost(url, token, 'v1'));
     await runStepUp('mcp-remote 0.15.1 (OAuth step-up)', mcpRemoteSignedIn(url, token, join(configDir, 'step-up')));
+    // Issue 40: a batch as an MCP task, per client and revision.
+    await runTasks('sdk v1 (2025-11-25) tasks', v1Tasks(url, token));
+    await runTasks('sdk v2 legacy (2025-11-25) tasks', v2LegacyTasks(url, token));
+    const modern = 'sdk v2 auto (2026-07-28) tasks';
+    let told = false;
+    await runTasks(
+      modern,
+      v2ModernTasks(url, token, (said) => {
+        if (told) return;
+        told = true;
+        if (said.startsWith('modern era') && said.includes('UNSUPPORTED_RESULT_TYPE'))
+          line(
+            'INFO',
+            modern,
+            'task refused',
+            `the v2 client refuses the task answer (${said}); the steps here use a task the same caller started over REST`,
+          );
+        else
+          line(
+            'FAIL',
+            modern,
+            'task refused',
+            `expected the v2 client to refuse the task answer on 2026-07-28 (docs/clients.md says so); it did: ${said}`,
+          );
+      }),
+    );
     await conformance(url, token);
   } finally {
     server?.kill('SIGTERM');
