@@ -13,7 +13,7 @@ import { HubSpotServer } from '../../fakes/hubspot-server.js';
 import { NOW } from '../../support/gateway.js';
 import { postgresForTests } from '../../support/postgres.js';
 import { redisForTests } from '../../support/redis.js';
-import { finishInBrowser, openConnectLink } from '../../support/connect-flow.js';
+import { connectAsPerson, hubspotOAuthEnv } from '../../support/hubspot-connect.js';
 
 // Issue 43 on two instances (one PostgreSQL, one Redis): the call that elicited the connect page waits on
 // instance A, and the person's browser connects through instance B. A hears of the new connection through the
@@ -49,11 +49,7 @@ const instance = (): Gateway => {
   if (!('url' in pg) || !('url' in redis)) throw new Error('no database');
   const g = createGateway({
     env: {
-      CRM_BACKEND: 'hubspot',
-      HUBSPOT_BASE_URL: hubspot.baseUrl,
-      HUBSPOT_CLIENT_ID: hubspot.oauth.clientId,
-      HUBSPOT_CLIENT_SECRET: hubspot.oauth.clientSecret,
-      PUBLIC_BASE_URL: 'https://gateway.example',
+      ...hubspotOAuthEnv(hubspot),
       DATABASE_URL: pg.url,
       REDIS_URL: redis.url,
       GATEWAY_ENCRYPTION_KEY: key,
@@ -96,19 +92,7 @@ describe('connect in the conversation across instances', () => {
     client.setRequestHandler(ElicitRequestSchema, (req) => {
       const params = req.params as { url?: string; elicitationId?: string };
       asked.push(params);
-      person = (async () => {
-        const flow = await openConnectLink(b, params.url!, AGENT);
-        const code = hubspot.grantCode({
-          redirectUri: 'https://gateway.example/oauth/callback',
-          codeChallenge: flow.authorize.searchParams.get('code_challenge')!,
-        });
-        const done = await finishInBrowser(
-          b,
-          flow,
-          `code=${encodeURIComponent(code)}&state=${encodeURIComponent(flow.state)}`,
-        );
-        return done.status;
-      })();
+      person = connectAsPerson(b, hubspot, params.url!, AGENT);
       return { action: 'accept' } as never;
     });
     client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
@@ -167,19 +151,7 @@ describe('connect in the conversation across instances', () => {
     client.setRequestHandler(ElicitRequestSchema, (req) => {
       const params = req.params as { url?: string; elicitationId?: string };
       asked.push(params);
-      person = (async () => {
-        const flow = await openConnectLink(a, params.url!, AGENT2);
-        const code = hubspot.grantCode({
-          redirectUri: 'https://gateway.example/oauth/callback',
-          codeChallenge: flow.authorize.searchParams.get('code_challenge')!,
-        });
-        const done = await finishInBrowser(
-          a,
-          flow,
-          `code=${encodeURIComponent(code)}&state=${encodeURIComponent(flow.state)}`,
-        );
-        return done.status;
-      })();
+      person = connectAsPerson(a, hubspot, params.url!, AGENT2);
       return { action: 'accept' } as never;
     });
     client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {

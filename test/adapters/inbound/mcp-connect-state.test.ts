@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_META_KEY } from '../../../adapters/inbound/mcp/mcp-tools.js';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
-import { createGateway, type Gateway } from '../../../composition/gateway.js';
-import { HubSpotServer } from '../../fakes/hubspot-server.js';
+import type { Gateway } from '../../../composition/gateway.js';
+import { type HubSpotServer } from '../../fakes/hubspot-server.js';
+import { startHubSpotConnect, type HubSpotConnectWorld } from '../../support/hubspot-connect.js';
 import { NOW } from '../../support/gateway.js';
 import { MODERN_META, rpcBody } from './mcp-harness.js';
 
@@ -19,36 +16,22 @@ const AGENT = 'token-acme-agent-0123456789';
 const OTHER = 'token-acme-other-0123456789';
 
 let hubspot: HubSpotServer;
-let dataDir: string;
 let g: Gateway;
 const clock = new FixedClock(NOW);
 
+let world: HubSpotConnectWorld | undefined;
 beforeAll(async () => {
-  hubspot = await HubSpotServer.start({ clock });
-  dataDir = mkdtempSync(join(tmpdir(), 'gateway-mcp-connect-state-'));
-  g = createGateway({
-    env: {
-      CRM_BACKEND: 'hubspot',
-      HUBSPOT_BASE_URL: hubspot.baseUrl,
-      HUBSPOT_CLIENT_ID: hubspot.oauth.clientId,
-      HUBSPOT_CLIENT_SECRET: hubspot.oauth.clientSecret,
-      PUBLIC_BASE_URL: 'https://gateway.example',
-      GATEWAY_DATA_DIR: dataDir,
-      RATE_LIMIT_PER_MINUTE: '100000',
-      GATEWAY_API_KEYS: JSON.stringify([
-        { name: 'acme-agent', token: AGENT, permissions: ['crm:*'], tenant: 'acme' },
-        { name: 'acme-other', token: OTHER, permissions: ['crm:*'], tenant: 'acme' },
-      ]),
-    },
-    logger: pino({ level: 'silent' }),
-    overrides: { clock },
+  world = await startHubSpotConnect({
+    prefix: 'mcp-connect-state',
+    clock,
+    keys: [
+      { name: 'acme-agent', token: AGENT, permissions: ['crm:*'], tenant: 'acme' },
+      { name: 'acme-other', token: OTHER, permissions: ['crm:*'], tenant: 'acme' },
+    ],
   });
+  ({ g, hubspot } = world);
 });
-afterAll(async () => {
-  await g.close();
-  await hubspot.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 const URL_ELICITING = {
   ...MODERN_META,

@@ -1,18 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../adapters/outbound/system-clock.js';
-import { createGateway, type Gateway } from '../../../composition/gateway.js';
-import { HubSpotServer } from '../../fakes/hubspot-server.js';
-import { finishInBrowser, openConnectLink, signInOnConnectPage } from '../../support/connect-flow.js';
+import type { Gateway } from '../../../composition/gateway.js';
+import { type HubSpotServer } from '../../fakes/hubspot-server.js';
+import { signInOnConnectPage } from '../../support/connect-flow.js';
+import { connectAsPerson, startHubSpotConnect, type HubSpotConnectWorld } from '../../support/hubspot-connect.js';
 import { NOW } from '../../support/gateway.js';
 
 // Issue 43, connect in the conversation: a call that needs HubSpot, from a client that declared URL-mode
@@ -26,61 +21,28 @@ const AGENT = 'token-acme-agent-0123456789';
 const OTHER = 'token-acme-other-0123456789';
 
 let hubspot: HubSpotServer;
-let dataDir: string;
 let g: Gateway;
-let server: ServerType;
 let base = '';
 const clock = new FixedClock(NOW);
 
+let world: HubSpotConnectWorld | undefined;
 beforeAll(async () => {
-  hubspot = await HubSpotServer.start({ clock });
-  dataDir = mkdtempSync(join(tmpdir(), 'gateway-mcp-connect-'));
-  g = createGateway({
-    env: {
-      CRM_BACKEND: 'hubspot',
-      HUBSPOT_BASE_URL: hubspot.baseUrl,
-      HUBSPOT_CLIENT_ID: hubspot.oauth.clientId,
-      HUBSPOT_CLIENT_SECRET: hubspot.oauth.clientSecret,
-      HUBSPOT_APP_URL: 'https://app.hubspot.example',
-      PUBLIC_BASE_URL: 'https://gateway.example',
-      GATEWAY_DATA_DIR: dataDir,
-      RATE_LIMIT_PER_MINUTE: '100000',
-      GATEWAY_API_KEYS: JSON.stringify([
-        { name: 'acme-agent', token: AGENT, permissions: ['crm:*'], tenant: 'acme' },
-        { name: 'acme-other', token: OTHER, permissions: ['crm:*'], tenant: 'acme' },
-      ]),
-    },
-    logger: pino({ level: 'silent' }),
-    overrides: { clock },
+  world = await startHubSpotConnect({
+    prefix: 'mcp-connect',
+    clock,
+    keys: [
+      { name: 'acme-agent', token: AGENT, permissions: ['crm:*'], tenant: 'acme' },
+      { name: 'acme-other', token: OTHER, permissions: ['crm:*'], tenant: 'acme' },
+    ],
+    env: () => ({ HUBSPOT_APP_URL: 'https://app.hubspot.example' }),
+    listen: true,
   });
-  await new Promise<void>((resolve) => {
-    server = serve({ fetch: g.http.fetch, port: 0, hostname: '127.0.0.1', autoCleanupIncoming: false }, () =>
-      resolve(),
-    );
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ g, hubspot, base } = world);
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await g.close();
-  await hubspot.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 /** The person: opens the URL, signs in to the gateway with `key`, approves at HubSpot, lands on the callback. */
-const followUrl = async (url: string, key: string): Promise<number> => {
-  const flow = await openConnectLink(g, url, key);
-  const code = hubspot.grantCode({
-    redirectUri: 'https://gateway.example/oauth/callback',
-    codeChallenge: flow.authorize.searchParams.get('code_challenge')!,
-  });
-  const done = await finishInBrowser(
-    g,
-    flow,
-    `code=${encodeURIComponent(code)}&state=${encodeURIComponent(flow.state)}`,
-  );
-  return done.status;
-};
+const followUrl = (url: string, key: string): Promise<number> => connectAsPerson(g, hubspot, url, key);
 
 const disconnect = () =>
   g.http.request('/v1/connections/hubspot?scope=user', {
