@@ -38,8 +38,8 @@ it('names the MCP URL and /docs in the banner, and a taken port in one line that
     expect(banner).toContain(`${first.base}/docs`);
     expect(banner).toContain('"Connect a client"');
     const port = new URL(first.base).port;
-    // A data folder of its own: this is about the port; with the first's folder, the second's job engine
-    // (which resumes jobs of an existing embedded store at start) also says the folder is taken.
+    // A data folder of its own: this is about the port, not about two processes on one folder (not supported:
+    // operations.md).
     const second = await runToExit({ PORT: port, GATEWAY_DATA_DIR: mkdtempSync(`${tmpdir()}/first-minutes-`) });
     expect(second.code).toBe(1);
     // One line of the gateway's own; a warning Node itself prints for the process is not the gateway's answer.
