@@ -3,9 +3,9 @@
 // and linking some 770 files one by one (issue 39: the start-up check, bench/startup.ts). Run by `npm run
 // build`, after tsc.
 //
-// - The gateway's own files and a few packages that load at start and are imported only by the gateway
-//   (inversify, fp-ts, io-ts, hono, lru-cache) are inlined; every other package stays external, loaded from
-//   node_modules as before (pino, prom-client, the MCP SDK, oidc-provider, kysely...).
+// - The gateway's own files and the packages that load at start and are imported only by the gateway
+//   (inversify, fp-ts, io-ts, hono, lru-cache, pino, busboy...: INLINE) are inlined; every other package
+//   stays external, loaded from node_modules as before (prom-client, the MCP SDK, oidc-provider, kysely...).
 // - What the sources import lazily (`await import(...)`) stays lazy: splitting puts it in chunks of its own
 //   (dist/composition/main-chunk-*.js), loaded on first use.
 // - Each own file's `import.meta.url` becomes the URL of the file it came from in dist/, so that the paths
@@ -22,7 +22,11 @@ const outdir = resolve(dist, 'composition');
 const entry = resolve(outdir, 'main.js');
 const CHUNK_PREFIX = 'main-chunk-';
 
-/** Packages inlined: loaded at start, and imported by no package that stays external. */
+/**
+ * Packages inlined: loaded at start, and imported by no package that stays external (a package loaded twice,
+ * once inlined and once from node_modules, would be two copies). pino's worker-thread transports, which
+ * find their files from __dirname, are not used by the gateway (it writes to a file descriptor).
+ */
 const INLINE = [
   /^inversify$/,
   /^@inversifyjs\//,
@@ -31,6 +35,22 @@ const INLINE = [
   /^hono(\/|$)/,
   /^@hono\/node-server(\/|$)/,
   /^lru-cache$/,
+  // pino and what it loads
+  /^pino$/,
+  /^pino-std-serializers$/,
+  /^sonic-boom$/,
+  /^thread-stream$/,
+  /^@pinojs\//,
+  /^safe-stable-stringify$/,
+  /^quick-format-unescaped$/,
+  /^on-exit-leak-free$/,
+  /^atomic-sleep$/,
+  // the file routes' multipart reader and zip writer, the URL guard's address ranges, robots.txt
+  /^@fastify\/busboy$/,
+  /^yazl$/,
+  /^buffer-crc32$/,
+  /^ipaddr\.js$/,
+  /^robots-parser$/,
 ];
 
 const gateway: Plugin = {
@@ -74,6 +94,9 @@ const result = await build({
   target: 'node20',
   chunkNames: `${CHUNK_PREFIX}[hash]`,
   sourcemap: true,
+  // Less for V8 to scan at start; names are kept, so stack traces and class names read as in the sources.
+  minifyWhitespace: true,
+  minifySyntax: true,
   plugins: [gateway],
   // The CommonJS files of inlined packages (fp-ts, io-ts) require Node's own modules.
   banner: { js: `${BANNER}\nconst require = gatewayRequire(import.meta.url);` },
