@@ -130,5 +130,5 @@ export const deferToJob =
         meta,
       };
     }
-    return { ok: true, tool: call.tool, payload: view, text: () => jobText(view), meta };
+    return { ok: true, tool: call.tool, payload: view, text: () => jobText(view), meta: { ...meta, deferred: true } };
   };

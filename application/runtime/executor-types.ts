@@ -17,6 +17,8 @@ export interface CallMeta {
   readonly replayed?: boolean;
   /** A replay's original request id, when the stored outcome has it. */
   readonly replayOf?: string;
+  /** The call started a job (issue 40): its work runs, and counts as `ok` or `failed`, when the job runs. */
+  readonly deferred?: boolean;
 }
 
 /** A call as an answer names it: the tool's qualified name and its arguments. */

@@ -8,10 +8,12 @@ import type { ToolResult } from './executor-types.js';
 
 /** How a call ended, for usage: it ran (`ok`), was answered from the idempotency store (`replayed`), was
  * refused or failed on the caller's side (`refused`, 4xx), or failed on the gateway's or vendor's (`failed`). */
-export type UsageOutcome = 'ok' | 'replayed' | 'refused' | 'failed';
+export type UsageOutcome = 'ok' | 'accepted' | 'replayed' | 'refused' | 'failed';
 
 export const usageOutcomeOf = (result: ToolResult): UsageOutcome => {
   if (result.meta?.replayed) return 'replayed';
+  // a call that started a job: the job's own run is the call's `ok` or `failed`, so a job is one tool call
+  if (result.ok && result.meta?.deferred) return 'accepted';
   if (result.ok) return 'ok';
   // A person's approval asked for: nothing ran yet, as a refusal on the caller's side (428).
   if (result.awaiting === 'approval') return 'refused';

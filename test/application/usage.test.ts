@@ -29,9 +29,11 @@ const failed = (status: number): ToolResult => ({ ok: false, error: toolError(st
 const trace = (matchCount: number) => ({ results: { meta: { results: { matchCount } }, persons: [] } });
 
 describe('what a call counts', () => {
-  it('its outcome: ok, replayed, refused (4xx) or failed (5xx)', () => {
+  it('its outcome: ok, accepted (a job started), replayed, refused (4xx) or failed (5xx)', () => {
     expect(usageOutcomeOf(ok())).toBe('ok');
     expect(usageOutcomeOf(ok({}, true))).toBe('replayed');
+    // a call that started a job: the job's run counts as its ok or failed (issue 40)
+    expect(usageOutcomeOf({ ...ok(), meta: { deferred: true } } as ToolResult)).toBe('accepted');
     expect(usageOutcomeOf(failed(404))).toBe('refused');
     expect(usageOutcomeOf(failed(502))).toBe('failed');
   });

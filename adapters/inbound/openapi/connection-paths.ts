@@ -300,7 +300,7 @@ export const connectionPaths = (): Record<string, unknown> => ({
       operationId: 'readUsage',
       summary: 'What the tenant spent this UTC day and month (needs audit:read)',
       description:
-        "Tool calls by tool and outcome (ok, replayed, refused, failed), vendor calls by vendor, and skip traces (lookups that reached the vendor, and the matches BatchData bills), for the current UTC day and month, with when each resets. Every instance counts into one store when REDIS_URL is set (another instance's calls show within about a second).",
+        "Tool calls by tool and outcome (ok, accepted: a call that started a job, replayed, refused, failed), vendor calls by vendor, and skip traces (lookups that reached the vendor, and the matches BatchData bills), for the current UTC day and month, with when each resets. Every instance counts into one store when REDIS_URL is set (another instance's calls show within about a second).",
       tags: ['connections'],
       security: [{ bearer: [] }],
       responses: {

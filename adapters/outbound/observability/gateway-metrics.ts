@@ -20,7 +20,7 @@ export class GatewayMetrics {
   /** Usage per tenant (issue 32); tenants past USAGE_TENANT_LABELS share the label "other" (usage-metrics.ts). */
   readonly tenantUsageCalls = new Counter({
     name: 'gateway_tenant_usage_tool_calls_total',
-    help: 'Tool calls by tenant, tool and outcome (ok, replayed, refused, failed); tenants beyond the first USAGE_TENANT_LABELS are "other"',
+    help: 'Tool calls by tenant, tool and outcome (ok, accepted, replayed, refused, failed); tenants beyond the first USAGE_TENANT_LABELS are "other"',
     labelNames: ['tenant', 'tool', 'outcome'],
     registers: [this.registry],
   });

@@ -56,11 +56,13 @@ afterAll(async () => {
 const hex = (n: number) =>
   [...crypto.getRandomValues(new Uint8Array(n))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
-const vendorCalls = async (): Promise<{ total: number; by_vendor: Record<string, number> }> => {
+const usageToday = async () => {
   const r = await request(g, 'GET', '/v1/usage', { token: TOKEN });
   expect(r.status, r.raw).toBe(200);
-  return r.body.data.day.vendor_calls;
+  return r.body.data.day;
 };
+const vendorCalls = async (): Promise<{ total: number; by_vendor: Record<string, number> }> =>
+  (await usageToday()).vendor_calls;
 
 /** The spans from `span` up to the trace's root, by parent. */
 const ancestry = (spans: readonly ReceivedSpan[], span: ReceivedSpan): string[] => {
@@ -108,6 +110,8 @@ describe('a job against the Podio stand-in', () => {
     expect(after.total - before.total).toBe(seen);
     expect(Object.keys(after.by_vendor)).toHaveLength(1);
     expect(Object.values(after.by_vendor)[0]! - (Object.values(before.by_vendor)[0] ?? 0)).toBe(seen);
+    // The job is one tool call: the call that started it is `accepted`, its run `ok`.
+    expect((await usageToday()).tool_calls.by_tool['records_batchCreateRecords']).toEqual({ accepted: 1, ok: 1 });
 
     // Traces: closing the gateway flushes its spans to the receiver.
     await g.close();
