@@ -56,6 +56,11 @@ const INLINE = [
 const gateway: Plugin = {
   name: 'gateway-files',
   setup(b) {
+    // fp-ts and io-ts as ES modules (their es6/ builds), which esbuild can shake: the gateway imports
+    // fp-ts/lib/... (CommonJS, 188 KiB inlined whole; 67 KiB from es6/).
+    b.onResolve({ filter: /^(fp-ts|io-ts)\/lib\// }, (args) =>
+      b.resolve(args.path.replace('/lib/', '/es6/'), { kind: args.kind, resolveDir: args.resolveDir }),
+    );
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
       if (args.path.startsWith('node:')) return { external: true };
@@ -91,6 +96,8 @@ const result = await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
+  // A package's ES module build where it names one (io-ts's es6/, which imports fp-ts/es6/).
+  mainFields: ['module', 'main'],
   target: 'node20',
   chunkNames: `${CHUNK_PREFIX}[hash]`,
   sourcemap: true,
