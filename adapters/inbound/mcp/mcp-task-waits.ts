@@ -6,9 +6,9 @@ import { FINISHED, type JobRow } from '../../../ports/job-queue.js';
 // 2025-11-25 tasks/result (issue 40): "When a receiver receives a tasks/result request for a task in any other
 // non-terminal status (working or input_required), it MUST block the response until the task reaches a
 // terminal status." So it blocks: until the task ends, the client goes away, or the task is gone. What
-// keeps a hostile caller from holding the instance is the number of waits, not their length: a caller may
-// hold PER_CALLER at once and the process MAX; past either, the request is refused at once and says to poll
-// tasks/get. While it waits, the answer is a stream (legacy-leg.ts) and carries `notifications/tasks/status`
+// keeps a hostile caller from holding the instance is the number of waits, not their length: a caller holds
+// at most 4 at once (its newest takes the place of its oldest, which is answered with an error saying so) and
+// the process 500 (past that a request is refused at once and told to poll tasks/get). While it waits, the answer is a stream (legacy-leg.ts) and carries `notifications/tasks/status`
 // each time the task's status or progress changes (the spec's "MAY send"; the notification has no
 // related-task metadata, as the spec says it SHOULD NOT).
 //
@@ -31,13 +31,29 @@ export const RESULT_LOOK_MS = 1_000;
 /** The longest a task lives (a queued job's expiry, 7 days) and a bit: no wait is counted longer than this. */
 const WAIT_ENTRY_TTL_MS = 8 * 24 * 3_600_000;
 
-/** The tasks/result waits open on this instance, counted per caller: bounded in count and, as a backstop, time. */
+/** The sentence an evicted wait is answered with. */
+export const takenOver = (perCaller: number): string =>
+  `Another tasks/result request of this caller took the place of this one (a caller has at most ${perCaller} waiting at once, the newest kept): ask tasks/result again, or poll tasks/get.`;
+
+interface Wait {
+  /** Ends the wait (its request is then answered with takenOver). */
+  readonly evict: () => void;
+  released: boolean;
+}
+
+/**
+ * The tasks/result waits open on this instance, per caller: at most `perCaller` each and `max` in all, and a
+ * backstop TTL. A caller's newest wait takes the place of its oldest when it has `perCaller` already: a
+ * client that timed out a wait and asks again (the SDK v1 client's request timeout ends a request on its
+ * side only, leaving its stream open, so the server cannot tell) is never locked out, and still holds no more
+ * than `perCaller`. A wait past `max` is refused at once.
+ */
 export class ResultWaits {
-  readonly #perCaller: LRUCache<string, number>;
+  readonly #perCaller: LRUCache<string, Wait[]>;
   #open = 0;
 
   constructor(readonly limits: ResultWaitLimits = DEFAULT_RESULT_WAIT_LIMITS) {
-    this.#perCaller = new LRUCache<string, number>({ max: Math.max(1, limits.max), ttl: WAIT_ENTRY_TTL_MS });
+    this.#perCaller = new LRUCache<string, Wait[]>({ max: Math.max(1, limits.max), ttl: WAIT_ENTRY_TTL_MS });
   }
 
   /** How many are open now (for tests and metrics). */
@@ -45,27 +61,37 @@ export class ResultWaits {
     return this.#open;
   }
 
-  /** A place for one wait of `caller`, released by the function returned; a ProtocolError when none is free. */
-  take(caller: string): () => void {
-    const held = this.#perCaller.get(caller) ?? 0;
-    if (held >= this.limits.perCaller || this.#open >= this.limits.max)
+  /**
+   * A place for one wait of `caller`, released by the function returned; `evict` is called if a newer wait of
+   * the same caller takes this place. A ProtocolError when the instance holds `max`.
+   */
+  take(caller: string, evict: () => void): () => void {
+    const held = this.#perCaller.get(caller) ?? [];
+    if (held.length >= this.limits.perCaller) {
+      const oldest = held.shift()!;
+      this.#end(oldest);
+      oldest.evict();
+    } else if (this.#open >= this.limits.max)
       throw new ProtocolError(
         ProtocolErrorCode.InvalidRequest,
-        held >= this.limits.perCaller
-          ? `${held} tasks/result requests of this caller are already waiting for their tasks (at most ${this.limits.perCaller} at once): poll tasks/get at the task's pollInterval, or ask tasks/result again when one of them has answered.`
-          : `Too many tasks/result requests are waiting on this server (${this.limits.max}): poll tasks/get at the task's pollInterval, and ask tasks/result once it says the task has ended.`,
+        `Too many tasks/result requests are waiting on this server (${this.limits.max}): poll tasks/get at the task's pollInterval, and ask tasks/result once it says the task has ended.`,
       );
-    this.#perCaller.set(caller, held + 1);
+    const wait: Wait = { evict, released: false };
+    this.#perCaller.set(caller, [...held, wait]);
     this.#open++;
-    let released = false;
     return () => {
-      if (released) return;
-      released = true;
-      this.#open--;
-      const left = (this.#perCaller.get(caller) ?? 1) - 1;
-      if (left > 0) this.#perCaller.set(caller, left);
+      if (wait.released) return;
+      this.#end(wait);
+      const left = (this.#perCaller.get(caller) ?? []).filter((w) => w !== wait);
+      if (left.length > 0) this.#perCaller.set(caller, left);
       else this.#perCaller.delete(caller);
     };
+  }
+
+  #end(wait: Wait): void {
+    if (wait.released) return;
+    wait.released = true;
+    this.#open--;
   }
 }
 
@@ -88,7 +114,11 @@ export const waitForEnd = async (
     try {
       await sleep(lookMs, undefined, { signal });
     } catch {
-      throw new ProtocolError(ProtocolErrorCode.InternalError, 'The tasks/result request was cancelled.');
+      const why: unknown = signal.reason;
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        typeof why === 'string' ? why : 'The tasks/result request was cancelled.',
+      );
     }
     row = await find();
     if (stateOf(row) !== seen) {

@@ -19,7 +19,7 @@ import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import type { Principal } from '../../../ports/authenticator.js';
 import { FINISHED, type JobRow } from '../../../ports/job-queue.js';
 import { modernTaskChoice } from './mcp-task-policy.js';
-import { waitForEnd, type ResultWaits } from './mcp-task-waits.js';
+import { takenOver, waitForEnd, type ResultWaits } from './mcp-task-waits.js';
 import { toCallToolResult } from './mcp-tools.js';
 
 // MCP Tasks over the job engine (issue 40), on the official SDK's Server with the SDK's own task schemas
@@ -238,11 +238,16 @@ export const registerTaskHandlers = (server: Server, deps: TaskHandlerDeps): voi
       let ended = first;
       if (!FINISHED.has(first.status)) {
         // Blocks until the task ends (2025-11-25: MUST), one of a bounded number of waits per caller.
-        const release = deps.waits.take(`${principal.tenant}:${principal.id}`);
+        const evicted = new AbortController();
+        const release = deps.waits.take(`${principal.tenant}:${principal.id}`, () =>
+          evicted.abort(takenOver(deps.waits.limits.perCaller)),
+        );
         try {
+          // ends early when the request is cancelled, its HTTP request aborted (the client left) or it is evicted
+          const httpSignal = ctx.http?.req?.signal;
           ended = await waitForEnd(
             () => find(taskId),
-            ctx.mcpReq.signal,
+            AbortSignal.any([ctx.mcpReq.signal, evicted.signal, ...(httpSignal ? [httpSignal] : [])]),
             (row) => ctx.mcpReq.notify({ method: 'notifications/tasks/status', params: legacyTask(row) }),
             deps.lookMs,
           );

@@ -53,17 +53,28 @@ describe('modernTaskChoice (2026-07-28)', () => {
 });
 
 describe('ResultWaits (2025-11-25 tasks/result)', () => {
-  it('holds perCaller waits of one caller and max in all; a released place is free again', () => {
+  it("keeps a caller's newest perCaller waits (the oldest is evicted) and refuses past max in all", () => {
     const waits = new ResultWaits({ perCaller: 2, max: 3 });
-    const a1 = waits.take('t:a');
-    waits.take('t:a');
-    expect(() => waits.take('t:a')).toThrow(/at most 2 at once/);
-    waits.take('t:b');
-    expect(() => waits.take('t:c')).toThrow(/Too many tasks\/result requests are waiting on this server \(3\)/);
-    a1();
-    a1(); // twice is once
+    const evicted: string[] = [];
+    const a1 = waits.take('t:a', () => evicted.push('a1'));
+    waits.take('t:a', () => evicted.push('a2'));
+    waits.take('t:a', () => evicted.push('a3'));
+    expect(evicted).toEqual(['a1']);
     expect(waits.open).toBe(2);
-    expect(() => waits.take('t:c')).not.toThrow();
+    a1(); // an evicted wait's release changes nothing
+    expect(waits.open).toBe(2);
+    const b1 = waits.take('t:b', () => evicted.push('b1'));
+    expect(() => waits.take('t:c', () => undefined)).toThrow(
+      /Too many tasks\/result requests are waiting on this server \(3\)/,
+    );
+    // a caller at its own bound still replaces its oldest when the instance is full
+    waits.take('t:a', () => evicted.push('a4'));
+    expect(evicted).toEqual(['a1', 'a2']);
+    expect(waits.open).toBe(3);
+    b1();
+    b1(); // twice is once
+    expect(waits.open).toBe(2);
+    expect(() => waits.take('t:c', () => undefined)).not.toThrow();
   });
 });
 

@@ -183,7 +183,7 @@ describe('MCP tasks, 2025-11-25 (official v1 client)', () => {
     expect(mine.at(-1)?.statusMessage).toMatch(/cancelled/);
   }, 60_000);
 
-  it('holds at most 4 tasks/result waits of one caller at once: the fifth is refused, saying to poll', async () => {
+  it("holds at most 4 tasks/result waits of one caller at once: a fifth takes the oldest's place, which is told so", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const created = await client.request(
@@ -195,7 +195,7 @@ describe('MCP tasks, 2025-11-25 (official v1 client)', () => {
       );
       ids.push(created.task.taskId);
     }
-    // five waits at once: four are held, one is refused at once (which one depends on their order)
+    // five waits at once: four are held, the first to arrive is ended by the fifth (which depends on their order)
     let refusedOne: (e: unknown) => void = () => undefined;
     const firstRefusal = new Promise<unknown>((resolve) => (refusedOne = resolve));
     const attempts = ids.map((id) =>
@@ -205,12 +205,44 @@ describe('MCP tasks, 2025-11-25 (official v1 client)', () => {
       ),
     );
     const refused = await firstRefusal;
-    expect(String(refused)).toMatch(/already waiting for their tasks \(at most 4 at once\): poll tasks\/get/);
+    expect(String(refused)).toMatch(/took the place of this one \(a caller has at most 4 waiting at once/);
     for (const id of ids) await client.experimental.tasks.cancelTask(id).catch(() => undefined);
     const outcomes = await Promise.all(attempts);
     expect(outcomes.filter((o) => 'error' in o)).toHaveLength(1);
     for (const o of outcomes)
       if ('result' in o) expect(o.result._meta?.['io.modelcontextprotocol/related-task']).toEqual({ taskId: o.id });
+  }, 60_000);
+
+  it('a client that gives up on its waits and asks again is not locked out', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const created = await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'records_batchCreateRecords', arguments: { app_id: 3001, inputs: inputs(BIG) }, task: {} },
+        },
+        CreateTaskResultSchema,
+      );
+      ids.push(created.task.taskId);
+    }
+    // four waits the client abandons: the v1 client's request timeout ends a request on its side only (its
+    // stream stays open), so the server still holds them
+    const given = await Promise.all(
+      ids.slice(0, 4).map((id) =>
+        client.experimental.tasks.getTaskResult(id, CallToolResultSchema, { timeout: 1_000 }).then(
+          () => 'answered',
+          (e: unknown) => String(e),
+        ),
+      ),
+    );
+    for (const g of given) expect(g).toMatch(/timed out/);
+    // a fifth is taken (it waits until this client gives up on it too), not refused
+    const fifth = await client.experimental.tasks.getTaskResult(ids[4]!, CallToolResultSchema, { timeout: 1_000 }).then(
+      () => 'answered',
+      (e: unknown) => String(e),
+    );
+    expect(fifth).toMatch(/timed out/);
+    for (const id of ids) await client.experimental.tasks.cancelTask(id).catch(() => undefined);
   }, 60_000);
 
   it('an unknown task id is an error', async () => {
