@@ -23,4 +23,4 @@ export const INLINE_BATCH_MAX = 500;
 
 /** The sentence a too-large inline batch answers with: how to run it as a job instead. */
 export const runAsJobHint = (tool: string, count: number): string =>
-  `${count} inputs are more than one call writes within its time limit (${INLINE_BATCH_MAX} at most). Run ${tool} as a job: over MCP as a task (a tools/call with params.task), over REST with the header "Prefer: respond-async" (202, then GET /v1/jobs/{id} for progress and results).`;
+  `${count} inputs are more than one call writes within its time limit (${INLINE_BATCH_MAX} at most). Run ${tool} as a job: over MCP as a task (2025-11-25: a tools/call with params.task; 2026-07-28: declare the io.modelcontextprotocol/tasks extension), over REST with the header "Prefer: respond-async" (202, then GET /v1/jobs/{id} for progress and results).`;

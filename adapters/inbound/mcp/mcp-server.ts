@@ -241,21 +241,30 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
             jsonBudget,
           })
         : // discovery.call answers the meta tools and hands every call (gateway_callTool's too) to the one below
-          withTasks(jobs, request.params, ctx, modern(), (job) =>
-            discovery.call(caller, request.params, (params) =>
-              callTool(executor, params, caller, {
-                outputBudget,
-                jsonBudget,
-                ctx,
-                legacyElicits,
-                legacyUrl,
-                approvalWaitMs,
-                answersWatch: answers,
-                ...(parts.connectionWatch ? { connectionWatch: parts.connectionWatch } : {}),
-                ...(caller.outputSchemas ? { outputSchemas: caller.outputSchemas } : {}),
-                ...(job ? { job } : {}),
-              }),
-            ),
+          withTasks(
+            jobs,
+            request.params,
+            ctx,
+            modern(),
+            (job) =>
+              discovery.call(caller, request.params, (params) =>
+                callTool(executor, params, caller, {
+                  outputBudget,
+                  jsonBudget,
+                  ctx,
+                  legacyElicits,
+                  legacyUrl,
+                  approvalWaitMs,
+                  answersWatch: answers,
+                  ...(parts.connectionWatch ? { connectionWatch: parts.connectionWatch } : {}),
+                  ...(caller.outputSchemas ? { outputSchemas: caller.outputSchemas } : {}),
+                  ...(job ? { job } : {}),
+                }),
+              ),
+            (name) => {
+              const tool = executor.registry.get(name);
+              return tool !== undefined && isAllowed(caller.principal, tool.permission);
+            },
           ),
     );
     return server;

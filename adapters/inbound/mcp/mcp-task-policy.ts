@@ -24,7 +24,7 @@ import { CHUNK_SIZE } from '../../../application/records/batch-records.js';
 export type ModernTaskChoice = 'task' | 'inline';
 
 /** The tool a call runs and its arguments, through the discovery mode's meta tool (gateway_callTool). */
-const calledTool = (params: {
+export const calledTool = (params: {
   readonly name: string;
   readonly arguments?: Record<string, unknown>;
 }): { readonly name: string; readonly args: Record<string, unknown> } => {

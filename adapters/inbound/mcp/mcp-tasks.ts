@@ -18,7 +18,7 @@ import { progressText } from '../../../application/jobs/job-view.js';
 import type { ToolRegistry } from '../../../application/runtime/registry.js';
 import type { Principal } from '../../../ports/authenticator.js';
 import { FINISHED, type JobRow } from '../../../ports/job-queue.js';
-import { modernTaskChoice } from './mcp-task-policy.js';
+import { calledTool, modernTaskChoice } from './mcp-task-policy.js';
 import { takenOver, waitForEnd, type ResultWaits } from './mcp-task-waits.js';
 import { toCallToolResult } from './mcp-tools.js';
 
@@ -286,8 +286,16 @@ export const withTasks = async <A extends object>(
   ctx: ServerContext,
   modern: boolean,
   call: (job?: JobOption) => Promise<A>,
+  /** Whether the caller may call this tool: a caller who may not gets that answer, not -32021. */
+  mayCall: (name: string) => boolean = () => true,
 ): Promise<A> => {
-  const form = jobs ? taskAsked(params, ctx, modern) : undefined;
+  let form: ReturnType<typeof taskAsked>;
+  try {
+    form = jobs ? taskAsked(params, ctx, modern) : undefined;
+  } catch (error) {
+    if (error instanceof MissingRequiredClientCapabilityError && !mayCall(calledTool(params).name)) return call();
+    throw error;
+  }
   if (!jobs || !form) return call();
   let queued: JobRow | undefined;
   const answer = await call({ engine: jobs, onQueued: (row) => (queued = row) });

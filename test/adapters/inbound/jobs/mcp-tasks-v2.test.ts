@@ -7,7 +7,7 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TOKEN } from '../../../support/gateway.js';
+import { DEMO_TOKEN, READER_TOKEN } from '../../../support/gateway.js';
 import { mcpHarness } from '../mcp-harness.js';
 
 // MCP Tasks through the official SDK v2 client (@modelcontextprotocol/client), issue 40. The v2 SDK has no
@@ -30,14 +30,18 @@ const inputs = (n: number) => Array.from({ length: n }, (_, i) => ({ fields: { n
 /** A batch long enough to be cancelled under way (in memory mode, about a millisecond a record). */
 const BIG = 20_000;
 
-const v2 = async (mode: 'legacy' | { pin: '2026-07-28' }, declareTasks = false): Promise<Client> => {
+const v2 = async (
+  mode: 'legacy' | { pin: '2026-07-28' },
+  declareTasks = false,
+  token = DEMO_TOKEN,
+): Promise<Client> => {
   const client = new Client(
     { name: 'tasks-v2', version: '1.0.0' },
     { versionNegotiation: { mode }, ...(declareTasks ? { capabilities: { extensions: { [TASKS]: {} } } } : {}) },
   );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${h.base()}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${DEMO_TOKEN}` } },
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
     }),
   );
   await client.listTools(); // as a real client does
@@ -219,6 +223,17 @@ describe('MCP tasks through the official v2 client, 2026-07-28', () => {
       arguments: { app_id: 3001, inputs: inputs(120) },
     });
     expect(middle.structuredContent).toMatchObject({ total: 120, successful: 120 });
+    await client.close();
+  });
+
+  it('a caller who may not call the tool is told that, not that the extension is missing', async () => {
+    const client = await v2({ pin: '2026-07-28' }, false, READER_TOKEN); // crm:read only
+    const answer = await client
+      .callTool({ name: 'records_batchCreateRecords', arguments: { app_id: 3001, inputs: inputs(501) } })
+      .catch((e: unknown) => e);
+    expect(answer).not.toBeInstanceOf(ProtocolError);
+    expect(answer).toMatchObject({ isError: true });
+    expect(JSON.stringify(answer)).toMatch(/FORBIDDEN|permission/);
     await client.close();
   });
 
