@@ -11,7 +11,7 @@ import {
   type ResponseFormat,
 } from '../application/runtime/envelope.js';
 import { ToolExecutor } from '../application/runtime/executor.js';
-import { ToolRegistry, type RegisteredTool, type ToolListing } from '../application/runtime/registry.js';
+import { ToolRegistry, type ToolListing } from '../application/runtime/registry.js';
 import { allTools } from '../application/tools.js';
 import { createHttpApp } from '../adapters/inbound/http/http-app.js';
 import { ConfirmGate } from '../application/runtime/confirm.js';
@@ -179,7 +179,6 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     storage,
   });
   changes?.listen((tenant, vendor) => services.changed(tenant, vendor));
-  const connected = (tool: RegisteredTool) => services.useCase(tool);
   // /readyz reports PostgreSQL (and Redis): shared by every instance, so down means degraded, not 503.
   const databaseProbe = config.storage.databaseUrl
     ? postgresProbe(config.storage.databaseUrl, undefined, onDatabaseFault)
@@ -187,7 +186,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   const tenants = new Tenancy(
     scopeOf(container, rootRoutes),
     (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant),
-    connected,
+    services.useCase,
     { ...config.tenantScopes, clock: shared.clock },
   );
   const vendorOfGroup = new Map(

@@ -35,8 +35,11 @@ export interface VendorAccess {
   readonly store: () => Promise<ConnectionStore>;
   /** The database the audit log is kept in (DATABASE_URL, or the embedded SQLite); none in memory mode. */
   readonly database?: () => Promise<OpenDatabase>;
-  /** The use case of a tool whose group is backed by a vendor (undefined for memory-mode groups). */
-  useCase(tool: RegisteredTool): UseCase<unknown, unknown> | undefined;
+  /**
+   * The use case of a tool whose group is backed by a vendor (undefined for memory-mode groups): a lookup in
+   * a map made at construction, a function of its own (not a method), so that Tenancy is given it as it is.
+   */
+  readonly useCase: (tool: RegisteredTool) => UseCase<unknown, unknown> | undefined;
   /** A connection changed on another instance: what this one cached of it is dropped. */
   changed(tenant: string, vendor: Vendor): void;
   /** Where calls that asked their person to connect wait for the connection (issue 43). */
