@@ -1,5 +1,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 
 // The server entry in a process of its own, as production runs it. GATEWAY_ENTRY=dist/composition/main.js
@@ -31,8 +33,16 @@ export const startServerProcess = async (
 ): Promise<ServerProcess> => {
   const child = spawn(process.execPath, args, {
     cwd: root,
-    // The server runs as `npm start` would: memory mode, whatever database the test run itself was given.
-    env: { ...withoutDatabase(process.env), PORT: '0', LOG_LEVEL: 'warn', ...env },
+    // The server runs as `npm start` would: memory mode, whatever database the test run itself was given, and
+    // a data folder of its own unless the test names one (the checkout's .gateway-data is whatever earlier
+    // runs left there: a job store the engine looks into after listening, an encryption key).
+    env: {
+      ...withoutDatabase(process.env),
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      GATEWAY_DATA_DIR: mkdtempSync(join(tmpdir(), 'gateway-process-')),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
