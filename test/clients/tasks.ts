@@ -171,9 +171,15 @@ export const v2ModernTasks =
         if (task.result) return task.result;
         // a cancelled task carries no result on 2026-07-28: what was written is on the job's REST page
         const job = (await (await fetch(`${base}/v1/jobs/${taskId}`, { headers: bearer(token) })).json()) as {
-          data: { progress: { done: number; total: number }; result?: Record<string, unknown> };
+          data: { progress: { done: number; total: number | null }; result?: Record<string, unknown> };
         };
         const { done, total } = job.data.progress;
+        // cancelled while still queued: it never counted its items (total null), as the job's answer says
+        if (total === null)
+          return {
+            isError: true,
+            content: [{ type: 'text', text: `cancelled before it started (GET /v1/jobs/${taskId})` }],
+          };
         return {
           structuredContent: { ...job.data.result, successful: done },
           content: [{ type: 'text', text: `cancelled after ${done} of ${total} (GET /v1/jobs/${taskId})` }],
