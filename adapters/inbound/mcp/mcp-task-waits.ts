@@ -7,8 +7,8 @@ import { FINISHED, type JobRow } from '../../../ports/job-queue.js';
 // non-terminal status (working or input_required), it MUST block the response until the task reaches a
 // terminal status." So it blocks: until the task ends, the client goes away, or the task is gone. What
 // keeps a hostile caller from holding the instance is the number of waits, not their length: a caller holds
-// at most 4 at once (its newest takes the place of its oldest, which is answered with an error saying so) and
-// the process 500 (past that a request is refused at once and told to poll tasks/get). While it waits, the answer is a stream (legacy-leg.ts) and carries `notifications/tasks/status`
+// at most 4 at once (its newest takes the place of its oldest, which is answered with an error saying so), a
+// tenant's callers together 50, and the process 500 (past that a request is refused at once and told to poll tasks/get). While it waits, the answer is a stream (legacy-leg.ts) and carries `notifications/tasks/status`
 // each time the task's status or progress changes (the spec's "MAY send"; the notification has no
 // related-task metadata, as the spec says it SHOULD NOT).
 //
@@ -21,6 +21,8 @@ export interface ResultWaitLimits {
   readonly perCaller: number;
   /** Most held open at once on this instance, every caller together. */
   readonly max: number;
+  /** Most one tenant's callers hold open at once on this instance (default: a tenth of `max`). */
+  readonly perTenant?: number;
 }
 
 export const DEFAULT_RESULT_WAIT_LIMITS: ResultWaitLimits = { perCaller: 4, max: 500 };
@@ -36,6 +38,7 @@ export const takenOver = (perCaller: number): string =>
   `Another tasks/result request of this caller took the place of this one (a caller has at most ${perCaller} waiting at once, the newest kept): ask tasks/result again, or poll tasks/get.`;
 
 interface Wait {
+  readonly tenant: string;
   /** Ends the wait (its request is then answered with takenOver). */
   readonly evict: () => void;
   released: boolean;
@@ -50,10 +53,14 @@ interface Wait {
  */
 export class ResultWaits {
   readonly #perCaller: LRUCache<string, Wait[]>;
+  /** Open waits per tenant (an entry only while it has some, so at most `max` entries). */
+  readonly #perTenant = new Map<string, number>();
+  readonly #tenantLimit: number;
   #open = 0;
 
   constructor(readonly limits: ResultWaitLimits = DEFAULT_RESULT_WAIT_LIMITS) {
     this.#perCaller = new LRUCache<string, Wait[]>({ max: Math.max(1, limits.max), ttl: WAIT_ENTRY_TTL_MS });
+    this.#tenantLimit = Math.max(limits.perCaller, limits.perTenant ?? Math.floor(limits.max / 10));
   }
 
   /** How many are open now (for tests and metrics). */
@@ -65,26 +72,30 @@ export class ResultWaits {
    * A place for one wait of `caller`, released by the function returned; `evict` is called if a newer wait of
    * the same caller takes this place. A ProtocolError when the instance holds `max`.
    */
-  take(caller: string, evict: () => void): () => void {
-    const held = this.#perCaller.get(caller) ?? [];
+  take(tenant: string, caller: string, evict: () => void): () => void {
+    const key = `${tenant}\u0000${caller}`;
+    const held = this.#perCaller.get(key) ?? [];
     if (held.length >= this.limits.perCaller) {
       const oldest = held.shift()!;
       this.#end(oldest);
       oldest.evict();
-    } else if (this.#open >= this.limits.max)
+    } else if (this.#open >= this.limits.max || (this.#perTenant.get(tenant) ?? 0) >= this.#tenantLimit)
       throw new ProtocolError(
         ProtocolErrorCode.InvalidRequest,
-        `Too many tasks/result requests are waiting on this server (${this.limits.max}): poll tasks/get at the task's pollInterval, and ask tasks/result once it says the task has ended.`,
+        this.#open >= this.limits.max
+          ? `Too many tasks/result requests are waiting on this server (${this.limits.max}): poll tasks/get at the task's pollInterval, and ask tasks/result once it says the task has ended.`
+          : `Too many tasks/result requests of this workspace are waiting on this server (${this.#tenantLimit}): poll tasks/get at the task's pollInterval, and ask tasks/result once it says the task has ended.`,
       );
-    const wait: Wait = { evict, released: false };
-    this.#perCaller.set(caller, [...held, wait]);
+    const wait: Wait = { tenant, evict, released: false };
+    this.#perCaller.set(key, [...held, wait]);
     this.#open++;
+    this.#perTenant.set(tenant, (this.#perTenant.get(tenant) ?? 0) + 1);
     return () => {
       if (wait.released) return;
       this.#end(wait);
-      const left = (this.#perCaller.get(caller) ?? []).filter((w) => w !== wait);
-      if (left.length > 0) this.#perCaller.set(caller, left);
-      else this.#perCaller.delete(caller);
+      const left = (this.#perCaller.get(key) ?? []).filter((w) => w !== wait);
+      if (left.length > 0) this.#perCaller.set(key, left);
+      else this.#perCaller.delete(key);
     };
   }
 
@@ -92,6 +103,9 @@ export class ResultWaits {
     if (wait.released) return;
     wait.released = true;
     this.#open--;
+    const left = (this.#perTenant.get(wait.tenant) ?? 1) - 1;
+    if (left > 0) this.#perTenant.set(wait.tenant, left);
+    else this.#perTenant.delete(wait.tenant);
   }
 }
 

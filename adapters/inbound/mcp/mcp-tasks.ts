@@ -239,7 +239,7 @@ export const registerTaskHandlers = (server: Server, deps: TaskHandlerDeps): voi
       if (!FINISHED.has(first.status)) {
         // Blocks until the task ends (2025-11-25: MUST), one of a bounded number of waits per caller.
         const evicted = new AbortController();
-        const release = deps.waits.take(`${principal.tenant}:${principal.id}`, () =>
+        const release = deps.waits.take(principal.tenant, principal.id, () =>
           evicted.abort(takenOver(deps.waits.limits.perCaller)),
         );
         try {

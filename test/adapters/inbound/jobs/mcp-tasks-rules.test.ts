@@ -54,27 +54,44 @@ describe('modernTaskChoice (2026-07-28)', () => {
 
 describe('ResultWaits (2025-11-25 tasks/result)', () => {
   it("keeps a caller's newest perCaller waits (the oldest is evicted) and refuses past max in all", () => {
-    const waits = new ResultWaits({ perCaller: 2, max: 3 });
+    const waits = new ResultWaits({ perCaller: 2, max: 3, perTenant: 3 });
     const evicted: string[] = [];
-    const a1 = waits.take('t:a', () => evicted.push('a1'));
-    waits.take('t:a', () => evicted.push('a2'));
-    waits.take('t:a', () => evicted.push('a3'));
+    const a1 = waits.take('t', 'a', () => evicted.push('a1'));
+    waits.take('t', 'a', () => evicted.push('a2'));
+    waits.take('t', 'a', () => evicted.push('a3'));
     expect(evicted).toEqual(['a1']);
     expect(waits.open).toBe(2);
     a1(); // an evicted wait's release changes nothing
     expect(waits.open).toBe(2);
-    const b1 = waits.take('t:b', () => evicted.push('b1'));
-    expect(() => waits.take('t:c', () => undefined)).toThrow(
+    const b1 = waits.take('t', 'b', () => evicted.push('b1'));
+    expect(() => waits.take('t', 'c', () => undefined)).toThrow(
       /Too many tasks\/result requests are waiting on this server \(3\)/,
     );
     // a caller at its own bound still replaces its oldest when the instance is full
-    waits.take('t:a', () => evicted.push('a4'));
+    waits.take('t', 'a', () => evicted.push('a4'));
     expect(evicted).toEqual(['a1', 'a2']);
     expect(waits.open).toBe(3);
     b1();
     b1(); // twice is once
     expect(waits.open).toBe(2);
-    expect(() => waits.take('t:c', () => undefined)).not.toThrow();
+    expect(() => waits.take('t', 'c', () => undefined)).not.toThrow();
+  });
+
+  it("gives each tenant a bounded share: one tenant's many callers cannot fill the instance", () => {
+    const waits = new ResultWaits({ perCaller: 2, max: 10, perTenant: 4 });
+    for (const caller of ['a', 'b']) for (let i = 0; i < 2; i++) waits.take('busy', caller, () => undefined);
+    expect(() => waits.take('busy', 'c', () => undefined)).toThrow(/of this workspace .*\(4\)/);
+    // a caller of the busy tenant at its own bound still replaces its oldest
+    expect(() => waits.take('busy', 'a', () => undefined)).not.toThrow();
+    // another tenant is not held back
+    const other = waits.take('quiet', 'x', () => undefined);
+    expect(waits.open).toBe(5);
+    other();
+    expect(waits.open).toBe(4);
+    // the default share is a tenth of the instance's
+    const defaults = new ResultWaits({ perCaller: 4, max: 500 });
+    for (let i = 0; i < 50; i++) defaults.take('t', `c${i}`, () => undefined);
+    expect(() => defaults.take('t', 'c50', () => undefined)).toThrow(/\(50\)/);
   });
 });
 
