@@ -103,15 +103,7 @@ export class SqlJobStore implements JobStore {
     for (const { c } of order) {
       const taken = await db.transaction().execute(async (trx) => {
         await lockTenant(trx, c.tenant);
-        const live = await trx
-          .selectFrom('gateway_jobs')
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where('tenant', '=', c.tenant)
-          .where('status', 'in', LIVE)
-          .where('lease_until', '>', at)
-          .where('id', '!=', c.id)
-          .executeTakeFirst();
-        if (Number(live?.n ?? 0) >= perTenant) return false;
+        if ((await liveJobs(trx, c.tenant, c.id, at)) >= perTenant) return false;
         const status = c.status === 'cancelling' ? 'cancelling' : 'running';
         let update = trx
           .updateTable('gateway_jobs')
@@ -144,14 +136,7 @@ export class SqlJobStore implements JobStore {
       const row = await trx.selectFrom('gateway_jobs').select('status').where('id', '=', id).executeTakeFirst();
       if (!row || !['queued', ...LIVE].includes(row.status)) return undefined;
       if (row.status === 'queued') {
-        const live = await trx
-          .selectFrom('gateway_jobs')
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where('tenant', '=', found.tenant)
-          .where('status', 'in', LIVE)
-          .where('id', '!=', id)
-          .executeTakeFirst();
-        if (Number(live?.n ?? 0) >= perTenant) return 'busy' as const;
+        if ((await liveJobs(trx, found.tenant, id)) >= perTenant) return 'busy' as const;
       }
       await trx
         .updateTable('gateway_jobs')
@@ -373,6 +358,23 @@ export class SqlJobStore implements JobStore {
  * this lock, and the rows it locks include the job being taken and any other being taken at the same moment
  * (both are not finished), so a second taker waits for the first to commit, and then counts its job.
  */
+/** A tenant's running jobs other than `except` (with a lease past `leasedAfter` when given), under its lock. */
+const liveJobs = async (
+  trx: Transaction<GatewayDatabase>,
+  tenant: string,
+  except: string,
+  leasedAfter?: string,
+): Promise<number> => {
+  let query = trx
+    .selectFrom('gateway_jobs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('tenant', '=', tenant)
+    .where('status', 'in', LIVE)
+    .where('id', '!=', except);
+  if (leasedAfter !== undefined) query = query.where('lease_until', '>', leasedAfter);
+  return Number((await query.executeTakeFirst())?.n ?? 0);
+};
+
 const lockTenant = async (trx: Transaction<GatewayDatabase>, tenant: string): Promise<void> => {
   await trx
     .updateTable('gateway_jobs')
