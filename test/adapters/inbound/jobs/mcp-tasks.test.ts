@@ -32,6 +32,7 @@ const v1 = async (): Promise<V1Client> => {
       requestInit: { headers: { authorization: `Bearer ${DEMO_TOKEN}` } },
     }),
   );
+  await client.listTools(); // as a real client does, whichever test runs first
   return client;
 };
 
