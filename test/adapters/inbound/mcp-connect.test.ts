@@ -169,36 +169,58 @@ describe.each(KINDS)('connect in the conversation (%s)', (kind) => {
 });
 
 describe('a client without URL elicitation', () => {
-  it.each(['2026-07-28', '2025-11-25'])(
-    'declaring form elicitation only (%s), gets NOT_CONNECTED with the link and is asked nothing',
-    async (era) => {
+  const CASES = [
+    ['2026-07-28', 'form elicitation only', { elicitation: { form: {} } }],
+    ['2025-11-25', 'form elicitation only', { elicitation: { form: {} } }],
+    ['2026-07-28', 'no elicitation', {}],
+    ['2025-11-25', 'no elicitation', {}],
+  ] as const;
+  it.each(CASES)(
+    '(%s, %s) gets NOT_CONNECTED with a link that needs the caller’s own sign-in, and is asked nothing',
+    async (era, _what, capabilities) => {
       const asked: unknown[] = [];
       const client = new Client(
-        { name: 'connect-form-only', version: '1.0.0' },
+        { name: 'connect-without-url', version: '1.0.0' },
         {
-          capabilities: { elicitation: { form: {} } },
+          capabilities,
           ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
         },
       );
-      client.setRequestHandler('elicitation/create', async (req: any) => {
-        asked.push(req.params);
-        return { action: 'cancel' };
-      });
+      if ('elicitation' in capabilities)
+        client.setRequestHandler('elicitation/create', async (req: any) => {
+          asked.push(req.params);
+          return { action: 'cancel' };
+        });
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
           requestInit: { headers: { authorization: `Bearer ${AGENT}` } },
         }),
       );
       try {
-        const result: any = await client.callTool({
-          name: 'crm_createContact',
-          arguments: { values: { email: 'form-only@acme.example' } },
-        });
+        await client.listTools();
+        const email = `without-url-${era}-${Object.keys(capabilities).length}@acme.example`;
+        const result: any = await client.callTool({ name: 'crm_createContact', arguments: { values: { email } } });
         expect(result.isError).toBe(true);
         const error = result._meta['tool-gateway/error'];
         expect(error.code).toBe('NOT_CONNECTED');
-        expect(error.details.connect_url).toMatch(/^https:\/\/gateway\.example\/connect\/hubspot\?ticket=/);
+        const link = error.details.connect_url as string;
+        expect(link).toMatch(/^https:\/\/gateway\.example\/connect\/hubspot\?ticket=/);
+        expect(result.content[0].text).toContain('they sign in to the gateway there; the link works for them only');
         expect(asked).toEqual([]);
+        // The link opened alone is a sign-in form, not the way to HubSpot; another person of the same
+        // workspace is refused; only the caller's own sign-in goes on to HubSpot's authorization page.
+        const page = await g.http.request(link.replace(/^https:\/\/gateway\.example/, ''));
+        expect(page.status).toBe(200);
+        expect(page.headers.get('location')).toBeNull();
+        expect(await page.text()).toContain('Sign in to the gateway to connect your HubSpot account');
+        const other = await signInOnConnectPage(g, link, OTHER);
+        expect(other.status).toBe(403);
+        expect(other.headers.get('location')).toBeNull();
+        const own = await signInOnConnectPage(g, link, AGENT);
+        expect(own.status).toBe(303);
+        expect(own.headers.get('location')).toMatch(/^https:\/\/app\.hubspot\.example\//);
+        // Nothing was created at HubSpot.
+        expect(hubspot.requests.filter((r) => JSON.stringify(r.body ?? '').includes(email))).toEqual([]);
       } finally {
         await client.close();
       }
