@@ -25,7 +25,7 @@ import { UrlFetcher } from '../ports/url-fetcher.js';
 import type { GatewayConfig } from './config.js';
 import { resolveConfig } from './embedding.js';
 import { apiKeysFor, buildContainer, buildTenantScope, overriddenPorts, type ContainerOverrides } from './container.js';
-import { lazyRoutes } from './tenant-scopes.js';
+import { lazyRoutes, scopeCache } from './tenant-scopes.js';
 import { scopeOf, Tenancy } from '../application/tenancy/tenancy.js';
 import { mountTenantRoutes } from '../adapters/inbound/http/tenant-routes.js';
 import { vendorAccess } from './vendor-access.js';
@@ -169,7 +169,10 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
   // A lost PostgreSQL session is logged and counted, never fatal: its queries fail (503), the pool reconnects.
   const onDatabaseFault = databaseFaultReporter(logger, metrics);
   const storage = connectionStorage(config.storage, logger, onDatabaseFault);
+  // The one cache of the adapters calls run on: memory-mode tenants and vendor connections (issue 39).
+  const scopes = scopeCache(config, shared.clock);
   const services = vendorAccess({
+    cache: scopes,
     announce: changes && ((tenant, vendor) => changes.publish(tenant, vendor)),
     config,
     shared,
@@ -187,7 +190,7 @@ export const createGateway = (options: GatewayOptions = {}): Gateway => {
     scopeOf(container, rootRoutes),
     (tenant) => buildTenantScope(container, config, shared, options.overrides ?? {}, tenant),
     services.useCase,
-    { ...config.tenantScopes, clock: shared.clock },
+    scopes,
   );
   const vendorOfGroup = new Map(
     groupModules.map((g) => {

@@ -1,11 +1,12 @@
 import { Container, type ServiceIdentifier } from 'inversify';
-import { ConnectionResolver } from '../application/connections/connection-resolver.js';
+import { ConnectionResolver, type HeldConnection } from '../application/connections/connection-resolver.js';
 import { connectedUseCase } from '../application/connections/connected-use-case.js';
 import { Connections } from '../application/connections/connections.js';
 import { ConnectionWatch, MAX_CONNECTION_WAITERS } from '../application/connections/connection-watch.js';
 import { ConnectResume } from '../application/connections/connect-resume.js';
 import type { UseCase } from '../application/runtime/define-tool.js';
 import type { RegisteredTool } from '../application/runtime/registry.js';
+import type { ConnectionScopes } from '../application/tenancy/scope-cache.js';
 import { boundTools } from '../application/tools.js';
 import { environmentConnectionStore } from '../adapters/outbound/http/scoped-token-store.js';
 import { InMemoryAuditLog } from '../adapters/outbound/memory/in-memory-audit-log.js';
@@ -60,6 +61,8 @@ export interface VendorAccessDeps {
   readonly storage: ConnectionStorage;
   /** Tells the other instances about a connection change made here (Redis; never rejects). */
   readonly announce?: (tenant: string, vendor: Vendor) => Promise<void>;
+  /** The gateway's one scope cache: each connection's container is kept there, beside memory-mode tenants. */
+  readonly cache: ConnectionScopes<HeldConnection<Promise<Container>>>;
 }
 
 const ENVIRONMENT_LABEL = (vendor: Vendor) => `${VENDOR_LABELS[vendor]} account of the environment's credentials`;
@@ -78,6 +81,7 @@ export const vendorAccess = ({
   marks,
   storage,
   announce,
+  cache,
 }: VendorAccessDeps): VendorAccess => {
   const backendOf = (g: AnyGroup) => g.describe(config.groups[g.name]);
   const backed = new Map<Vendor, AnyGroup[]>();
@@ -167,6 +171,7 @@ export const vendorAccess = ({
     connectLink: (principal, vendor) => connections.connectLink(principal, vendor),
     clock: shared.clock,
     onStoreError: (error) => shared.logger.error({ err: error }, 'connection store unavailable'),
+    cache,
   });
   const connections: Connections = new Connections({
     store: storage.store,

@@ -3,13 +3,14 @@ import { E, type Either } from '../../domain/shared/fp.js';
 import type { Principal } from '../../ports/authenticator.js';
 import type { Clock } from '../../ports/clock.js';
 import { VENDOR_LABELS, type Connection, type ConnectionStore, type Vendor } from '../../ports/connection-store.js';
-import type { LRUCache } from 'lru-cache';
-import { tenantCache } from '../tenancy/tenant-cache.js';
+import { ScopeCache, type ConnectionScopes } from '../tenancy/scope-cache.js';
 
 /** How often a cached answer of the store is read again (a change on another instance is seen by then). */
 const RECHECK_MS = 30_000;
 /** A cached connection unused this long is dropped (its adapters with it). */
-const IDLE_MS = 60 * 60 * 1000;
+export const CONNECTION_IDLE_MS = 60 * 60 * 1000;
+/** The most connections (and owners without one) whose adapters are kept at once. */
+export const CONNECTIONS_HELD = 5000;
 
 export interface ConnectionResolverDeps<A> {
   /** The store, opened on first use. */
@@ -26,17 +27,21 @@ export interface ConnectionResolverDeps<A> {
   readonly clock: Clock;
   /** The connection store could not be read (logged by the caller). */
   readonly onStoreError?: (error: unknown) => void;
-  /** The most connections whose adapters are kept at once (default 5,000). */
-  readonly maxEntries?: number;
+  /**
+   * Where the adapters are kept: the gateway's one scope cache, shared with the memory-mode tenants
+   * (application/tenancy/scope-cache.ts). Without it, a cache of this resolver's own (CONNECTIONS_HELD).
+   */
+  readonly cache?: ConnectionScopes<HeldConnection<A>>;
 }
 
-interface Held<A> {
+/** What the resolver keeps of one owner's connection (the entry's version says what it was made from). */
+export interface HeldConnection<A> {
   readonly checkedAt: number;
-  /** What the adapters were made from; '' when the store had no connection. */
-  readonly version: string;
   readonly connection?: Connection;
   readonly adapters?: A;
 }
+
+type Held<A> = HeldConnection<A> & { readonly version: string };
 
 const versionOf = (c: Connection): string =>
   c.origin === 'environment' ? 'environment' : `${c.kind}:${c.connectedAt.getTime()}:${c.status}`;
@@ -48,11 +53,19 @@ const versionOf = (c: Connection): string =>
  * a stored connection is read again every 30 seconds, and at once when it changes on this instance.
  */
 export class ConnectionResolver<A> {
-  /** Bounded by count and idle time (application/tenancy/tenant-cache.ts). */
-  readonly #held: LRUCache<string, Held<A>>;
+  /** Bounded by weight and idle time (application/tenancy/scope-cache.ts). */
+  readonly #held: ConnectionScopes<HeldConnection<A>>;
 
   constructor(private readonly deps: ConnectionResolverDeps<A>) {
-    this.#held = tenantCache({ max: deps.maxEntries ?? 5000, idleMs: IDLE_MS, clock: deps.clock });
+    this.#held =
+      deps.cache ??
+      new ScopeCache({
+        tenants: 1,
+        connections: CONNECTIONS_HELD,
+        tenantIdleMs: CONNECTION_IDLE_MS,
+        connectionIdleMs: CONNECTION_IDLE_MS,
+        clock: deps.clock,
+      });
   }
 
   /** The adapters for `principal`'s call to `vendor`, or NOT_CONNECTED with a link, or UNAVAILABLE. */
@@ -93,14 +106,12 @@ export class ConnectionResolver<A> {
 
   /** A connection of `tenant` to `vendor` changed on this instance: its adapters are made again. */
   changed(tenant: string, vendor: Vendor): void {
-    const prefix = `${tenant}\u0000${vendor}\u0000`;
-    for (const key of [...this.#held.keys()]) if (key.startsWith(prefix)) this.#held.delete(key);
+    this.#held.dropConnections(tenant, vendor);
   }
 
   /** How many connections (and owners without one) are cached. */
   get size(): number {
-    this.#held.purgeStale();
-    return this.#held.size;
+    return this.#held.count('connection');
   }
 
   #notConnected(principal: Principal, vendor: Vendor, reauthorize: boolean): GatewayError {
@@ -113,12 +124,16 @@ export class ConnectionResolver<A> {
   }
 
   #environment(connection: Connection): A {
-    const key = `${connection.tenant}\u0000${connection.vendor}\u0000\u0000environment`;
-    const held = this.#held.get(key);
-    if (held?.adapters !== undefined) return held.adapters;
+    // Its own owner slot ('\u0000environment' is no principal's id), beside the stored tenant-wide one.
+    const owner = '\u0000environment';
+    const held = this.#held.connection(connection.tenant, connection.vendor, owner);
+    if (held?.value.adapters !== undefined) return held.value.adapters;
     const adapters = this.deps.build(connection, undefined);
     const now = this.deps.clock.now().getTime();
-    this.#held.set(key, { checkedAt: now, version: 'environment', connection, adapters });
+    this.#held.setConnection(connection.tenant, connection.vendor, owner, {
+      version: 'environment',
+      value: { checkedAt: now, connection, adapters },
+    });
     return adapters;
   }
 
@@ -128,9 +143,9 @@ export class ConnectionResolver<A> {
     vendor: Vendor,
     owner: string,
   ): Promise<Either<GatewayError, Held<A> | undefined>> {
-    const key = `${tenant}\u0000${vendor}\u0000${owner}`;
     const now = this.deps.clock.now().getTime();
-    const held = this.#held.get(key);
+    const entry = this.#held.connection(tenant, vendor, owner);
+    const held: Held<A> | undefined = entry && { ...entry.value, version: entry.version };
     if (held && now - held.checkedAt < RECHECK_MS) return E.right(held);
     let connection: Connection | undefined;
     let store: ConnectionStore;
@@ -149,14 +164,13 @@ export class ConnectionResolver<A> {
           ? held.adapters
           : this.deps.build(connection, store)
         : undefined;
-    const next: Held<A> = {
+    const value: HeldConnection<A> = {
       checkedAt: now,
-      version,
       ...(connection ? { connection } : {}),
       ...(adapters !== undefined ? { adapters } : {}),
     };
-    this.#held.set(key, next);
-    return E.right(next);
+    this.#held.setConnection(tenant, vendor, owner, { version, value });
+    return E.right({ ...value, version });
   }
 }
 

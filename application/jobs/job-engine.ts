@@ -329,7 +329,7 @@ export class JobEngine {
     });
     const context = { principal, requestId: job.request_id, items: ledger };
     const execute = async () => {
-      const r = await this.o.resolve(tool, principal.tenant).execute(decoded.right, context)();
+      const r = await this.o.resolve(tool, principal).execute(decoded.right, context)();
       return r._tag === 'Left'
         ? { ok: false as const, error: fromGatewayError(r.left), outcome: { error: fromGatewayError(r.left) } }
         : { ok: true as const, outcome: outcomeOf(tool, decoded.right, r.right) };

@@ -96,7 +96,8 @@ export type Settled = Succeeded | Failed;
 export type ToolResult = Succeeded | Failed | AwaitingApproval;
 
 /** The use case that runs `tool` for `tenant`; called on every call, so it must be a cheap lookup. */
-export type UseCaseResolver = (tool: RegisteredTool, tenant: string) => UseCase<unknown, unknown>;
+/** The use case that runs `tool` for `principal` (`Tenancy.useCase`: the principal's tenant and connection). */
+export type UseCaseResolver = (tool: RegisteredTool, principal: Principal) => UseCase<unknown, unknown>;
 
 /**
  * The tenant's quotas around one run of a use case (`usageQuotas` in usage-cap.ts): taken as it starts, given

@@ -57,7 +57,7 @@ export class ToolExecutor {
     private readonly options: ExecutorOptions = {},
   ) {
     const quotas = options.quotas;
-    this.resolve = quotas ? (tool, tenant) => quotas(tool, tenant, find(tool, tenant)) : find;
+    this.resolve = quotas ? (tool, principal) => quotas(tool, principal.tenant, find(tool, principal)) : find;
   }
 
   /** The time limits of the calls in flight. */
@@ -206,7 +206,7 @@ export class ToolExecutor {
         tool,
         params,
         controls,
-        useCase: this.resolve(tool, principal.tenant),
+        useCase: this.resolve(tool, principal),
         context: { principal, requestId },
         meta,
         mode: this.options.tenantSettings?.of(principal.tenant).humanApproval ?? 'off',
@@ -339,7 +339,7 @@ export class ToolExecutor {
     const settled: Promise<Settled> = (async (): Promise<Settled> => {
       try {
         if (this.options.simulatedLatencyMs) await new Promise((r) => setTimeout(r, this.options.simulatedLatencyMs));
-        const outcome = await this.resolve(tool, principal.tenant).execute(params, context)();
+        const outcome = await this.resolve(tool, principal).execute(params, context)();
         if (outcome._tag === 'Left') return fail(fromGatewayError(outcome.left), meta);
         const result = outcome.right;
         let drawn: Presentation | undefined;

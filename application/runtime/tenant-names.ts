@@ -119,7 +119,7 @@ const SOURCES: readonly Source[] = [
 ];
 
 /** The use case of a tool for a tenant (the executor's resolver). */
-export type UseCaseOf = (tool: RegisteredTool, tenant: string) => UseCase<unknown, unknown>;
+export type UseCaseOf = (tool: RegisteredTool, principal: Principal) => UseCase<unknown, unknown>;
 
 /** How long a caller's names are kept, how many callers, and how long one read may take. */
 export interface NamesLimits {
@@ -205,7 +205,7 @@ export class TenantNamesCache {
     const decoded = tool.declaration.params.decode(source.args);
     if (E.isLeft(decoded)) return Promise.resolve([]);
     const run = async () => {
-      const outcome = await this.useCaseOf(tool, principal.tenant).execute(decoded.right, {
+      const outcome = await this.useCaseOf(tool, principal).execute(decoded.right, {
         principal,
         requestId: 'tool-search-names',
       })();

@@ -1,10 +1,8 @@
 import type { Container } from 'inversify';
-import type { LRUCache } from 'lru-cache';
-import { DEFAULT_TENANT } from '../../ports/authenticator.js';
-import type { Clock } from '../../ports/clock.js';
+import { DEFAULT_TENANT, type Principal } from '../../ports/authenticator.js';
 import type { UseCase } from '../runtime/define-tool.js';
 import type { RegisteredTool } from '../runtime/registry.js';
-import { tenantCache } from './tenant-cache.js';
+import type { TenantScopes } from './scope-cache.js';
 
 /** One tenant's memory-mode adapters: its container, the use cases resolved from it, and its own routes. */
 export interface TenantScope<R = unknown> {
@@ -15,46 +13,36 @@ export interface TenantScope<R = unknown> {
   readonly http: () => R | undefined;
 }
 
-export interface TenancyLimits {
-  /** The most tenants kept at once; the one used longest ago is dropped first. */
-  readonly max: number;
-  /** A tenant unused for this long is dropped. */
-  readonly idleSeconds: number;
-  readonly clock: Clock;
-}
-
 /**
  * Finding the use case of a call (issue 39): the executor's one lookup. A tool of a vendor-backed group has
  * one use case for every tenant, which finds the caller's connection as it runs (connectedUseCase and
  * ConnectionResolver in application/connections/); a tool of a memory-mode group runs on its tenant's own
  * adapters: the default tenant's are the root container, every other tenant gets a child container made on
- * its first call, kept in a tenant cache (bounded by count and idle time). A dropped tenant's memory-mode
+ * its first call, kept in the gateway's one scope cache as a connection of kind memory, beside the vendor
+ * connections' adapters (scope-cache.ts: bounded by weight and idle time). A dropped tenant's memory-mode
  * data is gone; its next call starts from the demo data.
  */
 export class Tenancy<R = unknown> {
-  readonly #held: LRUCache<string, TenantScope<R>>;
-
   constructor(
     private readonly root: TenantScope<R>,
     private readonly make: (tenant: string) => TenantScope<R>,
     /** The use case of a vendor-backed group's tool (undefined for a memory-mode group's). */
     private readonly connected: (tool: RegisteredTool) => UseCase<unknown, unknown> | undefined,
-    limits: TenancyLimits,
-  ) {
-    this.#held = tenantCache({ max: limits.max, idleMs: limits.idleSeconds * 1000, clock: limits.clock });
-  }
+    /** The one scope cache (its memory-mode side; the connection resolver keeps its side). */
+    private readonly held: TenantScopes<TenantScope<R>>,
+  ) {}
 
-  /** The use case that runs `tool` for `tenant` (the executor's resolver). */
-  readonly useCase = (tool: RegisteredTool, tenant: string): UseCase<unknown, unknown> =>
-    this.connected(tool) ?? this.scope(tenant).useCase(tool);
+  /** The use case that runs `tool` for `principal` (the executor's resolver). */
+  readonly useCase = (tool: RegisteredTool, principal: Principal): UseCase<unknown, unknown> =>
+    this.connected(tool) ?? this.scope(principal.tenant).useCase(tool);
 
   /** The memory-mode scope of `tenant`, made if it does not exist yet. */
   scope(tenant: string): TenantScope<R> {
     if (tenant === DEFAULT_TENANT) return this.root;
-    let scope = this.#held.get(tenant);
+    let scope = this.held.tenant(tenant);
     if (!scope) {
       scope = this.make(tenant);
-      this.#held.set(tenant, scope);
+      this.held.setTenant(tenant, scope);
     }
     return scope;
   }
@@ -62,13 +50,12 @@ export class Tenancy<R = unknown> {
   /** The scope of `tenant` if it exists now (never makes one: for unauthenticated requests such as file links). */
   existing(tenant: string): TenantScope<R> | undefined {
     if (tenant === DEFAULT_TENANT) return this.root;
-    return this.#held.peek(tenant);
+    return this.held.peekTenant(tenant);
   }
 
   /** How many tenants other than the default one are held (idle ones are dropped first). */
   get size(): number {
-    this.#held.purgeStale();
-    return this.#held.size;
+    return this.held.count('memory');
   }
 }
 

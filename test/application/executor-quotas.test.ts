@@ -62,7 +62,7 @@ describe("the executor's resolve", () => {
       quotas: usageQuotas({ store, clock: new FixedClock(NOW), settings }),
     });
     const tool = executor.registry.get('crm_getContact')!;
-    const outcome = await executor.resolve(tool, everyone.tenant).execute(
+    const outcome = await executor.resolve(tool, everyone).execute(
       { contact_id: '101' },
       {
         principal: everyone,

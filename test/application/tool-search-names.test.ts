@@ -20,7 +20,7 @@ const everyone = principal('names-test', ['*']);
 
 /** The demo account's names, as the names cache reads them in memory mode. */
 const demoNames = (): Promise<CompiledNames> =>
-  new TenantNamesCache((tool, tenant) => g.executor.resolve(tool, tenant)).of(everyone, registry.tools);
+  new TenantNamesCache((tool, principal) => g.executor.resolve(tool, principal)).of(everyone, registry.tools);
 
 const top = (query: string, names: CompiledNames = [], limit = 3) => {
   const q = queryTerms(query, names);
@@ -30,7 +30,7 @@ const top = (query: string, names: CompiledNames = [], limit = 3) => {
 
 describe("the tenant's names", () => {
   it('reads the demo account: apps, spaces, folders and HubSpot labels, and the vendors of the visible groups', async () => {
-    const cache = new TenantNamesCache((tool, tenant) => g.executor.resolve(tool, tenant));
+    const cache = new TenantNamesCache((tool, principal) => g.executor.resolve(tool, principal));
     const names = await cache.of(everyone, registry.tools);
     const spelled = names.map((n) => n.words.join(' '));
     for (const name of ['deal', 'lead', 'work order', 'acquisit', 'property management', 'contract', 'hubspot'])

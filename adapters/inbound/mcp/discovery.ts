@@ -48,7 +48,7 @@ const failure = (e: ToolError): CallToolResult => {
 export const createDiscovery = (executor: ToolExecutor, forms: McpForms, tenantSettings?: TenantSettingsSource) => {
   const finder = createToolFinder();
   // the tenant's own names for search, read through the tools' use cases on the caller's first search
-  const names = new TenantNamesCache((tool, tenant) => executor.resolve(tool, tenant));
+  const names = new TenantNamesCache((tool, principal) => executor.resolve(tool, principal));
   const registry = executor.registry;
   const thresholdOf = (caller: DiscoveryCaller) => tenantSettings?.of(caller.principal.tenant).toolSearchAbove ?? 0;
 
