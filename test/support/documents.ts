@@ -1,11 +1,18 @@
 import JSZip from 'jszip';
 
 // Small documents made in the test, for the readers that need a real file: a one-page PDF with a text layer
-// (its cross-reference offsets computed here) and a Word document with two paragraphs.
+// or several lines (its cross-reference offsets computed here) and a Word document with two paragraphs.
 
-export const pdfWithText = (line: string): Uint8Array => {
-  const escaped = line.replace(/[\\()]/g, (c) => `\\${c}`);
-  const stream = `BT /F1 12 Tf 72 720 Td (${escaped}) Tj ET`;
+const pdfEscape = (line: string): string => line.replace(/[\\()]/g, (c) => `\\${c}`);
+
+export const pdfWithText = (line: string): Uint8Array =>
+  pdfWithStream(`BT /F1 12 Tf 72 720 Td (${pdfEscape(line)}) Tj ET`);
+
+/** A one-page PDF with one line of text for each of `lines`, top to bottom (14 pt apart). */
+export const pdfWithLines = (lines: readonly string[]): Uint8Array =>
+  pdfWithStream(`BT /F1 12 Tf 14 TL 72 760 Td ${lines.map((l) => `(${pdfEscape(l)}) Tj T*`).join(' ')} ET`);
+
+const pdfWithStream = (stream: string): Uint8Array => {
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',

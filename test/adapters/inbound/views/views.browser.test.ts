@@ -9,11 +9,12 @@ import { SKIP_REASONS, skipUnless } from '../../../support/skips.js';
 import type { Gateway } from '../../../../composition/gateway.js';
 import { UI_CAPABILITIES, viewRpc } from './view-rpc.js';
 import { hostScript } from './view-host.js';
+import { pdfWithLines } from '../../../support/documents.js';
 
 // Issue 43: each view hosted as MCP Apps hosts do (view-host.ts: a sandboxed iframe and ext-apps' AppBridge),
 // fed a real answer of the gateway in memory mode, at desktop and phone width: what it shows, what a person
-// can do (approve, decline, sort, next page, open, connect, preview, download), an axe-core accessibility
-// check, and a screenshot of each in test-artifacts/views/ (gitignored).
+// can do (approve, decline, sort, next page, open, connect, preview a text, a PDF and an image, download),
+// an axe-core accessibility check, and a screenshot of each in test-artifacts/views/ (gitignored).
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const FLAGS = [
@@ -251,6 +252,38 @@ describe.skipIf(!available)('MCP Apps views in Chromium, hosted through ext-apps
         await frame.getByRole('button', { name: 'Download' }).click();
         await expect.poll(async () => (await events(page)).find((e) => e.openLink)?.openLink).toMatch(/^https?:\/\//);
         await finish(page, frame, `file-${size.name}`);
+      });
+
+      it('file preview: a PDF’s text a page at a time (Next page), with the download link', async () => {
+        target = { gateway, token: DEMO_TOKEN };
+        // 16 lines of 10 words: about 1,170 characters.
+        const lines = Array.from({ length: 16 }, (_, l) =>
+          Array.from({ length: 10 }, (_, w) => `word${l * 10 + w + 1}`).join(' '),
+        );
+        const written = await call('files_writeFile', {
+          folder_id: 'home',
+          file_name: `notes-${size.name}.pdf`,
+          content: Buffer.from(pdfWithLines(lines)).toString('base64'),
+          encoding: 'base64',
+        });
+        const args = { item_id: written.structuredContent.Id as string, max_chars: 500 };
+        const { page, frame } = await mount(size, 'file', args, await call('files_readFile', args));
+        await expect.poll(() => frame.locator('h1').textContent()).toBe(`notes-${size.name}.pdf`);
+        const range = () => frame.locator('p.muted').first().textContent();
+        // A page ends at a line's end, at most 500 characters in; the next one goes on from there.
+        const first = /^pdf: characters 1–(\d+) of (\d+)$/.exec((await range()) ?? '');
+        expect(first).not.toBeNull();
+        const [end, total] = [Number(first![1]), Number(first![2])];
+        expect(end).toBeLessThanOrEqual(500);
+        expect(total).toBeGreaterThan(1000);
+        expect(await frame.locator('pre').textContent()).toContain('word1 word2 word3');
+        await frame.getByRole('button', { name: 'Next page' }).click();
+        await expect.poll(range).toBe(`pdf: characters ${end + 1}–${total} of ${total}`);
+        expect(await frame.locator('pre').textContent()).toContain('word160');
+        expect(await frame.locator('pre').textContent()).not.toContain('word1 word2 word3');
+        await frame.getByRole('button', { name: 'Download' }).click();
+        await expect.poll(async () => (await events(page)).find((e) => e.openLink)?.openLink).toMatch(/^https?:\/\//);
+        await finish(page, frame, `file-pdf-${size.name}`);
       });
 
       it('file preview: an image shown from its bytes (views_fileImage), with its download link', async () => {
