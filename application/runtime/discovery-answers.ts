@@ -11,6 +11,7 @@ import type { JsonSchema } from './json-schema.js';
 import type { RegisteredTool } from './registry.js';
 import type { ToolError } from './tool-error.js';
 import { queryTerms, ToolIndexes } from './tool-search.js';
+import type { Lexicon } from './lexicon.js';
 import { EXAMPLES, idSource, MAX_RELATED, relatedEntry, relatedText, relatedTools } from './discovery-hints.js';
 import type { CompiledNames } from './name-terms.js';
 import type { ToolRegistry } from './registry.js';
@@ -135,13 +136,15 @@ export const createToolFinder = (indexes: ToolIndexes = new ToolIndexes()) => {
     visible: readonly RegisteredTool[],
     args: Record<string, unknown>,
     names?: CompiledNames,
+    lexicon?: Lexicon,
   ): DiscoveryAnswer | ToolError => {
     const checked = checkFindArgs(args);
     if ('status' in checked) return checked;
-    const terms = queryTerms(checked.query, names);
+    const index = indexes.of(visible);
+    const terms = queryTerms(checked.query, names, lexicon, (w) => index.knows(w));
     if ('status' in terms) return terms;
     const byName = new Map(visible.map((t) => [t.name, t]));
-    const ranked = indexes.of(visible).search(terms, checked.groups, checked.limit + MAX_RELATED);
+    const ranked = index.search(terms, checked.groups, checked.limit + MAX_RELATED);
     const hits = ranked.slice(0, checked.limit);
     const found = hits.map((t) => foundTool(t, byName));
     const related = relatedTools(hits, ranked.slice(checked.limit), visible);

@@ -215,7 +215,10 @@ const POLITE =
 export const ASKED = /\b(?:can|could|would|will) you (?:please |just )?([a-z]+)/;
 
 /** The verb a command starts with (or that "can you" asks for) and what it means here; none for a question (asksToRead says which). */
-export const leadingVerb = (phrased: string): { verb: string[]; verbRelated: readonly string[] } => {
+export const leadingVerb = (
+  phrased: string,
+  lexical: ReadonlyMap<string, readonly string[]> = new Map(),
+): { verb: string[]; verbRelated: readonly string[] } => {
   const first =
     ASKED.exec(phrased)?.[1] ??
     phrased
@@ -225,6 +228,54 @@ export const leadingVerb = (phrased: string): { verb: string[]; verbRelated: rea
     '';
   if (!first || STOP.has(first)) return { verb: [], verbRelated: [] };
   const verb = stem(first);
-  const synonyms = SYNONYMS.get(verb) ?? { same: [], related: [] };
+  // a verb the word list does not know means what the lexicon says ("whip up": create)
+  const synonyms = SYNONYMS.get(verb) ?? { same: [], related: lexical.get(verb) ?? [] };
   return { verb: [verb, ...synonyms.same], verbRelated: synonyms.related };
 };
+
+/**
+ * Whether a query asks to read: put as a question or a request to read, or with no word of change. `lexical`:
+ * what the lexicon says the query's verbs mean (lexicon.ts), for verbs the word list does not know.
+ */
+export const asksToRead = (query: string, lexical: ReadonlyMap<string, readonly string[]> = new Map()): boolean => {
+  const first =
+    query
+      .trim()
+      .toLowerCase()
+      .split(/[^a-z']+/)[0] ?? '';
+  const change = (w: string) =>
+    isChange(w) || (!SYNONYMS.has(w) && (lexical.get(w)?.some((m) => CHANGE_WORDS.has(m)) ?? false));
+  // "can you bring it back?" asks for a change, though put as a question
+  const asked = ASKED.exec(query)?.[1];
+  if (asked !== undefined && change(stem(asked))) return false;
+  if (query.trim().endsWith('?') || QUESTION_OPENERS.has(first.replace(/'s$/, ''))) return true;
+  // a verb of change in the past ("leads created this month", "the deleted records") says which things, it
+  // does not ask for a change
+  const present = words(query.replace(/\b[a-z]{3,}ed\b/gi, ' '), (w) => SYNONYMS.has(stem(w)));
+  return !present.some(change);
+};
+
+const isChange = (w: string): boolean =>
+  CHANGE_WORDS.has(w) || (SYNONYMS.get(w)?.same.some((s) => CHANGE_WORDS.has(s)) ?? false);
+
+/** A bare domain in a task ("anyone from acme.com") is most often a company's e-mail domain. */
+export const DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|co|dev|biz|us|uk|de|fr|pt|es|it|ca|au)[?.,!]?$/;
+
+/** Words the word lists give a meaning of their own: the general lexicon does not speak for them. */
+export const knownWord = (w: string): boolean =>
+  SYNONYMS.has(w) || CHANGE_WORDS.has(w) || QUESTION_OPENERS.has(w) || STOP.has(w);
+
+/**
+ * The plural nouns of a tool's name, as they are written (`listShares`: "=shares"): a query that says "shares"
+ * asks for the tool that gives many, more than for the one that reads one share (the stems are the same).
+ */
+export const pluralsOf = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(isPlural)
+    .map((w) => `=${w}`);
+export const isPlural = (w: string) =>
+  w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/.test(w) && !UNSTEMMED_PLURAL.test(w);
+const UNSTEMMED_PLURAL = /^(news|series|always|perhaps|analysis|does|this|has|was|is|its|yes|less|unless)$/;

@@ -5,16 +5,20 @@ import type { RegisteredTool } from './registry.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_QUERY_CHARS } from './discovery.js';
 import { toolError, type ToolError } from './tool-error.js';
 import {
-  ASKED,
+  asksToRead,
   CHANGE_WORDS,
+  DOMAIN,
+  isPlural,
   leadingVerb,
   PHRASES,
+  pluralsOf,
   QUESTION_OPENERS,
   stem,
   SYNONYMS,
   words,
   type Synonyms,
 } from './search-words.js';
+import { lexicalMeanings, type Lexicon } from './lexicon.js';
 import { KIND_NOUNS, matchNames, type CompiledNames } from './name-terms.js';
 
 export { stem, words } from './search-words.js';
@@ -23,7 +27,9 @@ export { stem, words } from './search-words.js';
 // document of weighted fields (its name split at `_` and camelCase, its title, its description, its
 // parameters' names and their descriptions); words are lower-cased, stop words dropped and lightly stemmed,
 // and a query word that agents use for a catalogue word (remove -> delete, person -> contact) also looks
-// for that word, at a lower weight. An index is built once per distinct visible set and kept in a bounded cache.
+// for that word, at a lower weight; a verb neither the catalogue nor that word list knows ("whip up") means
+// what a general lexicon derived from WordNet says (lexicon.ts, issue 41). An index is built once per distinct
+// visible set and kept in a bounded cache.
 
 /** Most distinct words of a query searched for (the rest are ignored). */
 export const MAX_QUERY_TERMS = 24;
@@ -124,20 +130,6 @@ const parameterWords = (schema: JsonSchema) => {
   return { names, text };
 };
 
-/**
- * The plural nouns of a tool's name, as they are written (`listShares`: "=shares"): a query that says "shares"
- * asks for the tool that gives many, more than for the one that reads one share (the stems are the same).
- */
-const pluralsOf = (name: string): string[] =>
-  name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z]+/)
-    .filter(isPlural)
-    .map((w) => `=${w}`);
-const isPlural = (w: string) => w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/.test(w) && !UNSTEMMED_PLURAL.test(w);
-const UNSTEMMED_PLURAL = /^(news|series|always|perhaps|analysis|does|this|has|was|is|its|yes|less|unless)$/;
-
 const documentOf = (tool: RegisteredTool): Doc => {
   const d = tool.declaration;
   const params = parameterWords(tool.inputSchema);
@@ -175,10 +167,15 @@ export class ToolIndex {
   private readonly avg = {} as Record<Field, number>;
   /** The verbs the tools' names start with. */
   private readonly verbs: ReadonlySet<string>;
+  /** The words of the tools' names, titles and parameters' names (see knows). */
+  private readonly named: ReadonlySet<string>;
 
   constructor(tools: readonly RegisteredTool[]) {
     this.docs = tools.map(documentOf);
     this.verbs = new Set(this.docs.map((d) => d.verb));
+    this.named = new Set(
+      this.docs.flatMap((d) => (['name', 'title', 'parameters'] as const).flatMap((f) => [...d.tf[f].keys()])),
+    );
     const n = this.docs.length;
     for (const f of FIELD_NAMES) this.avg[f] = this.docs.reduce((s, d) => s + d.length[f], 0) / Math.max(1, n) || 1;
     const df = new Map<string, number>();
@@ -198,6 +195,11 @@ export class ToolIndex {
     return found.length === 1 ? found[0] : undefined;
   }
 
+  /** Whether a word (stemmed) names something of the catalogue: in a tool's name, title or parameters' names. */
+  knows(word: string): boolean {
+    return this.named.has(word);
+  }
+
   get size(): number {
     return this.docs.length;
   }
@@ -208,7 +210,7 @@ export class ToolIndex {
     // words that mean one term add up (a query that says "row" and "deal" asks for records), to a limit
     const add = (term: string, weight: number) =>
       terms.set(term, Math.min(MAX_TERM_WEIGHT, (terms.get(term) ?? 0) + weight));
-    for (const { word, same, related, via } of query) {
+    for (const { word, same, related, via, lexical = [] } of query) {
       if (via !== undefined) {
         // a catalogue word a tenant's name stands for: weaker when the name's own word means something here
         add(word, this.idf.has(via) ? RELATED_WEIGHT : 1);
@@ -220,6 +222,8 @@ export class ToolIndex {
       if (/^\d+$/.test(word)) add('id', RELATED_WEIGHT);
       const weight = (this.idf.has(word) ? RELATED_WEIGHT : 1) / Math.sqrt(related.length || 1);
       for (const s of related) add(s, weight);
+      // what the lexicon says a verb nothing else knows means, as related words
+      for (const s of lexical) add(s, 1 / Math.sqrt(lexical.length));
     }
     return terms;
   }
@@ -273,7 +277,9 @@ export class ToolIndex {
  * tenant's names in it stand for (`via`: the one word such a term came from, see name-terms.ts). `question`:
  * it asks to read (no word of change, or put as a question), so Read tools rank first.
  */
-export type Query = ReadonlyArray<{ readonly word: string; readonly via?: string | undefined } & Synonyms> & {
+export type Query = ReadonlyArray<
+  { readonly word: string; readonly via?: string | undefined; readonly lexical?: readonly string[] } & Synonyms
+> & {
   readonly question?: boolean;
   /** Whether it names one thing (a word with a digit, an e-mail address). */
   readonly givesId?: boolean;
@@ -289,31 +295,16 @@ export type Query = ReadonlyArray<{ readonly word: string; readonly via?: string
 
 const NO_SYNONYMS: Synonyms = { same: [], related: [] };
 
-/** Whether a query asks to read: put as a question or a request to read, or with no word of change. */
-const asksToRead = (query: string): boolean => {
-  const first =
-    query
-      .trim()
-      .toLowerCase()
-      .split(/[^a-z']+/)[0] ?? '';
-  // "can you bring it back?" asks for a change, though put as a question
-  const asked = ASKED.exec(query)?.[1];
-  if (asked !== undefined && isChange(stem(asked))) return false;
-  if (query.trim().endsWith('?') || QUESTION_OPENERS.has(first.replace(/'s$/, ''))) return true;
-  // a verb of change in the past ("leads created this month", "the deleted records") says which things, it
-  // does not ask for a change
-  const present = words(query.replace(/\b[a-z]{3,}ed\b/gi, ' '), (w) => SYNONYMS.has(stem(w)));
-  return !present.some(isChange);
-};
-
-const isChange = (w: string): boolean =>
-  CHANGE_WORDS.has(w) || (SYNONYMS.get(w)?.same.some((s) => CHANGE_WORDS.has(s)) ?? false);
-
 /**
  * A query's words: at most MAX_QUERY_TERMS distinct ones (the rest are ignored). A query over
  * MAX_QUERY_CHARS is refused before it is read.
  */
-export const queryTerms = (query: string, names: CompiledNames = []): Query | ToolError => {
+export const queryTerms = (
+  query: string,
+  names: CompiledNames = [],
+  lexicon?: Lexicon,
+  knows: (word: string) => boolean = () => false,
+): Query | ToolError => {
   if (query.length > MAX_QUERY_CHARS) {
     return toolError(
       400,
@@ -329,6 +320,8 @@ export const queryTerms = (query: string, names: CompiledNames = []): Query | To
     .map((t) => (/^https?:\/\//.test(t) ? 'web page url' : t.includes('@') || DOMAIN.test(t) ? 'email' : t))
     .join(' ');
   const phrased = PHRASES.reduce((text, [phrase, word]) => text.replace(phrase, word), plain);
+  // the lexicon speaks only for verbs the catalogue and the word lists do not know ("chuck", "whip up")
+  const lexical = lexicalMeanings(phrased, lexicon, knows);
   // a stop word that stands for catalogue words ("show": list, get) is kept for its synonyms
   const list = words(phrased, (w) => SYNONYMS.has(stem(w)));
   const { rest, terms: named, groups, named: oneWord, meaning } = matchNames(list, names);
@@ -361,22 +354,24 @@ export const queryTerms = (query: string, names: CompiledNames = []): Query | To
     .filter((w) => isPlural(w) && kept.has(stem(w)) && !beforeKind.has(stem(w)))
     .map((w) => `=${w}`);
   const terms = [
-    ...distinct.map((word) => ({ word, ...synonyms(word) })),
+    ...distinct.map((word) => ({
+      word,
+      ...synonyms(word),
+      // and not for the tenant's names
+      ...(oneWord.has(word) || beforeKind.has(word) ? {} : { lexical: lexical.get(word) }),
+    })),
     ...plurals.map((word) => ({ word, ...NO_SYNONYMS })),
     ...named.map(({ term, via }) => ({ word: term, via: via ?? '', ...NO_SYNONYMS })),
   ];
   return Object.assign(terms, {
-    question: asksToRead(phrased),
+    question: asksToRead(phrased, lexical),
     // an e-mail address or a web address describes a thing, it is not the id a tool takes
     givesId: /\d/.test(plain.replace(/\bweb page url\b/g, '')),
     groups,
     idOf,
-    ...leadingVerb(phrased),
+    ...leadingVerb(phrased, lexical),
   });
 };
-
-/** A bare domain in a task ("anyone from acme.com") is most often a company's e-mail domain. */
-const DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|org|net|io|co|dev|biz|us|uk|de|fr|pt|es|it|ca|au)[?.,!]?$/;
 
 /** Indexes by visible set (the tools' names in catalogue order), each built once; at most `max` kept. */
 export class ToolIndexes {

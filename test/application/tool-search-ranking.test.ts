@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { principal } from '../../composition/gateway.js';
 import { createToolFinder } from '../../application/runtime/discovery-answers.js';
 import { EXAMPLES, idSource } from '../../application/runtime/discovery-hints.js';
 import type { JsonSchema } from '../../application/runtime/json-schema.js';
+import { lexicalMeanings, loadLexicon } from '../../application/runtime/lexicon.js';
 import { compileNames, matchNames, type CompiledNames } from '../../application/runtime/name-terms.js';
 import { TenantNamesCache } from '../../application/runtime/tenant-names.js';
 import { queryTerms, ToolIndex, words } from '../../application/runtime/tool-search.js';
@@ -286,5 +288,53 @@ describe('casual words', () => {
     expect(top('site-visit-notes.txt belongs inside the Harbor Point Renovation folder', await demoNames(), 1)).toEqual(
       ['files_moveItem'],
     );
+  });
+});
+
+// Issue 41, the sixth round: a general English lexicon (WordNet 3.1, lexicon-data.ts made by
+// scripts/build-lexicon.ts) for the verbs no word list knows. Each rule with the lexicon and without it.
+describe('the general lexicon', () => {
+  const topWith = async (query: string, limit = 1) => {
+    const q = queryTerms(query, await demoNames(), await loadLexicon(), (w) => index.knows(w));
+    if ('status' in q) throw new Error(q.message);
+    return index.search(q, undefined, limit).map((t) => t.name);
+  };
+  const meanings = async (text: string, knows: (w: string) => boolean = () => false) =>
+    Object.fromEntries(lexicalMeanings(text, await loadLexicon(), knows));
+
+  it('gives a verb the action it means through WordNet\'s senses ("whip up": cook, make: create)', async () => {
+    const query = 'Whip up a new folder called Inspections under Projects';
+    expect(await meanings(query)).toEqual({ whip: [stemOf('create')] });
+    expect(terms(query, await demoNames()).question).toBe(true);
+    expect(top(query, await demoNames(), 1)).not.toEqual(['files_createFolder']);
+    expect(await topWith(query)).toEqual(['files_createFolder']);
+  });
+
+  it('reads a verb\'s sense of moving things when "into" follows ("chuck" deletes, "chuck … into" moves)', async () => {
+    expect((await meanings('chuck the old notes')).chuck).toContain(stemOf('delete'));
+    const query = 'Chuck the site visit notes into the Harbor Point Renovation folder';
+    expect((await meanings(query)).chuck).toEqual(['move']);
+    expect(top(query, await demoNames(), 1)).not.toEqual(['files_moveItem']);
+    expect(await topWith(query)).toEqual(['files_moveItem']);
+  });
+
+  it('does not speak for a noun, a verb in -ed, or a word the catalogue or the word lists know', async () => {
+    expect(await meanings('sink the old notes')).toHaveProperty('sink');
+    expect(await meanings('water damage under the sink')).toEqual({});
+    expect(await meanings('call it Q3 Reports')).toEqual({ call: [stemOf('update'), 'name'] });
+    expect(await meanings('make a new folder called Q3 Reports')).toEqual({});
+    expect(await topWith('make a new folder called Q3 Reports')).toEqual(['files_createFolder']);
+    // "download" is a word of the catalogue's; "scrap" and "make" are the word lists'
+    expect(await meanings('download the rows')).toHaveProperty('download');
+    expect(await meanings('download the rows', (w) => index.knows(w))).toEqual({});
+    expect(await meanings('scrap the old notes')).toEqual({});
+  });
+
+  it('is the table scripts/build-lexicon.ts makes from the WordNet database files', () => {
+    const check = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-lexicon.ts', '--check'], {
+      encoding: 'utf8',
+    });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
   });
 });

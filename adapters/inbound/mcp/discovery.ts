@@ -11,6 +11,7 @@ import {
   type DiscoveryMode,
 } from '../../../application/runtime/discovery.js';
 import { TenantNamesCache } from '../../../application/runtime/tenant-names.js';
+import { loadLexicon } from '../../../application/runtime/lexicon.js';
 import { createToolFinder, type DiscoveryAnswer } from '../../../application/runtime/discovery-answers.js';
 import type { ToolExecutor } from '../../../application/runtime/executor.js';
 import type { RegisteredTool } from '../../../application/runtime/registry.js';
@@ -79,7 +80,9 @@ export const createDiscovery = (executor: ToolExecutor, forms: McpForms, tenantS
 
   const find = async (caller: DiscoveryCaller, args: Record<string, unknown>): Promise<CallToolResult> => {
     const visible = visibleOf(caller);
-    return answered(finder.find(visible, args, await names.of(caller.principal, visible)));
+    // the general lexicon (issue 41) is read on the first find, never at start
+    const [tenantNames, lexicon] = await Promise.all([names.of(caller.principal, visible), loadLexicon()]);
+    return answered(finder.find(visible, args, tenantNames, lexicon));
   };
 
   /** A name the caller cannot call here (none such, or outside its toolsets): an isError naming likely tools. */
