@@ -2,9 +2,9 @@ import { DEMO_TOKEN } from '../../../support/gateway.js';
 import type { Gateway } from '../../../../composition/gateway.js';
 
 // Issue 43: what a client WITHOUT the MCP Apps extension is answered, byte for byte, on both revisions: the
-// transcript no-extension.test.ts holds to a committed snapshot (taken from the answers before views, see
-// there). Only values that are random by design are replaced (approval tokens, connect tickets), each by a
-// placeholder of the same kind, so that everything else is compared as sent.
+// transcript no-extension.test.ts holds to a committed snapshot (checked against the answers before the
+// views, see there). Only values that are random by design are replaced (approval tokens, connect tickets,
+// request UUIDs), each by a placeholder, so that everything else is compared as sent.
 
 /**
  * The tool calls of the transcript: tools with a view for views clients (a listing, a file, a plain read) and
