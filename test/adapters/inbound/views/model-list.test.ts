@@ -4,9 +4,10 @@ import { READER_TOKEN, testGateway } from '../../../support/gateway.js';
 import { legacy, modern } from './no-extension-transcript.js';
 import { UI_CAPABILITIES } from './view-rpc.js';
 
-// Issue 43, done when: "tools/list for a client with the extension names a view on the tools above, ... and
-// app-only tools are absent from the model's list and refused without permission". Read as a host reads
-// it, with ext-apps' own helpers (getToolUiResourceUri, isToolVisibilityAppOnly), on both revisions.
+// Issue 43, done when: "tools/list for a client with the extension names a view on the tools above,
+// resources/read serves each as text/html;profile=mcp-app, and app-only tools are absent from the model's
+// list and refused without permission". Read as a host reads it, with ext-apps' own helpers
+// (getToolUiResourceUri, isToolVisibilityAppOnly), on both revisions.
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -51,6 +52,19 @@ describe.each(['2026-07-28', '2025-11-25'])('a views client (%s), as its host re
     for (const name of ['records_listRecords', 'records_filterRecords'])
       expect(uri(name)).toBe('ui://tool-gateway/records');
     for (const name of ['files_getItem', 'files_readFile']) expect(uri(name)).toBe('ui://tool-gateway/file');
+  });
+
+  it('lists the five views and serves each as text/html;profile=mcp-app', async () => {
+    const ask = await client(era);
+    const uris: string[] = (await ask('resources/list', {})).result.resources.map((r: any) => r.uri);
+    expect(uris.sort()).toEqual(
+      ['approval', 'connect', 'file', 'records', 'skiptrace'].map((v) => `ui://tool-gateway/${v}`),
+    );
+    for (const uri of uris) {
+      const [content] = (await ask('resources/read', { uri })).result.contents;
+      expect(content.mimeType, uri).toBe('text/html;profile=mcp-app');
+      expect(content.text, uri).toMatch(/^<!doctype html>/);
+    }
   });
 
   it('refuses each app-only tool to a caller without the permission of the tool underneath', async () => {

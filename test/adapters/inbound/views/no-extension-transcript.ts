@@ -68,6 +68,7 @@ export const modern = (
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
       ...(typeof params['name'] === 'string' ? { 'mcp-name': params['name'] } : {}),
+      ...(typeof params['uri'] === 'string' ? { 'mcp-name': params['uri'] } : {}),
     },
     {
       jsonrpc: '2.0',
