@@ -30,7 +30,7 @@ import type { JobEngine } from '../../../application/jobs/job-engine.js';
 import { registerTaskHandlers, TASK_CAPABILITIES, TaskServer, withTasks } from './mcp-tasks.js';
 import { ResultWaits, type ResultWaitLimits } from './mcp-task-waits.js';
 import { OUTPUT_SCHEMA_FORMS, type OutputSchemaForm } from '../dialects/tool-dialects.js';
-import { viewsIn } from './view-capability.js';
+import { requestDeclaresViews, viewsIn } from './view-capability.js';
 import { listViews, readView, withViews } from './mcp-views.js';
 import { callAppTool, isAppTool } from './view-tools.js';
 
@@ -78,6 +78,8 @@ export interface CallerContext {
 }
 
 const CALLER = 'toolGatewayCaller';
+/** Set on a request whose client renders views (requestDeclaresViews), before the SDK makes its server. */
+const VIEWS = 'toolGatewayViews';
 
 /** A principal's permissions as the SDK's scope list, made once per principal (API keys keep theirs). */
 const scopeLists = new WeakMap<Principal, string[]>();
@@ -188,9 +190,9 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   };
 
   const serverInfo = { name: 'tool-gateway', title: 'Tool Gateway', version: parts.version };
+  const capabilities = { tools: { listChanged: false }, ...(parts.jobs ? TASK_CAPABILITIES : {}) };
   const options = {
-    // resources: the views' HTML (resources/list is empty for a client without views).
-    capabilities: { tools: { listChanged: false }, resources: {}, ...(parts.jobs ? TASK_CAPABILITIES : {}) },
+    capabilities,
     instructions: INSTRUCTIONS,
     cacheHints: {
       'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' as const },
@@ -210,9 +212,14 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
   // The tasks/result requests waiting for their tasks on this instance, bounded per caller and in all.
   const waits = new ResultWaits(parts.resultWaits);
   // `legacyElicits`: a 2025-era client that declared elicitation (legacy-leg.ts), asked by elicitation/create.
+  // A client that renders views (view-capability.ts) is offered resources too: the views' HTML. Any other
+  // client is served as before views existed, byte for byte (no resources capability, no resources methods).
+  const viewOptions = { ...options, capabilities: { ...capabilities, resources: {} } };
   const factory = ({ authInfo, requestInfo }: McpRequestContext, legacyElicits = false): Server => {
     const caller = callerOf(authInfo);
-    const server = parts.jobs ? new TaskServer(serverInfo, options) : new Server(serverInfo, options);
+    const views = authInfo?.extra?.[VIEWS] === true;
+    const chosen = views ? viewOptions : options;
+    const server = parts.jobs ? new TaskServer(serverInfo, chosen) : new Server(serverInfo, chosen);
     const modern = () => (server.getNegotiatedProtocolVersion() ?? '') >= MODERN_REVISION;
     const { jobs } = parts;
     const registry = executor.registry;
@@ -231,8 +238,10 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     server.setRequestHandler('tools/list', (_request, ctx) =>
       listTools(caller, (server.getNegotiatedProtocolVersion() ?? '') >= MODERN_REVISION, viewsIn(ctx)),
     );
-    server.setRequestHandler('resources/list', (_request, ctx) => listViews(viewsIn(ctx)));
-    server.setRequestHandler('resources/read', (request) => readView(request.params.uri));
+    if (views) {
+      server.setRequestHandler('resources/list', (_request, ctx) => listViews(viewsIn(ctx)));
+      server.setRequestHandler('resources/read', (request) => readView(request.params.uri));
+    }
     server.setRequestHandler('tools/call', (request, ctx) =>
       // A view's app-only tool (view-tools.ts), for a client with views; any other client: an unknown tool.
       viewsIn(ctx) && isAppTool(request.params.name)
@@ -279,8 +288,13 @@ export const createGatewayMcpHandler = (parts: McpServerParts): McpFetch => {
     },
   });
 
-  return async (request, opts) =>
-    (await isLegacyRequest(request, opts.parsedBody, { maxRequestBodySize: parts.maxBodyBytes }))
-      ? legacy(request, opts)
-      : modern.fetch(request, opts);
+  return async (request, opts) => {
+    const views = requestDeclaresViews(opts.parsedBody, request.headers.get('mcp-session-id'));
+    const marked = views
+      ? { ...opts, authInfo: { ...opts.authInfo, extra: { ...opts.authInfo.extra, [VIEWS]: true } } }
+      : opts;
+    return (await isLegacyRequest(request, opts.parsedBody, { maxRequestBodySize: parts.maxBodyBytes }))
+      ? legacy(request, marked)
+      : modern.fetch(request, marked);
+  };
 };

@@ -48,3 +48,21 @@ export const viewsIn = (ctx: ServerContext | undefined): boolean => {
     return declaresViews(envelope[CLIENT_CAPABILITIES_META_KEY]);
   return VIEWS_SESSION.test(ctx?.http?.req?.headers.get('mcp-session-id') ?? '');
 };
+
+/**
+ * Whether the client sending `body` renders views, read before any server is made for the request (its
+ * capabilities then offer resources only to such a client): an initialize that declares them, a 2026-07-28
+ * request whose envelope does, or a 2025-era request whose session id says its client did at initialize.
+ */
+export const requestDeclaresViews = (body: unknown, sessionId: string | null): boolean => {
+  const message = (Array.isArray(body) ? body[0] : body) as {
+    method?: unknown;
+    params?: { capabilities?: unknown; _meta?: Record<string, unknown> };
+  } | null;
+  if (typeof message !== 'object' || message === null) return false;
+  if (message.method === 'initialize') return declaresViews(message.params?.capabilities);
+  const meta = message.params?._meta;
+  if (typeof meta === 'object' && meta !== null && CLIENT_CAPABILITIES_META_KEY in meta)
+    return declaresViews(meta[CLIENT_CAPABILITIES_META_KEY]);
+  return VIEWS_SESSION.test(sessionId ?? '');
+};

@@ -42,6 +42,18 @@ describe('views for a 2025-11-25 client', () => {
     expect((await initialize({})).session).toBeNull();
   });
 
+  it('offers resources only to a client that declared views: initialize, and resources/list on its session', async () => {
+    const plain = await initialize({ elicitation: {} });
+    expect(plain.body.result.capabilities.tools).toBeDefined();
+    expect(plain.body.result.capabilities.resources).toBeUndefined();
+    const missing = await post({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: {} }, plain.session!);
+    expect(missing.body.error.code).toBe(-32601);
+    const views = await initialize(UI_CAPABILITIES);
+    expect(views.body.result.capabilities.resources).toEqual({});
+    const listed = await post({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: {} }, views.session!);
+    expect(listed.body.result.resources.length).toBe(5);
+  });
+
   it('lists views and app-only tools, asks a gated call through the card, and runs it on Approve', async () => {
     const { session } = await initialize(UI_CAPABILITIES);
     const list = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, session!);

@@ -112,9 +112,15 @@ describe('views: a client without the extension sees today’s answers', () => {
     expect(app.body.error.code).toBe(-32602);
   });
 
-  it('gets an empty resources/list', async () => {
+  it('is offered no resources, as before views existed: server/discover names none, resources/list is not a method', async () => {
+    const { body: plain } = await viewRpc(gateway, 'server/discover', {}, {});
+    expect(plain.result.capabilities.tools).toBeDefined();
+    expect(plain.result.capabilities.resources).toBeUndefined();
+    const { body: views } = await viewRpc(gateway, 'server/discover', {});
+    expect(views.result.capabilities.resources).toEqual({});
     const { body } = await viewRpc(gateway, 'resources/list', {}, {});
-    expect(body.result.resources).toEqual([]);
+    expect(body.error.code).toBe(-32601);
+    expect(body.result).toBeUndefined();
   });
 });
 
