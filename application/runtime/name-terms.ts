@@ -1,5 +1,5 @@
 import type { Group } from './define-tool.js';
-import { words } from './search-words.js';
+import { stem, SYNONYMS, words } from './search-words.js';
 
 // The tenant's names in a query (issue 41): "the Deals app", "Harbor Ops", "in hubspot". A name the query
 // says stands for the catalogue words of what it names (an app's records, a space, a folder, a vendor's
@@ -134,4 +134,54 @@ export const matchNames = (
   }
   const named = new Set(query.filter((_, k) => used[k] && !drop[k]));
   return { rest: query.filter((_, k) => !drop[k]), terms, groups, named, meaning };
+};
+
+/** Words between a verb and its object that say nothing of what the object is ("add a new lead"). */
+const BEFORE_OBJECT = new Set(['new', 'old', 'anoth', 'few', 'couple', 'each', 'more', 'extra', 'fresh', 'blank']);
+
+/** Words that count or quantify many things. */
+const MANY =
+  /\b(?:all|every|these|those|many|several|multiple|dozens?|hundreds?|(?:[2-9]|\d\d+)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty)\b/;
+
+/** Words that end the words naming a verb's object ("remove James from the Acquisitions space"). */
+const OBJECT_ENDS =
+  /\b(?:to|from|into|onto|in|inside|on|at|for|with|of|out|under|over|as|by|so|that|which|who|where|when|and|then|saying|about)\b|[,;:.!?]/;
+
+/**
+ * What the object of a command's verb is (issue 41, seventh round): the words of the thing named right after
+ * the verb, before any preposition, as the catalogue says them ("add a new work order": a record of the Work
+ * Orders app; "make a folder": folder; not "remove James from the Acquisitions space"). `text`: the query as
+ * phrased; `list`: its words (stop words out, stemmed); `verb`: the leading verb's stem; `meaning`: the
+ * tenant's names by the position of their last word (matchNames); `synonyms`: what agents mean by a word.
+ * None when the verb is not among the words or names nothing.
+ */
+export const objectOfVerb = (
+  text: string,
+  list: readonly string[],
+  verb: string | undefined,
+  meaning: ReadonlyMap<number, readonly string[]>,
+  synonyms: (word: string) => readonly string[],
+  names: ReadonlySet<string> = new Set(),
+): { object: string[]; many: boolean; person?: boolean } => {
+  const at = verb === undefined ? -1 : list.indexOf(verb);
+  if (at < 0) return { object: [], many: false };
+  // the words after the verb up to the first preposition, as positions in `list`
+  const tokens = text.split(/\s+/);
+  const after = tokens.findIndex((w) => words(w, (s) => SYNONYMS.has(stem(s)))[0] === verb);
+  const rest = tokens.slice(after + 1).join(' ');
+  const written = rest.split(OBJECT_ENDS)[0] ?? '';
+  const span = words(written, (s) => SYNONYMS.has(stem(s))).length;
+  const phrase = list.slice(at + 1, at + 1 + span);
+  // many things: counted, all of them, or these ("all 30", "these 40 properties", "every deal")
+  const many = MANY.test(written);
+  // a tenant's name ending within the object's words
+  for (let k = at + 1; k <= at + span; k++) {
+    const terms = meaning.get(k);
+    if (terms) return { object: [...terms], many };
+  }
+  // a name no catalogue or tenant knows, written with capitals ("take Omar Haddad out of …"): a person
+  const said = written.split(/[^a-z]+/).filter(Boolean);
+  if (said.length && said.every((w) => names.has(w))) return { object: [], many, person: true };
+  const noun = phrase.find((w) => !BEFORE_OBJECT.has(w) && !/\d/.test(w));
+  return { object: noun === undefined ? [] : [noun, ...synonyms(noun)], many };
 };

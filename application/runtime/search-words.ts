@@ -71,6 +71,7 @@ make turn: update create
 show display see open: list get read
 over above below under greater less more fewer: filter
 set fix: update
+swap switch flip toggle replace: update write
 change: update revision
 rename: update name
 extend prolong: update expiration
@@ -90,7 +91,7 @@ item: record
 root: top level folder home
 homeowner landlord: owner skip trace property
 directory: folder
-doc document pdf spreadsheet video image photo memo report: file
+doc document pdf spreadsheet video image photo memo report agreement contract lease nda invoice: file
 put: move write
 save store: write file
 jot = write
@@ -123,6 +124,7 @@ linked: relation related
 pick choose: value option
 big large: size
 modified when: date
+overdue due passed late past: filter
 month week year today yesterday: date created filter
 recently recent latest: newest
 private public: privacy
@@ -150,14 +152,35 @@ export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   // "what apps are in the X space": the things of a kind inside another
   [/\bwhat (\w+) (?:are|is) (?:there )?in(?:side)?\b/g, 'list $1 in'],
   [/\bwhose\b/g, 'filter'],
+  // the records a field may hold ("which leads can go in the Lead field", "which properties can I pick for it")
+  [
+    /\b(?:can|could|may|might) (?:go|be put|be used) in(?:to)? (?:the|a|an|its|their) (\w+) field\b/g,
+    'can reference $1 field',
+  ],
+  [/\b(?:can|could|may) (?:i|we) (?:pick|choose|select|use|put in) (?:for|in)\b/g, 'can reference for'],
+  // "send the folder to her as a link": a share of it, sent
+  [/\bsend\b((?: [\w'.@-]+){1,8}?) as an? (?:\w+ )?link\b/g, 'share$1 as a new link'],
+  // "which leads have a follow-up date that has passed": the things of a kind that meet a condition
+  [
+    /\bwhich (\w+) (?:have|has|had|are|is|were|was) (?=(?:a|an|no|the|their|its|not|never|been|still|over|under|more|less|an?)\b)/g,
+    'filter $1 ',
+  ],
+  // everything in a place lists it ("pull up everything in the Work Orders app")
+  [/\b(?:everything|every thing|all(?: of)? it) (?:in|inside|from|under)\b/g, 'list all in'],
   [/\bwhere (?:the |its |their )?\w+ (?:is|are|was|were|has|have)\b/g, 'filter'],
   [/\bclose down\b/g, 'delete'],
   [/\bhome ?owner'?s?\b/g, 'homeowner'],
+  // a verb whose particle says what it does (issue 41, seventh round): "pull up" / "bring up" a thing shows
+  // it, "pop in" / "stick in" / "pencil in" a thing adds it (read before "pull X in" and "put … in")
+  [/\b(?:pull|bring|call) up\b/g, 'show'],
+  [/\b(?:pop|stick|pencil|slot|punch|key) (?:in|down)\b/g, 'add'],
   // a verb and its particle with up to three words between ("take Lena out of", "bring it back")
   // "get lead 22 back out of the trash" is a restore: "back" is read before "out of"
   [/\b(?:bring|get|put|let|pull)\b((?: [\w'-]+){1,3}?) back\b/g, 'restore$1'],
   [/\b(?:take|kick|throw|pull|get|boot|drop)\b((?: [\w'-]+){1,3}?) out(?: of)?\b/g, 'remove$1 from'],
-  [/\b(?:bring|let|get|pull)\b((?: [\w'-]+){1,3}?) in(?:to)?\b/g, 'add$1 to'],
+  [/\b(?:bring|let|get|loop|rope)\b((?: [\w'-]+){1,3}?) in(?:to)?\b/g, 'add$1 to'],
+  // "pull every entry in the view" reads them; "pull Tom into the space" adds him
+  [/\bpull\b((?: [\w'-]+){1,3}?) into\b/g, 'add$1 to'],
   [/\b(?:came|come|comes|coming) in\b/g, 'created'],
   // "give me / us" asks for something; giving someone something changes what they have
   [/\bgive\b(?! (?:me|us)\b)/g, 'grant'],
@@ -172,7 +195,8 @@ export const CHANGE_WORDS: ReadonlySet<string> = new Set(
     'create add insert make build set update edit change modify alter rename move relocate put copy duplicate ' +
     'clone delete remove erase trash discard archive purge wipe restore undo undelete recover write save store ' +
     'upload attach import load send resend share invite grant promote demote end cancel revoke kick post mark ' +
-    'assign link unlink comment note discussion reply fix extend prolong bring take start stop close grant begin'
+    'assign link unlink comment note discussion reply fix extend prolong bring take start stop close grant begin ' +
+    'swap switch flip toggle replace'
   )
     .split(' ')
     .map(stem),
@@ -211,8 +235,11 @@ export const SYNONYMS: ReadonlyMap<string, Synonyms> = (() => {
 const POLITE =
   /^(?:(?:please|pls|kindly|quickly|now|ok|okay|hey|so|then|go ahead and|can you|could you|would you|will you|i need to|i want to|i'd like to|we need to|let's|lets|help me|try to)\s+)+/;
 
-/** A request put as a question ("…, can you bring it back?"): the verb asked for. */
-export const ASKED = /\b(?:can|could|would|will) you (?:please |just )?([a-z]+)/;
+/**
+ * A request put as a question ("…, can you bring it back?"), or made after a statement ("Maria never got the
+ * email; please resend it"): the verb asked for.
+ */
+export const ASKED = /\b(?:(?:can|could|would|will) you (?:please |just )?|[,;:.!?] +(?:so )?please )([a-z]+)/;
 
 /** The verb a command starts with (or that "can you" asks for) and what it means here; none for a question (asksToRead says which). */
 export const leadingVerb = (
@@ -246,8 +273,13 @@ export const asksToRead = (query: string, lexical: ReadonlyMap<string, readonly 
   const change = (w: string) =>
     isChange(w) || (!SYNONYMS.has(w) && (lexical.get(w)?.some((m) => CHANGE_WORDS.has(m)) ?? false));
   // "can you bring it back?" asks for a change, though put as a question
+  // (a verb asked for whose only meanings here are changes counts: "could you leave a note": create)
   const asked = ASKED.exec(query)?.[1];
-  if (asked !== undefined && change(stem(asked))) return false;
+  const changes = (w: string) => {
+    const related = SYNONYMS.get(w)?.related ?? [];
+    return change(w) || (related.length > 0 && related.every((r) => CHANGE_WORDS.has(r)));
+  };
+  if (asked !== undefined && changes(stem(asked))) return false;
   if (query.trim().endsWith('?') || QUESTION_OPENERS.has(first.replace(/'s$/, ''))) return true;
   // a verb of change in the past ("leads created this month", "the deleted records") says which things, it
   // does not ask for a change
@@ -279,3 +311,11 @@ export const pluralsOf = (name: string): string[] =>
 export const isPlural = (w: string) =>
   w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/.test(w) && !UNSTEMMED_PLURAL.test(w);
 const UNSTEMMED_PLURAL = /^(news|series|always|perhaps|analysis|does|this|has|was|is|its|yes|less|unless)$/;
+
+/** The words written with a capital inside a sentence ("Harbor Lending", "Omar Haddad"): names, lower-cased. */
+export const capitalised = (text: string): Set<string> =>
+  new Set(
+    [...text.matchAll(/(?<![.!?:;]\s+|^\s*)\b([A-Z][a-z]+)/g)]
+      .map(([, w]) => w!.toLowerCase())
+      .filter((w) => !STOP.has(w) && w !== 'please'),
+  );

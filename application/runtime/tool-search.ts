@@ -2,26 +2,12 @@ import { LRUCache } from 'lru-cache';
 import { GROUPS, type Group } from './define-tool.js';
 import type { JsonSchema } from './json-schema.js';
 import type { RegisteredTool } from './registry.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_QUERY_CHARS } from './discovery.js';
-import { toolError, type ToolError } from './tool-error.js';
-import {
-  asksToRead,
-  CHANGE_WORDS,
-  DOMAIN,
-  isPlural,
-  leadingVerb,
-  PHRASES,
-  pluralsOf,
-  QUESTION_OPENERS,
-  stem,
-  SYNONYMS,
-  words,
-  type Synonyms,
-} from './search-words.js';
-import { lexicalMeanings, type Lexicon } from './lexicon.js';
-import { KIND_NOUNS, matchNames, type CompiledNames } from './name-terms.js';
+import { DEFAULT_SEARCH_LIMIT } from './discovery.js';
+import { pluralsOf, words } from './search-words.js';
+import { ID_PARAMETERS, RELATED_WEIGHT, type Query } from './query-terms.js';
 
 export { stem, words } from './search-words.js';
+export { MAX_QUERY_TERMS, queryTerms, type Query } from './query-terms.js';
 
 // Tool search (issue 30): BM25F ranking of the tools a caller can see, by what a task asks for. Each tool is a
 // document of weighted fields (its name split at `_` and camelCase, its title, its description, its
@@ -31,10 +17,8 @@ export { stem, words } from './search-words.js';
 // what a general lexicon derived from WordNet says (lexicon.ts, issue 41). An index is built once per distinct
 // visible set and kept in a bounded cache.
 
-/** Most distinct words of a query searched for (the rest are ignored). */
-export const MAX_QUERY_TERMS = 24;
-
-const RELATED_WEIGHT = 0.5;
+/** How much a word counts that the query says only in a clause of purpose ("…, so anyone can join"). */
+const ASIDE_WEIGHT = 0.5;
 const MAX_TERM_WEIGHT = 1.5;
 /** How much a tool that changes data counts when the query is a question (issue 41: questions read first). */
 const QUESTION_CHANGE_FACTOR = 0.45;
@@ -60,24 +44,6 @@ const VERB_FACTOR = 1.3;
  * records_getRecord before records_listRecordComments, which takes the same id for something else).
  */
 const OBJECT_FACTOR = 1.15;
-/** The kinds of things a task quotes by id, and the parameters that take their ids. */
-const ID_PARAMETERS: ReadonlyMap<string, RegExp> = new Map(
-  (
-    [
-      ['record', /^record_ids?$/],
-      ['contact', /^contact_id$/],
-      ['comment', /^comment_id$/],
-      ['share', /^share_id$/],
-      ['item', /^item_ids?$/],
-      ['file', /^item_ids?$/],
-      ['folder', /^(item|folder)_id$/],
-      ['space', /^space_id$/],
-      ['batch', /^batch_id$/],
-      ['revision', /^revision_(from|to)$/],
-      ['app', /^app_id$/],
-    ] as const
-  ).map(([noun, parameter]) => [stem(noun), parameter]),
-);
 /** Parameters that name one thing by an id a task would quote ("contact 310", "record 4411", "fo123"). */
 const THING_ID = /^(record_ids?|contact_id|comment_id|share_id|item_id|batch_id|revision_(from|to))$/;
 
@@ -106,6 +72,8 @@ interface Doc {
   /** The first and the last word of its name after the group (`files_readFile`: read, file), stemmed. */
   readonly verb: string;
   readonly object: string;
+  /** Whether it acts on many things at once (a batch tool). */
+  readonly many: boolean;
   readonly tf: Record<Field, Map<string, number>>;
   readonly length: Record<Field, number>;
 }
@@ -155,8 +123,10 @@ const documentOf = (tool: RegisteredTool): Doc => {
     tf,
     length,
     needsId: tool.requiredParameters.some((p) => THING_ID.test(p)),
-    verb: own[0] ?? '',
+    // a batch tool's verb is the one after "batch" (batchUpdateRecords: update, of many records)
+    verb: own.find((w) => w !== 'batch') ?? '',
     object: own.at(-1) ?? '',
+    many: own[0] === 'batch',
   };
 };
 
@@ -208,9 +178,15 @@ export class ToolIndex {
   weigh(query: Query): Map<string, number> {
     const terms = new Map<string, number>();
     // words that mean one term add up (a query that says "row" and "deal" asks for records), to a limit
-    const add = (term: string, weight: number) =>
+    const sum = (term: string, weight: number) =>
       terms.set(term, Math.min(MAX_TERM_WEIGHT, (terms.get(term) ?? 0) + weight));
-    for (const { word, same, related, via, lexical = [] } of query) {
+    for (const { word, same, related, via, lexical = [], implied, aside } of query) {
+      // a word only of a clause that says why ("so only members can find it") counts less
+      const add = (term: string, weight: number) => sum(term, aside ? weight * ASIDE_WEIGHT : weight);
+      if (implied !== undefined) {
+        add(word, implied);
+        continue;
+      }
       if (via !== undefined) {
         // a catalogue word a tenant's name stands for: weaker when the name's own word means something here
         add(word, this.idf.has(via) ? RELATED_WEIGHT : 1);
@@ -263,115 +239,22 @@ export class ToolIndex {
       if (query.groups?.size && !query.groups.has(doc.group)) score *= OTHER_GROUP_FACTOR;
       if (query.idOf?.some((kind) => doc.tool.requiredParameters.some((p) => ID_PARAMETERS.get(kind)!.test(p))))
         score *= ID_MATCH_FACTOR;
-      if (query.verb?.includes(doc.verb) || this.onlyVerbAmong(query.verbRelated) === doc.verb) score *= VERB_FACTOR;
-      if (query.idOf?.includes(doc.object)) score *= OBJECT_FACTOR;
+      // a batch tool's verb speaks for it only when the command is about many things
+      const verbs =
+        (query.verb?.includes(doc.verb) || this.onlyVerbAmong(query.verbRelated) === doc.verb) &&
+        (!doc.many || query.many === true);
+      if (verbs) score *= VERB_FACTOR;
+      // the thing an id is quoted of, or the one a command's verb acts on ("add a new work order": createRecord)
+      if (query.idOf?.includes(doc.object) || (verbs && !query.question && query.object?.includes(doc.object)))
+        score *= OBJECT_FACTOR;
+      // a command on many things ("mark all 30 of these deals as closed") is a batch tool's
+      if (query.many && !query.question && doc.many) score *= OBJECT_FACTOR;
       if (score > 0) scored.push({ tool: doc.tool, score, at });
     });
     scored.sort((a, b) => b.score - a.score || a.at - b.at);
     return scored.slice(0, limit);
   }
 }
-
-/**
- * A query's words, each with the catalogue's words for it (SYNONYM_TABLE), and the catalogue words the
- * tenant's names in it stand for (`via`: the one word such a term came from, see name-terms.ts). `question`:
- * it asks to read (no word of change, or put as a question), so Read tools rank first.
- */
-export type Query = ReadonlyArray<
-  { readonly word: string; readonly via?: string | undefined; readonly lexical?: readonly string[] } & Synonyms
-> & {
-  readonly question?: boolean;
-  /** Whether it names one thing (a word with a digit, an e-mail address). */
-  readonly givesId?: boolean;
-  /** The groups of the tenant's and vendors' names it says (tools of other groups rank lower). */
-  readonly groups?: ReadonlySet<Group>;
-  /** The kinds of things it quotes an id of (ID_PARAMETERS' keys): "contact 310", "deal 3". */
-  readonly idOf?: readonly string[];
-  /** The verb a command starts with, and the catalogue's words for it ("trash": delete). */
-  readonly verb?: readonly string[];
-  /** Its related words (see ToolIndex.onlyVerbAmong). */
-  readonly verbRelated?: readonly string[];
-};
-
-const NO_SYNONYMS: Synonyms = { same: [], related: [] };
-
-/**
- * A query's words: at most MAX_QUERY_TERMS distinct ones (the rest are ignored). A query over
- * MAX_QUERY_CHARS is refused before it is read.
- */
-export const queryTerms = (
-  query: string,
-  names: CompiledNames = [],
-  lexicon?: Lexicon,
-  knows: (word: string) => boolean = () => false,
-): Query | ToolError => {
-  if (query.length > MAX_QUERY_CHARS) {
-    return toolError(
-      400,
-      'INVALID_PARAMETER',
-      `"query" is ${query.length} characters; it may have at most ${MAX_QUERY_CHARS}. Describe the task in a sentence.`,
-      { parameter: 'query', expected: `a string of at most ${MAX_QUERY_CHARS} characters` },
-    );
-  }
-  // an address in a task says what kind of thing it is about (a web page, an e-mail), not what its parts spell
-  const plain = query
-    .toLowerCase()
-    .split(/\s+/)
-    .map((t) => (/^https?:\/\//.test(t) ? 'web page url' : t.includes('@') || DOMAIN.test(t) ? 'email' : t))
-    .join(' ');
-  const phrased = PHRASES.reduce((text, [phrase, word]) => text.replace(phrase, word), plain);
-  // the lexicon speaks only for verbs the catalogue and the word lists do not know ("chuck", "whip up")
-  const lexical = lexicalMeanings(phrased, lexicon, knows);
-  // a stop word that stands for catalogue words ("show": list, get) is kept for its synonyms
-  const list = words(phrased, (w) => SYNONYMS.has(stem(w)));
-  const { rest, terms: named, groups, named: oneWord, meaning } = matchNames(list, names);
-  // a noun before an id ("deal 3", "share s123") says what the id is of: its meaning as a tenant's name
-  // first, then what agents mean by it
-  const nameMeaning = new Map([...meaning].map(([k, terms]) => [list[k], terms]));
-  const idOf = [...phrased.matchAll(/\b([a-z]+) #?([a-z]*\d[\w-]*)/g)].flatMap(([, noun]) => {
-    const w = stem(noun!);
-    const s = SYNONYMS.get(w) ?? NO_SYNONYMS;
-    const kind = [...(nameMeaning.get(w) ?? []), ...s.same, ...s.related, w].find((c) => ID_PARAMETERS.has(c));
-    return kind ? [kind] : [];
-  });
-  const distinct = [...new Set(rest)].slice(0, MAX_QUERY_TERMS);
-  // a word before the noun of a kind of thing is a name even when the tenant has no such name ("the contacts
-  // app" is an app), so neither its plural nor what agents mean by it elsewhere counts
-  // (next in the query as written: "columns [Deals] app" does not make "columns" a name)
-  const beforeKind = new Set(
-    list.filter(
-      (w, k) => KIND_NOUNS.has(list[k + 1] ?? '') && !CHANGE_WORDS.has(w) && !QUESTION_OPENERS.has(w) && !/\d/.test(w),
-    ),
-  );
-  // a word that is one of the tenant's names means that name, not what agents mean by it elsewhere ("lead")
-  const synonyms = (word: string): Synonyms => {
-    const s = SYNONYMS.get(word) ?? NO_SYNONYMS;
-    return oneWord.has(word) || beforeKind.has(word) ? { same: s.same, related: [] } : s;
-  };
-  // a plural noun as written, for the tools whose names say it in the plural (see pluralsOf)
-  const kept = new Set(rest);
-  const plurals = [...new Set(phrased.replace(/['’]/g, '').split(/[^a-z]+/))]
-    .filter((w) => isPlural(w) && kept.has(stem(w)) && !beforeKind.has(stem(w)))
-    .map((w) => `=${w}`);
-  const terms = [
-    ...distinct.map((word) => ({
-      word,
-      ...synonyms(word),
-      // and not for the tenant's names
-      ...(oneWord.has(word) || beforeKind.has(word) ? {} : { lexical: lexical.get(word) }),
-    })),
-    ...plurals.map((word) => ({ word, ...NO_SYNONYMS })),
-    ...named.map(({ term, via }) => ({ word: term, via: via ?? '', ...NO_SYNONYMS })),
-  ];
-  return Object.assign(terms, {
-    question: asksToRead(phrased, lexical),
-    // an e-mail address or a web address describes a thing, it is not the id a tool takes
-    givesId: /\d/.test(plain.replace(/\bweb page url\b/g, '')),
-    groups,
-    idOf,
-    ...leadingVerb(phrased, lexical),
-  });
-};
 
 /** Indexes by visible set (the tools' names in catalogue order), each built once; at most `max` kept. */
 export class ToolIndexes {

@@ -1,0 +1,182 @@
+import type { Group } from './define-tool.js';
+import { MAX_QUERY_CHARS } from './discovery.js';
+import { toolError, type ToolError } from './tool-error.js';
+import {
+  asksToRead,
+  capitalised,
+  CHANGE_WORDS,
+  DOMAIN,
+  isPlural,
+  leadingVerb,
+  PHRASES,
+  QUESTION_OPENERS,
+  stem,
+  SYNONYMS,
+  words,
+  type Synonyms,
+} from './search-words.js';
+import { lexicalMeanings, type Lexicon } from './lexicon.js';
+import { KIND_NOUNS, matchNames, objectOfVerb, type CompiledNames } from './name-terms.js';
+
+// A tool search query's terms (issue 30, issue 41): the words of a task, what the word lists, the general
+// lexicon and the tenant's names say they mean, and what its form says (a question, the verb of a command and
+// what it acts on, an id quoted). Ranked by ToolIndex (tool-search.ts).
+
+/** Most distinct words of a query searched for (the rest are ignored). */
+export const MAX_QUERY_TERMS = 24;
+
+/** How much a related word counts (see ToolIndex.weigh). */
+export const RELATED_WEIGHT = 0.5;
+/** The catalogue's words for people, which a command on a person's name is about. */
+const PEOPLE = ['member', 'membership', 'contact'];
+/** The kinds of things a task quotes by id, and the parameters that take their ids. */
+export const ID_PARAMETERS: ReadonlyMap<string, RegExp> = new Map(
+  (
+    [
+      ['record', /^record_ids?$/],
+      ['contact', /^contact_id$/],
+      ['comment', /^comment_id$/],
+      ['share', /^share_id$/],
+      ['item', /^item_ids?$/],
+      ['file', /^item_ids?$/],
+      ['folder', /^(item|folder)_id$/],
+      ['space', /^space_id$/],
+      ['batch', /^batch_id$/],
+      ['revision', /^revision_(from|to)$/],
+      ['app', /^app_id$/],
+    ] as const
+  ).map(([noun, parameter]) => [stem(noun), parameter]),
+);
+/**
+ * A query's words, each with the catalogue's words for it (SYNONYM_TABLE), and the catalogue words the
+ * tenant's names in it stand for (`via`: the one word such a term came from, see name-terms.ts). `question`:
+ * it asks to read (no word of change, or put as a question), so Read tools rank first.
+ */
+export type Query = ReadonlyArray<
+  {
+    readonly word: string;
+    readonly via?: string | undefined;
+    readonly lexical?: readonly string[];
+    /** A term the query's form implies, at this weight. */
+    readonly implied?: number;
+    /** Whether it is only in a clause of purpose (see ASIDE_WEIGHT). */
+    readonly aside?: boolean;
+  } & Synonyms
+> & {
+  readonly question?: boolean;
+  /** Whether it names one thing (a word with a digit, an e-mail address). */
+  readonly givesId?: boolean;
+  /** The groups of the tenant's and vendors' names it says (tools of other groups rank lower). */
+  readonly groups?: ReadonlySet<Group>;
+  /** The kinds of things it quotes an id of (ID_PARAMETERS' keys): "contact 310", "deal 3". */
+  readonly idOf?: readonly string[];
+  /** The verb a command starts with, and the catalogue's words for it ("trash": delete). */
+  readonly verb?: readonly string[];
+  /** Its related words (see ToolIndex.onlyVerbAmong). */
+  readonly verbRelated?: readonly string[];
+  /** What the thing named after that verb is, in the catalogue's words, and whether it is many (objectOfVerb). */
+  readonly object?: readonly string[];
+  readonly many?: boolean;
+};
+
+const NO_SYNONYMS: Synonyms = { same: [], related: [] };
+
+/**
+ * A query's words: at most MAX_QUERY_TERMS distinct ones (the rest are ignored). A query over
+ * MAX_QUERY_CHARS is refused before it is read.
+ */
+export const queryTerms = (
+  query: string,
+  names: CompiledNames = [],
+  lexicon?: Lexicon,
+  knows: (word: string) => boolean = () => false,
+): Query | ToolError => {
+  if (query.length > MAX_QUERY_CHARS) {
+    return toolError(
+      400,
+      'INVALID_PARAMETER',
+      `"query" is ${query.length} characters; it may have at most ${MAX_QUERY_CHARS}. Describe the task in a sentence.`,
+      { parameter: 'query', expected: `a string of at most ${MAX_QUERY_CHARS} characters` },
+    );
+  }
+  // an address in a task says what kind of thing it is about (a web page, an e-mail), not what its parts spell
+  const plain = query
+    .toLowerCase()
+    .split(/\s+/)
+    .map((t) => (/^https?:\/\//.test(t) ? 'web page url' : t.includes('@') || DOMAIN.test(t) ? 'email' : t))
+    .join(' ');
+  const phrased = PHRASES.reduce((text, [phrase, word]) => text.replace(phrase, word), plain);
+  // the lexicon speaks only for verbs the catalogue and the word lists do not know ("chuck", "whip up")
+  const lexical = lexicalMeanings(phrased, lexicon, knows, query);
+  // a stop word that stands for catalogue words ("show": list, get) is kept for its synonyms
+  const list = words(phrased, (w) => SYNONYMS.has(stem(w)));
+  const { rest, terms: named, groups, named: oneWord, meaning } = matchNames(list, names);
+  // a noun before an id ("deal 3", "share s123") says what the id is of: its meaning as a tenant's name
+  // first, then what agents mean by it
+  const nameMeaning = new Map([...meaning].map(([k, terms]) => [list[k], terms]));
+  const idOf = [...phrased.matchAll(/\b([a-z]+) #?([a-z]*\d[\w-]*)/g)].flatMap(([, noun]) => {
+    const w = stem(noun!);
+    const s = SYNONYMS.get(w) ?? NO_SYNONYMS;
+    const kind = [...(nameMeaning.get(w) ?? []), ...s.same, ...s.related, w].find((c) => ID_PARAMETERS.has(c));
+    return kind ? [kind] : [];
+  });
+  const distinct = [...new Set(rest)].slice(0, MAX_QUERY_TERMS);
+  // a word before the noun of a kind of thing is a name even when the tenant has no such name ("the contacts
+  // app" is an app), so neither its plural nor what agents mean by it elsewhere counts
+  // (next in the query as written: "columns [Deals] app" does not make "columns" a name)
+  const beforeKind = new Set(
+    list.filter(
+      (w, k) => KIND_NOUNS.has(list[k + 1] ?? '') && !CHANGE_WORDS.has(w) && !QUESTION_OPENERS.has(w) && !/\d/.test(w),
+    ),
+  );
+  // a word that is one of the tenant's names means that name, not what agents mean by it elsewhere ("lead")
+  const synonyms = (word: string): Synonyms => {
+    const s = SYNONYMS.get(word) ?? NO_SYNONYMS;
+    return oneWord.has(word) || beforeKind.has(word) ? { same: s.same, related: [] } : s;
+  };
+  // a plural noun as written, for the tools whose names say it in the plural (see pluralsOf)
+  const kept = new Set(rest);
+  const plurals = [...new Set(phrased.replace(/['’]/g, '').split(/[^a-z]+/))]
+    .filter((w) => isPlural(w) && kept.has(stem(w)) && !beforeKind.has(stem(w)))
+    .map((w) => `=${w}`);
+  // the words said only after "so (that)", up to the end of the clause
+  const purpose = [...phrased.matchAll(/(?<!\bor )\bso (?:that )?([^.;!?]*)/g)].flatMap(([, said]) => words(said!));
+  const main = new Set(words(phrased.replace(/(?<!\bor )\bso (?:that )?[^.;!?]*/g, ' '), (w) => SYNONYMS.has(stem(w))));
+  const aside = new Set(purpose.filter((w) => !main.has(w)));
+  const terms: Array<Query[number]> = [
+    ...distinct.map((word) => ({
+      word,
+      aside: aside.has(word),
+      ...synonyms(word),
+      // and not for the tenant's names
+      ...(oneWord.has(word) || beforeKind.has(word) ? {} : { lexical: lexical.get(word) }),
+    })),
+    ...plurals.map((word) => ({ word, aside: aside.has(stem(word.slice(1))), ...NO_SYNONYMS })),
+    ...named.map(({ term, via }) => ({ word: term, via: via ?? '', ...NO_SYNONYMS })),
+  ];
+  const verb = leadingVerb(phrased, lexical);
+  const { object, many, person } = objectOfVerb(
+    phrased,
+    list,
+    verb.verb[0],
+    meaning,
+    (w) => [...synonyms(w).same, ...synonyms(w).related],
+    capitalised(query),
+  );
+  // a command on a person is about the tools of people: members, memberships, contacts
+  if (person) for (const word of PEOPLE) terms.push({ word, implied: RELATED_WEIGHT, ...NO_SYNONYMS });
+  const question = asksToRead(phrased, lexical);
+  // a request to read a thing by its e-mail address, with no id, is a search by that address
+  const byAddress = question && /\S@\S/.test(query) && !/\d/.test(plain.replace(/\S+@\S+/g, ''));
+  if (byAddress) terms.push({ word: 'search', implied: RELATED_WEIGHT, ...NO_SYNONYMS });
+  return Object.assign(terms, {
+    question,
+    // an e-mail address or a web address describes a thing, it is not the id a tool takes
+    givesId: /\d/.test(plain.replace(/\bweb page url\b/g, '')),
+    groups,
+    idOf,
+    ...verb,
+    object,
+    many,
+  });
+};
