@@ -11,7 +11,7 @@ import type { JsonSchema } from './json-schema.js';
 import type { RegisteredTool } from './registry.js';
 import type { ToolError } from './tool-error.js';
 import { queryTerms, ToolIndexes } from './tool-search.js';
-import type { Lexicon } from './lexicon.js';
+import { loadLexicon, type Lexicon } from './lexicon.js';
 import { EXAMPLES, idSource, MAX_RELATED, relatedEntry, relatedText, relatedTools } from './discovery-hints.js';
 import type { CompiledNames } from './name-terms.js';
 import type { ToolRegistry } from './registry.js';
@@ -115,17 +115,17 @@ export const createToolFinder = (indexes: ToolIndexes = new ToolIndexes()) => {
     name: string,
     args: Record<string, unknown> = {},
     registry?: ToolRegistry,
+    lexicon?: Lexicon,
   ): string[] => {
     const names = new Set(visible.map((t) => t.name));
-    const words = `${name.replace(/^[a-z]+_/, (g) => `${g.slice(0, -1)} `)} ${Object.keys(args).slice(0, 8).join(' ')}`;
-    const terms = queryTerms(words.slice(0, 400));
-    const byMeaning =
-      'status' in terms
-        ? []
-        : indexes
-            .of(visible)
-            .search(terms, undefined, 3)
-            .map((t) => t.name);
+    // the name's own words first, as a command reads ("crm_junkContact": "junk contact crm"), so that its verb
+    // stands where a verb does (the general lexicon speaks for it there, issue 41)
+    const cut = name.indexOf('_');
+    const own = name.slice(cut + 1).replace(/([a-z0-9])([A-Z])/g, '$1 $2');
+    const words = `${own} ${cut > 0 ? name.slice(0, cut) : ''} ${Object.keys(args).slice(0, 8).join(' ')}`;
+    const index = indexes.of(visible);
+    const terms = queryTerms(words.slice(0, 400), [], lexicon, (w) => index.knows(w));
+    const byMeaning = 'status' in terms ? [] : index.search(terms, undefined, 3).map((t) => t.name);
     const bySpelling = ((registry?.unknownName(name).details?.['did_you_mean'] as string[] | undefined) ?? []).filter(
       (n) => names.has(n),
     );
@@ -164,17 +164,41 @@ export const createToolFinder = (indexes: ToolIndexes = new ToolIndexes()) => {
     args: Record<string, unknown>,
     shape: ToolShape,
     registry?: ToolRegistry,
+    lexicon?: Lexicon,
   ): DiscoveryAnswer | ToolError => {
     const name = checkDescribeArgs(args);
     if (typeof name !== 'string') return name;
     const found: RegisteredTool | MetaToolListing | undefined =
       visible.find((t) => t.name === name) ?? metaToolListings(visible).find((t) => t.name === name);
-    if (!found) return notAvailable(name, suggest(visible, name, {}, registry));
+    if (!found) return notAvailable(name, suggest(visible, name, {}, registry, lexicon));
     const tool = shape(found);
     return { text: `## ${name}\n\n${JSON.stringify(tool)}`, payload: { tool } };
   };
 
-  return { find, describe, suggest, indexes };
+  /**
+   * describe, with the general lexicon read (on first use, loadLexicon) only when the name is no tool here,
+   * for the suggestions by meaning.
+   */
+  const describeLoading = async (
+    visible: readonly RegisteredTool[],
+    args: Record<string, unknown>,
+    shape: ToolShape,
+    registry?: ToolRegistry,
+  ): Promise<DiscoveryAnswer | ToolError> => {
+    const answer = describe(visible, args, shape, registry);
+    if (!('status' in answer) || answer.code !== 'NOT_FOUND') return answer;
+    return describe(visible, args, shape, registry, await loadLexicon());
+  };
+
+  /** suggest, with the general lexicon (read on first use). */
+  const suggestLoading = async (
+    visible: readonly RegisteredTool[],
+    name: string,
+    args: Record<string, unknown> = {},
+    registry?: ToolRegistry,
+  ): Promise<string[]> => suggest(visible, name, args, registry, await loadLexicon());
+
+  return { find, describe, suggest, describeLoading, suggestLoading, indexes };
 };
 
 export type ToolFinder = ReturnType<typeof createToolFinder>;

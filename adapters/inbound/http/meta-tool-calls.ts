@@ -1,6 +1,7 @@
 import type { Principal } from '../../../ports/authenticator.js';
 import { fitText, REST_ADVICE } from '../../../application/runtime/budget.js';
 import { createToolFinder, type DiscoveryAnswer } from '../../../application/runtime/discovery-answers.js';
+import { loadLexicon } from '../../../application/runtime/lexicon.js';
 import {
   CALL_TOOL,
   checkCallArgs,
@@ -41,7 +42,7 @@ export type MetaResolve = (
   principal: Principal,
   query: (name: string) => string | undefined,
   idempotencyKey?: string,
-) => MetaTarget | Answered | ToolError;
+) => MetaTarget | Answered | ToolError | Promise<MetaTarget | Answered | ToolError>;
 
 /** A meta tool's arguments: a JSON object (none at all is no arguments), or undefined. */
 const argumentsOf = (args: unknown): Record<string, unknown> | undefined =>
@@ -77,18 +78,25 @@ export const createMetaTools = (registry: ToolRegistry): ReadonlyMap<string, Met
   const answering =
     (
       tool: string,
-      answer: (visible: readonly RegisteredTool[], args: Record<string, unknown>) => DiscoveryAnswer | ToolError,
+      answer: (
+        visible: readonly RegisteredTool[],
+        args: Record<string, unknown>,
+      ) => Promise<DiscoveryAnswer | ToolError>,
     ): MetaResolve =>
-    (given, principal, query) => {
+    async (given, principal, query) => {
       const args = argumentsOf(given);
       if (!args) return notAnObject(tool);
       const visible = visibleOf(principal, query);
       if ('status' in visible) return visible;
-      const answered = answer(visible, args);
+      const answered = await answer(visible, args);
       return 'status' in answered ? answered : { answer: answered };
     };
 
-  const call: MetaResolve = (given, principal, query, idempotencyKey) => {
+  // find reads the general lexicon (issue 41) on its first use, as MCP's does, never at start
+  const find = async (visible: readonly RegisteredTool[], args: Record<string, unknown>) =>
+    finder.find(visible, args, undefined, await loadLexicon());
+
+  const call: MetaResolve = async (given, principal, query, idempotencyKey) => {
     const args = argumentsOf(given);
     if (!args) return notAnObject(CALL_TOOL);
     const checked = checkCallArgs(args);
@@ -99,15 +107,21 @@ export const createMetaTools = (registry: ToolRegistry): ReadonlyMap<string, Met
     if (!tool) {
       // the same answer as MCP's: the 404, naming visible tools by spelling and by meaning (issue 41)
       const visible = visibleTools(registry, principal, groups);
-      return notAvailable(checked.name, finder.suggest(visible, checked.name, checked.arguments, registry));
+      return notAvailable(
+        checked.name,
+        await finder.suggestLoading(visible, checked.name, checked.arguments, registry),
+      );
     }
     if (groups && !groups.includes(tool.declaration.group)) return outsideToolsets(tool, groups);
     return { tool, args: checked.arguments, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) };
   };
 
   return new Map<string, MetaResolve>([
-    [FIND_TOOLS, answering(FIND_TOOLS, finder.find)],
-    [DESCRIBE_TOOL, answering(DESCRIBE_TOOL, (visible, args) => finder.describe(visible, args, shape, registry))],
+    [FIND_TOOLS, answering(FIND_TOOLS, find)],
+    [
+      DESCRIBE_TOOL,
+      answering(DESCRIBE_TOOL, (visible, args) => finder.describeLoading(visible, args, shape, registry)),
+    ],
     [CALL_TOOL, call],
   ]);
 };

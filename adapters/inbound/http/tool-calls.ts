@@ -67,7 +67,11 @@ export interface Target {
  * From the parsed body to the tool and its arguments, or why the request names none; a tool-search meta
  * tool's find or describe is answered instead (meta-tool-calls.ts), for this principal.
  */
-export type ResolveTarget = (body: unknown, principal: Principal, input: CallInput) => Target | Answered | ToolError;
+export type ResolveTarget = (
+  body: unknown,
+  principal: Principal,
+  input: CallInput,
+) => Target | Answered | ToolError | Promise<Target | Answered | ToolError>;
 
 export interface RejectedCall {
   readonly requestId: string;
@@ -169,7 +173,9 @@ export const createToolCalls = (deps: ToolCallDeps) => {
       reject(input, requestId, body.error, principal.name);
       return errorAnswer(requestId, body.error);
     }
-    const target = resolve(body.value, principal, input);
+    // a meta tool's answer may wait for the lexicon (read on first use); a tool's own path answers at once
+    const resolved = resolve(body.value, principal, input);
+    const target = resolved instanceof Promise ? await resolved : resolved;
     if ('status' in target) {
       reject(input, requestId, target, principal.name);
       return errorAnswer(requestId, target);

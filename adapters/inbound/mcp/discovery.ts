@@ -86,19 +86,20 @@ export const createDiscovery = (executor: ToolExecutor, forms: McpForms, tenantS
   };
 
   /** A name the caller cannot call here (none such, or outside its toolsets): an isError naming likely tools. */
-  const unavailable = (caller: DiscoveryCaller, name: string, args: Record<string, unknown>) => {
+  const unavailable = async (caller: DiscoveryCaller, name: string, args: Record<string, unknown>) => {
     const visible = visibleOf(caller);
-    return failure(notAvailable(name, finder.suggest(visible, name, args, registry)));
+    // by meaning through the general lexicon too (issue 41), read on first use as for find
+    return failure(notAvailable(name, await finder.suggestLoading(visible, name, args, registry)));
   };
   const unknownHere = (caller: DiscoveryCaller, name: string): boolean => {
     const tool = registry.get(name);
     return !tool || (caller.groups !== undefined && !caller.groups.includes(tool.declaration.group));
   };
 
-  const describe = (caller: DiscoveryCaller, args: Record<string, unknown>): CallToolResult => {
+  const describe = async (caller: DiscoveryCaller, args: Record<string, unknown>): Promise<CallToolResult> => {
     const form = caller.outputSchemas ?? 'outline';
     return answered(
-      finder.describe(
+      await finder.describeLoading(
         visibleOf(caller),
         args,
         (t) => ('declaration' in t ? forms.get(form)!.get(t.name) : (mcpTool(t, form) as unknown as Tool)),
