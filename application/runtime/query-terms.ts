@@ -27,6 +27,8 @@ export const MAX_QUERY_TERMS = 24;
 
 /** How much a related word counts (see ToolIndex.weigh). */
 export const RELATED_WEIGHT = 0.5;
+/** A file's name as written in a task: a word, a dot and a common extension. */
+const FILE_NAME = /\b[\w-]+\.(?:txt|md|csv|pdf|docx?|xlsx?|pptx?|rtf|odt|png|jpe?g|gif|heic|mp4|mov|zip|json|xml)\b/i;
 /** The catalogue's words for people, which a command on a person's name is about. */
 const PEOPLE = ['member', 'membership', 'contact'];
 /** The kinds of things a task quotes by id, and the parameters that take their ids. */
@@ -169,6 +171,8 @@ export const queryTerms = (
   // a request to read a thing by its e-mail address, with no id, is a search by that address
   const byAddress = question && /\S@\S/.test(query) && !/\d/.test(plain.replace(/\S+@\S+/g, ''));
   if (byAddress) terms.push({ word: 'search', implied: RELATED_WEIGHT, ...NO_SYNONYMS });
+  // a name with a file's extension ("budget.csv", "scope-of-work.md") is a file's
+  if (FILE_NAME.test(query)) terms.push({ word: 'file', implied: RELATED_WEIGHT, ...NO_SYNONYMS });
   return Object.assign(terms, {
     question,
     // an e-mail address or a web address describes a thing, it is not the id a tool takes

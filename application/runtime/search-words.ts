@@ -120,7 +120,8 @@ house home building: property
 parcel: apn property
 phone: owner phone
 attach: upload file
-linked: relation related
+linked tied connected associated: relation related
+outcome succeed success fail failure error bomb: result
 pick choose: value option
 big large: size
 modified when: date
@@ -159,7 +160,11 @@ export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   [/\b(?:can|could|may) (?:i|we) (?:pick|choose|select|use|put in) (?:for|in)\b/g, 'can reference for'],
   // "send the folder to her as a link": a share of it, sent
-  [/\bsend\b((?: [\w'.@-]+){1,8}?) as an? (?:\w+ )?link\b/g, 'share$1 as a new link'],
+  [/\bsend\b((?: [\w'.@-]+){1,8}?) as an? (?:\w+ )?link\b/g, 'create share$1 as a link'],
+  // "send it to her again": a reminder of what was sent
+  [/\bsend\b((?: [\w'.@-]+){0,4}?) again\b/g, 'resend$1'],
+  // "send the Contracts folder to her by email": a share of it, sent (not "send it to her again", a reminder)
+  [/\bsend\b((?: (?!again\b)[\w'.@-]+){1,8}?) (?:by|via|over|in an?) e-?mail\b/g, 'create share$1 email'],
   // "which leads have a follow-up date that has passed": the things of a kind that meet a condition
   [
     /\bwhich (\w+) (?:have|has|had|are|is|were|was) (?=(?:a|an|no|the|their|its|not|never|been|still|over|under|more|less|an?)\b)/g,
@@ -239,7 +244,7 @@ const POLITE =
  * A request put as a question ("…, can you bring it back?"), or made after a statement ("Maria never got the
  * email; please resend it"): the verb asked for.
  */
-export const ASKED = /\b(?:(?:can|could|would|will) you (?:please |just )?|[,;:.!?] +(?:so )?please )([a-z]+)/;
+export const ASKED = /\b(?:(?:can|could|would|will) (?:you|we) (?:please |just )?|[,;:.!?] +(?:so )?please )([a-z]+)/;
 
 /** The verb a command starts with (or that "can you" asks for) and what it means here; none for a question (asksToRead says which). */
 export const leadingVerb = (

@@ -33,6 +33,10 @@ export const VENDOR_NAMES: ReadonlyArray<readonly [string, Group]> = [
   ['crm', 'crm'],
   ['skip trace', 'skiptrace'],
   ['skiptrace', 'skiptrace'],
+  // the web as a place to look ("find out online", "google the going rate"), issue 41, seventh round
+  ['online', 'web'],
+  ['internet', 'web'],
+  ['google', 'web'],
 ];
 
 /** Most names kept per caller (a tenant with thousands of apps keeps the first ones), and their length. */

@@ -140,6 +140,50 @@ describe('the form of a request', () => {
     expect(await top('Send the Contracts folder to grace@harborlending.com')).not.toEqual(['files_createShare']);
   });
 
+  it('"send X by email" shares it; "send it again" reminds', async () => {
+    expect(await top('send the closing documents to the buyer by email')).toEqual(['files_createShare']);
+    expect(await top('send the closing documents to the buyer')).not.toEqual(['files_createShare']);
+    expect(await top('the accountant never got the lease link, send it to her again by email')).toEqual([
+      'files_sendShareNotification',
+    ]);
+    expect(await top('the accountant never got the lease link, send it to her by email')).not.toEqual([
+      'files_sendShareNotification',
+    ]);
+  });
+
+  it('a question about how a batch went asks for its results ("which rows bombed", "did it succeed")', async () => {
+    expect(await top('did every row of my bulk import succeed')).toEqual(['records_getBatchResults']);
+    expect(await top('did every row of my bulk import go')).not.toEqual(['records_getBatchResults']);
+  });
+
+  it('"tied to" a record asks for what is related to it', async () => {
+    expect(await top('Which properties are tied to deal 40207?')).toEqual(['records_getRelatedRecords']);
+    expect(await top('Which properties are in deal 40207?')).not.toEqual(['records_getRelatedRecords']);
+  });
+
+  it('"can we …" asks for a change as "can you …" does', async () => {
+    const q = await terms('I deleted deal 7088 by mistake yesterday. Can we get it back?');
+    expect(q.question).toBe(false);
+    expect(rank(q)).toEqual(['records_restoreRecord']);
+    expect(rank(without(q, { question: true }))).not.toEqual(['records_restoreRecord']);
+  });
+
+  it('"online", "internet", "google" name the web as the place to look, as a vendor\'s name does', async () => {
+    const query = 'find out online what the median home price in Quincy, MA was last month';
+    expect([...((await terms(query)).groups ?? [])]).toContain('web');
+    expect(await top(query)).toEqual(['web_search']);
+    // the same names but the web's: ranked as before this round
+    const others = (await demoNames()).filter((n) => !n.groups.includes('web'));
+    const bare = queryTerms(query, others, await loadLexicon(), (w) => index.knows(w));
+    expect('status' in bare ? [] : rank(bare)).not.toEqual(['web_search']);
+  });
+
+  it("a name with a file's extension is a file's", async () => {
+    const q = await terms('I trashed onboarding-checklist.md yesterday; is it still sitting in the recycle bin?');
+    expect(rank(q)[0]).toMatch(/^files_/);
+    expect(rank(without(q, {}, (t) => t.implied === undefined))[0]).not.toMatch(/^files_/);
+  });
+
   it('the verb of "please …" after a statement, and of "could you …" that only means a change, is asked for', async () => {
     const q = await terms('Maria never got the share email I sent yesterday; please resend it to her');
     expect(q.verb).toContain('resend');
