@@ -27,6 +27,14 @@ export const MAX_QUERY_TERMS = 24;
 
 /** How much a related word counts (see ToolIndex.weigh). */
 export const RELATED_WEIGHT = 0.5;
+/** A clause that says why ("…, so only members can find it"), to the end of the clause: its words count less. */
+const ASIDE = /(?<!\bor )\bso (?:that )?([^.;!?]*)/g;
+/**
+ * What a text is to say ("a note saying call back Monday"), to the end of the clause: no words of the request
+ * (not what people have been saying).
+ */
+const CONTENT =
+  /(?<!\b(?:been|are|is|was|were|be|keep|kept|they|people) )\b(saying|that says|which says|that reads|with the text)\b[^.;!?]*/g;
 /** A file's name as written in a task: a word, a dot and a common extension. */
 const FILE_NAME = /\b[\w-]+\.(?:txt|md|csv|pdf|docx?|xlsx?|pptx?|rtf|odt|png|jpe?g|gif|heic|mp4|mov|zip|json|xml)\b/i;
 /** The catalogue's words for people, which a command on a person's name is about. */
@@ -107,7 +115,7 @@ export const queryTerms = (
     .split(/\s+/)
     .map((t) => (/^https?:\/\//.test(t) ? 'web page url' : t.includes('@') || DOMAIN.test(t) ? 'email' : t))
     .join(' ');
-  const phrased = PHRASES.reduce((text, [phrase, word]) => text.replace(phrase, word), plain);
+  const phrased = PHRASES.reduce((text, [phrase, word]) => text.replace(phrase, word), plain).replace(CONTENT, '$1');
   // the lexicon speaks only for verbs the catalogue and the word lists do not know ("chuck", "whip up")
   const lexical = lexicalMeanings(phrased, lexicon, knows, query);
   // a stop word that stands for catalogue words ("show": list, get) is kept for its synonyms
@@ -142,8 +150,8 @@ export const queryTerms = (
     .filter((w) => isPlural(w) && kept.has(stem(w)) && !beforeKind.has(stem(w)))
     .map((w) => `=${w}`);
   // the words said only after "so (that)", up to the end of the clause
-  const purpose = [...phrased.matchAll(/(?<!\bor )\bso (?:that )?([^.;!?]*)/g)].flatMap(([, said]) => words(said!));
-  const main = new Set(words(phrased.replace(/(?<!\bor )\bso (?:that )?[^.;!?]*/g, ' '), (w) => SYNONYMS.has(stem(w))));
+  const purpose = [...phrased.matchAll(ASIDE)].flatMap(([, said]) => words(said!, (w) => SYNONYMS.has(stem(w))));
+  const main = new Set(words(phrased.replace(ASIDE, ' '), (w) => SYNONYMS.has(stem(w))));
   const aside = new Set(purpose.filter((w) => !main.has(w)));
   const terms: Array<Query[number]> = [
     ...distinct.map((word) => ({

@@ -115,6 +115,15 @@ describe('the form of a request', () => {
     ]);
   });
 
+  it('what a note is to say ("saying call back Monday") is no word of the request', async () => {
+    expect(await top('stick a note on deal 12 saying call back Monday')).toEqual(['records_createRecordComment']);
+    expect(await top('stick a note on deal 12, call back Monday')).not.toEqual(['records_createRecordComment']);
+    // what people have been saying is what the request is about
+    expect(await top('What has the team been saying on deal 40210? Show me the whole thread', 3)).toContain(
+      'records_listRecordComments',
+    );
+  });
+
   it('a read of a thing by its e-mail address is a search by it', async () => {
     const q = await terms('pull up the CRM entry for sam@widgets.io');
     expect(rank(q)).toEqual(['crm_searchContacts']);
