@@ -22,7 +22,10 @@
 //   and committed (3271900) before the fifth round: the unseen score of that round (71.4 % top-1, 87.1 % top-3),
 //   then a dev set. bench/discovery-heldout-7.json, written blind the same way while the sixth round (the
 //   general lexicon, application/runtime/lexicon.ts) was tuned, and committed (d2f0a8e) before that round's
-//   commit (e45625e): the unseen score now. `--dev` leaves it out.
+//   commit (e45625e): the unseen score of that round (77.1 % top-1, 91.4 % top-3), then a dev set.
+//   bench/discovery-heldout-8.json, written blind the same way while the seventh round (the form of a request:
+//   where a verb stands, its particle and object, query-terms.ts) was tuned, and committed (59b97ff) before
+//   that round's first commit (907658a); never read by it: the unseen score now. `--dev` leaves it out.
 //
 //   npm run bench:discovery
 import { readFileSync } from 'node:fs';
@@ -127,9 +130,11 @@ try {
   await measure('./discovery-heldout-5.json', HIT_GOAL, FIRST_GOAL);
   // issue 41, the fifth round: written blind and committed before it, scored once; a dev set since
   await measure('./discovery-heldout-6.json', HIT_GOAL, FIRST_GOAL);
-  // issue 41, the sixth round: written blind while it was tuned; `--dev` leaves it out, so that it is scored
+  // issue 41, the sixth round: written blind while it was tuned, scored once; a dev set since
+  await measure('./discovery-heldout-7.json', HIT_GOAL, FIRST_GOAL);
+  // issue 41, the seventh round: written blind while it was tuned; `--dev` leaves it out, so that it is scored
   // once, not tuned on
-  if (!process.argv.includes('--dev')) await measure('./discovery-heldout-7.json', HIT_GOAL, FIRST_GOAL);
+  if (!process.argv.includes('--dev')) await measure('./discovery-heldout-8.json', HIT_GOAL, FIRST_GOAL);
 
   const walk = JSON.parse(readFileSync(new URL('./discovery-walkthrough.json', import.meta.url), 'utf8')) as {
     tasks: WalkthroughTask[];
