@@ -7,6 +7,7 @@ import {
   CHANGE_WORDS,
   DOMAIN,
   isPlural,
+  knownWord,
   leadingVerb,
   PHRASES,
   QUESTION_OPENERS,
@@ -37,6 +38,21 @@ const CONTENT =
   /(?<!\b(?:been|are|is|was|were|be|keep|kept|they|people) )\b(saying|that says|which says|that reads|with the text)\b[^.;!?]*/g;
 /** A file's name as written in a task: a word, a dot and a common extension. */
 const FILE_NAME = /\b[\w-]+\.(?:txt|md|csv|pdf|docx?|xlsx?|pptx?|rtf|odt|png|jpe?g|gif|heic|mp4|mov|zip|json|xml)\b/i;
+/**
+ * What a command's verb that nothing knows does, by the preposition after its object (issue 41, eighth round):
+ * a thing put "on" another, or a thing brought "to" a state, changes it ("slap a description on the folder",
+ * "bump these orders to high priority"), unless what is put on it is a thing of its own ("a note": a comment);
+ * a thing put "into" a place adds it there, into the trash throws it away.
+ */
+const BY_PREPOSITION: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(?:on|onto|to)$/, stem('update')],
+  [/^into$/, stem('create')],
+];
+/** Where things thrown away go. */
+const BIN = /^(?:(?:the|a|my|our) )?(?:trash|bin|garbage|rubbish|recycle|recycling|wastebasket)\b/;
+/** How the object of a verb starts: a determiner, a quantity, a pronoun. */
+const OBJECT_STARTS =
+  /^(?:a|an|the|this|that|these|those|my|our|your|his|her|their|its|all|every|each|some|any|it|them|him|\d[\d,]*)$/;
 /** The catalogue's words for people, which a command on a person's name is about. */
 const PEOPLE = ['member', 'membership', 'contact'];
 /** The kinds of things a task quotes by id, and the parameters that take their ids. */
@@ -164,18 +180,21 @@ export const queryTerms = (
     ...plurals.map((word) => ({ word, aside: aside.has(stem(word.slice(1))), ...NO_SYNONYMS })),
     ...named.map(({ term, via }) => ({ word: term, via: via ?? '', ...NO_SYNONYMS })),
   ];
-  const verb = leadingVerb(phrased, lexical);
+  const leading = leadingVerb(phrased, lexical);
   const { object, many, person } = objectOfVerb(
     phrased,
     list,
-    verb.verb[0],
+    leading.verb[0],
     meaning,
     (w) => [...synonyms(w).same, ...synonyms(w).related],
     capitalised(query),
   );
+  const verb = fallBack(phrased, leading, object, (w) => knows(w) || knownWord(w));
   // a command on a person is about the tools of people: members, memberships, contacts
   if (person) for (const word of PEOPLE) terms.push({ word, implied: RELATED_WEIGHT, ...NO_SYNONYMS });
-  const question = asksToRead(phrased, lexical);
+  const question = asksToRead(phrased, lexical) && !verb.byPreposition;
+  // what a verb nothing knows does, by its preposition, as the lexicon's meaning of a verb counts
+  if (verb.byPreposition) for (const word of verb.verbRelated) terms.push({ word, implied: 1, ...NO_SYNONYMS });
   // a request to read a thing by its e-mail address, with no id, is a search by that address
   const byAddress = question && /\S@\S/.test(query) && !/\d/.test(plain.replace(/\S+@\S+/g, ''));
   if (byAddress) terms.push({ word: 'search', implied: RELATED_WEIGHT, ...NO_SYNONYMS });
@@ -187,8 +206,46 @@ export const queryTerms = (
     givesId: /\d/.test(plain.replace(/\bweb page url\b/g, '')),
     groups,
     idOf,
-    ...verb,
+    verb: verb.verb,
+    verbRelated: verb.verbRelated,
     object,
     many,
   });
+};
+
+/**
+ * A command whose verb neither the word lists, the lexicon nor the catalogue know ("slap", "bump"): what the
+ * first preposition after its object says it does (BY_PREPOSITION), as that verb's related word; the command
+ * is then a change, not a question.
+ */
+const fallBack = (
+  phrased: string,
+  verb: { verb: string[]; verbRelated: readonly string[] },
+  object: readonly string[],
+  known: (word: string) => boolean,
+): { verb: string[]; verbRelated: readonly string[]; byPreposition?: boolean } => {
+  const [first] = verb.verb;
+  if (first === undefined || verb.verb.length > 1 || verb.verbRelated.length || known(first)) return verb;
+  // the verb's own clause; it stands before its object, which starts as a thing named does ("slap a …",
+  // "bump all 30 …"), not before another verb ("gotta push …") nor after a subject ("Priya moved …")
+  const clause = phrased
+    .split(/[;:!?]|[,.](?:\s|$)/)
+    .find((c) => c.split(/[^a-z0-9']+/).some((t) => t && stem(t) === first));
+  const tokens = (clause ?? '').split(/[^a-z0-9'@.-]+/).filter(Boolean);
+  const at = tokens.findIndex((t) => stem(t) === first);
+  if (at < 0 || /'/.test(tokens[at]!) || !OBJECT_STARTS.test(tokens[at + 1] ?? '')) return verb;
+  // the first preposition after the verb; not one of a participle ("the orders assigned to Priya")
+  for (const [k, token] of tokens.slice(at + 1, at + 9).entries()) {
+    // "into the trash" throws it away
+    const bin = token === 'into' && BIN.test(tokens.slice(at + k + 2, at + k + 4).join(' '));
+    // a thing of the catalogue's kinds put "on" another is a new one ("stick a note on deal 12": a comment)
+    const thing = /^(?:on|onto)$/.test(token) && object.some((w) => ID_PARAMETERS.has(w));
+    const means =
+      bin || thing
+        ? stem(bin ? 'delete' : 'create')
+        : BY_PREPOSITION.find(([preposition]) => preposition.test(token))?.[1];
+    if (means) return { verb: verb.verb, verbRelated: [means], byPreposition: true };
+    if (/^(?:in|from|for|with|at|by|about|so|and|then|that|which|who)$|ed$/.test(token)) break;
+  }
+  return verb;
 };

@@ -183,6 +183,17 @@ export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   // "get lead 22 back out of the trash" is a restore: "back" is read before "out of"
   [/\b(?:bring|get|put|let|pull)\b((?: [\w'-]+){1,3}?) back\b/g, 'restore$1'],
   [/\b(?:take|kick|throw|pull|get|boot|drop)\b((?: [\w'-]+){1,3}?) out(?: of)?\b/g, 'remove$1 from'],
+  // a verb of throwing away with "into" a place that is no bin puts the thing there (issue 41, eighth round):
+  // into an app it adds a record ("throw a new lead into the Leads app"), elsewhere it moves the thing (as the
+  // lexicon reads "chuck" and "dump" with "into")
+  [
+    /\b(?:throw|toss|dump|chuck|drop|shove|stick)\b((?: [\w'.,-]+){1,8}?) into ((?:the |our |my |a )?(?:[\w'-]+ ){0,3}(?:app|table|database))\b/g,
+    'add$1 to $2',
+  ],
+  [
+    /\b(?:throw|toss)\b((?: [\w'.,-]+){1,8}?) into (?!(?:the |a |my |our )?(?:trash|bin|garbage|rubbish|recycle|recycling|wastebasket)\b)/g,
+    'move$1 to ',
+  ],
   [/\b(?:bring|let|get|loop|rope)\b((?: [\w'-]+){1,3}?) in(?:to)?\b/g, 'add$1 to'],
   // "pull every entry in the view" reads them; "pull Tom into the space" adds him
   [/\bpull\b((?: [\w'-]+){1,3}?) into\b/g, 'add$1 to'],

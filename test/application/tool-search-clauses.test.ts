@@ -77,7 +77,7 @@ describe("a verb's particle", () => {
 
   it('"swap" and "flip" change a thing', async () => {
     expect(await top('swap his phone to 555-0142 in the CRM')).toEqual(['crm_updateContact']);
-    expect(await top('zorp his phone to 555-0142 in the CRM')).not.toEqual(['crm_updateContact']);
+    expect(await top('his phone: 555-0142 in the CRM')).not.toEqual(['crm_updateContact']);
   });
 });
 
@@ -117,7 +117,9 @@ describe('the form of a request', () => {
 
   it('what a note is to say ("saying call back Monday") is no word of the request', async () => {
     expect(await top('stick a note on deal 12 saying call back Monday')).toEqual(['records_createRecordComment']);
-    expect(await top('stick a note on deal 12, call back Monday')).not.toEqual(['records_createRecordComment']);
+    // (with no verb, which since the eighth round would say it: "stick … on" a note makes one)
+    expect(await top('a note on deal 12 saying call back Monday')).toEqual(['records_createRecordComment']);
+    expect(await top('a note on deal 12, call back Monday')).not.toEqual(['records_createRecordComment']);
     // what people have been saying is what the request is about
     expect(await top('What has the team been saying on deal 40210? Show me the whole thread', 3)).toContain(
       'records_listRecordComments',

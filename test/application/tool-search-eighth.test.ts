@@ -1,0 +1,101 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { principal } from '../../composition/gateway.js';
+import { loadLexicon } from '../../application/runtime/lexicon.js';
+import type { CompiledNames } from '../../application/runtime/name-terms.js';
+import { TenantNamesCache } from '../../application/runtime/tenant-names.js';
+import { queryTerms, ToolIndex, type Query } from '../../application/runtime/tool-search.js';
+import { testGateway } from '../support/gateway.js';
+
+// Issue 41, the eighth round: tuned for the second and third places, with held-out-8 as a dev set. Each test
+// shows the ranking with the rule and without it (the rule's part of the query left out, or the same request
+// without what triggers it). The seventh round's rules are pinned in tool-search-clauses.test.ts.
+
+const g = testGateway();
+afterAll(() => g.close());
+const registry = g.executor.registry;
+const index = new ToolIndex(registry.tools);
+let names: Promise<CompiledNames> | undefined;
+const demoNames = () =>
+  (names ??= new TenantNamesCache((tool, who) => g.executor.resolve(tool, who)).of(
+    principal('eighth-test', ['*']),
+    registry.tools,
+  ));
+
+const terms = async (query: string): Promise<Query> => {
+  const q = queryTerms(query, await demoNames(), await loadLexicon(), (w) => index.knows(w));
+  if ('status' in q) throw new Error(q.message);
+  return q;
+};
+const rank = (q: Query, limit = 1) => index.search(q, undefined, limit).map((t) => t.name);
+const top = async (query: string, limit = 1) => rank(await terms(query), limit);
+/** The same query with some of what a rule added left out (`keep` its words) or its form changed (`form`). */
+const without = (q: Query, form: Partial<Omit<Query, number>>, keep: (t: Query[number]) => boolean = () => true) =>
+  Object.assign(q.filter(keep), {
+    question: q.question,
+    givesId: q.givesId,
+    groups: q.groups,
+    idOf: q.idOf,
+    verb: q.verb,
+    verbRelated: q.verbRelated,
+    object: q.object,
+    many: q.many,
+    ...form,
+  }) as Query;
+
+describe('a verb nothing knows does what its preposition says', () => {
+  it('a thing put "on" another changes it ("slap a description on the folder")', async () => {
+    const q = await terms('Slap a short description on the Contracts folder');
+    expect(q.question).toBe(false);
+    expect(q.verbRelated).toEqual(['updat']);
+    expect(rank(q)).toEqual(['files_updateItem']);
+    const plain = without(q, { question: true, verbRelated: [] }, (t) => t.implied === undefined);
+    expect(rank(plain, 3)).not.toContain('files_updateItem');
+  });
+
+  it('things brought "to" a state change, many of them in a batch ("bump these 12 deals to closed won")', async () => {
+    const q = await terms('Bump these 12 deals to closed won');
+    expect(rank(q)).toEqual(['records_batchUpdateRecords']);
+    const plain = without(q, { question: true, verbRelated: [] }, (t) => t.implied === undefined);
+    expect(rank(plain)).not.toEqual(['records_batchUpdateRecords']);
+  });
+
+  it('a thing of its own put "on" another is a new one ("yeet a note on deal 12": a comment)', async () => {
+    const q = await terms('Yeet a note on deal 12 about the roof');
+    expect(q.verbRelated).toEqual(['creat']);
+    expect(rank(q)).toEqual(['records_createRecordComment']);
+    expect((await terms('Yeet a label on deal 12')).verbRelated).toEqual(['updat']);
+  });
+
+  it('"into" a place adds, into the trash throws away', async () => {
+    expect((await terms('Yeet a few rows into the Leads app')).verbRelated).toEqual(['creat']);
+    expect((await terms('Yeet the old notes into the trash')).verbRelated).toEqual(['delet']);
+  });
+
+  it('not the preposition of a participle, nor for a word before another verb or before a past verb', async () => {
+    // "assigned to" is not what "grab" does; "gotta" stands before the verb; "Priya" is the subject
+    expect((await terms('grab all the work orders assigned to Priya Shah')).verbRelated).toEqual([]);
+    expect((await terms('Gotta push a video into the Photos folder')).verbRelated).not.toContain('creat');
+    expect((await terms('Priya moved into underwriting, update her job title in the CRM')).verbRelated).toEqual([]);
+    // a word the word lists know keeps its own meaning
+    expect((await terms('Open the Contracts folder to the team')).verbRelated).not.toContain('updat');
+  });
+});
+
+describe('a verb of throwing away with "into" a place that is no bin', () => {
+  it('into an app adds a record, many of them in a batch', async () => {
+    expect(await top('Throw a new work order into the Work Orders app for 12 Pine St')).toEqual([
+      'records_createRecord',
+    ]);
+    // the same verb and object without "into" the app: the word list's "throw" (delete) speaks
+    expect(await top('Throw a new work order for 12 Pine St', 3)).not.toContain('records_createRecord');
+    expect(await top('Dump these 40 homes from the spreadsheet into the Properties app')).toEqual([
+      'records_batchCreateRecords',
+    ]);
+  });
+
+  it('into a folder moves the thing; into the trash still throws it away', async () => {
+    expect(await top('Toss the site notes into the Contracts folder')).toEqual(['files_moveItem']);
+    expect(await top('Toss the site notes in the Contracts folder')).not.toEqual(['files_moveItem']);
+    expect(await top('Throw the old lease into the trash', 3)).toContain('files_deleteItem');
+  });
+});
