@@ -1,5 +1,5 @@
 import type { Group } from './define-tool.js';
-import { stem, SYNONYMS, words } from './search-words.js';
+import { stem, STOP, SYNONYMS, words } from './search-words.js';
 
 // The tenant's names in a query (issue 41): "the Deals app", "Harbor Ops", "in hubspot". A name the query
 // says stands for the catalogue words of what it names (an app's records, a space, a folder, a vendor's
@@ -103,6 +103,7 @@ export interface NameTerm {
 export const matchNames = (
   query: readonly string[],
   names: CompiledNames,
+  apart: ReadonlySet<number> = new Set(),
 ): {
   rest: string[];
   terms: NameTerm[];
@@ -119,6 +120,8 @@ export const matchNames = (
     const n = name.words.length;
     for (let i = 0; i + n <= query.length; i++) {
       if (used.slice(i, i + n).some(Boolean) || name.words.some((w, k) => query[i + k] !== w)) continue;
+      // a name's words are written together ("which leads have the status Open" says no "Lead Status")
+      if (name.words.some((_, k) => k > 0 && apart.has(i + k))) continue;
       // "the Projects app" when Projects is a folder: a name of another kind, not this one
       const next = KIND_NOUNS.get(query[i + n] ?? '');
       if (name.kind !== undefined && next !== undefined && next !== name.kind) continue;
@@ -134,6 +137,30 @@ export const matchNames = (
   }
   const named = new Set(query.filter((_, k) => used[k] && !drop[k]));
   return { rest: query.filter((_, k) => !drop[k]), terms, groups, named, meaning };
+};
+
+/** Words that stand between two words of a sentence, never inside a name ("leads have the status"). */
+const BETWEEN = new Set('the a an this that these those have has had is are was were be been'.split(' '));
+
+/**
+ * The positions of a text's words (as `words(text, keep)` gives them) that a word of BETWEEN separates from the
+ * word before (issue 41, eighth round): a name of several words cannot span them.
+ */
+export const wordsApart = (text: string, keep: (stop: string) => boolean): Set<number> => {
+  const apart = new Set<number>();
+  let at = 0;
+  let gap = false;
+  for (const w of text
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .split(/[^a-z0-9]+/)) {
+    if (w.length > 1 && ((!STOP.has(w) && !STOP.has(stem(w))) || keep(w))) {
+      if (gap) apart.add(at);
+      at++;
+      gap = false;
+    } else if (BETWEEN.has(w)) gap = true;
+  }
+  return apart;
 };
 
 /** Words between a verb and its object that say nothing of what the object is ("add a new lead"). */

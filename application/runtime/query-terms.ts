@@ -17,7 +17,7 @@ import {
   type Synonyms,
 } from './search-words.js';
 import { lexicalMeanings, type Lexicon } from './lexicon.js';
-import { KIND_NOUNS, matchNames, objectOfVerb, type CompiledNames } from './name-terms.js';
+import { KIND_NOUNS, matchNames, objectOfVerb, wordsApart, type CompiledNames } from './name-terms.js';
 
 // A tool search query's terms (issue 30, issue 41): the words of a task, what the word lists, the general
 // lexicon and the tenant's names say they mean, and what its form says (a question, the verb of a command and
@@ -136,7 +136,17 @@ export const queryTerms = (
   const lexical = lexicalMeanings(phrased, lexicon, knows, query);
   // a stop word that stands for catalogue words ("show": list, get) is kept for its synonyms
   const list = words(phrased, (w) => SYNONYMS.has(stem(w)));
-  const { rest, terms: named, groups, named: oneWord, meaning } = matchNames(list, names);
+  const {
+    rest,
+    terms: named,
+    groups,
+    named: oneWord,
+    meaning,
+  } = matchNames(
+    list,
+    names,
+    wordsApart(phrased, (w) => SYNONYMS.has(stem(w))),
+  );
   // a noun before an id ("deal 3", "share s123") says what the id is of: its meaning as a tenant's name
   // first, then what agents mean by it
   const nameMeaning = new Map([...meaning].map(([k, terms]) => [list[k], terms]));

@@ -178,6 +178,12 @@ export const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
   // a verb whose particle says what it does (issue 41, seventh round): "pull up" / "bring up" a thing shows
   // it, "pop in" / "stick in" / "pencil in" a thing adds it (read before "pull X in" and "put … in")
   [/\b(?:pull|bring|call) up\b/g, 'show'],
+  // "open up" a place to people ("… to everyone", "… so anyone can join") changes who may come in; "open up the
+  // file" still shows it (issue 41, eighth round)
+  [
+    /\bopen up\b((?: [\w'.-]+){1,6}?)(?=,? (?:so|to|for) (?:that )?(?:anyone|everyone|everybody|anybody|all|the whole|the (?:company|team|org|office|public)|outsiders|guests)\b)/g,
+    'set$1 open',
+  ],
   [/\b(?:pop|stick|pencil|slot|punch|key) (?:in|down)\b/g, 'add'],
   // a verb and its particle with up to three words between ("take Lena out of", "bring it back")
   // "get lead 22 back out of the trash" is a restore: "back" is read before "out of"
