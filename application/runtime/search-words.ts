@@ -95,7 +95,7 @@ doc document pdf spreadsheet video image photo memo report agreement contract le
 put: move write
 save store: write file
 jot = write
-send: share email notification
+send sent: share email notification
 remind resend ping nudge: notification send email
 table database: app
 column attribute: field property

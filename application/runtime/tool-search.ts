@@ -245,7 +245,13 @@ export class ToolIndex {
         (!doc.many || query.many === true);
       if (verbs) score *= VERB_FACTOR;
       // the thing an id is quoted of, or the one a command's verb acts on ("add a new work order": createRecord)
-      if (query.idOf?.includes(doc.object) || (verbs && !query.question && query.object?.includes(doc.object)))
+      // (issue 41, eighth round) or a thing the tool's name says besides its verb, whatever the verb
+      // ("set up the upload": getUploadUrl), so that what the object points to fills the places after the first
+      if (
+        query.idOf?.includes(doc.object) ||
+        (verbs && !query.question && query.object?.includes(doc.object)) ||
+        (!query.question && query.object?.some((w) => w !== doc.verb && doc.tf.name.has(w) && !doc.tf.group.has(w)))
+      )
         score *= OBJECT_FACTOR;
       // a command on many things ("mark all 30 of these deals as closed") is a batch tool's
       if (query.many && !query.question && doc.many) score *= OBJECT_FACTOR;

@@ -129,3 +129,23 @@ describe("the tenant's names", () => {
     expect((await terms('Which lead status is Open?')).groups?.has('crm')).toBe(true);
   });
 });
+
+describe('what the object of a command points to fills the places after the first', () => {
+  it('a thing the tool\'s name says besides its verb ranks it, whatever the verb ("set up the upload")', async () => {
+    const q = await terms('We have a 3 GB video of the roof to put in the Photos folder, can you set up the upload?');
+    expect(q.object).toContain('upload');
+    expect(rank(q, 3)).toContain('files_getUploadUrl');
+    expect(rank(without(q, { object: [] }), 3)).not.toContain('files_getUploadUrl');
+  });
+
+  it('"sent" is a past "send": what was sent out is shares', async () => {
+    const q = await terms('Which links have I sent out of ShareFile lately?');
+    expect(rank(q, 3)).toContain('files_listShares');
+    expect(
+      rank(
+        without(q, {}, (t) => t.word !== 'sent'),
+        3,
+      ),
+    ).not.toContain('files_listShares');
+  });
+});
