@@ -1,4 +1,4 @@
-import type { Group } from './define-tool.js';
+import { GROUPS, type Group } from './define-tool.js';
 import { MAX_QUERY_CHARS } from './discovery.js';
 import { toolError, type ToolError } from './tool-error.js';
 import {
@@ -48,6 +48,8 @@ const BY_PREPOSITION: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:on|onto|to)$/, stem('update')],
   [/^into$/, stem('create')],
 ];
+/** A place named by what is kept in it: "in our documents", "across all my files". */
+const PLACE = /\b(?:in|among|across|through|from) (?:all (?:of )?)?(?:our|my|the team's|the company's) (\w+)/g;
 /** Where things thrown away go. */
 const BIN = /^(?:(?:the|a|my|our) )?(?:trash|bin|garbage|rubbish|recycle|recycling|wastebasket)\b/;
 /** How the object of a verb starts: a determiner, a quantity, a pronoun. */
@@ -202,6 +204,15 @@ export const queryTerms = (
   const verb = fallBack(phrased, leading, object, (w) => knows(w) || knownWord(w));
   // a command on a person is about the tools of people: members, memberships, contacts
   if (person) for (const word of PEOPLE) terms.push({ word, implied: RELATED_WEIGHT, ...NO_SYNONYMS });
+  // a place the things of a group are kept in ("anything in our documents": the files) names that group when
+  // no name does (issue 41, eighth round)
+  if (!groups.size)
+    for (const [, noun] of phrased.matchAll(PLACE)) {
+      const w = stem(noun!);
+      const s = synonyms(w);
+      const group = GROUPS.find((g) => [w, ...s.same, ...s.related].includes(stem(g)));
+      if (group) groups.add(group);
+    }
   const question = asksToRead(phrased, lexical) && !verb.byPreposition;
   // what a verb nothing knows does, by its preposition, as the lexicon's meaning of a verb counts
   if (verb.byPreposition) for (const word of verb.verbRelated) terms.push({ word, implied: 1, ...NO_SYNONYMS });

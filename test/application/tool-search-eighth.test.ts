@@ -149,3 +149,12 @@ describe('what the object of a command points to fills the places after the firs
     ).not.toContain('files_listShares');
   });
 });
+
+describe('a place named by what is kept in it', () => {
+  it('"anything in our documents" names the files when no name does', async () => {
+    const q = await terms('Looking for anything in our documents about the roof leak');
+    expect(q.groups && [...q.groups]).toEqual(['files']);
+    expect(rank(q)).toEqual(['files_searchItems']);
+    expect(rank(without(q, { groups: new Set() }))).not.toEqual(['files_searchItems']);
+  });
+});
