@@ -50,6 +50,8 @@ const BY_PREPOSITION: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 /** A place named by what is kept in it: "in our documents", "across all my files". */
 const PLACE = /\b(?:in|among|across|through|from) (?:all (?:of )?)?(?:our|my|the team's|the company's) (\w+)/g;
+/** A name written with capitals in the possessive ("Maria Gonzalez's"). */
+const POSSESSIVE = /\b([A-Z][a-z]+(?: [A-Z][a-z]+)*)['’]s\b/g;
 /** Where things thrown away go. */
 const BIN = /^(?:(?:the|a|my|our) )?(?:trash|bin|garbage|rubbish|recycle|recycling|wastebasket)\b/;
 /** How the object of a verb starts: a determiner, a quantity, a pronoun. */
@@ -203,7 +205,13 @@ export const queryTerms = (
   );
   const verb = fallBack(phrased, leading, object, (w) => knows(w) || knownWord(w));
   // a command on a person is about the tools of people: members, memberships, contacts
-  if (person) for (const word of PEOPLE) terms.push({ word, implied: RELATED_WEIGHT, ...NO_SYNONYMS });
+  // and so is one on what a person has ("Maria Gonzalez's profile id"): a name written with capitals, in the
+  // possessive, that no name of the tenant's is (issue 41, eighth round)
+  const owner = [...query.matchAll(POSSESSIVE)].some(([, name]) => {
+    const said = words(name!);
+    return said.length > 0 && said.every((w) => kept.has(w) && !oneWord.has(w) && !QUESTION_OPENERS.has(w));
+  });
+  if (person || owner) for (const word of PEOPLE) terms.push({ word, implied: RELATED_WEIGHT, ...NO_SYNONYMS });
   // a place the things of a group are kept in ("anything in our documents": the files) names that group when
   // no name does (issue 41, eighth round)
   if (!groups.size)

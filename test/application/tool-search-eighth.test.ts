@@ -158,3 +158,19 @@ describe('a place named by what is kept in it', () => {
     expect(rank(without(q, { groups: new Set() }))).not.toEqual(['files_searchItems']);
   });
 });
+
+describe('what a person has', () => {
+  it("a name in the possessive that the tenant has no name for is a person's: members, memberships, contacts", async () => {
+    const q = await terms("I need Lena Fischer's profile id for the Owner field of a lead");
+    expect(q.some((t) => t.word === 'member' && t.implied !== undefined)).toBe(true);
+    expect(rank(q, 3)).toContain('workspaces_getSpaceMembers');
+    expect(
+      rank(
+        without(q, {}, (t) => t.implied === undefined),
+        3,
+      ),
+    ).not.toContain('workspaces_getSpaceMembers');
+    // a question's "What's" is no one's
+    expect((await terms("What's on Podio item 5120?")).some((t) => t.word === 'member')).toBe(false);
+  });
+});
