@@ -172,7 +172,7 @@ const MANY =
 
 /** Words that end the words naming a verb's object ("remove James from the Acquisitions space"). */
 const OBJECT_ENDS =
-  /\b(?:to|from|into|onto|in|inside|on|at|for|with|of|out|under|over|as|by|so|that|which|who|where|when|and|then|saying|about)\b|[,;:.!?]/;
+  /\b(?:to|from|into|onto|in|inside|on|off|at|for|with|of|out|under|over|as|by|so|that|which|who|where|when|and|then|saying|about)\b|[,;:.!?]/;
 
 /**
  * What the object of a command's verb is (issue 41, seventh round): the words of the thing named right after

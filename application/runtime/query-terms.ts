@@ -42,11 +42,13 @@ const FILE_NAME = /\b[\w-]+\.(?:txt|md|csv|pdf|docx?|xlsx?|pptx?|rtf|odt|png|jpe
  * What a command's verb that nothing knows does, by the preposition after its object (issue 41, eighth round):
  * a thing put "on" another, or a thing brought "to" a state, changes it ("slap a description on the folder",
  * "bump these orders to high priority"), unless what is put on it is a thing of its own ("a note": a comment);
- * a thing put "into" a place adds it there, into the trash throws it away.
+ * a thing put "into" a place adds it there, into the trash throws it away; one taken "off" or "out" of a place
+ * removes it.
  */
 const BY_PREPOSITION: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(?:on|onto|to)$/, stem('update')],
   [/^into$/, stem('create')],
+  [/^(?:off|out)$/, stem('delete')],
 ];
 /** A place named by what is kept in it: "in our documents", "across all my files". */
 const PLACE = /\b(?:in|among|across|through|from) (?:all (?:of )?)?(?:our|my|the team's|the company's) (\w+)/g;
@@ -203,7 +205,7 @@ export const queryTerms = (
     (w) => [...synonyms(w).same, ...synonyms(w).related],
     capitalised(query),
   );
-  const verb = fallBack(phrased, leading, object, (w) => knows(w) || knownWord(w));
+  const verb = fallBack(phrased, leading, object, (w) => knows(w) || knownWord(w), capitalised(query));
   // a command on a person is about the tools of people: members, memberships, contacts
   // and so is one on what a person has ("Maria Gonzalez's profile id"): a name written with capitals, in the
   // possessive, that no name of the tenant's is (issue 41, eighth round)
@@ -252,17 +254,20 @@ const fallBack = (
   verb: { verb: string[]; verbRelated: readonly string[] },
   object: readonly string[],
   known: (word: string) => boolean,
+  names: ReadonlySet<string>,
 ): { verb: string[]; verbRelated: readonly string[]; byPreposition?: boolean } => {
   const [first] = verb.verb;
   if (first === undefined || verb.verb.length > 1 || verb.verbRelated.length || known(first)) return verb;
   // the verb's own clause; it stands before its object, which starts as a thing named does ("slap a …",
-  // "bump all 30 …"), not before another verb ("gotta push …") nor after a subject ("Priya moved …")
+  // "bump all 30 …", "yank Omar …": a name written with capitals), not before another verb ("gotta push …")
+  // nor after a subject ("Priya moved …")
   const clause = phrased
     .split(/[;:!?]|[,.](?:\s|$)/)
     .find((c) => c.split(/[^a-z0-9']+/).some((t) => t && stem(t) === first));
   const tokens = (clause ?? '').split(/[^a-z0-9'@.-]+/).filter(Boolean);
   const at = tokens.findIndex((t) => stem(t) === first);
-  if (at < 0 || /'/.test(tokens[at]!) || !OBJECT_STARTS.test(tokens[at + 1] ?? '')) return verb;
+  const next = tokens[at + 1] ?? '';
+  if (at < 0 || /'/.test(tokens[at]!) || !(OBJECT_STARTS.test(next) || names.has(next))) return verb;
   // the first preposition after the verb; not one of a participle ("the orders assigned to Priya")
   for (const [k, token] of tokens.slice(at + 1, at + 9).entries()) {
     // "into the trash" throws it away

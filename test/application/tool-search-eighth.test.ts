@@ -71,6 +71,13 @@ describe('a verb nothing knows does what its preposition says', () => {
     expect((await terms('Yeet the old notes into the trash')).verbRelated).toEqual(['delet']);
   });
 
+  it('one taken "off" or "out" of a place is removed, a person named with capitals too', async () => {
+    const q = await terms('Yeet Omar Haddad off the Harbor Ops space');
+    expect(q.verbRelated).toEqual(['delet']);
+    expect(rank(q, 3)).toContain('workspaces_endSpaceMemberships');
+    expect((await terms('Yeet these 3 old leads out of the Leads app')).verbRelated).toEqual(['delet']);
+  });
+
   it('not the preposition of a participle, nor for a word before another verb or before a past verb', async () => {
     // "assigned to" is not what "grab" does; "gotta" stands before the verb; "Priya" is the subject
     expect((await terms('grab all the work orders assigned to Priya Shah')).verbRelated).toEqual([]);
