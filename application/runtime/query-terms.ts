@@ -274,10 +274,16 @@ const fallBack = (
     const bin = token === 'into' && BIN.test(tokens.slice(at + k + 2, at + k + 4).join(' '));
     // a thing of the catalogue's kinds put "on" another is a new one ("stick a note on deal 12": a comment)
     const thing = /^(?:on|onto)$/.test(token) && object.some((w) => ID_PARAMETERS.has(w));
-    const means =
-      bin || thing
-        ? stem(bin ? 'delete' : 'create')
-        : BY_PREPOSITION.find(([preposition]) => preposition.test(token))?.[1];
+    // a thing brought "to" a person is sent ("shoot the lease over to Grace", "… to her", "… to an address")
+    const next = tokens[at + k + 2] ?? '';
+    const sent = token === 'to' && (names.has(next) || /^(?:him|her|them|email)$/.test(next));
+    const means = bin
+      ? stem('delete')
+      : thing
+        ? stem('create')
+        : sent
+          ? stem('send')
+          : BY_PREPOSITION.find(([preposition]) => preposition.test(token))?.[1];
     if (means) return { verb: verb.verb, verbRelated: [means], byPreposition: true };
     if (/^(?:in|from|for|with|at|by|about|so|and|then|that|which|who)$|ed$/.test(token)) break;
   }

@@ -78,6 +78,13 @@ describe('a verb nothing knows does what its preposition says', () => {
     expect((await terms('Yeet these 3 old leads out of the Leads app')).verbRelated).toEqual(['delet']);
   });
 
+  it('a thing brought "to" a person is sent, not changed', async () => {
+    const q = await terms('Shoot the lease agreement over to Grace Thompson');
+    expect(q.verbRelated).toEqual(['send']);
+    expect(rank(q)).toEqual(['files_sendShareNotification']);
+    expect((await terms('Shoot these 3 deals over to closed won')).verbRelated).toEqual(['updat']);
+  });
+
   it('not the preposition of a participle, nor for a word before another verb or before a past verb', async () => {
     // "assigned to" is not what "grab" does; "gotta" stands before the verb; "Priya" is the subject
     expect((await terms('grab all the work orders assigned to Priya Shah')).verbRelated).toEqual([]);
