@@ -25,7 +25,11 @@
 //   commit (e45625e): the unseen score of that round (77.1 % top-1, 91.4 % top-3), then a dev set.
 //   bench/discovery-heldout-8.json, written blind the same way while the seventh round (the form of a request:
 //   where a verb stands, its particle and object, query-terms.ts) was tuned, and committed (59b97ff) before
-//   that round's first commit (907658a); never read by it: the unseen score now. `--dev` leaves it out.
+//   that round's first commit (907658a): the unseen score of that round (81.4 % top-1, 92.9 % top-3), then a
+//   dev set. bench/discovery-heldout-9.json, written blind the same way while the eighth round (aimed at the
+//   second and third places: a verb nothing knows read by its preposition, the object's tools, names written
+//   together) was tuned, and committed (3b48c99) before that round's first commit (bc4bb4d); never read by it:
+//   the unseen score now. `--dev` leaves it out.
 //
 //   npm run bench:discovery
 import { readFileSync } from 'node:fs';
@@ -132,9 +136,11 @@ try {
   await measure('./discovery-heldout-6.json', HIT_GOAL, FIRST_GOAL);
   // issue 41, the sixth round: written blind while it was tuned, scored once; a dev set since
   await measure('./discovery-heldout-7.json', HIT_GOAL, FIRST_GOAL);
-  // issue 41, the seventh round: written blind while it was tuned; `--dev` leaves it out, so that it is scored
+  // issue 41, the seventh round: written blind while it was tuned, scored once; a dev set since
+  await measure('./discovery-heldout-8.json', HIT_GOAL, FIRST_GOAL);
+  // issue 41, the eighth round: written blind while it was tuned; `--dev` leaves it out, so that it is scored
   // once, not tuned on
-  if (!process.argv.includes('--dev')) await measure('./discovery-heldout-8.json', HIT_GOAL, FIRST_GOAL);
+  if (!process.argv.includes('--dev')) await measure('./discovery-heldout-9.json', HIT_GOAL, FIRST_GOAL);
 
   const walk = JSON.parse(readFileSync(new URL('./discovery-walkthrough.json', import.meta.url), 'utf8')) as {
     tasks: WalkthroughTask[];
