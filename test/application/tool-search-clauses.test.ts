@@ -1,47 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { principal } from '../../composition/gateway.js';
+import { describe, expect, it } from 'vitest';
 import { lexicalMeanings, loadLexicon } from '../../application/runtime/lexicon.js';
-import type { CompiledNames } from '../../application/runtime/name-terms.js';
-import { TenantNamesCache } from '../../application/runtime/tenant-names.js';
-import { queryTerms, ToolIndex, type Query } from '../../application/runtime/tool-search.js';
-import { testGateway } from '../support/gateway.js';
+import { queryTerms, type Query } from '../../application/runtime/tool-search.js';
+import { searchFixture } from './tool-search-fixture.js';
 
 // Issue 41, the seventh round: rules on the form of a request (where a verb stands, its particle, what it
 // acts on, how many, a clause of purpose), tuned with held-out-7 as a dev set. Each test shows the ranking
 // with the rule and without it (the rule's part of the query left out, or the same request without what
 // triggers it). The round's earlier rules are pinned in tool-search-ranking.test.ts.
 
-const g = testGateway();
-afterAll(() => g.close());
-const registry = g.executor.registry;
-const index = new ToolIndex(registry.tools);
-let names: Promise<CompiledNames> | undefined;
-const demoNames = () =>
-  (names ??= new TenantNamesCache((tool, who) => g.executor.resolve(tool, who)).of(
-    principal('clauses-test', ['*']),
-    registry.tools,
-  ));
-
-const terms = async (query: string): Promise<Query> => {
-  const q = queryTerms(query, await demoNames(), await loadLexicon(), (w) => index.knows(w));
-  if ('status' in q) throw new Error(q.message);
-  return q;
-};
-const rank = (q: Query, limit = 1) => index.search(q, undefined, limit).map((t) => t.name);
-const top = async (query: string, limit = 1) => rank(await terms(query), limit);
-/** The same query with some of what a rule added left out (`keep` its words) or its form changed (`form`). */
-const without = (q: Query, form: Partial<Omit<Query, number>>, keep: (t: Query[number]) => boolean = () => true) =>
-  Object.assign(q.filter(keep), {
-    question: q.question,
-    givesId: q.givesId,
-    groups: q.groups,
-    idOf: q.idOf,
-    verb: q.verb,
-    verbRelated: q.verbRelated,
-    object: q.object,
-    many: q.many,
-    ...form,
-  }) as Query;
+const { index, demoNames, terms, rank, top, without } = searchFixture('clauses-test');
 const meanings = async (text: string) =>
   Object.fromEntries(lexicalMeanings(text.toLowerCase(), await loadLexicon(), (w) => index.knows(w), text));
 
