@@ -98,18 +98,8 @@ export const bindOnce = <T>(container: Container, id: ServiceIdentifier<T>, make
   if (!container.isCurrentBound(id)) container.bind(id).toDynamicValue(make).inSingletonScope();
 };
 
-/**
- * A module imported on the first call and kept (the promise, so that concurrent first calls share one
- * import); a failed import is tried again on the next call.
- */
-export const onFirstUse = <T>(load: () => Promise<T>): (() => Promise<T>) => {
-  let loading: Promise<T> | undefined;
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    }));
-};
+/** A module imported on the first call and kept (domain/shared/first-use.ts). */
+export { onFirstUse } from '../domain/shared/first-use.js';
 
 /** A group module, its configuration typed by its own environment codecs. */
 export const defineGroup = <C, P extends t.Props>(module: GroupModule<C, P>): GroupModule<C, P> => module;

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../domain/shared/first-use.js';
 import { capitalised, knownWord, stem } from './search-words.js';
 
 // A general English lexicon for tool search (issue 41, sixth round): which of the catalogue's actions a verb
@@ -8,11 +9,10 @@ import { capitalised, knownWord, stem } from './search-words.js';
 /** A stemmed verb or phrasal verb ("whip up") -> the catalogue's words for what it means. */
 export type Lexicon = ReadonlyMap<string, readonly string[]>;
 
-let loaded: Promise<Lexicon> | undefined;
-
-/** The lexicon, read once per process on first use. */
-export const loadLexicon = (): Promise<Lexicon> =>
-  (loaded ??= import('./lexicon-data.js').then(({ LEXICON }) => parseLexicon(LEXICON)));
+/** The lexicon, read once per process on first use (a failed read is tried again on the next). */
+export const loadLexicon: () => Promise<Lexicon> = onFirstUse(() =>
+  import('./lexicon-data.js').then(({ LEXICON }) => parseLexicon(LEXICON)),
+);
 
 /** The generated table (`meaning=verb,verb,...` lines) as a map. */
 export const parseLexicon = (text: string): Lexicon => {
